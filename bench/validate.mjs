@@ -1,0 +1,428 @@
+#!/usr/bin/env node
+// Validation benchmark: the activation API's heartbeat (POST /api/license-server/validate) against two
+// baselines measured in the same run with the same load (autocannon, 50 connections, same duration):
+//   bare   a node:http server answering a fixed JSON body (the machine's limit)
+//   nest   a NestJS route on the portal's platform answering the same fixed body (the framework's ceiling)
+//   portal the built portal validating existing activated licenses, unique nonce per request, on SQLite
+//          (and on MariaDB when `mariadb-admin ping` answers)
+// Targets: validate ≥ 0.6 × nest, p99 < 50 ms, and every validation recorded as a remote log.
+// Needs the built server (npm run build). BENCH_DURATION (seconds per run, default 10) and BENCH_ROUNDS (default 3;
+// the median of the rounds is compared) set the length.
+import autocannon from 'autocannon';
+import { execFileSync, spawn } from 'node:child_process';
+import { createPublicKey, randomBytes, verify } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const MAIN = join(ROOT, 'server/dist/server/src/main.js');
+const require = createRequire(join(ROOT, 'server/package.json'));
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const WARMUP = Math.min(3, DURATION);
+const CONNECTIONS = 50;
+const LICENSES = 100;
+const DEVICES_PER_LICENSE = 2;
+const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
+const TARGETS = { ratio: 0.6, p99: 50 };
+
+if (!existsSync(MAIN)) {
+  console.error(`No built server at ${MAIN}. Run \`npm run build\` first.`);
+  process.exit(1);
+}
+
+const children = new Set();
+const cleanups = [];
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
+function start(command, args, env = {}) {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  child.on('exit', () => children.delete(child));
+  return { child, output: () => output };
+}
+
+async function stop({ child }) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(10_000).then(() => child.kill('SIGKILL'))]);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(what, check, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => null);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startFixed(kind) {
+  const process_ = start(process.execPath, [join(ROOT, 'bench/support/fixed-body-servers.cjs'), kind]);
+  const port = await waitFor(`${kind} server`, async () => Number(process_.output().match(/LISTENING (\d+)/)?.[1]) || null, 30_000);
+  return { process: process_, url: `http://127.0.0.1:${port}`, path: '/api/fixed/validate' };
+}
+
+async function api(base, method, path, body, token) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A throwaway MariaDB database and user, made as root over the socket (like the API tests do). */
+async function mariadbDatabase() {
+  try {
+    execFileSync('mariadb-admin', ['ping'], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  const mysql = require('mysql2/promise');
+  const name = `portal_bench_${randomBytes(4).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  const root = await mysql.createConnection({ socketPath: process.env.TEST_MYSQL_SOCKET ?? '/run/mysqld/mysqld.sock', user: 'root' });
+  await root.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await root.query('CREATE USER ?@? IDENTIFIED BY ?', [name, '127.0.0.1', password]);
+  await root.query(`GRANT ALL ON \`${name}\`.* TO ?@?`, [name, '127.0.0.1']);
+  await root.end();
+  cleanups.push(async () => {
+    const again = await mysql.createConnection({ socketPath: process.env.TEST_MYSQL_SOCKET ?? '/run/mysqld/mysqld.sock', user: 'root' });
+    await again.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await again.query('DROP USER IF EXISTS ?@?', [name, '127.0.0.1']);
+    await again.end();
+  });
+  return {
+    url: `mysql://${name}:${password}@127.0.0.1:3306/${name}`,
+    countRemoteLogs: async (action) => {
+      const connection = await mysql.createConnection(`mysql://${name}:${password}@127.0.0.1:3306/${name}`);
+      const [rows] = await connection.query('SELECT COUNT(*) AS n FROM remote_logs WHERE action = ?', [action]);
+      await connection.end();
+      return Number(rows[0].n);
+    },
+  };
+}
+
+/** The built portal on a fresh database, with LICENSES licenses of DEVICES_PER_LICENSE activated devices each. */
+async function startPortal(engine) {
+  const dataDir = mkdtempSync(join(tmpdir(), `portal-bench-${engine}-`));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  let database = null;
+  if (engine === 'mariadb') {
+    database = await mariadbDatabase();
+    if (!database) return null;
+  }
+  const port = await freePort();
+  const portal = start(process.execPath, [MAIN], {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    CLIENT_DIST: '',
+    LOG_LEVEL: 'warn',
+    ...(database ? { DATABASE_URL: database.url } : { DATABASE_URL: '' }),
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok);
+
+  const { data } = await api(base, 'POST', '/api/admin/login', ADMIN);
+  const expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
+  const pool = [];
+  for (let i = 0; i < LICENSES; i++) {
+    const license = await api(
+      base,
+      'POST',
+      '/api/admin/licenses',
+      { product_name: 'StreamHub Pro', user_email: `bench${i}@portal.test`, expires_at: expires, max_activations: 5 },
+      data.token,
+    );
+    for (let d = 0; d < DEVICES_PER_LICENSE; d++) {
+      const server_uid = `bench-${i}-${d}-${randomBytes(6).toString('hex')}`;
+      const answer = await api(base, 'POST', '/api/license-server/activate', {
+        license_key: license.data.license_key,
+        server_uid,
+        nonce: randomBytes(16).toString('base64url'),
+      });
+      if (answer.data.code !== 'VALID') throw new Error(`activation failed: ${answer.data.code}`);
+      pool.push({ license_key: license.data.license_key, server_uid });
+    }
+  }
+  const { data: key } = await api(base, 'GET', '/api/license-server/public-key');
+
+  let countRemoteLogs = database?.countRemoteLogs;
+  if (!countRemoteLogs) {
+    const Database = require('better-sqlite3');
+    countRemoteLogs = async (action) => {
+      const db = new Database(join(dataDir, 'portal.sqlite'), { readonly: true, fileMustExist: true });
+      try {
+        return Number(db.prepare('SELECT COUNT(*) AS n FROM remote_logs WHERE action = ?').get(action).n);
+      } finally {
+        db.close();
+      }
+    };
+  }
+  return {
+    process: portal,
+    url: base,
+    path: '/api/license-server/validate',
+    pool,
+    publicKey: createPublicKey(key.public_key_pem),
+    countRemoteLogs,
+  };
+}
+
+/** The remote-log count once it has stopped moving (nothing in flight any more). */
+async function settledCount(target) {
+  let previous = await target.countRemoteLogs('validate');
+  for (;;) {
+    await sleep(300);
+    const current = await target.countRemoteLogs('validate');
+    if (current === previous) return current;
+    previous = current;
+  }
+}
+
+/** Canonical JSON, as the portal signs it (sorted keys, no whitespace). */
+function canonicalJson(value) {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  return `{${Object.keys(value)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+    .join(',')}}`;
+}
+
+/** One autocannon run. Every request carries a validate body; for the portal each has a pooled identity and a unique nonce. */
+function load(target, duration, checks) {
+  const prefix = randomBytes(6).toString('hex');
+  let sequence = 0;
+  const pool = target.pool ?? [{ license_key: 'SH-7K2QD-M9XJ4-TA1VC-8PZRN-B3HWE', server_uid: 'bench-server-0000-0000-0000-000000000001' }];
+  const sent = new Map();
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: target.url,
+        connections: CONNECTIONS,
+        duration,
+        requests: [
+          {
+            method: 'POST',
+            path: target.path,
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (request, context) => {
+              const identity = pool[sequence % pool.length];
+              const nonce = `${prefix}${(sequence++).toString(36).padStart(12, '0')}`;
+              context.nonce = nonce;
+              request.body = JSON.stringify({ ...identity, nonce, hostname: 'bench.example.net', product: 'StreamHub', version: '2.1.0' });
+              return request;
+            },
+            onResponse: (status, body, context) => {
+              // Check one answer in a hundred: VALID, signed by the portal, and made for this request's nonce.
+              if (!checks || sequence % 100 !== 0) return;
+              checks.sampled += 1;
+              const { data } = JSON.parse(body);
+              const { signature, ...signed } = data;
+              const ok =
+                status === 200 &&
+                data.code === 'VALID' &&
+                data.nonce === context.nonce &&
+                verify(null, Buffer.from(canonicalJson(signed)), target.publicKey, Buffer.from(signature, 'base64'));
+              if (!ok) checks.failed += 1;
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+function summary(name, result) {
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    answered: result.requests.total,
+    sent: result.requests.sent,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+function printRow(row) {
+  console.log(
+    `  ${row.name.padEnd(16)} ${row.rps.toFixed(0).padStart(7)} req/s   p50 ${String(row.p50).padStart(3)} ms   p99 ${String(row.p99).padStart(3)} ms`,
+  );
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Exactly `amount` validations, each answered before autocannon returns. */
+function fixedAmount(target, amount) {
+  return new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url: target.url,
+        connections: CONNECTIONS,
+        amount,
+        requests: [
+          {
+            method: 'POST',
+            path: target.path,
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (request) => {
+              const identity = target.pool[Math.floor(Math.random() * target.pool.length)];
+              request.body = JSON.stringify({ ...identity, nonce: randomBytes(16).toString('base64url') });
+              return request;
+            },
+          },
+        ],
+      },
+      (error, value) => (error ? reject(error) : resolve(value)),
+    ),
+  );
+}
+
+async function main() {
+  console.log(
+    `Validation benchmark: ${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s warm-up, ` +
+      `${ROUNDS} round(s) (median shown), Node ${process.version}\n`,
+  );
+  // Every server is started first; each round then loads them one after another, so drift on a shared
+  // machine touches all of them alike.
+  const targets = [
+    { name: 'node http', target: await startFixed('bare') },
+    { name: 'nestjs fixed', target: await startFixed('nest') },
+  ];
+  for (const engine of ['sqlite', 'mariadb']) {
+    const target = await startPortal(engine);
+    if (!target) console.log('  (MariaDB not reachable: `mariadb-admin ping` failed; skipped)');
+    else
+      targets.push({
+        name: `validate ${engine}`,
+        engine,
+        target,
+        before: await target.countRemoteLogs('validate'),
+        checks: { sampled: 0, failed: 0 },
+        answered: 0,
+        sent: 0,
+        non2xx: 0,
+      });
+  }
+
+  const runs = new Map(targets.map(({ name }) => [name, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    if (ROUNDS > 1) console.log(`Round ${round}:`);
+    for (const entry of targets) {
+      const warm = await load(entry.target, WARMUP, null);
+      const run = await load(entry.target, DURATION, entry.checks ?? null);
+      const row = summary(entry.name, run);
+      runs.get(entry.name).push(row);
+      if (entry.engine) {
+        entry.answered += warm.requests.total + run.requests.total;
+        entry.sent += warm.requests.sent + run.requests.sent;
+        entry.non2xx += warm.non2xx + run.non2xx + run.errors + run.timeouts;
+      }
+      printRow(row);
+    }
+  }
+
+  const rows = targets.map(({ name }) => {
+    const all = runs.get(name);
+    return { name, rps: median(all.map((r) => r.rps)), p50: median(all.map((r) => r.p50)), p99: median(all.map((r) => r.p99)) };
+  });
+  if (ROUNDS > 1) {
+    console.log('\nMedians:');
+    rows.forEach(printRow);
+  }
+
+  // Ratios per round (both measured minutes apart at most), then their median.
+  const ratioTo = (name, baseline) => median(runs.get(name).map((run, i) => run.rps / runs.get(baseline)[i].rps));
+  console.log('\nRatios (requests per second, median of the per-round ratios):');
+  for (const row of rows) {
+    console.log(
+      `  ${row.name.padEnd(16)} ${ratioTo(row.name, 'node http').toFixed(2)} × node http   ${ratioTo(row.name, 'nestjs fixed').toFixed(2)} × nestjs fixed`,
+    );
+  }
+
+  let failed = false;
+  console.log('\nValidate targets:');
+  for (const entry of targets.filter((e) => e.engine)) {
+    const row = rows.find((r) => r.name === entry.name);
+    // Requests in flight when a timed run closed its sockets are still answered: let them land first.
+    const afterTimed = await settledCount(entry.target);
+    const timedRows = afterTimed - entry.before;
+    const exact = await fixedAmount(entry.target, 5000);
+    const exactRows = (await settledCount(entry.target)) - afterTimed;
+    await stop(entry.target.process);
+    const ratio = ratioTo(entry.name, 'nestjs fixed');
+    const checks = [
+      [`≥ ${TARGETS.ratio} × nestjs fixed`, ratio >= TARGETS.ratio, ratio.toFixed(2)],
+      [`p99 < ${TARGETS.p99} ms`, row.p99 < TARGETS.p99, `${row.p99} ms`],
+      ['only 2xx answers', entry.non2xx === 0, `${entry.non2xx} non-2xx or failed`],
+      [
+        'sampled answers VALID, signed, nonce echoed',
+        entry.checks.failed === 0 && entry.checks.sampled > 0,
+        `${entry.checks.sampled - entry.checks.failed}/${entry.checks.sampled}`,
+      ],
+      [
+        'timed runs: every answered validation logged',
+        timedRows >= entry.answered && timedRows <= entry.sent,
+        `${timedRows} rows for ${entry.answered} answered (+${entry.sent - entry.answered} in flight when the clients closed)`,
+      ],
+      [
+        'fixed run: log rows = validations served',
+        exactRows === exact.requests.total && exact['2xx'] === exact.requests.total && exact.requests.total === 5000,
+        `${exactRows} rows for ${exact.requests.total} answers`,
+      ],
+    ];
+    for (const [what, ok, detail] of checks) {
+      console.log(`  ${entry.engine.padEnd(8)} ${ok ? 'PASS' : 'FAIL'}  ${what.padEnd(46)} ${detail}`);
+      if (!ok) failed = true;
+    }
+  }
+  for (const entry of targets) await stop(entry.target.process);
+  return failed ? 1 : 0;
+}
+
+main()
+  .then(async (code) => {
+    for (const cleanup of cleanups) await cleanup();
+    process.exit(code);
+  })
+  .catch(async (error) => {
+    console.error(error);
+    for (const child of children) child.kill('SIGKILL');
+    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+    process.exit(1);
+  });

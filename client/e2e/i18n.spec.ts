@@ -1,0 +1,26 @@
+import { expect, test } from '@playwright/test';
+
+test('switching to German applies everywhere and survives a reload', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('language-select').first().selectOption('de');
+  await expect(page.getByRole('link', { name: 'Kostenlos testen' }).first()).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Alles, was eine Streaming-Plattform braucht' })).toBeVisible();
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Kunden-Anmeldung' })).toBeVisible();
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { name: 'Seite nicht gefunden' })).toBeVisible();
+  await page.goto('/secret-admin');
+  await page.getByLabel('E-Mail').fill('admin@portal.test');
+  await page.getByRole('textbox', { name: 'Passwort' }).fill('admin-password-1');
+  await page.getByRole('button', { name: 'Als Admin anmelden' }).click();
+  await page.goto('/secret-admin/users');
+  await expect(page.getByRole('heading', { name: 'Benutzerverwaltung' })).toBeVisible();
+  await expect(page.getByText(/Zeilen pro Seite/)).toBeVisible();
+  // Dates follow the locale too (e.g. "22.11.2026").
+  await expect(page.getByTestId('users-table').locator('tbody tr').first()).toContainText(/\d{1,2}\.\d{1,2}\.\d{4}|\d{1,2}\. \w+/);
+
+  await page.getByTestId('language-select').selectOption('en');
+  await expect(page.getByRole('heading', { name: 'Users Management' })).toBeVisible();
+});

@@ -1,0 +1,64 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, Page } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const ADMIN = { email: 'admin@portal.test', password: 'admin-password-1' };
+const base = () => process.env.E2E_BASE_URL!;
+
+/** The newest verification link mailed to this address (no SMTP in tests: DATA_DIR/mail.log). */
+export function verificationLink(email: string): string {
+  const log = readFileSync(join(process.env.E2E_DATA_DIR!, 'mail.log'), 'utf8');
+  const mail = log
+    .split('----\n')
+    .filter((entry) => entry.includes(`To: ${email}\n`))
+    .at(-1);
+  const link = mail?.match(/https?:\/\/\S+\/verify-email\?token=[\w%-]+/)?.[0];
+  if (!link) throw new Error(`no verification mail for ${email}`);
+  return link;
+}
+
+export const uniqueEmail = (prefix = 'client') => `${prefix}-${randomBytes(4).toString('hex')}@portal.test`;
+
+/** A verified client created through the public API, as a user would through the screens. */
+export async function createVerifiedClient(page: Page, overrides: { first_name?: string; last_name?: string } = {}) {
+  const email = uniqueEmail();
+  const password = 'client-password-1';
+  const registration = await page.request.post(`${base()}/api/register`, {
+    data: { first_name: overrides.first_name ?? 'Casey', last_name: overrides.last_name ?? 'Client', email, password, password_confirmation: password },
+  });
+  expect(registration.status()).toBe(201);
+  const token = new URL(verificationLink(email)).searchParams.get('token');
+  expect((await page.request.post(`${base()}/api/verify-email`, { data: { token } })).status()).toBe(200);
+  return { email, password };
+}
+
+export async function loginAsClient(page: Page, credentials: { email: string; password: string }) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(credentials.email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(credentials.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+export async function loginAsAdmin(page: Page) {
+  await page.goto('/secret-admin');
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Log in as Admin' }).click();
+  await expect(page).toHaveURL(/\/secret-admin\/dashboard$/);
+}
+
+/** Serious and critical accessibility violations on the current page (axe-core). */
+export async function seriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}
+
+/** True when nothing on the page is wider than the viewport (no sideways scrolling on phones). */
+export async function fitsViewport(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}

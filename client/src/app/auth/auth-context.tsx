@@ -1,0 +1,140 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  adminLogin as adminLoginCall,
+  getCurrentUser,
+  login as loginCall,
+  logout as logoutCall,
+} from '../../api/generated/endpoints/auth/auth';
+import { onUnauthorized } from '../../api/http-client';
+import { clearStoredSession, isAdmin, readStoredSession, SessionUser, storeSession, stripBearer } from './session';
+
+export type AuthStatus = 'loading' | 'signedOut' | 'signedIn';
+
+interface AuthContextValue {
+  status: AuthStatus;
+  user: SessionUser | null;
+  /** Why the session ended or could not start, as the spec words it. */
+  error: string | null;
+  isAdmin: boolean;
+  login(email: string, password: string): Promise<SessionUser>;
+  adminLogin(email: string, password: string): Promise<SessionUser>;
+  logout(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+/** How long after start-up the stored session is restored (spec section 9). */
+export const RESTORE_DELAY_MS = 50;
+export const SESSION_EXPIRED = 'Authentication expired. Please log in again.';
+
+export class LoginError extends Error {}
+
+function requireCredentials(email: string, password: string) {
+  if (!email.trim() || !password) throw new LoginError('Email and password are required');
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<AuthStatus>('loading');
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const endSession = useCallback(
+    (reason: string | null) => {
+      clearStoredSession();
+      setUser(null);
+      setError(reason);
+      setStatus('signedOut');
+      queryClient.clear();
+    },
+    [queryClient],
+  );
+
+  const startSession = useCallback((next: SessionUser) => {
+    storeSession(next);
+    setUser(next);
+    setError(null);
+    setStatus('signedIn');
+  }, []);
+
+  // Restore the stored session shortly after start-up, then confirm it with the server in the background.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      let stored: SessionUser | null;
+      try {
+        stored = readStoredSession();
+      } catch {
+        clearStoredSession();
+        setError('Failed to initialize authentication');
+        setStatus('signedOut');
+        return;
+      }
+      if (!stored) {
+        setStatus('signedOut');
+        return;
+      }
+      setUser(stored);
+      setStatus('signedIn');
+      getCurrentUser()
+        .then(({ data }) => startSession({ ...stored, ...data, token: stored.token }))
+        .catch(() => undefined); // a 401 ends the session through onUnauthorized; other failures keep the stored one
+    }, RESTORE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [startSession]);
+
+  useEffect(() => {
+    onUnauthorized(() => endSession(SESSION_EXPIRED));
+    return () => onUnauthorized(null);
+  }, [endSession]);
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      requireCredentials(email, password);
+      const response = await loginCall({ email: email.trim(), password });
+      if (!response?.token || !response.user) throw new LoginError('Invalid login response: missing user data or token');
+      const next: SessionUser = { ...response.user, user_type: response.user.user_type ?? 'client', token: response.token };
+      startSession(next);
+      return next;
+    },
+    [startSession],
+  );
+
+  const adminLogin = useCallback(
+    async (email: string, password: string) => {
+      requireCredentials(email, password);
+      const response = await adminLoginCall({ email: email.trim(), password });
+      const token = response?.data?.token;
+      const admin = response?.data?.admin;
+      if (!response?.success || !token || !admin) throw new LoginError('Invalid response: missing token or admin data');
+      const next: SessionUser = {
+        ...admin,
+        first_name: admin.first_name || 'Admin',
+        last_name: admin.last_name || '',
+        token: stripBearer(token),
+      };
+      if (!isAdmin(next)) throw new LoginError('Invalid admin credentials or insufficient permissions');
+      startSession(next);
+      return next;
+    },
+    [startSession],
+  );
+
+  const logout = useCallback(async () => {
+    // The server call may fail (network, expired token): local data is cleared anyway.
+    await logoutCall().catch(() => undefined);
+    endSession(null);
+  }, [endSession]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ status, user, error, isAdmin: isAdmin(user), login, adminLogin, logout }),
+    [status, user, error, login, adminLogin, logout],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth needs an AuthProvider');
+  return context;
+}

@@ -1,0 +1,61 @@
+import { Center, Loader, Stack, Text } from '@mantine/core';
+import { ReactNode, useEffect, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
+import { Navigate, useLocation } from 'react-router';
+import { useAuth } from './auth/auth-context';
+import { paths } from './paths';
+
+/** Extra time the spinner stays after the authentication state has loaded at start-up (spec section 9). */
+export const GUARD_GRACE_MS = 500;
+
+export interface GuardProps {
+  requireAuth?: boolean;
+  requireAdmin?: boolean;
+  children: ReactNode;
+}
+
+/** Where a visitor who may not see the page goes, or null to show it. */
+export function guardRedirect(
+  auth: { status: 'signedIn' | 'signedOut'; isAdmin: boolean },
+  flags: { requireAuth?: boolean; requireAdmin?: boolean },
+): string | null {
+  const needsSignIn = flags.requireAuth || flags.requireAdmin;
+  if (needsSignIn && auth.status !== 'signedIn') return flags.requireAdmin ? paths.adminLogin : paths.login;
+  if (flags.requireAdmin && !auth.isAdmin) return paths.unauthorized;
+  return null;
+}
+
+export function RouteGuard({ requireAuth, requireAdmin, children }: GuardProps) {
+  const auth = useAuth();
+  const location = useLocation();
+  // The grace applies only when the guard starts while the session is still being restored.
+  const [graceOver, setGraceOver] = useState(auth.status !== 'loading');
+  useEffect(() => {
+    if (graceOver || auth.status === 'loading') return;
+    const timer = setTimeout(() => setGraceOver(true), GUARD_GRACE_MS);
+    return () => clearTimeout(timer);
+  }, [auth.status, graceOver]);
+
+  if (auth.status === 'loading' || !graceOver) {
+    return (
+      <Center mih="100vh">
+        <Stack align="center" gap="sm" role="status">
+          <Loader />
+          <Text c="dimmed">
+            <FormattedMessage id="guard.checking" />
+          </Text>
+        </Stack>
+      </Center>
+    );
+  }
+  const target = guardRedirect({ status: auth.status, isAdmin: auth.isAdmin }, { requireAuth, requireAdmin });
+  if (target) return <Navigate to={target} replace state={{ from: location }} />;
+  return <>{children}</>;
+}
+
+/** The page a login should return to: the remembered origin, else the default. */
+export function rememberedOrigin(state: unknown, fallback: string): string {
+  const from = (state as { from?: { pathname?: string; search?: string; hash?: string } } | null)?.from;
+  if (!from?.pathname || from.pathname === paths.login || from.pathname === paths.adminLogin) return fallback;
+  return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
+}

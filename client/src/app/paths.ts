@@ -1,0 +1,18 @@
+/** Every route of the client, in one place. */
+export const paths = {
+  home: '/',
+  login: '/login',
+  register: '/register',
+  verifyEmail: '/verify-email',
+  dashboard: '/dashboard',
+  unauthorized: '/unauthorized',
+  adminLogin: '/secret-admin',
+  admin: {
+    dashboard: '/secret-admin/dashboard',
+    users: '/secret-admin/users',
+    versions: '/secret-admin/versions',
+    licenses: '/secret-admin/licenses',
+    files: '/secret-admin/files',
+    logs: '/secret-admin/logs',
+  },
+} as const;

@@ -1,0 +1,79 @@
+import { AppShell, Box, Burger, Group, NavLink, ScrollArea, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconDashboard, IconFiles, IconKey, IconListDetails, IconPackage, IconShieldLock, IconUsers } from '@tabler/icons-react';
+import { ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { NavLink as RouterNavLink, useNavigate } from 'react-router';
+import { LanguageSelect } from '../../components/LanguageSelect';
+import { LogoutButton } from './LogoutButton';
+import { useAuth } from '../auth/auth-context';
+import { paths } from '../paths';
+
+const SECTIONS = [
+  { to: paths.admin.dashboard, label: 'admin.nav.dashboard', icon: IconDashboard },
+  { to: paths.admin.users, label: 'admin.nav.users', icon: IconUsers },
+  { to: paths.admin.versions, label: 'admin.nav.versions', icon: IconPackage },
+  { to: paths.admin.licenses, label: 'admin.nav.licenses', icon: IconKey },
+  { to: paths.admin.files, label: 'admin.nav.files', icon: IconFiles },
+  { to: paths.admin.logs, label: 'admin.nav.logs', icon: IconListDetails },
+] as const;
+
+/** Admin Panel: sidebar with the six sections (collapsing on small screens), welcome line, Logout to /secret-admin. */
+export function AdminShell({ children }: { children: ReactNode }) {
+  const { user, logout } = useAuth();
+  const navigate = useNavigate();
+  const intl = useIntl();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={intl.formatMessage({ id: 'admin.nav.toggle' })}
+            />
+            <Box visibleFrom="xs" display="flex">
+              <IconShieldLock size={24} color="var(--mantine-color-violet-6)" aria-hidden />
+            </Box>
+            <Title order={1} fz={{ base: 'md', sm: 'lg' }} style={{ whiteSpace: 'nowrap' }}>
+              <FormattedMessage id="admin.title" />
+            </Title>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Text size="sm" visibleFrom="sm" data-testid="welcome">
+              <FormattedMessage id="admin.welcome" values={{ name: user?.first_name || 'Admin' }} />
+            </Text>
+            <LanguageSelect />
+            <LogoutButton
+              onLogout={async () => {
+                // Ends at the admin sign-in even when the logout request fails.
+                await logout();
+                navigate(paths.adminLogin, { replace: true });
+              }}
+            />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label={intl.formatMessage({ id: 'admin.nav.label' })}>
+        <ScrollArea>
+          {SECTIONS.map(({ to, label, icon: Icon }) => (
+            <NavLink
+              key={to}
+              component={RouterNavLink}
+              to={to}
+              label={intl.formatMessage({ id: label })}
+              leftSection={<Icon size={18} stroke={1.6} />}
+              onClick={close}
+              style={{ borderRadius: 'var(--mantine-radius-md)' }}
+            />
+          ))}
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main bg="var(--mantine-color-gray-0)">{children}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,40 @@
+import { Center, Loader } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { paths } from '../../app/paths';
+import { AdminShell } from '../../app/shells/AdminShell';
+import { NotFoundPage } from '../public/NotFoundPage';
+import { AdminDashboardPage } from './dashboard/AdminDashboardPage';
+import { SectionPendingPage } from './SectionPendingPage';
+
+const UsersPage = lazy(() => import('./users/UsersPage'));
+const LicensesPage = lazy(() => import('./licenses/LicensesPage'));
+
+/** Everything under /secret-admin/*, inside the admin shell; loaded as its own bundle. */
+export default function AdminArea() {
+  return (
+    <AdminShell>
+      <ModalsProvider>
+        <Suspense
+          fallback={
+            <Center p="xl">
+              <Loader />
+            </Center>
+          }
+        >
+          <Routes>
+            <Route index element={<Navigate to={paths.admin.dashboard} replace />} />
+            <Route path="dashboard" element={<AdminDashboardPage />} />
+            <Route path="users" element={<UsersPage />} />
+            <Route path="versions" element={<SectionPendingPage section="admin.nav.versions" />} />
+            <Route path="licenses" element={<LicensesPage />} />
+            <Route path="files" element={<SectionPendingPage section="admin.nav.files" />} />
+            <Route path="logs" element={<SectionPendingPage section="admin.nav.logs" />} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </Suspense>
+      </ModalsProvider>
+    </AdminShell>
+  );
+}

@@ -1,0 +1,177 @@
+import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconWand } from '@tabler/icons-react';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useCreateAdminLicense, useGenerateLicenseKey, useListAvailableVersions } from '../../../api/generated/endpoints/licenses/licenses';
+import type { AdminLicenseDto } from '../../../api/generated/model';
+import { ApiError } from '../../../api/http-client';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { maxActivationsOf } from './license-display';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+interface FormValues {
+  product_name: string | null;
+  user_email: string;
+  expires_at: string;
+  max_activations: number | string;
+  license_key: string;
+}
+
+interface LicenseCreateModalProps {
+  opened: boolean;
+  onClose: () => void;
+  onCreated: (license: AdminLicenseDto) => void;
+}
+
+/** Today as YYYY-MM-DD in the browser's time zone: the earliest date the picker offers. */
+const today = () => {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+};
+
+/** Create License: product tier, licensee e-mail, expiry, max activations and an optional key (admin spec section 5). */
+export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreateModalProps) {
+  const intl = useIntl();
+  const products = useListAvailableVersions({ query: { enabled: opened } });
+  const create = useCreateAdminLicense();
+  const generate = useGenerateLicenseKey();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<FormValues>({
+    initialValues: { product_name: null, user_email: '', expires_at: '', max_activations: 1, license_key: '' },
+    validate: {
+      product_name: (value) => (value ? null : intl.formatMessage({ id: 'adminLicenses.form.productRequired' })),
+      user_email: (value) =>
+        !value.trim()
+          ? intl.formatMessage({ id: 'adminLicenses.form.emailRequired' })
+          : !EMAIL.test(value.trim())
+            ? intl.formatMessage({ id: 'register.errors.email' })
+            : null,
+      expires_at: (value) => (value ? null : intl.formatMessage({ id: 'adminLicenses.form.expiresRequired' })),
+      max_activations: (value) => (maxActivationsOf(value) < 1 ? intl.formatMessage({ id: 'adminLicenses.form.maxActivationsMin' }) : null),
+    },
+  });
+
+  const generateKey = async () => {
+    setFailure(null);
+    try {
+      const response = await generate.mutateAsync();
+      form.setFieldValue('license_key', response.data.license_key);
+      form.clearFieldError('license_key');
+    } catch (error) {
+      setFailure(intl.formatMessage({ id: 'adminLicenses.errors.generate' }, { message: (error as Error).message }));
+    }
+  };
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const response = await create.mutateAsync({
+        data: {
+          product_name: values.product_name ?? '',
+          user_email: values.user_email.trim(),
+          expires_at: values.expires_at,
+          max_activations: maxActivationsOf(values.max_activations),
+          license_key: values.license_key.trim() || undefined,
+        },
+      });
+      onCreated(response.data);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        for (const [field, messages] of Object.entries(error.fieldErrors)) {
+          if (field in values) form.setFieldError(field, messages.join(', '));
+        }
+      }
+      setFailure(intl.formatMessage({ id: 'adminLicenses.errors.create' }, { message: (error as Error).message }));
+    }
+  });
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      size="lg"
+      closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}
+      title={
+        <Title order={2} fz="lg">
+          {intl.formatMessage({ id: 'adminLicenses.form.title' })}
+        </Title>
+      }
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
+          {products.error && (
+            <ErrorAlert onRetry={() => products.refetch()}>
+              {intl.formatMessage({ id: 'adminLicenses.errors.products' }, { message: products.error.message })}
+            </ErrorAlert>
+          )}
+          <Select
+            label={intl.formatMessage({ id: 'adminLicenses.form.product' })}
+            placeholder={intl.formatMessage({ id: 'adminLicenses.form.productPlaceholder' })}
+            required
+            data={products.data?.data.products ?? []}
+            disabled={products.isLoading}
+            allowDeselect={false}
+            {...form.getInputProps('product_name')}
+          />
+          <TextInput
+            label={intl.formatMessage({ id: 'adminLicenses.form.email' })}
+            type="email"
+            required
+            autoComplete="off"
+            {...form.getInputProps('user_email')}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label={intl.formatMessage({ id: 'adminLicenses.form.expires' })}
+              type="date"
+              required
+              min={today()}
+              {...form.getInputProps('expires_at')}
+            />
+            <NumberInput
+              label={intl.formatMessage({ id: 'adminLicenses.form.maxActivations' })}
+              min={1}
+              max={10000}
+              allowDecimal={false}
+              allowNegative={false}
+              {...form.getInputProps('max_activations')}
+            />
+          </SimpleGrid>
+          <TextInput
+            label={intl.formatMessage({ id: 'adminLicenses.form.key' })}
+            description={intl.formatMessage({ id: 'adminLicenses.form.keyHint' })}
+            placeholder="SH-XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            autoComplete="off"
+            rightSectionWidth={118}
+            rightSectionPointerEvents="all"
+            rightSection={
+              <Button
+                size="compact-sm"
+                variant="light"
+                leftSection={<IconWand size={14} />}
+                loading={generate.isPending}
+                onClick={generateKey}
+              >
+                <FormattedMessage id="adminLicenses.form.generate" />
+              </Button>
+            }
+            {...form.getInputProps('license_key')}
+          />
+
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={onClose}>
+              <FormattedMessage id="common.cancel" />
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              <FormattedMessage id="adminLicenses.form.submit" />
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,205 @@
+import { ActionIcon, Badge, Group, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconBan, IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
+import type { AdminLicenseDto, ListAdminLicensesSort } from '../../../api/generated/model';
+import { SortableTh } from '../../../components/SortableTh';
+import type { MessageId } from '../../../i18n/message-id';
+import { activationColor, activationPercent, expiresSoon, isSynced, STATUS_COLORS } from './license-display';
+
+export interface LicenseActions {
+  onRevoke: (license: AdminLicenseDto) => void;
+  onActivate: (license: AdminLicenseDto) => void;
+  onCopy: (license: AdminLicenseDto) => void;
+  onDelete: (license: AdminLicenseDto) => void;
+}
+
+interface LicensesTableProps extends LicenseActions {
+  licenses: AdminLicenseDto[];
+  sort: ListAdminLicensesSort;
+  order: 'asc' | 'desc';
+  onSort: (sort: ListAdminLicensesSort) => void;
+  /** The license whose action is under way: its buttons wait. */
+  busyId: number | null;
+}
+
+const SORTABLE: Record<'key' | 'expires' | 'created', { sort: ListAdminLicensesSort; label: MessageId }> = {
+  key: { sort: 'license_key', label: 'adminLicenses.columns.key' },
+  expires: { sort: 'expires_at', label: 'adminLicenses.columns.expires' },
+  created: { sort: 'created_at', label: 'adminLicenses.columns.created' },
+};
+
+function Activations({ license }: { license: AdminLicenseDto }) {
+  const intl = useIntl();
+  const percent = activationPercent(license.current_activations, license.max_activations);
+  const values = { current: license.current_activations, max: license.max_activations };
+  return (
+    <Stack gap={4} miw={90}>
+      <Text fz="sm" data-testid="license-activations">
+        <FormattedMessage id="adminLicenses.activations.count" values={values} />
+      </Text>
+      <Progress
+        value={percent}
+        color={activationColor(percent)}
+        size="sm"
+        aria-label={intl.formatMessage({ id: 'adminLicenses.activations.label' }, values)}
+      />
+    </Stack>
+  );
+}
+
+/** The License Management table: key, product and user, status, activations, dates, sync state and actions. */
+export function LicensesTable({ licenses, sort, order, onSort, busyId, onRevoke, onActivate, onCopy, onDelete }: LicensesTableProps) {
+  const intl = useIntl();
+  const sortable = (column: keyof typeof SORTABLE) => (
+    <SortableTh active={sort === SORTABLE[column].sort} order={order} onSort={() => onSort(SORTABLE[column].sort)}>
+      <FormattedMessage id={SORTABLE[column].label} />
+    </SortableTh>
+  );
+
+  return (
+    <Table.ScrollContainer minWidth={980}>
+      <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid="licenses-table">
+        <Table.Thead>
+          <Table.Tr>
+            {sortable('key')}
+            <Table.Th>
+              <FormattedMessage id="adminLicenses.columns.productUser" />
+            </Table.Th>
+            <Table.Th>
+              <FormattedMessage id="adminLicenses.columns.status" />
+            </Table.Th>
+            <Table.Th>
+              <FormattedMessage id="adminLicenses.columns.activations" />
+            </Table.Th>
+            {sortable('expires')}
+            {sortable('created')}
+            <Table.Th>
+              <FormattedMessage id="adminLicenses.columns.sync" />
+            </Table.Th>
+            <Table.Th>
+              <FormattedMessage id="adminLicenses.columns.actions" />
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {licenses.map((license) => {
+            const key = license.license_key;
+            const busy = busyId === license.id;
+            const revoked = license.status === 'revoked';
+            return (
+              <Table.Tr key={license.id} data-testid={`license-row-${key}`}>
+                <Table.Td>
+                  <Text ff="monospace" fz="xs" style={{ whiteSpace: 'nowrap' }}>
+                    {key}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text fz="sm" fw={600}>
+                    {license.product_name}
+                  </Text>
+                  <Text fz="xs" c="dimmed">
+                    {license.user_email}
+                  </Text>
+                  {license.is_trial && (
+                    <Badge size="xs" variant="light" color="blue" mt={4}>
+                      <FormattedMessage id="adminLicenses.trial" />
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Stack gap={4} align="flex-start">
+                    <Badge color={STATUS_COLORS[license.status]} variant="dot" w="max-content" data-testid="license-status">
+                      <FormattedMessage id={`adminLicenses.status.${license.status}`} />
+                    </Badge>
+                    {expiresSoon(license) && (
+                      <Text fz="xs" c="red.9" fw={600}>
+                        <FormattedMessage id="adminLicenses.expiresSoon" />
+                      </Text>
+                    )}
+                  </Stack>
+                </Table.Td>
+                <Table.Td>
+                  <Activations license={license} />
+                </Table.Td>
+                <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                  <FormattedDate value={license.expires_at} dateStyle="medium" />
+                </Table.Td>
+                <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                  <FormattedDate value={license.created_at} dateStyle="medium" />
+                </Table.Td>
+                <Table.Td>
+                  {isSynced(license) ? (
+                    <Tooltip
+                      label={intl.formatMessage(
+                        { id: 'adminLicenses.sync.syncedAt' },
+                        { time: intl.formatDate(license.synced_at!, { dateStyle: 'medium', timeStyle: 'short' }) },
+                      )}
+                    >
+                      <Badge color="green" variant="dot" w="max-content" tabIndex={0}>
+                        <FormattedMessage id="adminLicenses.sync.synced" />
+                      </Badge>
+                    </Tooltip>
+                  ) : (
+                    <Badge color="yellow" variant="dot" w="max-content">
+                      <FormattedMessage id="adminLicenses.sync.pending" />
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap">
+                    {(revoked || license.status === 'pending') && (
+                      <Tooltip label={intl.formatMessage({ id: 'adminLicenses.actions.activateShort' })}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="green"
+                          loading={busy}
+                          aria-label={intl.formatMessage({ id: 'adminLicenses.actions.activate' }, { key })}
+                          onClick={() => onActivate(license)}
+                        >
+                          <IconPlayerPlay size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
+                    {!revoked && (
+                      <Tooltip label={intl.formatMessage({ id: 'adminLicenses.actions.revokeShort' })}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="orange"
+                          loading={busy}
+                          aria-label={intl.formatMessage({ id: 'adminLicenses.actions.revoke' }, { key })}
+                          onClick={() => onRevoke(license)}
+                        >
+                          <IconBan size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
+                    <Tooltip label={intl.formatMessage({ id: 'adminLicenses.actions.copyShort' })}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={intl.formatMessage({ id: 'adminLicenses.actions.copy' }, { key })}
+                        onClick={() => onCopy(license)}
+                      >
+                        <IconCopy size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                    <Tooltip label={intl.formatMessage({ id: 'common.delete' })}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        disabled={busy}
+                        aria-label={intl.formatMessage({ id: 'adminLicenses.actions.delete' }, { key })}
+                        onClick={() => onDelete(license)}
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

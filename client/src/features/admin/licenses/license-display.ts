@@ -1,0 +1,67 @@
+import type { AdminLicenseDto, LicenseStatus, ListAdminLicensesSort } from '../../../api/generated/model';
+
+/** Admin spec section 9: 'Expires soon!' within 30 days. */
+export const EXPIRES_SOON_DAYS = 30;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Version and license tables: 25 rows, newest first (admin spec section 9). */
+export const PAGE_SIZE = 25;
+export const DEFAULT_SORT: { sort: ListAdminLicensesSort; order: 'asc' | 'desc' } = { sort: 'created_at', order: 'desc' };
+
+/** Success messages clear after 5 s; the delete message after 8 s (admin spec sections 8 and 9). */
+export const MESSAGE_MS = 5000;
+export const DELETE_MESSAGE_MS = 8000;
+
+export const STATUS_COLORS: Record<LicenseStatus, string> = {
+  active: 'green',
+  expired: 'red',
+  revoked: 'gray',
+  pending: 'yellow',
+};
+
+/** An active license whose expiry is still ahead but no more than 30 days away. */
+export function expiresSoon(license: Pick<AdminLicenseDto, 'status' | 'expires_at'>, now = Date.now()): boolean {
+  if (license.status !== 'active') return false;
+  const left = new Date(license.expires_at).getTime() - now;
+  return left > 0 && left <= EXPIRES_SOON_DAYS * DAY_MS;
+}
+
+/** Seats in use as a bar width: 0 to 100, never wider than the bar even when more devices hold seats than allowed. */
+export function activationPercent(current: number, max: number): number {
+  if (!(max > 0) || !(current > 0)) return 0;
+  return Math.min(100, Math.round((current / max) * 100));
+}
+
+export function activationColor(percent: number): string {
+  return percent >= 100 ? 'red' : percent >= 80 ? 'orange' : 'teal';
+}
+
+/** Synced when the license server has confirmed it (synced_at set), otherwise Pending. */
+export const isSynced = (license: Pick<AdminLicenseDto, 'synced_at'>) => !!license.synced_at;
+
+/** Max activations as typed: at least 1, and 1 when it is not a number (admin spec section 5). */
+export function maxActivationsOf(value: unknown): number {
+  const number = typeof value === 'number' ? value : Number.parseInt(String(value ?? ''), 10);
+  return Number.isFinite(number) ? Math.trunc(number) : 1;
+}
+
+/** Clicking the active column flips its direction; another column starts ascending. */
+export function nextSort(
+  current: { sort: ListAdminLicensesSort; order: 'asc' | 'desc' },
+  sort: ListAdminLicensesSort,
+): { sort: ListAdminLicensesSort; order: 'asc' | 'desc' } {
+  return { sort, order: current.sort === sort && current.order === 'asc' ? 'desc' : 'asc' };
+}
+
+/** The export answer as file text: the CSV text as it came (older HTTP clients wrap text as `{message}`), JSON re-serialised. */
+export function exportText(body: unknown, format: 'csv' | 'json'): string {
+  if (typeof body === 'string') return body;
+  if (format === 'csv') {
+    const message = (body as { message?: unknown } | null)?.message;
+    return typeof message === 'string' ? message : '';
+  }
+  return `${JSON.stringify(body ?? [], null, 2)}\n`;
+}
+
+/** licenses_{YYYY-MM-DD}.{csv|json}, as the server names it. */
+export const exportFileName = (format: 'csv' | 'json', now = new Date()) => `licenses_${now.toISOString().slice(0, 10)}.${format}`;

@@ -1,0 +1,232 @@
+import {
+  Button,
+  Divider,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-intl';
+import { useCreateUser, useUpdateUser } from '../../../api/generated/endpoints/users/users';
+import type { AdminUserDto, CreateUserDto } from '../../../api/generated/model';
+import { ApiError } from '../../../api/http-client';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+
+export const ADMIN_PASSWORD_MIN = 6;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+interface FormValues {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  country: string;
+  company: string;
+  password: string;
+  user_type: 'client' | 'admin';
+  is_active: boolean;
+  is_verified: boolean;
+}
+
+interface UserFormModalProps {
+  opened: boolean;
+  /** The user being edited; absent when adding one. */
+  user: AdminUserDto | null;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}
+
+function When({ value }: { value: string | null | undefined }) {
+  if (!value) return <FormattedMessage id="users.never" />;
+  return (
+    <>
+      <FormattedDate value={value} dateStyle="medium" /> <FormattedTime value={value} />
+    </>
+  );
+}
+
+export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalProps) {
+  const intl = useIntl();
+  const editing = !!user;
+  const create = useCreateUser();
+  const update = useUpdateUser();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<FormValues>({
+    initialValues: {
+      first_name: user?.first_name ?? '',
+      last_name: user?.last_name ?? '',
+      email: user?.email ?? '',
+      phone: user?.phone ?? '',
+      country: user?.country ?? '',
+      company: user?.company ?? '',
+      password: '',
+      user_type: user?.user_type ?? 'client',
+      is_active: user?.is_active ?? true,
+      is_verified: user?.is_verified ?? false,
+    },
+    validate: {
+      email: (value) =>
+        !value.trim()
+          ? intl.formatMessage({ id: 'users.form.emailRequired' })
+          : !EMAIL.test(value.trim())
+            ? intl.formatMessage({ id: 'register.errors.email' })
+            : null,
+      password: (value) => {
+        if (editing && !value) return null;
+        return value.length < ADMIN_PASSWORD_MIN ? intl.formatMessage({ id: 'users.form.passwordHint' }) : null;
+      },
+    },
+  });
+
+  const saving = create.isPending || update.isPending;
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    const body: CreateUserDto = { ...values, email: values.email.trim() };
+    try {
+      if (user) {
+        const { password, ...rest } = body;
+        await update.mutateAsync({ id: user.id, data: password ? body : rest });
+        onSaved(intl.formatMessage({ id: 'users.messages.updated' }));
+      } else {
+        await create.mutateAsync({ data: body });
+        onSaved(intl.formatMessage({ id: 'users.messages.created' }));
+      }
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const fields = error.fieldErrors;
+        for (const [field, messages] of Object.entries(fields)) if (field in values) form.setFieldError(field, messages.join(', '));
+      }
+      setFailure(intl.formatMessage({ id: 'users.errors.save' }, { message: (error as Error).message }));
+    }
+  });
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      size="lg"
+      closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}
+      title={
+        <Title order={2} fz="lg">
+          {intl.formatMessage({ id: editing ? 'users.form.editTitle' : 'users.form.addTitle' })}
+        </Title>
+      }
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
+          <Divider label={intl.formatMessage({ id: 'users.form.personal' })} labelPosition="left" />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={intl.formatMessage({ id: 'fields.firstName' })} {...form.getInputProps('first_name')} />
+            <TextInput label={intl.formatMessage({ id: 'fields.lastName' })} {...form.getInputProps('last_name')} />
+            <TextInput label={intl.formatMessage({ id: 'fields.email' })} type="email" required {...form.getInputProps('email')} />
+            <TextInput label={intl.formatMessage({ id: 'fields.phone' })} type="tel" {...form.getInputProps('phone')} />
+            <TextInput label={intl.formatMessage({ id: 'fields.country' })} {...form.getInputProps('country')} />
+            <TextInput label={intl.formatMessage({ id: 'fields.company' })} {...form.getInputProps('company')} />
+          </SimpleGrid>
+
+          <Divider label={intl.formatMessage({ id: 'users.form.security' })} labelPosition="left" />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <PasswordInput
+              label={intl.formatMessage({ id: 'fields.password' })}
+              required={!editing}
+              description={intl.formatMessage({ id: editing ? 'users.form.passwordKeep' : 'users.form.passwordHint' })}
+              autoComplete="new-password"
+              {...form.getInputProps('password')}
+            />
+            <Select
+              label={intl.formatMessage({ id: 'users.form.userType' })}
+              data={[
+                { value: 'client', label: intl.formatMessage({ id: 'users.role.client' }) },
+                { value: 'admin', label: intl.formatMessage({ id: 'users.role.admin' }) },
+              ]}
+              allowDeselect={false}
+              {...form.getInputProps('user_type')}
+            />
+          </SimpleGrid>
+
+          <Divider label={intl.formatMessage({ id: 'users.form.status' })} labelPosition="left" />
+          <Group gap="xl">
+            <Switch label={intl.formatMessage({ id: 'users.form.active' })} {...form.getInputProps('is_active', { type: 'checkbox' })} />
+            <Switch
+              label={intl.formatMessage({ id: 'users.form.verified' })}
+              {...form.getInputProps('is_verified', { type: 'checkbox' })}
+            />
+          </Group>
+
+          {user && (
+            <>
+              <Divider label={intl.formatMessage({ id: 'users.form.accountInfo' })} labelPosition="left" />
+              <Table fz="sm" withRowBorders={false} verticalSpacing={4} data-testid="account-info">
+                <Table.Tbody>
+                  <Table.Tr>
+                    <Table.Th w={180}>{intl.formatMessage({ id: 'users.form.userId' })}</Table.Th>
+                    <Table.Td>{user.id}</Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Th>{intl.formatMessage({ id: 'users.columns.created' })}</Table.Th>
+                    <Table.Td>
+                      <When value={user.created_at} />
+                    </Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Th>{intl.formatMessage({ id: 'users.columns.lastLogin' })}</Table.Th>
+                    <Table.Td>
+                      <When value={user.last_login} />
+                    </Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Th>{intl.formatMessage({ id: 'users.form.updated' })}</Table.Th>
+                    <Table.Td>
+                      <When value={user.updated_at} />
+                    </Table.Td>
+                  </Table.Tr>
+                  {user.verification_token && (
+                    <Table.Tr>
+                      <Table.Th>{intl.formatMessage({ id: 'users.form.verificationToken' })}</Table.Th>
+                      <Table.Td>
+                        <Text ff="monospace" fz="xs" span>
+                          {user.verification_token}…
+                        </Text>{' '}
+                        <FormattedMessage id="users.form.expires" /> <When value={user.verification_token_expires} />
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                  {user.password_reset_token && (
+                    <Table.Tr>
+                      <Table.Th>{intl.formatMessage({ id: 'users.form.resetToken' })}</Table.Th>
+                      <Table.Td>
+                        <Text ff="monospace" fz="xs" span>
+                          {user.password_reset_token}…
+                        </Text>{' '}
+                        <FormattedMessage id="users.form.expires" /> <When value={user.password_reset_expires} />
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                </Table.Tbody>
+              </Table>
+            </>
+          )}
+
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={onClose}>
+              <FormattedMessage id="common.cancel" />
+            </Button>
+            <Button type="submit" loading={saving}>
+              <FormattedMessage id={editing ? 'users.form.update' : 'users.form.create'} />
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,73 @@
+import { Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconShieldLock } from '@tabler/icons-react';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { useAuth } from '../../app/auth/auth-context';
+import { rememberedOrigin } from '../../app/guard';
+import { paths } from '../../app/paths';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { AuthLayout } from './AuthLayout';
+import { localizeServerMessage } from './server-messages';
+
+export default function AdminLoginPage() {
+  const intl = useIntl();
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const form = useForm({ initialValues: { email: '', password: '' } });
+
+  if (auth.status === 'signedIn' && auth.isAdmin && !submitting) return <Navigate to={paths.admin.dashboard} replace />;
+
+  const submit = form.onSubmit(async ({ email, password }) => {
+    if (!email.trim() || !password) {
+      setError('Email and password are required');
+      return;
+    }
+    setSubmitting(true);
+    setError(null);
+    try {
+      await auth.adminLogin(email, password);
+      navigate(rememberedOrigin(location.state, paths.admin.dashboard), { replace: true });
+    } catch (failure) {
+      setError(failure instanceof Error && failure.message ? failure.message : 'Admin login failed');
+      setSubmitting(false);
+    }
+  });
+
+  return (
+    <AuthLayout title={<FormattedMessage id="adminLogin.title" />} subtitle={<FormattedMessage id="adminLogin.subtitle" />}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {error && (
+            <ErrorAlert>
+              {error === 'Admin login failed' ? intl.formatMessage({ id: 'errors.adminLogin.failed' }) : localizeServerMessage(intl, error)}
+            </ErrorAlert>
+          )}
+          <TextInput
+            label={intl.formatMessage({ id: 'fields.email' })}
+            type="email"
+            autoComplete="username"
+            required
+            {...form.getInputProps('email')}
+          />
+          <PasswordInput
+            label={intl.formatMessage({ id: 'fields.password' })}
+            autoComplete="current-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          <Button type="submit" fullWidth loading={submitting} leftSection={<IconShieldLock size={16} />}>
+            <FormattedMessage id="adminLogin.submit" />
+          </Button>
+          <Anchor component={Link} to={paths.home} fz="sm" ta="center">
+            <FormattedMessage id="common.backHome" />
+          </Anchor>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,141 @@
+import { Alert, Anchor, Button, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconCircleCheck, IconUserExclamation } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, useNavigate } from 'react-router';
+import { useRegister } from '../../api/generated/endpoints/auth/auth';
+import { ApiError } from '../../api/http-client';
+import { paths } from '../../app/paths';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { AuthLayout } from './AuthLayout';
+import { RegistrationValues, validateRegistration } from './registration';
+import { localizeServerMessage } from './server-messages';
+
+/** Time the success panel stays before the user is taken to /login (spec section 9). */
+export const REGISTRATION_REDIRECT_MS = 2000;
+
+type Failure = { kind: 'duplicate' } | { kind: 'message'; text: string };
+
+export default function RegisterPage() {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const register = useRegister();
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const form = useForm<RegistrationValues>({
+    initialValues: { first_name: '', last_name: '', email: '', password: '', password_confirmation: '' },
+    validate: (values) => {
+      const errors = validateRegistration(values);
+      return Object.fromEntries(Object.entries(errors).map(([field, id]) => [field, intl.formatMessage({ id: id! })]));
+    },
+  });
+
+  useEffect(() => {
+    if (!register.isSuccess) return;
+    const timer = setTimeout(() => navigate(paths.login, { replace: true, state: { notice: 'registered' } }), REGISTRATION_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [register.isSuccess, navigate]);
+
+  const submit = form.onSubmit((values) => {
+    setFailure(null);
+    register.mutate(
+      { data: { ...values, email: values.email.trim(), first_name: values.first_name.trim(), last_name: values.last_name.trim() } },
+      {
+        onError: (error) => {
+          const fields = error instanceof ApiError ? error.fieldErrors : {};
+          if (fields.email && error instanceof ApiError && error.status === 409) return setFailure({ kind: 'duplicate' });
+          const joined = Object.values(fields).flat().join(', ');
+          const text = joined || error.message || intl.formatMessage({ id: 'register.errors.failed' });
+          setFailure({ kind: 'message', text: localizeServerMessage(intl, text) });
+        },
+      },
+    );
+  });
+
+  if (register.isSuccess) {
+    return (
+      <AuthLayout title={<FormattedMessage id="register.title" />}>
+        <Stack align="center" ta="center" gap="sm" role="status">
+          <ThemeIcon size={64} radius="xl" color="green" variant="light">
+            <IconCircleCheck size={36} />
+          </ThemeIcon>
+          <Title order={2} fz="xl">
+            <FormattedMessage id="register.success.title" />
+          </Title>
+          <Text c="dimmed">
+            <FormattedMessage id="register.success.text" />
+          </Text>
+          <Text fz="sm" c="dimmed">
+            <FormattedMessage id="register.success.redirect" />
+          </Text>
+        </Stack>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title={<FormattedMessage id="register.title" />} subtitle={<FormattedMessage id="register.subtitle" />} width={520}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {failure?.kind === 'duplicate' && (
+            <Alert color="orange" variant="light" icon={<IconUserExclamation size={18} />} role="alert">
+              <FormattedMessage id="register.errors.duplicate" />
+              <Anchor component={Link} to={paths.login} display="block" mt="xs" fw={600}>
+                <FormattedMessage id="register.goToLogin" />
+              </Anchor>
+            </Alert>
+          )}
+          {failure?.kind === 'message' && <ErrorAlert>{failure.text}</ErrorAlert>}
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+            <TextInput
+              label={intl.formatMessage({ id: 'fields.firstName' })}
+              autoComplete="given-name"
+              required
+              {...form.getInputProps('first_name')}
+            />
+            <TextInput
+              label={intl.formatMessage({ id: 'fields.lastName' })}
+              autoComplete="family-name"
+              required
+              {...form.getInputProps('last_name')}
+            />
+          </SimpleGrid>
+          <TextInput
+            label={intl.formatMessage({ id: 'fields.email' })}
+            type="email"
+            autoComplete="email"
+            required
+            {...form.getInputProps('email')}
+          />
+          <PasswordInput
+            label={intl.formatMessage({ id: 'fields.password' })}
+            description={intl.formatMessage({ id: 'register.passwordHint' })}
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          <PasswordInput
+            label={intl.formatMessage({ id: 'fields.confirmPassword' })}
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password_confirmation')}
+          />
+          <Button type="submit" fullWidth loading={register.isPending}>
+            <FormattedMessage id={register.isPending ? 'register.submitting' : 'register.submit'} />
+          </Button>
+          <Group justify="space-between" gap="xs">
+            <Text fz="sm">
+              <FormattedMessage id="register.haveAccount" />{' '}
+              <Anchor component={Link} to={paths.login} fw={600} fz="sm">
+                <FormattedMessage id="register.loginLink" />
+              </Anchor>
+            </Text>
+            <Anchor component={Link} to={paths.home} fz="sm">
+              <FormattedMessage id="common.backHome" />
+            </Anchor>
+          </Group>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,80 @@
+import { Alert, Button, Loader, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, useSearchParams } from 'react-router';
+import { useResendVerification, useVerifyEmail } from '../../api/generated/endpoints/auth/auth';
+import { paths } from '../../app/paths';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { AuthLayout } from './AuthLayout';
+import { localizeServerMessage } from './server-messages';
+
+/** Landing page of the link in the verification mail: verifies once, or offers a new link. */
+export default function VerifyEmailPage() {
+  const intl = useIntl();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const verify = useVerifyEmail();
+  const resend = useResendVerification();
+  const [email, setEmail] = useState('');
+  const sent = useRef(false);
+
+  useEffect(() => {
+    // Once per page: the token is single-use, so a second request would report it as spent.
+    if (sent.current || !token) return;
+    sent.current = true;
+    verify.mutate({ data: { token } });
+  }, [token, verify]);
+
+  const failed = !token || verify.isError;
+  return (
+    <AuthLayout title={<FormattedMessage id="verify.title" />}>
+      {verify.isPending && (
+        <Stack align="center" gap="sm" role="status">
+          <Loader />
+          <Text c="dimmed">
+            <FormattedMessage id="verify.checking" />
+          </Text>
+        </Stack>
+      )}
+      {verify.isSuccess && (
+        <Stack align="center" ta="center" gap="sm" role="status">
+          <ThemeIcon size={64} radius="xl" color="green" variant="light">
+            <IconCircleCheck size={36} />
+          </ThemeIcon>
+          <Text fw={600}>
+            <FormattedMessage id="verify.success" />
+          </Text>
+          <Button component={Link} to={paths.login} state={{ notice: 'verified' }} fullWidth>
+            <FormattedMessage id="verify.toLogin" />
+          </Button>
+        </Stack>
+      )}
+      {failed && (
+        <Stack gap="md">
+          <ErrorAlert>
+            {verify.error ? localizeServerMessage(intl, verify.error.message) : intl.formatMessage({ id: 'verify.invalid' })}
+          </ErrorAlert>
+          <Text fz="sm">
+            <FormattedMessage id="verify.resendText" />
+          </Text>
+          <TextInput
+            label={intl.formatMessage({ id: 'fields.email' })}
+            type="email"
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+          />
+          <Button disabled={!email.trim()} loading={resend.isPending} onClick={() => resend.mutate({ data: { email: email.trim() } })}>
+            <FormattedMessage id="verify.resend" />
+          </Button>
+          {resend.isSuccess && (
+            <Alert color="blue" variant="light" role="status">
+              <FormattedMessage id="login.resent" />
+            </Alert>
+          )}
+          {resend.error && <ErrorAlert>{localizeServerMessage(intl, resend.error.message)}</ErrorAlert>}
+        </Stack>
+      )}
+    </AuthLayout>
+  );
+}

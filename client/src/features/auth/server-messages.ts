@@ -1,0 +1,28 @@
+import type { IntlShape } from 'react-intl';
+import type { MessageId } from '../../i18n/message-id';
+import { NETWORK_ERROR } from '../../api/http-client';
+
+// The server answers in the spec's English wording; these are shown in the chosen language.
+const KNOWN: Record<string, MessageId> = {
+  [NETWORK_ERROR]: 'errors.network',
+  'User not found or account is inactive.': 'errors.login.notFound',
+  'Invalid password. Please try again.': 'errors.login.badPassword',
+  'Account not verified. Please check your email.': 'errors.login.unverified',
+  'Admin not found or account is inactive.': 'errors.adminLogin.notFound',
+  'Admin account not verified. Please check your email.': 'errors.adminLogin.unverified',
+  'Invalid admin credentials or insufficient permissions': 'errors.adminLogin.notAdmin',
+  'Email and password are required': 'errors.login.required',
+  'Invalid login response: missing user data or token': 'errors.login.invalidResponse',
+  'Invalid response: missing token or admin data': 'errors.adminLogin.invalidResponse',
+  'Authentication expired. Please log in again.': 'errors.sessionExpired',
+  'Failed to initialize authentication': 'errors.authInit',
+  'This verification link is invalid or has expired.': 'verify.invalid',
+};
+
+/** The message in the user's language when the server's wording is one we know, else as the server said it. */
+export function localizeServerMessage(intl: IntlShape, message: string): string {
+  const throttled = message.match(/^Too many .* in (\d+) minutes?\.$/);
+  if (throttled) return intl.formatMessage({ id: 'errors.tooMany' }, { minutes: Number(throttled[1]) });
+  const id = KNOWN[message];
+  return id ? intl.formatMessage({ id }) : message;
+}

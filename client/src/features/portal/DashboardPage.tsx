@@ -1,0 +1,148 @@
+import { Button, Card, Center, Container, Loader, Stack, Text, Title } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { IconLock } from '@tabler/icons-react';
+import { useState } from 'react';
+import { FormattedMessage } from 'react-intl';
+import { Link } from 'react-router';
+import { useListClientVersions } from '../../api/generated/endpoints/downloads/downloads';
+import { useGetPublicSettings } from '../../api/generated/endpoints/settings/settings';
+import { useAuth } from '../../app/auth/auth-context';
+import { paths } from '../../app/paths';
+import { PortalShell } from '../../app/shells/PortalShell';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { GetLicenseCard } from './GetLicenseCard';
+import { productChoices } from './license-display';
+import { commandCopied, licenseDownloaded, licensePurchased, testLicenseCreated } from './license-success';
+import { MyDevices } from './MyDevices';
+import { MyLicenses } from './MyLicenses';
+import { ProductOptions } from './ProductSelect';
+import { PurchaseLicenseModal } from './PurchaseLicenseModal';
+import { SuccessContent, SuccessDialog } from './SuccessDialog';
+import { TestLicenseModal } from './TestLicenseModal';
+import { TestScriptCommand } from './TestScriptCommand';
+
+/** 'Access Denied' when there is no session to restore. */
+function AccessDenied() {
+  return (
+    <Center mih="100vh" p="md">
+      <Card withBorder radius="md" p="xl" maw={420} ta="center" data-testid="access-denied">
+        <Stack align="center" gap="sm">
+          <IconLock size={40} color="var(--mantine-color-red-6)" aria-hidden />
+          <Title order={1} fz="h2">
+            <FormattedMessage id="dashboard.accessDenied.title" />
+          </Title>
+          <Text c="dimmed">
+            <FormattedMessage id="dashboard.accessDenied.text" />
+          </Text>
+          <Button component={Link} to={paths.login}>
+            <FormattedMessage id="dashboard.accessDenied.login" />
+          </Button>
+        </Stack>
+      </Card>
+    </Center>
+  );
+}
+
+function Dashboard() {
+  const { user } = useAuth();
+  const settings = useGetPublicSettings();
+  const [modal, setModal] = useState<'test' | 'purchase' | null>(null);
+  const [success, setSuccess] = useState<SuccessContent | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const config = settings.data?.data;
+
+  // The same query as Available Downloads: the products are the versions (the app's current version while none exist).
+  const versions = useListClientVersions();
+  const products: ProductOptions = {
+    choices: config && !versions.isLoading ? productChoices(config.app_info.name, versions.data?.data, config.app_info.version) : [],
+    loading: versions.isLoading,
+    error: versions.error,
+    retry: () => versions.refetch(),
+  };
+
+  const showError = (message: string) => {
+    setSuccess(null);
+    setError(message);
+  };
+
+  return (
+    <Container size="lg" py="md" px={0}>
+      <Stack gap="lg">
+        <Card withBorder radius="md" p="xl">
+          <Title order={1} fz="h2">
+            <FormattedMessage id="dashboard.greeting" values={{ name: user?.first_name || user?.email }} />
+          </Title>
+          <Text c="dimmed" mt="xs">
+            <FormattedMessage id="dashboard.intro" />
+          </Text>
+        </Card>
+
+        {error && (
+          <div data-testid="dashboard-error">
+            <ErrorAlert onClose={() => setError(null)}>{error}</ErrorAlert>
+          </div>
+        )}
+
+        {/* Available Downloads: <AvailableDownloads /> goes here (built with the versions, issue 4). */}
+
+        <GetLicenseCard
+          settings={config}
+          loading={settings.isLoading}
+          error={settings.error}
+          onRetry={() => settings.refetch()}
+          onRequestTest={() => setModal('test')}
+          onPurchase={() => setModal('purchase')}
+        />
+        <MyLicenses onDownloaded={() => setSuccess(licenseDownloaded())} onError={showError} />
+        <TestScriptCommand onCopied={() => setSuccess(commandCopied())} onError={showError} />
+        <MyDevices onError={showError} />
+      </Stack>
+
+      {config && modal === 'test' && (
+        <TestLicenseModal
+          opened
+          onClose={() => setModal(null)}
+          products={products}
+          testLicense={config.test_license}
+          onCreated={(license) => {
+            setModal(null);
+            setSuccess(testLicenseCreated(license));
+          }}
+        />
+      )}
+      {config && modal === 'purchase' && (
+        <PurchaseLicenseModal
+          opened
+          onClose={() => setModal(null)}
+          products={products}
+          pricing={config.pricing}
+          onPurchased={(result) => {
+            setModal(null);
+            setSuccess(licensePurchased(result));
+          }}
+        />
+      )}
+      <SuccessDialog content={success} onClose={() => setSuccess(null)} />
+    </Container>
+  );
+}
+
+/** The client dashboard (/dashboard) inside the portal shell. */
+export default function DashboardPage() {
+  const { status, user } = useAuth();
+  if (status === 'loading') {
+    return (
+      <Center mih="100vh">
+        <Loader />
+      </Center>
+    );
+  }
+  if (!user) return <AccessDenied />;
+  return (
+    <PortalShell>
+      <ModalsProvider>
+        <Dashboard />
+      </ModalsProvider>
+    </PortalShell>
+  );
+}

@@ -1,0 +1,94 @@
+import { Button, Card, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconFlask, IconShoppingCart } from '@tabler/icons-react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { PublicSettingsDto } from '../../api/generated/model';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { formatMoney } from './license-pricing';
+
+interface GetLicenseCardProps {
+  settings: PublicSettingsDto | undefined;
+  loading: boolean;
+  error: Error | null;
+  onRetry: () => void;
+  onRequestTest: () => void;
+  onPurchase: () => void;
+}
+
+/** Get License: the Test License tile (only when enabled) and the Purchase License tile with the server's price. */
+export function GetLicenseCard({ settings, loading, error, onRetry, onRequestTest, onPurchase }: GetLicenseCardProps) {
+  const intl = useIntl();
+  const testEnabled = !!settings?.test_license.enabled;
+  const purchaseEnabled = !!settings?.features.purchase_license_enabled;
+  return (
+    <Card withBorder radius="md" p="lg" component="section" aria-labelledby="get-license-title">
+      <Title order={2} fz="xl" id="get-license-title">
+        <FormattedMessage id="dashboard.getLicense.title" />
+      </Title>
+      <Text c="dimmed" fz="sm" mb="md">
+        <FormattedMessage id="dashboard.getLicense.subtitle" />
+      </Text>
+      {loading ? (
+        <Group justify="center" p="md">
+          <Loader size="sm" />
+        </Group>
+      ) : error || !settings ? (
+        <ErrorAlert onRetry={onRetry}>{intl.formatMessage({ id: 'dashboard.errors.load' }, { message: error?.message ?? '' })}</ErrorAlert>
+      ) : !testEnabled && !purchaseEnabled ? (
+        <Text fz="sm" c="dimmed" data-testid="get-license-none">
+          <FormattedMessage id="dashboard.getLicense.none" />
+        </Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: testEnabled && purchaseEnabled ? 2 : 1 }}>
+          {testEnabled && (
+            <Card withBorder radius="md" p="md" bg="var(--mantine-color-violet-0)" data-testid="test-license-tile">
+              <Stack gap="xs" h="100%">
+                <Group gap="sm" wrap="nowrap">
+                  <ThemeIcon variant="light" color="violet" size="lg" radius="md">
+                    <IconFlask size={20} aria-hidden />
+                  </ThemeIcon>
+                  <Title order={3} fz="md">
+                    <FormattedMessage id="dashboard.getLicense.test.title" />
+                  </Title>
+                </Group>
+                <Text fz="sm">{settings.test_license.description}</Text>
+                <Text fz="sm" fw={600}>
+                  <FormattedMessage
+                    id="dashboard.getLicense.test.terms"
+                    values={{ days: settings.test_license.duration_days, devices: settings.test_license.max_devices }}
+                  />
+                </Text>
+                <Button mt="auto" variant="light" color="violet" onClick={onRequestTest}>
+                  <FormattedMessage id="dashboard.getLicense.test.button" />
+                </Button>
+              </Stack>
+            </Card>
+          )}
+          {purchaseEnabled && (
+            <Card withBorder radius="md" p="md" bg="var(--mantine-color-blue-0)" data-testid="purchase-tile">
+              <Stack gap="xs" h="100%">
+                <Group gap="sm" wrap="nowrap">
+                  <ThemeIcon variant="light" color="blue" size="lg" radius="md">
+                    <IconShoppingCart size={20} aria-hidden />
+                  </ThemeIcon>
+                  <Title order={3} fz="md">
+                    <FormattedMessage id="dashboard.getLicense.purchase.title" />
+                  </Title>
+                </Group>
+                <Text fz="sm">{settings.pricing.description}</Text>
+                <Text fz="sm" fw={600} data-testid="price-per-device">
+                  <FormattedMessage
+                    id="dashboard.getLicense.purchase.price"
+                    values={{ price: formatMoney(settings.pricing.price_per_device, settings.pricing.currency, intl.locale) }}
+                  />
+                </Text>
+                <Button mt="auto" onClick={onPurchase}>
+                  <FormattedMessage id="dashboard.getLicense.purchase.button" />
+                </Button>
+              </Stack>
+            </Card>
+          )}
+        </SimpleGrid>
+      )}
+    </Card>
+  );
+}

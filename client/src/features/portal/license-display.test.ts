@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { expiresSoon, licenseStatusColor, productChoices, readyToActivate } from './license-display';
+
+const now = new Date('2030-01-10T12:00:00Z');
+const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000).toISOString();
+
+describe('license display', () => {
+  it("warns 'Expires soon!' within the next 7 days, for active licenses only", () => {
+    expect(expiresSoon({ status: 'active', expires_at: inDays(6.9) }, now)).toBe(true);
+    expect(expiresSoon({ status: 'active', expires_at: inDays(7) }, now)).toBe(true);
+    expect(expiresSoon({ status: 'active', expires_at: inDays(7.1) }, now)).toBe(false);
+    expect(expiresSoon({ status: 'active', expires_at: inDays(-1) }, now)).toBe(false);
+    expect(expiresSoon({ status: 'revoked', expires_at: inDays(2) }, now)).toBe(false);
+  });
+
+  it("shows 'Ready to activate' when active with a free seat", () => {
+    expect(readyToActivate({ status: 'active', current_activations: 0, max_activations: 1 })).toBe(true);
+    expect(readyToActivate({ status: 'active', current_activations: 1, max_activations: 1 })).toBe(false);
+    expect(readyToActivate({ status: 'expired', current_activations: 0, max_activations: 3 })).toBe(false);
+  });
+
+  it('colours active green, expired red, others grey', () => {
+    expect(licenseStatusColor('active')).toBe('teal');
+    expect(licenseStatusColor('expired')).toBe('red');
+    expect(licenseStatusColor('revoked')).toBe('gray');
+    expect(licenseStatusColor('pending')).toBe('gray');
+  });
+
+  it('builds product choices from the versions, latest first', () => {
+    const versions = [
+      { version: '1.0.0', is_latest: 0 },
+      { version: '2.1.0', is_latest: 1 },
+    ];
+    expect(productChoices('StreamHub', versions, '9.9.9')).toEqual(['StreamHub v2.1.0', 'StreamHub v1.0.0']);
+  });
+
+  it("falls back to the app's current version, and to nothing", () => {
+    expect(productChoices('StreamHub', [], '1.0.0')).toEqual(['StreamHub v1.0.0']);
+    expect(productChoices('StreamHub', undefined, 'v3.2')).toEqual(['StreamHub v3.2']);
+    expect(productChoices('StreamHub', [], '')).toEqual([]);
+    expect(productChoices('', [{ version: '1.0.0' }], '1.0.0')).toEqual([]);
+  });
+});

@@ -1,0 +1,383 @@
+import { Anchor, Badge, Box, Button, Card, Container, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  IconAdjustmentsHorizontal,
+  IconApi,
+  IconArrowRight,
+  IconBolt,
+  IconBrandApple,
+  IconBrandUbuntu,
+  IconBrandWindows,
+  IconChartBar,
+  IconCheck,
+  IconLifebuoy,
+  IconMail,
+  IconPlayerPlay,
+  IconPlugConnected,
+  IconRocket,
+  IconShieldCheck,
+} from '@tabler/icons-react';
+import { FormattedMessage } from 'react-intl';
+import { Link } from 'react-router';
+import { paths } from '../../app/paths';
+import type { MessageId } from '../../i18n/message-id';
+import { Logo, PublicHeader } from './PublicHeader';
+import classes from './public.module.css';
+
+const FEATURES: Array<{ title: MessageId; text: MessageId; icon: typeof IconBolt; color: string }> = [
+  { title: 'landing.features.performance.title', text: 'landing.features.performance.text', icon: IconBolt, color: 'yellow' },
+  { title: 'landing.features.protocols.title', text: 'landing.features.protocols.text', icon: IconPlugConnected, color: 'blue' },
+  { title: 'landing.features.abr.title', text: 'landing.features.abr.text', icon: IconAdjustmentsHorizontal, color: 'teal' },
+  { title: 'landing.features.security.title', text: 'landing.features.security.text', icon: IconShieldCheck, color: 'green' },
+  { title: 'landing.features.analytics.title', text: 'landing.features.analytics.text', icon: IconChartBar, color: 'grape' },
+  { title: 'landing.features.setup.title', text: 'landing.features.setup.text', icon: IconRocket, color: 'orange' },
+];
+
+const STEPS: Array<{ title: MessageId; text: MessageId }> = [
+  { title: 'landing.demo.register.title', text: 'landing.demo.register.text' },
+  { title: 'landing.demo.download.title', text: 'landing.demo.download.text' },
+  { title: 'landing.demo.activate.title', text: 'landing.demo.activate.text' },
+];
+
+const PROTOCOLS = ['RTMP', 'SRT', 'WebRTC', 'HLS', 'MPEG-DASH', 'RTSP'];
+
+function SectionTitle({ eyebrow, title, subtitle }: { eyebrow: MessageId; title: MessageId; subtitle: MessageId }) {
+  return (
+    <Stack gap="xs" align="center" ta="center" mb={48} maw={680} mx="auto">
+      <Text tt="uppercase" fw={700} fz="xs" c="violet.6" lts={1.5}>
+        <FormattedMessage id={eyebrow} />
+      </Text>
+      <Title order={2} fz={{ base: 28, sm: 36 }}>
+        <FormattedMessage id={title} />
+      </Title>
+      <Text c="dimmed" fz="lg">
+        <FormattedMessage id={subtitle} />
+      </Text>
+    </Stack>
+  );
+}
+
+function Hero() {
+  return (
+    <Box component="section" className={classes.hero} aria-labelledby="hero-title">
+      <Container size="lg">
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing={48} verticalSpacing={40}>
+          <Stack gap="lg" justify="center">
+            <Badge
+              variant="light"
+              color="violet"
+              size="lg"
+              w="fit-content"
+              styles={{ root: { background: 'rgba(255,255,255,0.12)', color: '#e5dbff' } }}
+            >
+              <FormattedMessage id="landing.hero.badge" />
+            </Badge>
+            <Title id="hero-title" order={1} className={classes.heroTitle}>
+              <FormattedMessage
+                id="landing.hero.title"
+                values={{ accent: (chunks) => <span className={classes.heroAccent}>{chunks}</span> }}
+              />
+            </Title>
+            <Text fz={{ base: 'md', sm: 'lg' }} c="gray.3" maw={520}>
+              <FormattedMessage id="landing.hero.subtitle" />
+            </Text>
+            <Group gap="sm">
+              <Button component={Link} to={paths.register} size="lg" rightSection={<IconArrowRight size={18} />}>
+                <FormattedMessage id="landing.hero.trial" />
+              </Button>
+              <Button component="a" href="#demo" size="lg" variant="white" color="dark" leftSection={<IconPlayerPlay size={18} />}>
+                <FormattedMessage id="landing.hero.demo" />
+              </Button>
+            </Group>
+            <Text fz="sm" c="gray.4">
+              <FormattedMessage id="landing.hero.note" />
+            </Text>
+          </Stack>
+          <Card className={classes.heroPanel} p="lg" aria-hidden style={{ alignSelf: 'center' }}>
+            <Group justify="space-between" mb="md">
+              <Text fw={600}>streamhub-server</Text>
+              <Badge
+                color="green"
+                variant="dot"
+                styles={{ root: { background: 'transparent', color: '#d3f9d8', borderColor: 'rgba(255,255,255,0.25)' } }}
+              >
+                live
+              </Badge>
+            </Group>
+            <div className={classes.terminal}>
+              {
+                '$ sudo apt install ./streamhub-server.deb\n$ streamhub license activate SH-XXXX-XXXX\n  ✓ license valid · 1 of 5 devices\n$ streamhub start --ingest srt,rtmp\n  ✓ ingest  srt://0.0.0.0:9000\n  ✓ deliver hls, dash, webrtc'
+              }
+            </div>
+            <Group gap={6} mt="md">
+              {PROTOCOLS.map((protocol) => (
+                <Badge
+                  key={protocol}
+                  variant="outline"
+                  color="gray.3"
+                  styles={{ root: { color: '#e9ecef', borderColor: 'rgba(255,255,255,0.25)' } }}
+                >
+                  {protocol}
+                </Badge>
+              ))}
+            </Group>
+          </Card>
+        </SimpleGrid>
+      </Container>
+    </Box>
+  );
+}
+
+function Features() {
+  return (
+    <Box component="section" id="features" className={classes.section}>
+      <Container size="lg">
+        <SectionTitle eyebrow="landing.features.eyebrow" title="landing.features.title" subtitle="landing.features.subtitle" />
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
+          {FEATURES.map(({ title, text, icon: Icon, color }) => (
+            <Card key={title} withBorder padding="xl" radius="lg" className={classes.featureCard}>
+              <ThemeIcon size={48} radius="md" variant="light" color={color}>
+                <Icon size={26} />
+              </ThemeIcon>
+              <Title order={3} fz="lg" mt="md">
+                <FormattedMessage id={title} />
+              </Title>
+              <Text c="dimmed" mt="xs" fz="sm" lh={1.6}>
+                <FormattedMessage id={text} />
+              </Text>
+            </Card>
+          ))}
+        </SimpleGrid>
+      </Container>
+    </Box>
+  );
+}
+
+function Demo() {
+  return (
+    <Box component="section" id="demo" className={`${classes.section} ${classes.sectionAlt}`}>
+      <Container size="lg">
+        <SectionTitle eyebrow="landing.demo.eyebrow" title="landing.demo.title" subtitle="landing.demo.subtitle" />
+        <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
+          {STEPS.map(({ title, text }, index) => (
+            <Card key={title} withBorder radius="lg" padding="xl">
+              <ThemeIcon size={36} radius="xl" color="violet">
+                <Text fw={700}>{index + 1}</Text>
+              </ThemeIcon>
+              <Title order={3} fz="lg" mt="md">
+                <FormattedMessage id={title} />
+              </Title>
+              <Text c="dimmed" fz="sm" mt="xs" lh={1.6}>
+                <FormattedMessage id={text} />
+              </Text>
+            </Card>
+          ))}
+        </SimpleGrid>
+      </Container>
+    </Box>
+  );
+}
+
+function Download() {
+  const platforms = [
+    { icon: IconBrandUbuntu, name: 'Linux', detail: '.deb · .rpm · .tar.gz' },
+    { icon: IconBrandWindows, name: 'Windows', detail: '.exe · .zip' },
+    { icon: IconBrandApple, name: 'macOS', detail: '.dmg · .pkg' },
+  ];
+  return (
+    <Box component="section" id="download" className={classes.section}>
+      <Container size="lg">
+        <SectionTitle eyebrow="landing.download.eyebrow" title="landing.download.title" subtitle="landing.download.subtitle" />
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+          {platforms.map(({ icon: Icon, name, detail }) => (
+            <Card key={name} withBorder radius="lg" padding="xl" ta="center">
+              <Icon size={40} style={{ margin: '0 auto' }} color="var(--mantine-color-violet-6)" aria-hidden />
+              <Title order={3} fz="lg" mt="sm">
+                {name}
+              </Title>
+              <Text c="dimmed" fz="sm">
+                x64 · arm64
+              </Text>
+              <Text fz="sm" mt={4}>
+                {detail}
+              </Text>
+            </Card>
+          ))}
+        </SimpleGrid>
+        <Group justify="center" mt="xl">
+          <Button component={Link} to={paths.register} variant="light" size="md">
+            <FormattedMessage id="landing.download.cta" />
+          </Button>
+        </Group>
+      </Container>
+    </Box>
+  );
+}
+
+function Pricing() {
+  const trialPoints = ['landing.pricing.trial.point1', 'landing.pricing.trial.point2', 'landing.pricing.trial.point3'] as const;
+  const paidPoints = ['landing.pricing.paid.point1', 'landing.pricing.paid.point2', 'landing.pricing.paid.point3'] as const;
+  return (
+    <Box component="section" id="pricing" className={`${classes.section} ${classes.sectionAlt}`}>
+      <Container size="md">
+        <SectionTitle eyebrow="landing.pricing.eyebrow" title="landing.pricing.title" subtitle="landing.pricing.subtitle" />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+          <Card withBorder radius="lg" padding="xl">
+            <Title order={3} fz="xl">
+              <FormattedMessage id="landing.pricing.trial.title" />
+            </Title>
+            <Text c="dimmed" mt="xs">
+              <FormattedMessage id="landing.pricing.trial.text" />
+            </Text>
+            <List mt="md" spacing="xs" icon={<IconCheck size={16} color="var(--mantine-color-green-6)" />}>
+              {trialPoints.map((id) => (
+                <List.Item key={id}>
+                  <FormattedMessage id={id} />
+                </List.Item>
+              ))}
+            </List>
+            <Button component={Link} to={paths.register} variant="light" fullWidth mt="xl">
+              <FormattedMessage id="landing.hero.trial" />
+            </Button>
+          </Card>
+          <Card withBorder radius="lg" padding="xl" style={{ borderColor: 'var(--mantine-color-violet-4)', borderWidth: 2 }}>
+            <Title order={3} fz="xl">
+              <FormattedMessage id="landing.pricing.paid.title" />
+            </Title>
+            <Text c="dimmed" mt="xs">
+              <FormattedMessage id="landing.pricing.paid.text" />
+            </Text>
+            <List mt="md" spacing="xs" icon={<IconCheck size={16} color="var(--mantine-color-green-6)" />}>
+              {paidPoints.map((id) => (
+                <List.Item key={id}>
+                  <FormattedMessage id={id} />
+                </List.Item>
+              ))}
+            </List>
+            <Button component={Link} to={paths.register} fullWidth mt="xl">
+              <FormattedMessage id="landing.pricing.paid.cta" />
+            </Button>
+          </Card>
+        </SimpleGrid>
+      </Container>
+    </Box>
+  );
+}
+
+function DocsAndSupport() {
+  return (
+    <Box component="section" className={classes.section}>
+      <Container size="lg">
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <Card id="documentation" withBorder radius="lg" padding="xl">
+            <ThemeIcon size={44} radius="md" variant="light">
+              <IconApi size={24} />
+            </ThemeIcon>
+            <Title order={2} fz="xl" mt="md">
+              <FormattedMessage id="landing.docs.title" />
+            </Title>
+            <Text c="dimmed" mt="xs">
+              <FormattedMessage id="landing.docs.text" />
+            </Text>
+            <Anchor href="/api/docs" mt="md" display="inline-block" fw={600}>
+              <FormattedMessage id="landing.docs.link" />
+            </Anchor>
+          </Card>
+          <Card id="support" withBorder radius="lg" padding="xl">
+            <ThemeIcon size={44} radius="md" variant="light" color="teal">
+              <IconLifebuoy size={24} />
+            </ThemeIcon>
+            <Title order={2} fz="xl" mt="md">
+              <FormattedMessage id="landing.support.title" />
+            </Title>
+            <Text c="dimmed" mt="xs">
+              <FormattedMessage id="landing.support.text" />
+            </Text>
+            <Group gap={6} mt="md">
+              <IconMail size={16} />
+              <Anchor href="mailto:support@example.com" fw={600}>
+                support@example.com
+              </Anchor>
+            </Group>
+          </Card>
+        </SimpleGrid>
+      </Container>
+    </Box>
+  );
+}
+
+function CallToAction() {
+  return (
+    <Box component="section" className={classes.cta}>
+      <Container size="md" ta="center">
+        <Title order={2} fz={{ base: 26, sm: 34 }} c="white">
+          <FormattedMessage id="landing.cta.title" />
+        </Title>
+        <Text mt="sm" fz="lg" c="violet.0">
+          <FormattedMessage id="landing.cta.text" />
+        </Text>
+        <Group justify="center" mt="xl">
+          <Button component={Link} to={paths.register} size="lg" variant="white" color="violet">
+            <FormattedMessage id="landing.hero.trial" />
+          </Button>
+          <Button
+            component={Link}
+            to={paths.login}
+            size="lg"
+            variant="outline"
+            color="white"
+            styles={{ root: { color: 'white', borderColor: 'rgba(255,255,255,0.6)' } }}
+          >
+            <FormattedMessage id="landing.nav.login" />
+          </Button>
+        </Group>
+      </Container>
+    </Box>
+  );
+}
+
+function Footer() {
+  return (
+    <Box component="footer" className={classes.footer}>
+      <Container size="lg">
+        <Group justify="space-between" gap="md">
+          <Logo inverted />
+          <Group gap="lg">
+            <Anchor href="#features" c="gray.4" fz="sm">
+              <FormattedMessage id="landing.nav.features" />
+            </Anchor>
+            <Anchor href="#pricing" c="gray.4" fz="sm">
+              <FormattedMessage id="landing.nav.pricing" />
+            </Anchor>
+            <Anchor href="/api/docs" c="gray.4" fz="sm">
+              <FormattedMessage id="landing.nav.documentation" />
+            </Anchor>
+            <Anchor href="#support" c="gray.4" fz="sm">
+              <FormattedMessage id="landing.nav.support" />
+            </Anchor>
+          </Group>
+        </Group>
+        <Text fz="xs" mt="lg" c="gray.5">
+          <FormattedMessage id="landing.footer.copyright" values={{ year: new Date().getFullYear() }} />
+        </Text>
+      </Container>
+    </Box>
+  );
+}
+
+export function LandingPage() {
+  return (
+    <>
+      <PublicHeader />
+      <main>
+        <Hero />
+        <Features />
+        <Demo />
+        <Download />
+        <Pricing />
+        <DocsAndSupport />
+        <CallToAction />
+      </main>
+      <Footer />
+    </>
+  );
+}

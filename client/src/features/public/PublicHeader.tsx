@@ -1,0 +1,74 @@
+import { Anchor, Box, Burger, Button, Container, Drawer, Group, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconBroadcast } from '@tabler/icons-react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'react-router';
+import { paths } from '../../app/paths';
+import { LanguageSelect } from '../../components/LanguageSelect';
+import classes from './public.module.css';
+
+const ANCHORS = [
+  ['features', 'landing.nav.features'],
+  ['documentation', 'landing.nav.documentation'],
+  ['support', 'landing.nav.support'],
+  ['download', 'landing.nav.download'],
+  ['pricing', 'landing.nav.pricing'],
+] as const;
+
+export function Logo({ inverted = false }: { inverted?: boolean }) {
+  return (
+    <Group gap={8} wrap="nowrap">
+      <IconBroadcast size={28} color={`var(--mantine-color-violet-${inverted ? 3 : 6})`} aria-hidden />
+      <Text fw={800} fz="xl" c={inverted ? 'white' : 'dark.8'}>
+        StreamHub
+      </Text>
+    </Group>
+  );
+}
+
+/** Landing header: on-page anchors, language, login and register; anchors fold into a drawer on phones. */
+export function PublicHeader() {
+  const intl = useIntl();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const links = ANCHORS.map(([id, label]) => (
+    <Anchor key={id} href={`#${id}`} c="dark.6" fw={500} size="sm" onClick={close}>
+      <FormattedMessage id={label} />
+    </Anchor>
+  ));
+  return (
+    <Box component="header" className={classes.header}>
+      <Container size="lg" h="100%">
+        <Group h="100%" justify="space-between" wrap="nowrap">
+          <Anchor component={Link} to={paths.home} underline="never" aria-label="StreamHub">
+            <Logo />
+          </Anchor>
+          <Group gap="lg" visibleFrom="md" component="nav" aria-label={intl.formatMessage({ id: 'landing.nav.label' })}>
+            {links}
+          </Group>
+          <Group gap="xs" wrap="nowrap" visibleFrom="sm">
+            <LanguageSelect />
+            <Button component={Link} to={paths.login} variant="subtle" size="sm">
+              <FormattedMessage id="landing.nav.login" />
+            </Button>
+            <Button component={Link} to={paths.register} size="sm">
+              <FormattedMessage id="landing.nav.register" />
+            </Button>
+          </Group>
+          <Burger opened={opened} onClick={toggle} hiddenFrom="md" aria-label={intl.formatMessage({ id: 'landing.nav.menu' })} />
+        </Group>
+      </Container>
+      <Drawer opened={opened} onClose={close} position="right" size="xs" title={<Logo />} hiddenFrom="md">
+        <Stack gap="md" component="nav" aria-label={intl.formatMessage({ id: 'landing.nav.label' })}>
+          {links}
+          <LanguageSelect size="sm" />
+          <Button component={Link} to={paths.login} variant="default" onClick={close}>
+            <FormattedMessage id="landing.nav.login" />
+          </Button>
+          <Button component={Link} to={paths.register} onClick={close}>
+            <FormattedMessage id="landing.nav.register" />
+          </Button>
+        </Stack>
+      </Drawer>
+    </Box>
+  );
+}

@@ -1,0 +1,35 @@
+import { Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
+import { FormattedMessage } from 'react-intl';
+import { Link } from 'react-router';
+import { useAuth } from '../../app/auth/auth-context';
+import { paths } from '../../app/paths';
+import classes from './public.module.css';
+
+/** Shown to a signed-in client who opened an admin page; the page itself is not shown. */
+export default function UnauthorizedPage() {
+  const { status } = useAuth();
+  return (
+    <main className={classes.centered}>
+      <Stack align="center" gap="md" ta="center" maw={460}>
+        <ThemeIcon size={72} radius="xl" color="red" variant="light">
+          <IconLock size={40} />
+        </ThemeIcon>
+        <Title order={1} fz={28}>
+          <FormattedMessage id="unauthorized.title" />
+        </Title>
+        <Text c="dimmed">
+          <FormattedMessage id="unauthorized.text" />
+        </Text>
+        <Group>
+          <Button component={Link} to={status === 'signedIn' ? paths.dashboard : paths.login}>
+            <FormattedMessage id={status === 'signedIn' ? 'unauthorized.dashboard' : 'unauthorized.login'} />
+          </Button>
+          <Button component={Link} to={paths.home} variant="default">
+            <FormattedMessage id="notFound.home" />
+          </Button>
+        </Group>
+      </Stack>
+    </main>
+  );
+}

@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { IntlMessageFormat } from 'intl-messageformat';
+import { describe, expect, it } from 'vitest';
+import de from './de.json';
+import en from './en.json';
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'generated' ? [] : sourceFiles(path);
+    return /\.tsx?$/.test(name) && !name.endsWith('.test.ts') && !name.endsWith('.test.tsx') ? [path] : [];
+  });
+}
+
+describe('message catalogs', () => {
+  it('hold the same keys in English and German', () => {
+    expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('have no empty messages, and German differs where it should', () => {
+    for (const [key, text] of Object.entries(en)) expect(text.trim(), key).not.toBe('');
+    for (const [key, text] of Object.entries(de)) expect(text.trim(), key).not.toBe('');
+    const same = Object.keys(en).filter((key) => en[key as keyof typeof en] === de[key as keyof typeof de]);
+    // Names and words that are the same in both languages (Admin, Status, Support, Download, Moderator, …) stay few.
+    expect(same.length).toBeLessThan(Object.keys(en).length * 0.08);
+  });
+
+  it('parse as ICU messages with the same placeholders in both languages', () => {
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort();
+    for (const key of Object.keys(en) as Array<keyof typeof en>) {
+      expect(() => new IntlMessageFormat(en[key], 'en')).not.toThrow();
+      expect(() => new IntlMessageFormat(de[key], 'de')).not.toThrow();
+      expect(new Set(placeholders(de[key])), key).toEqual(new Set(placeholders(en[key])));
+    }
+  });
+
+  it('contain every message id the source code names', () => {
+    const used = new Set<string>();
+    for (const file of sourceFiles(join(__dirname, '..'))) {
+      const code = readFileSync(file, 'utf8');
+      for (const match of code.matchAll(/\bid[=:]\s*\{?\s*['"`]([a-zA-Z]+\.[\w.]+)['"`]/g)) used.add(match[1]);
+      for (const match of code.matchAll(/['"]((?:landing|users|admin|errors|register|login|verify|pager|common|fields|notFound|unauthorized|portal|dashboard|guard|adminLogin)\.[\w.]+)['"]/g)) used.add(match[1]);
+    }
+    expect(used.size).toBeGreaterThan(100);
+    const missing = [...used].filter((id) => !(id in en));
+    expect(missing).toEqual([]);
+  });
+});

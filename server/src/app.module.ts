@@ -1,0 +1,47 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { AuthModule } from './modules/auth/auth.module';
+import { DevicesModule } from './modules/devices/devices.module';
+import { DistributionFilesModule } from './modules/distribution-files/distribution-files.module';
+import { DownloadsModule } from './modules/downloads/downloads.module';
+import { HealthModule } from './modules/health/health.module';
+import { LicenseServerModule } from './modules/license-server/license-server.module';
+import { LicensesModule } from './modules/licenses/licenses.module';
+import { LogsModule } from './modules/logs/logs.module';
+import { MailModule } from './modules/mail/mail.module';
+import { OrdersModule } from './modules/orders/orders.module';
+import { SettingsModule } from './modules/settings/settings.module';
+import { StorageModule } from './modules/storage/storage.module';
+import { UsersModule } from './modules/users/users.module';
+import { VersionsModule } from './modules/versions/versions.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config.database),
+        ScheduleModule.forRoot(),
+        MailModule,
+        HealthModule,
+        UsersModule,
+        AuthModule,
+        SettingsModule,
+        LicensesModule,
+        OrdersModule,
+        DevicesModule,
+        LicenseServerModule,
+        LogsModule,
+        StorageModule,
+        VersionsModule,
+        DistributionFilesModule,
+        DownloadsModule,
+      ],
+    };
+  }
+}

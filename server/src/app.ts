@@ -1,0 +1,113 @@
+import { Logger, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { json, type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { runSeeds, SeedReport } from '../../seeds/seed-runner';
+import { AppModule } from './app.module';
+import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { ApiError } from './common/api-error';
+import { createValidationPipe } from './common/validation';
+import { AppConfig } from './config/app-config';
+import { migrate } from './database/database.module';
+import { buildOpenApiDocument } from './openapi';
+
+export interface CreateAppOptions {
+  /** Run the idempotent seeds (admin account, default settings) after migrations. Default true. */
+  seed?: boolean;
+  /** Serve Swagger UI at /api/docs. Default true. */
+  docs?: boolean;
+}
+
+const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
+  error: ['error', 'fatal'],
+  warn: ['error', 'fatal', 'warn'],
+  log: ['error', 'fatal', 'warn', 'log'],
+  debug: ['error', 'fatal', 'warn', 'log', 'debug', 'verbose'],
+};
+
+/**
+ * Builds the whole portal: the same app for `main`, the tests and the OpenAPI generator.
+ * Migrations (and seeds) have run when it returns; call `listen` to serve.
+ */
+export async function createApp(
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<{ app: NestExpressApplication; seeds: SeedReport | null }> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    logger: LEVELS[config.logLevel],
+  });
+  app.enableShutdownHooks();
+  app.disable('x-powered-by');
+  if (config.http.trustProxy) app.set('trust proxy', config.http.trustProxy);
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          // Mantine and Swagger UI set inline styles.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(jsonBodyParser(config.http.bodyLimit));
+  app.useBodyParser('urlencoded', { limit: config.http.bodyLimit, extended: false });
+  app.setGlobalPrefix('api');
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter());
+
+  if (options.docs !== false) {
+    SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app), {
+      jsonDocumentUrl: 'api/docs-json',
+      yamlDocumentUrl: 'api/docs-yaml',
+      customSiteTitle: 'StreamHub Portal API',
+    });
+  }
+  if (config.clientDist && existsSync(join(config.clientDist, 'index.html'))) serveClient(app, config.clientDist);
+
+  const dataSource = app.get(DataSource);
+  await migrate(dataSource);
+  const seeds = options.seed === false ? null : await runSeeds(app, config);
+  await app.init();
+  return { app, seeds };
+}
+
+/** express.json, with a parse failure reported as such rather than as the parser's internal message. */
+function jsonBodyParser(limit: string) {
+  const parse = json({ limit });
+  return (request: Request, response: Response, next: NextFunction) =>
+    parse(request, response, (error?: unknown) => {
+      if ((error as { type?: string } | undefined)?.type === 'entity.parse.failed')
+        return next(ApiError.badRequest('Malformed JSON in request body'));
+      next(error);
+    });
+}
+
+/** The built React app on the same origin: hashed assets cached for good, every other non-API GET gets index.html. */
+function serveClient(app: NestExpressApplication, dist: string): void {
+  app.useStaticAssets(dist, {
+    index: false,
+    setHeaders: (response, path) => {
+      response.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  const indexHtml = join(dist, 'index.html');
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.path.startsWith('/api')) return next();
+    response.setHeader('Cache-Control', 'no-cache');
+    response.sendFile(indexHtml);
+  });
+  new Logger('Client').log(`Serving the web client from ${dist}`);
+}

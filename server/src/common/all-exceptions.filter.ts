@@ -1,0 +1,75 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { TooManyAttemptsError } from './api-error';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request',
+  401: 'Authentication required. Please log in.',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflict',
+  413: 'Request body too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests. Please try again later.',
+};
+
+/** Every failure leaves as `{statusCode, message, errors?}`; internals never reach the client. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Exceptions');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    const { status, body } = this.describe(exception);
+    if (exception instanceof TooManyAttemptsError) response.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    response.status(status).json(body);
+  }
+
+  private describe(exception: unknown): { status: number; body: Record<string, unknown> } {
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const raw = exception.getResponse();
+      if (typeof raw === 'string') return { status, body: { statusCode: status, message: raw } };
+      const { message, errors } = raw as { message?: unknown; errors?: unknown };
+      const text = Array.isArray(message)
+        ? message.join(', ')
+        : typeof message === 'string'
+          ? message
+          : (STATUS_TEXT[status] ?? exception.message);
+      return { status, body: errors ? { statusCode: status, message: text, errors } : { statusCode: status, message: text } };
+    }
+    // body-parser and multer errors carry an HTTP status of their own (malformed JSON, body too large).
+    const httpLike = exception as { status?: number; statusCode?: number; type?: string; expose?: boolean; message?: string };
+    const status = httpLike?.status ?? httpLike?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const message =
+        httpLike.type === 'entity.parse.failed'
+          ? 'Malformed JSON in request body'
+          : httpLike.type === 'entity.too.large'
+            ? 'Request body too large'
+            : httpLike.expose && httpLike.message
+              ? httpLike.message
+              : (STATUS_TEXT[status] ?? 'Invalid request');
+      return { status, body: { statusCode: status, message } };
+    }
+    if (exception instanceof QueryFailedError && isUniqueViolation(exception)) {
+      return {
+        status: HttpStatus.CONFLICT,
+        body: { statusCode: HttpStatus.CONFLICT, message: 'A record with these values already exists' },
+      };
+    }
+    return { status: 500, body: { statusCode: 500, message: 'Internal server error' } };
+  }
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string; driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,36 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+
+export type FieldErrors = Record<string, string[]>;
+
+/** The one error body of the API: `{statusCode, message, errors?}`. */
+export class ApiError extends HttpException {
+  constructor(status: HttpStatus, message: string, errors?: FieldErrors) {
+    super(errors ? { statusCode: status, message, errors } : { statusCode: status, message }, status);
+  }
+
+  static badRequest(message: string, errors?: FieldErrors) {
+    return new ApiError(HttpStatus.BAD_REQUEST, message, errors);
+  }
+  static unauthorized(message = 'Authentication required. Please log in.') {
+    return new ApiError(HttpStatus.UNAUTHORIZED, message);
+  }
+  static forbidden(message: string) {
+    return new ApiError(HttpStatus.FORBIDDEN, message);
+  }
+  static notFound(message: string) {
+    return new ApiError(HttpStatus.NOT_FOUND, message);
+  }
+  static conflict(message: string, errors?: FieldErrors) {
+    return new ApiError(HttpStatus.CONFLICT, message, errors);
+  }
+}
+
+/** 429 with the seconds to wait, which the exception filter sends as Retry-After. */
+export class TooManyAttemptsError extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(HttpStatus.TOO_MANY_REQUESTS, message);
+  }
+}

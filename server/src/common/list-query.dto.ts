@@ -1,0 +1,43 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export type SortOrder = 'asc' | 'desc';
+
+/** Query parameters every list shares: `page`, `limit`, `order`, `search`. */
+export class ListQueryDto {
+  /** Page number, from 1. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  page?: number;
+
+  /** Rows per page. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  /** Sort direction. */
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  order?: SortOrder;
+
+  /** Free-text search. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+}
+
+export class PageMetaDto {
+  /** Rows matching the search and filters. */
+  total: number;
+  page: number;
+  limit: number;
+  /** Number of pages (at least 1). */
+  pages: number;
+}

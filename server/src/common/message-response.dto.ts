@@ -1,0 +1,4 @@
+export class MessageResponseDto {
+  success: boolean;
+  message: string;
+}

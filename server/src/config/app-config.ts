@@ -1,0 +1,209 @@
+import { createPrivateKey, hkdfSync, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type DatabaseConfig =
+  { type: 'sqlite'; path: string } | { type: 'mysql'; url: string; poolSize: number; flavor: 'mysql' | 'mariadb' };
+
+/** Every setting the portal reads, resolved and validated once at boot. */
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  admin: { email: string; password: string | null };
+  jwt: { secret: string; ttlSeconds: number };
+  mail: { smtpUrl: string | null; from: string };
+  http: { bodyLimit: string; trustProxy: string | false };
+  throttle: {
+    windowSeconds: number;
+    loginFailuresPerAccount: number;
+    loginFailuresPerIp: number;
+    registrationsPerIp: number;
+  };
+  verificationTokenTtlSeconds: number;
+  clientDist: string | null;
+  logLevel: 'error' | 'warn' | 'log' | 'debug';
+  licensing: LicensingConfig;
+  storage: StorageConfig;
+  downloads: DownloadsConfig;
+}
+
+export interface StorageConfig {
+  /** Root of the local-disk storage driver (DATA_DIR/storage unless STORAGE_DIR is set). */
+  dir: string;
+  /** Largest accepted upload in bytes (MAX_UPLOAD_BYTES); beyond it an upload is refused with 413. */
+  maxUploadBytes: number;
+}
+
+export interface DownloadsConfig {
+  /** HMAC key of signed download links: DOWNLOAD_LINK_SECRET, else derived from the JWT secret. */
+  linkSecret: Buffer;
+  /** How long a signed download link works (DOWNLOAD_LINK_TTL_SECONDS). */
+  linkTtlSeconds: number;
+}
+
+export const PAYMENT_PROVIDERS = ['sandbox'] as const;
+
+export interface LicensingConfig {
+  /** Ed25519 private key (PEM) that signs license files and activation answers; null: generated once in DATA_DIR. */
+  signingKeyPem: string | null;
+  /** Which PaymentProvider processes orders. */
+  paymentProvider: (typeof PAYMENT_PROVIDERS)[number];
+  /** A device that has not reported for this long is shown (and stored) as inactive. */
+  deviceInactiveAfterSeconds: number;
+}
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const MIN_SECRET_LENGTH = 32;
+// server/src/config when run from source, server/dist/server/src/config when built.
+export const REPO_ROOT = resolve(__dirname, __dirname.includes('/dist/') ? '../../../../..' : '../../..');
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Reads the environment once; collects every problem so one failed start lists them all. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: string[] = [];
+  const nodeEnv = (env.NODE_ENV ?? 'development') as AppConfig['env'];
+  if (!['development', 'production', 'test'].includes(nodeEnv)) {
+    problems.push(`NODE_ENV must be development, production or test (got "${env.NODE_ENV}")`);
+  }
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const database = parseDatabase(env.DATABASE_URL, dataDir, int('DATABASE_POOL_SIZE', 10, 1, 200), problems);
+
+  const adminEmail = (env.ADMIN_EMAIL || 'admin@example.com').trim().toLowerCase();
+  if (!EMAIL.test(adminEmail)) problems.push(`ADMIN_EMAIL must be an e-mail address (got "${env.ADMIN_EMAIL}")`);
+  const adminPassword = env.ADMIN_PASSWORD || null;
+  if (adminPassword !== null && adminPassword.length < 8) problems.push('ADMIN_PASSWORD must be at least 8 characters');
+
+  const jwtSecret = resolveJwtSecret(env.JWT_SECRET, nodeEnv, dataDir, problems);
+  const ttlSeconds = int('JWT_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600);
+
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(publicUrl)) problems.push(`PUBLIC_URL must be an http(s) URL (got "${env.PUBLIC_URL}")`);
+
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL must start with smtp:// or smtps://');
+
+  const logLevel = (env.LOG_LEVEL || (nodeEnv === 'test' ? 'warn' : 'log')) as AppConfig['logLevel'];
+  if (!['error', 'warn', 'log', 'debug'].includes(logLevel)) problems.push('LOG_LEVEL must be error, warn, log or debug');
+
+  const config: AppConfig = {
+    env: nodeEnv,
+    port,
+    host: env.HOST || '0.0.0.0',
+    publicUrl,
+    dataDir,
+    database,
+    admin: { email: adminEmail, password: adminPassword },
+    jwt: { secret: jwtSecret, ttlSeconds },
+    mail: { smtpUrl, from: env.MAIL_FROM || 'StreamHub Portal <no-reply@localhost>' },
+    http: { bodyLimit: env.BODY_LIMIT || '1mb', trustProxy: env.TRUST_PROXY || false },
+    throttle: {
+      windowSeconds: int('THROTTLE_WINDOW_SECONDS', 15 * 60, 1, 24 * 3600),
+      loginFailuresPerAccount: int('THROTTLE_LOGIN_FAILURES_PER_ACCOUNT', 5, 1, 10_000),
+      loginFailuresPerIp: int('THROTTLE_LOGIN_FAILURES_PER_IP', 20, 1, 100_000),
+      registrationsPerIp: int('THROTTLE_REGISTRATIONS_PER_IP', 10, 1, 100_000),
+    },
+    verificationTokenTtlSeconds: int('VERIFICATION_TOKEN_TTL_SECONDS', 48 * 3600, 60, 30 * 24 * 3600),
+    clientDist: env.CLIENT_DIST === '' ? null : resolve(env.CLIENT_DIST || join(REPO_ROOT, 'client/dist')),
+    logLevel,
+    licensing: {
+      signingKeyPem: parseSigningKey(env.LICENSE_SIGNING_KEY, problems),
+      paymentProvider: parsePaymentProvider(env.PAYMENT_PROVIDER, problems),
+      deviceInactiveAfterSeconds: int('DEVICE_INACTIVE_AFTER_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
+    },
+    storage: {
+      dir: resolve(env.STORAGE_DIR || join(dataDir, 'storage')),
+      maxUploadBytes: int('MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    },
+    downloads: {
+      linkSecret: downloadLinkSecret(env.DOWNLOAD_LINK_SECRET, jwtSecret, problems),
+      linkTtlSeconds: int('DOWNLOAD_LINK_TTL_SECONDS', 15 * 60, 1, 7 * 24 * 3600),
+    },
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+
+/** A dedicated secret when given; otherwise a key derived from the JWT secret, so every instance agrees without another file. */
+function downloadLinkSecret(given: string | undefined, jwtSecret: string, problems: string[]): Buffer {
+  if (given) {
+    if (given.length < MIN_SECRET_LENGTH) problems.push(`DOWNLOAD_LINK_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
+    return Buffer.from(given, 'utf8');
+  }
+  return Buffer.from(hkdfSync('sha256', jwtSecret || 'unset', 'streamhub-portal', 'download-links', 32));
+}
+
+/** An Ed25519 private key in PEM; literal `\n` sequences are accepted so the key fits on one environment line. */
+function parseSigningKey(raw: string | undefined, problems: string[]): string | null {
+  if (!raw) return null;
+  const pem = raw.includes('\\n') ? raw.replace(/\\n/g, '\n') : raw;
+  try {
+    if (createPrivateKey(pem).asymmetricKeyType === 'ed25519') return pem;
+  } catch {
+    // reported below
+  }
+  problems.push('LICENSE_SIGNING_KEY must be an Ed25519 private key in PEM (e.g. `openssl genpkey -algorithm ed25519`)');
+  return null;
+}
+
+function parsePaymentProvider(raw: string | undefined, problems: string[]): LicensingConfig['paymentProvider'] {
+  const value = (raw || 'sandbox').trim().toLowerCase();
+  if ((PAYMENT_PROVIDERS as readonly string[]).includes(value)) return value as LicensingConfig['paymentProvider'];
+  problems.push(`PAYMENT_PROVIDER must be one of ${PAYMENT_PROVIDERS.join(', ')} (got "${raw}")`);
+  return 'sandbox';
+}
+
+function parseDatabase(url: string | undefined, dataDir: string, poolSize: number, problems: string[]): DatabaseConfig {
+  if (!url) return { type: 'sqlite', path: join(dataDir, 'portal.sqlite') };
+  if (url.startsWith('sqlite:'))
+    return { type: 'sqlite', path: url === 'sqlite::memory:' ? ':memory:' : resolve(url.slice('sqlite:'.length)) };
+  if (/^(mysql|mariadb):\/\/[^/]+\/\w+/.test(url))
+    return { type: 'mysql', url: url.replace(/^mariadb:/, 'mysql:'), poolSize, flavor: url.startsWith('mariadb:') ? 'mariadb' : 'mysql' };
+  problems.push('DATABASE_URL must be mysql://user:pass@host:port/database (or be absent for the embedded SQLite database)');
+  return { type: 'sqlite', path: join(dataDir, 'portal.sqlite') };
+}
+
+function resolveJwtSecret(given: string | undefined, env: string, dataDir: string, problems: string[]): string {
+  if (given) {
+    if (given.length < MIN_SECRET_LENGTH || new Set(given).size < 10) {
+      if (env === 'production') {
+        problems.push(`JWT_SECRET is too weak: use at least ${MIN_SECRET_LENGTH} random characters (e.g. \`openssl rand -base64 48\`)`);
+      }
+    }
+    return given;
+  }
+  if (env === 'production') {
+    problems.push('JWT_SECRET is required when NODE_ENV=production (e.g. `openssl rand -base64 48`)');
+    return '';
+  }
+  // Development: a generated secret kept in DATA_DIR, so sessions survive restarts.
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,33 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from './app-config';
+
+const base = () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-licensing-config-')) });
+
+describe('licensing configuration', () => {
+  it('defaults to the sandbox payment provider, a generated signing key and one day of device silence', () => {
+    expect(loadConfig(base()).licensing).toEqual({ paymentProvider: 'sandbox', signingKeyPem: null, deviceInactiveAfterSeconds: 86400 });
+  });
+
+  it('stops the start on an unknown payment provider', () => {
+    expect(() => loadConfig({ ...base(), PAYMENT_PROVIDER: 'paypal-ish' })).toThrow(
+      /PAYMENT_PROVIDER must be one of sandbox \(got "paypal-ish"\)/,
+    );
+  });
+
+  it('accepts an Ed25519 PEM, also on one line with \\n escapes, and refuses other keys', () => {
+    const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(loadConfig({ ...base(), LICENSE_SIGNING_KEY: pem }).licensing.signingKeyPem).toBe(pem);
+    expect(loadConfig({ ...base(), LICENSE_SIGNING_KEY: pem.replace(/\n/g, '\\n') }).licensing.signingKeyPem).toBe(pem);
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(() => loadConfig({ ...base(), LICENSE_SIGNING_KEY: rsa })).toThrow(/LICENSE_SIGNING_KEY must be an Ed25519 private key/);
+    expect(() => loadConfig({ ...base(), LICENSE_SIGNING_KEY: 'garbage' })).toThrow(/LICENSE_SIGNING_KEY/);
+  });
+
+  it('bounds DEVICE_INACTIVE_AFTER_SECONDS', () => {
+    expect(loadConfig({ ...base(), DEVICE_INACTIVE_AFTER_SECONDS: '600' }).licensing.deviceInactiveAfterSeconds).toBe(600);
+    expect(() => loadConfig({ ...base(), DEVICE_INACTIVE_AFTER_SECONDS: '0' })).toThrow(/DEVICE_INACTIVE_AFTER_SECONDS must be an integer/);
+  });
+});

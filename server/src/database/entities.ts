@@ -1,0 +1,23 @@
+import { SessionEntity } from '../modules/auth/session.entity';
+import { DeviceEntity } from '../modules/devices/device.entity';
+import { DistributionFileEntity } from '../modules/distribution-files/distribution-file.entity';
+import { LicenseEntity } from '../modules/licenses/license.entity';
+import { DownloadLogEntity } from '../modules/logs/download-log.entity';
+import { RemoteLogEntity } from '../modules/logs/remote-log.entity';
+import { OrderEntity } from '../modules/orders/order.entity';
+import { SettingEntity } from '../modules/settings/setting.entity';
+import { UserEntity } from '../modules/users/user.entity';
+import { VersionEntity } from '../modules/versions/version.entity';
+
+export const ENTITIES = [
+  UserEntity,
+  SessionEntity,
+  SettingEntity,
+  OrderEntity,
+  LicenseEntity,
+  DeviceEntity,
+  RemoteLogEntity,
+  VersionEntity,
+  DistributionFileEntity,
+  DownloadLogEntity,
+];

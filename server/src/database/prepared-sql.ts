@@ -1,0 +1,127 @@
+import { DataSource } from 'typeorm';
+import { DateUtils } from 'typeorm/util/DateUtils';
+
+type Param = string | number | boolean | null | Date;
+
+interface SqliteStatement {
+  get(...params: unknown[]): unknown;
+  run(...params: unknown[]): { changes: number };
+}
+interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement;
+  transaction<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void;
+}
+interface MysqlPool {
+  execute(sql: string, params: unknown[], callback: (error: Error | null, result: unknown) => void): void;
+  query(sql: string, params: unknown[], callback: (error: Error | null, result: unknown) => void): void;
+}
+
+/**
+ * Prepared statements straight on the driver (better-sqlite3 or the mysql2 pool), for the few hot paths where
+ * building a TypeORM query costs more than running it. SQL written here must run on both engines: `?`
+ * placeholders, standard syntax. Dates are bound and read back the way TypeORM stores them.
+ */
+export class PreparedSql {
+  private static readonly instances = new WeakMap<DataSource, PreparedSql>();
+  private readonly statements = new Map<string, SqliteStatement>();
+  readonly engine: 'sqlite' | 'mysql';
+
+  private constructor(private readonly dataSource: DataSource) {
+    this.engine = dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
+  }
+
+  static for(dataSource: DataSource): PreparedSql {
+    let instance = PreparedSql.instances.get(dataSource);
+    if (!instance) PreparedSql.instances.set(dataSource, (instance = new PreparedSql(dataSource)));
+    return instance;
+  }
+
+  /** The first row, or undefined. */
+  async one<T>(sql: string, params: Param[]): Promise<T | undefined> {
+    if (this.engine === 'sqlite') return this.statement(sql).get(...this.bind(params)) as T | undefined;
+    const rows = await this.mysql<T[]>('execute', sql, params);
+    return rows[0];
+  }
+
+  /** Runs a statement; returns the number of rows it changed. */
+  async run(sql: string, params: Param[]): Promise<number> {
+    if (this.engine === 'sqlite') return this.statement(sql).run(...this.bind(params)).changes;
+    const result = await this.mysql<{ affectedRows: number }>(params.length > 200 ? 'query' : 'execute', sql, params);
+    return result.affectedRows;
+  }
+
+  /**
+   * Inserts many rows: on SQLite one prepared single-row INSERT run for every row inside one transaction,
+   * on MySQL one multi-row INSERT per 500 rows. Either way a batch is all or nothing.
+   */
+  async insertMany(table: string, columns: string[], rows: Param[][]): Promise<void> {
+    if (!rows.length) return;
+    const list = columns.map((column) => this.quote(column)).join(', ');
+    if (this.engine === 'sqlite') {
+      const statement = this.statement(`INSERT INTO ${this.quote(table)} (${list}) VALUES (${columns.map(() => '?').join(', ')})`);
+      this.transaction(() => {
+        for (const row of rows) statement.run(...this.bind(row));
+      });
+      return;
+    }
+    for (let start = 0; start < rows.length; start += 500) {
+      const chunk = rows.slice(start, start + 500);
+      const values = chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
+      await this.mysql('query', `INSERT INTO ${this.quote(table)} (${list}) VALUES ${values}`, chunk.flat());
+    }
+  }
+
+  /** Runs one statement for each parameter list: in one transaction on SQLite, one after another on MySQL. */
+  async runEach(sql: string, paramsList: Param[][]): Promise<void> {
+    if (this.engine === 'sqlite') {
+      const statement = this.statement(sql);
+      this.transaction(() => {
+        for (const params of paramsList) statement.run(...this.bind(params));
+      });
+      return;
+    }
+    for (const params of paramsList) await this.mysql('execute', sql, params);
+  }
+
+  /** `"name"` on SQLite, `` `name` `` on MySQL. */
+  quote(identifier: string): string {
+    return this.engine === 'sqlite' ? `"${identifier}"` : `\`${identifier}\``;
+  }
+
+  /** A date as the column stores it: TypeORM's UTC text on SQLite, a Date for mysql2 (timezone Z). */
+  date(value: Date): string | Date {
+    return this.engine === 'sqlite' ? DateUtils.mixedDateToUtcDatetimeString(value) : value;
+  }
+
+  /** A date from a raw row. */
+  readDate(value: unknown): Date | null {
+    if (value === null || value === undefined) return null;
+    if (value instanceof Date) return value;
+    return new Date(`${String(value).replace(' ', 'T')}Z`);
+  }
+
+  private bind(params: Param[]): unknown[] {
+    return params.map((param) => (typeof param === 'boolean' ? (param ? 1 : 0) : param instanceof Date ? this.date(param) : param));
+  }
+
+  private transaction(work: () => void): void {
+    (this.dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection.transaction(work)();
+  }
+
+  private statement(sql: string): SqliteStatement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      const database = (this.dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
+      this.statements.set(sql, (statement = database.prepare(sql)));
+    }
+    return statement;
+  }
+
+  private mysql<T>(method: 'execute' | 'query', sql: string, params: Param[]): Promise<T> {
+    const driver = this.dataSource.driver as unknown as { pool?: MysqlPool; master?: MysqlPool };
+    const pool = driver.pool ?? driver.master!;
+    return new Promise<T>((resolve, reject) =>
+      pool[method](sql, this.bind(params), (error, result) => (error ? reject(error) : resolve(result as T))),
+    );
+  }
+}

@@ -1,0 +1,89 @@
+import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
+import { MessageResponseDto } from '../../common/message-response.dto';
+import { Public } from '../../common/public.decorator';
+import { UsersService } from '../users/users.service';
+import { AuthService, ClientInfo, RESEND_ANSWER, VERIFICATION_SENT } from './auth.service';
+import {
+  AdminLoginResponseDto,
+  CurrentUserResponseDto,
+  LoginDto,
+  LoginResponseDto,
+  RegisterDto,
+  RegisterResponseDto,
+  ResendVerificationDto,
+  VerifyEmailDto,
+} from './dto/auth.dto';
+import { toSessionUser } from './session-user';
+
+const clientOf = (request: Request): ClientInfo => ({ ip: request.ip ?? 'unknown', userAgent: request.get('user-agent') });
+
+@ApiTags('auth')
+@Controller()
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly users: UsersService,
+  ) {}
+
+  /** Creates a client account and mails a one-time verification link. A taken e-mail is 409 with `errors.email`. */
+  @Public()
+  @Post('register')
+  async register(@Body() dto: RegisterDto, @Req() request: Request): Promise<RegisterResponseDto> {
+    const { user, mailSent } = await this.auth.register(dto, clientOf(request));
+    const message = mailSent
+      ? VERIFICATION_SENT
+      : 'Registration successful, but the verification e-mail could not be sent. Please request a new verification e-mail.';
+    return { success: true, message, data: { id: user.id, email: user.email } };
+  }
+
+  /** Confirms an e-mail address with the token from the verification mail. */
+  @Public()
+  @Post('verify-email')
+  @HttpCode(200)
+  async verifyEmail(@Body() dto: VerifyEmailDto): Promise<MessageResponseDto> {
+    await this.auth.verifyEmail(dto.token);
+    return { success: true, message: 'Your email address has been verified. You can now log in.' };
+  }
+
+  /** Sends a new verification mail; answers the same whether or not the account exists. */
+  @Public()
+  @Post('verify-email/resend')
+  @HttpCode(200)
+  async resendVerification(@Body() dto: ResendVerificationDto, @Req() request: Request): Promise<MessageResponseDto> {
+    await this.auth.resendVerification(dto.email, clientOf(request));
+    return { success: true, message: RESEND_ANSWER };
+  }
+
+  /** Client login: `{token, user}`. */
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  login(@Body() dto: LoginDto, @Req() request: Request): Promise<LoginResponseDto> {
+    return this.auth.login(dto, clientOf(request));
+  }
+
+  /** Admin login: `{success, data: {token, admin}}`, only for accounts with role admin. */
+  @Public()
+  @Post('admin/login')
+  @HttpCode(200)
+  adminLogin(@Body() dto: LoginDto, @Req() request: Request): Promise<AdminLoginResponseDto> {
+    return this.auth.adminLogin(dto, clientOf(request));
+  }
+
+  /** Ends this session: the token stops working at once. */
+  @Post('logout')
+  @HttpCode(200)
+  async logout(@CurrentUser() user: AuthUser): Promise<MessageResponseDto> {
+    await this.auth.logout(user.sessionId);
+    return { success: true, message: 'Logged out' };
+  }
+
+  /** The signed-in user, for restoring a session. */
+  @Get('me')
+  async getCurrentUser(@CurrentUser() user: AuthUser): Promise<CurrentUserResponseDto> {
+    return { success: true, data: toSessionUser(await this.users.get(user.id)) };
+  }
+}

@@ -1,0 +1,124 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength, ValidateBy, ValidationArguments } from 'class-validator';
+import { NormalizeEmail, Trim } from '../../../common/transforms';
+import { USER_ROLES, UserRole } from '../../users/user.entity';
+import { USER_TYPES, UserType } from '../../users/dto/admin-user.dto';
+
+export const REGISTRATION_PASSWORD_MIN = 8;
+const REQUIRED = 'This field is required';
+
+/** Passes when the value equals the named sibling property. */
+function MatchesProperty(property: string, message: string) {
+  return ValidateBy({
+    name: 'matchesProperty',
+    constraints: [property],
+    validator: {
+      validate: (value: unknown, args: ValidationArguments) => value === (args.object as Record<string, unknown>)[property],
+      defaultMessage: () => message,
+    },
+  });
+}
+
+export class RegisterDto {
+  @Trim()
+  @IsString({ message: REQUIRED })
+  @MaxLength(100)
+  @IsNotEmpty({ message: REQUIRED })
+  first_name: string;
+
+  @Trim()
+  @IsString({ message: REQUIRED })
+  @MaxLength(100)
+  @IsNotEmpty({ message: REQUIRED })
+  last_name: string;
+
+  @NormalizeEmail()
+  @IsEmail({}, { message: 'Please enter a valid email address' })
+  @MaxLength(255)
+  @IsNotEmpty({ message: REQUIRED })
+  email: string;
+
+  @IsString({ message: REQUIRED })
+  @MaxLength(200)
+  @MinLength(REGISTRATION_PASSWORD_MIN, { message: `Password must be at least ${REGISTRATION_PASSWORD_MIN} characters` })
+  @IsNotEmpty({ message: REQUIRED })
+  password: string;
+
+  @MatchesProperty('password', 'Passwords do not match')
+  password_confirmation: string;
+}
+
+export class LoginDto {
+  @IsString({ message: 'Email and password are required' })
+  @MaxLength(255)
+  @IsNotEmpty({ message: 'Email and password are required' })
+  email: string;
+
+  @IsString({ message: 'Email and password are required' })
+  @MaxLength(200)
+  @IsNotEmpty({ message: 'Email and password are required' })
+  password: string;
+}
+
+export class VerifyEmailDto {
+  @IsString()
+  @MaxLength(200)
+  @IsNotEmpty({ message: 'Verification token is required' })
+  token: string;
+}
+
+export class ResendVerificationDto {
+  @NormalizeEmail()
+  @IsEmail({}, { message: 'Please enter a valid email address' })
+  @MaxLength(255)
+  @IsNotEmpty({ message: REQUIRED })
+  email: string;
+}
+
+/** The signed-in user as the portal keeps it (spec: User, session). */
+export class SessionUserDto {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  @ApiProperty({ enum: USER_TYPES, enumName: 'UserType' })
+  user_type: UserType;
+  @ApiProperty({ enum: USER_ROLES, enumName: 'UserRole' })
+  role: UserRole;
+  is_verified: boolean;
+  company: string | null;
+  phone: string | null;
+  country: string | null;
+}
+
+export class LoginResponseDto {
+  /** Bearer token for the Authorization header. */
+  token: string;
+  user: SessionUserDto;
+}
+
+export class AdminSessionDataDto {
+  token: string;
+  admin: SessionUserDto;
+}
+
+export class AdminLoginResponseDto {
+  success: boolean;
+  data: AdminSessionDataDto;
+}
+
+export class CurrentUserResponseDto {
+  success: boolean;
+  data: SessionUserDto;
+}
+
+export class RegisterResultDto {
+  id: number;
+  email: string;
+}
+
+export class RegisterResponseDto {
+  success: boolean;
+  message: string;
+  data: RegisterResultDto;
+}

@@ -1,0 +1,34 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { UserEntity } from '../users/user.entity';
+
+/** One signed-in token. Deleting the row kills the token before its JWT expiry (logout, deactivation, password change). */
+@Entity('sessions')
+export class SessionEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Index('IDX_sessions_user_id')
+  @Column({ type: 'int' })
+  user_id: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_sessions_user_id' })
+  user: UserEntity;
+
+  /** The user's token_version when the session began. */
+  @Column({ type: 'int' })
+  token_version: number;
+
+  @Index('IDX_sessions_expires_at')
+  @Column({ type: 'datetime', precision: 3 })
+  expires_at: Date;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  ip: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  user_agent: string | null;
+
+  @CreateDateColumn()
+  created_at: Date;
+}

@@ -1,0 +1,78 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { Cron, CronExpression } from '@nestjs/schedule';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { LessThan, Repository } from 'typeorm';
+import { AuthUser } from '../../common/current-user.decorator';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { UserEntity } from '../users/user.entity';
+import { SessionEntity } from './session.entity';
+
+interface TokenClaims {
+  sub: number;
+  sid: string;
+}
+
+export const JWT_ALGORITHM = 'HS256';
+export const JWT_ISSUER = 'streamhub-portal';
+
+/** Issues bearer tokens and decides, per request, whether one is still good. */
+@Injectable()
+export class SessionsService {
+  private readonly logger = new Logger('Sessions');
+
+  constructor(
+    @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
+    private readonly jwt: JwtService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async start(user: UserEntity, client: { ip?: string; userAgent?: string }): Promise<string> {
+    const id = randomUUID();
+    const ttl = this.config.jwt.ttlSeconds;
+    await this.sessions.insert({
+      id,
+      user_id: user.id,
+      token_version: user.token_version,
+      expires_at: new Date(Date.now() + ttl * 1000),
+      ip: client.ip?.slice(0, 64) ?? null,
+      user_agent: client.userAgent?.slice(0, 255) ?? null,
+    });
+    const claims: TokenClaims = { sub: user.id, sid: id };
+    return this.jwt.signAsync(claims, { algorithm: JWT_ALGORITHM, expiresIn: ttl, issuer: JWT_ISSUER, jwtid: id });
+  }
+
+  /** The user behind a token: null for a bad signature, expiry, logout, deactivation or password change. */
+  async resolve(token: string): Promise<AuthUser | null> {
+    let claims: TokenClaims;
+    try {
+      claims = await this.jwt.verifyAsync<TokenClaims>(token, { algorithms: [JWT_ALGORITHM], issuer: JWT_ISSUER });
+    } catch {
+      return null;
+    }
+    if (typeof claims.sid !== 'string' || typeof claims.sub !== 'number') return null;
+    const row = await this.sessions
+      .createQueryBuilder('s')
+      .innerJoin('s.user', 'u')
+      .select(['s.id AS sid', 'u.id AS id', 'u.email AS email', 'u.role AS role'])
+      .where('s.id = :sid', { sid: claims.sid })
+      .andWhere('u.id = :sub', { sub: claims.sub })
+      .andWhere('s.expires_at > :now', { now: new Date() })
+      .andWhere('s.token_version = u.token_version')
+      .andWhere('u.is_active = :active', { active: true })
+      .getRawOne<{ sid: string; id: number; email: string; role: AuthUser['role'] }>();
+    return row ? { id: Number(row.id), email: row.email, role: row.role, sessionId: row.sid } : null;
+  }
+
+  async end(sessionId: string): Promise<void> {
+    await this.sessions.delete({ id: sessionId });
+  }
+
+  @Cron(CronExpression.EVERY_HOUR)
+  async purgeExpired(): Promise<void> {
+    const { affected } = await this.sessions.delete({ expires_at: LessThan(new Date()) });
+    if (affected) this.logger.log(`Removed ${affected} expired sessions`);
+  }
+}

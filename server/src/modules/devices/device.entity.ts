@@ -1,0 +1,63 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { LicenseEntity } from '../licenses/license.entity';
+
+export const DEVICE_STATUSES = ['active', 'inactive', 'failed'] as const;
+export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+
+/**
+ * A streaming server (server_uid) that activated a license. It holds a seat while deactivated_at is null;
+ * status says how it is doing: active (reporting), inactive (silent or deactivated), failed (its license was refused).
+ */
+@Entity('devices')
+@Index('UQ_devices_license_id_server_uid', ['license_id', 'server_uid'], { unique: true })
+@Index('IDX_devices_status_last_activity_at', ['status', 'last_activity_at'])
+export class DeviceEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'int' })
+  license_id: number;
+
+  @ManyToOne(() => LicenseEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'license_id', foreignKeyConstraintName: 'FK_devices_license_id' })
+  license?: LicenseEntity;
+
+  @Index('IDX_devices_server_uid')
+  @Column({ type: 'varchar', length: 128 })
+  server_uid: string;
+
+  @Column({ type: 'varchar', length: 150, nullable: true })
+  device_name: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  hostname: string | null;
+
+  @Column({ type: 'varchar', length: 150, nullable: true })
+  product: string | null;
+
+  @Column({ type: 'varchar', length: 50, nullable: true })
+  version: string | null;
+
+  @Column({ type: 'varchar', length: 20, default: 'active' })
+  status: DeviceStatus;
+
+  @Index('IDX_devices_activated_at')
+  @Column({ type: 'datetime', precision: 3 })
+  activated_at: Date;
+
+  @Column({ type: 'datetime', precision: 3, nullable: true })
+  last_activity_at: Date | null;
+
+  /** Set when the device gave its seat back (by itself, its owner, an admin, or a revocation). */
+  @Column({ type: 'datetime', precision: 3, nullable: true })
+  deactivated_at: Date | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  last_ip: string | null;
+
+  @CreateDateColumn()
+  created_at: Date;
+
+  @UpdateDateColumn()
+  updated_at: Date;
+}

@@ -1,0 +1,28 @@
+import { Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
+import { ListQueryDto } from '../../common/list-query.dto';
+import { pageMeta } from '../../common/pagination';
+import { DevicesService } from './devices.service';
+import { DeviceListResponseDto, DeviceResponseDto, toDeviceDto } from './dto/device.dto';
+
+/** My Devices: the servers that activated the caller's licenses. */
+@ApiTags('devices')
+@Controller('devices')
+export class DevicesController {
+  constructor(private readonly devices: DevicesService) {}
+
+  /** Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as inactive. */
+  @Get()
+  async listMyDevices(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<DeviceListResponseDto> {
+    const { rows, total, page, limit } = await this.devices.listForUser(user, query.page ?? 1, query.limit ?? 50);
+    return { success: true, data: rows.map(toDeviceDto), meta: pageMeta(total, page, limit) };
+  }
+
+  /** Deactivates one of the caller's devices and frees its seat, so the license can move to another server. */
+  @Post(':id/deactivate')
+  @HttpCode(200)
+  async deactivateMyDevice(@Param('id', ParseIntPipe) id: number, @CurrentUser() user: AuthUser): Promise<DeviceResponseDto> {
+    return { success: true, message: 'Device deactivated', data: toDeviceDto(await this.devices.deactivateOwn(id, user)) };
+  }
+}

@@ -1,0 +1,461 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Cron, CronExpression } from '@nestjs/schedule';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { isUniqueViolation } from '../../common/all-exceptions.filter';
+import { ApiError } from '../../common/api-error';
+import type { AuthUser } from '../../common/current-user.decorator';
+import { whereSearch } from '../../common/pagination';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { GroupCommit } from '../../database/group-commit';
+import { PreparedSql } from '../../database/prepared-sql';
+import { LicenseEntity } from '../licenses/license.entity';
+import { effectiveStatus, LicensesService } from '../licenses/licenses.service';
+import { normalizeLicenseKey } from '../licenses/license-key';
+import { DeviceEntity } from './device.entity';
+import { DEVICE_SORT_KEYS, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';
+
+/** Machine-readable outcome of an activation, validation or deactivation. */
+export const ACTIVATION_CODES = [
+  'VALID',
+  'DEACTIVATED',
+  'EXPIRED',
+  'REVOKED',
+  'PENDING',
+  'TOO_MANY_DEVICES',
+  'NOT_FOUND',
+  'NOT_ACTIVATED',
+] as const;
+export type ActivationCode = (typeof ACTIVATION_CODES)[number];
+
+/** What a streaming server says about itself. */
+export interface DeviceIdentity {
+  server_uid: string;
+  device_name?: string | null;
+  hostname?: string | null;
+  product?: string | null;
+  version?: string | null;
+  ip?: string | null;
+}
+
+export interface SeatOutcome {
+  code: ActivationCode;
+  license: LicenseEntity;
+  device: DeviceEntity | null;
+}
+
+export type DeviceWithLicense = DeviceEntity & { license: LicenseEntity };
+
+export interface DevicePage {
+  rows: DeviceWithLicense[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/** Why a license cannot be used right now, or null when it can. */
+export function refusalOf(license: LicenseEntity, now = Date.now()): ActivationCode | null {
+  switch (effectiveStatus(license, now)) {
+    case 'active':
+      return null;
+    case 'revoked':
+      return 'REVOKED';
+    case 'pending':
+      return 'PENDING';
+    default:
+      return 'EXPIRED';
+  }
+}
+
+interface Heartbeat {
+  id: number;
+  at: Date;
+  details: DeviceDetails | null;
+}
+
+/** The license of a key and the device of a server on it, in one statement over the two unique indexes. */
+const LOOKUP_SQL =
+  'SELECT l.id AS l_id, l.license_key AS l_license_key, l.product_name AS l_product_name, l.user_id AS l_user_id, ' +
+  'l.user_email AS l_user_email, l.status AS l_status, l.is_trial AS l_is_trial, l.expires_at AS l_expires_at, ' +
+  'l.max_activations AS l_max_activations, l.current_activations AS l_current_activations, ' +
+  'd.id AS d_id, d.device_name AS d_device_name, d.hostname AS d_hostname, d.product AS d_product, d.version AS d_version, ' +
+  'd.status AS d_status, d.activated_at AS d_activated_at, d.last_activity_at AS d_last_activity_at, ' +
+  'd.deactivated_at AS d_deactivated_at, d.last_ip AS d_last_ip ' +
+  'FROM licenses l LEFT JOIN devices d ON d.license_id = l.id AND d.server_uid = ? WHERE l.license_key = ?';
+
+type DeviceDetails = Pick<DeviceEntity, 'device_name' | 'hostname' | 'product' | 'version' | 'last_ip'>;
+
+/** What the server told about itself this time; a field it left out keeps its stored value. */
+function details(identity: DeviceIdentity, stored: DeviceDetails | null = null): DeviceDetails {
+  const pick = (value: string | null | undefined, max: number, current: string | null | undefined) =>
+    value === undefined ? (current ?? null) : value?.slice(0, max) || null;
+  return {
+    device_name: pick(identity.device_name, 150, stored?.device_name),
+    hostname: pick(identity.hostname, 255, stored?.hostname),
+    product: pick(identity.product, 150, stored?.product),
+    version: pick(identity.version, 50, stored?.version),
+    last_ip: pick(identity.ip, 64, stored?.last_ip),
+  };
+}
+
+/**
+ * Devices and their seats. A device holds a seat while deactivated_at is null; seats are counted in
+ * licenses.current_activations, taken with one conditional UPDATE and given back when a device is deactivated.
+ */
+@Injectable()
+export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Devices');
+  private readonly sql: PreparedSql;
+  private readonly heartbeats = new GroupCommit<Heartbeat>((beats) => this.writeHeartbeats(beats));
+  /** The activation in progress per license and server, to take same-server calls one at a time. */
+  private readonly activating = new Map<string, Promise<void>>();
+
+  constructor(
+    @InjectRepository(DeviceEntity) private readonly devices: Repository<DeviceEntity>,
+    private readonly licenses: LicensesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.sql = PreparedSql.for(devices.manager.connection);
+  }
+
+  onModuleInit(): void {
+    this.licenses.registerDeviceHooks({ deactivateAll: (licenseId) => this.deactivateAllForLicense(licenseId) });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.heartbeats.drain();
+  }
+
+  // ---- the activation API ----------------------------------------------------------------------
+
+  /**
+   * Activates a server on a license. The same server_uid again takes no new seat; a new one needs a free seat.
+   * Calls for the same server are taken one at a time in this process, so a server that retries at once is not
+   * refused for the seat its own first call holds.
+   */
+  activate(license: LicenseEntity, identity: DeviceIdentity): Promise<SeatOutcome> {
+    const key = `${license.id}:${identity.server_uid}`;
+    const previous = this.activating.get(key) ?? Promise.resolve();
+    const current = previous.then(() => this.activateNow(license, identity));
+    const settled = current.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.activating.set(key, settled);
+    void settled.then(() => {
+      if (this.activating.get(key) === settled) this.activating.delete(key);
+    });
+    return current;
+  }
+
+  private async activateNow(license: LicenseEntity, identity: DeviceIdentity): Promise<SeatOutcome> {
+    const existing = await this.devices.findOneBy({ license_id: license.id, server_uid: identity.server_uid });
+    const refused = refusalOf(license);
+    if (refused) {
+      await this.markFailed(existing);
+      return { code: refused, license, device: existing };
+    }
+    if (existing && existing.deactivated_at === null) return this.refresh(license, existing, identity);
+
+    if (!(await this.licenses.takeSeat(license.id))) {
+      const current = await this.licenses.findById(license.id);
+      if (!current) return { code: 'NOT_FOUND', license, device: null };
+      // Another instance may have activated this very server a moment ago.
+      const again = await this.devices.findOneBy({ license_id: license.id, server_uid: identity.server_uid });
+      if (again && again.deactivated_at === null && !refusalOf(current)) return this.refresh(current, again, identity);
+      return { code: refusalOf(current) ?? 'TOO_MANY_DEVICES', license: current, device: existing };
+    }
+    const now = new Date();
+    if (existing) {
+      const reactivated = await this.devices
+        .createQueryBuilder()
+        .update()
+        .set({ ...details(identity, existing), status: 'active', activated_at: now, last_activity_at: now, deactivated_at: null })
+        .where('id = :id AND deactivated_at IS NOT NULL', { id: existing.id })
+        .execute();
+      // Another request reactivated it a moment ago and holds the seat for it: give ours back.
+      if (reactivated.affected !== 1) await this.licenses.releaseSeats(license.id, 1);
+    } else {
+      try {
+        await this.devices.insert({
+          license_id: license.id,
+          server_uid: identity.server_uid,
+          ...details(identity),
+          status: 'active',
+          activated_at: now,
+          last_activity_at: now,
+          deactivated_at: null,
+        });
+      } catch (error) {
+        await this.licenses.releaseSeats(license.id, 1);
+        // The same server activated twice at once (from another instance): the other request's row holds the seat.
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    const device = await this.devices.findOneByOrFail({ license_id: license.id, server_uid: identity.server_uid });
+    return { code: 'VALID', license: (await this.licenses.findById(license.id)) ?? license, device };
+  }
+
+  /** An already activated server activates again: no new seat, its details and activity are refreshed. */
+  private async refresh(license: LicenseEntity, device: DeviceEntity, identity: DeviceIdentity): Promise<SeatOutcome> {
+    await this.devices.update({ id: device.id }, { ...details(identity, device), status: 'active', last_activity_at: new Date() });
+    return { code: 'VALID', license, device: await this.devices.findOneByOrFail({ id: device.id }) };
+  }
+
+  /**
+   * A heartbeat: VALID while the license is usable and this server holds a seat on it. The hot path of the
+   * activation API: license and device come from `lookup`, and the last-activity update is group-committed
+   * with other heartbeats; `written` settles when it is stored.
+   */
+  async validate(
+    license: LicenseEntity,
+    identity: DeviceIdentity,
+    device: DeviceEntity | null,
+  ): Promise<SeatOutcome & { written: Promise<void> }> {
+    const refused = refusalOf(license);
+    if (refused) {
+      await this.markFailed(device);
+      return { code: refused, license, device, written: Promise.resolve() };
+    }
+    if (!device || device.deactivated_at !== null) return { code: 'NOT_ACTIVATED', license, device, written: Promise.resolve() };
+    const now = new Date();
+    const next = details(identity, device);
+    const changed = (Object.keys(next) as Array<keyof typeof next>).some((key) => next[key] !== device[key]);
+    const written = this.heartbeats.add({ id: device.id, at: now, details: changed ? next : null });
+    return { code: 'VALID', license, device: { ...device, ...next, status: 'active', last_activity_at: now }, written };
+  }
+
+  /** The server gives its seat back (allowed whatever the license's state). */
+  async deactivate(license: LicenseEntity, serverUid: string): Promise<SeatOutcome> {
+    const device = await this.devices.findOneBy({ license_id: license.id, server_uid: serverUid });
+    if (!device || device.deactivated_at !== null) return { code: 'NOT_ACTIVATED', license, device };
+    await this.release(device);
+    return {
+      code: 'DEACTIVATED',
+      license: (await this.licenses.findById(license.id)) ?? license,
+      device: await this.devices.findOneByOrFail({ id: device.id }),
+    };
+  }
+
+  // ---- customers and admins --------------------------------------------------------------------
+
+  /** Devices on the caller's licenses, newest activation first. */
+  async listForUser(user: AuthUser, page: number, limit: number): Promise<DevicePage> {
+    await this.markSilentDevicesInactive();
+    const [rows, total] = await this.devices
+      .createQueryBuilder('d')
+      .innerJoinAndSelect('d.license', 'l')
+      .where('l.user_id = :userId', { userId: user.id })
+      .orderBy('d.activated_at', 'DESC')
+      .addOrderBy('d.id', 'DESC')
+      .skip((page - 1) * limit)
+      .take(limit)
+      .getManyAndCount();
+    return { rows: rows as DeviceWithLicense[], total, page, limit };
+  }
+
+  /** Frees the seat of one of the caller's devices, so the license can move to another server. */
+  async deactivateOwn(id: number, user: AuthUser): Promise<DeviceWithLicense> {
+    const device = await this.devices.findOne({ where: { id }, relations: { license: true } });
+    if (!device || device.license?.user_id !== user.id) throw ApiError.notFound('Device not found');
+    if (device.deactivated_at === null) await this.release(device);
+    return (await this.devices.findOneOrFail({ where: { id }, relations: { license: true } })) as DeviceWithLicense;
+  }
+
+  async list(query: ListAdminDevicesQueryDto): Promise<DevicePage> {
+    await this.markSilentDevicesInactive();
+    const page = query.page ?? 1;
+    const limit = query.limit ?? 25;
+    const qb = this.devices.createQueryBuilder('d').innerJoinAndSelect('d.license', 'l');
+    whereSearch(qb, ['d.server_uid', 'd.device_name', 'd.hostname', 'l.license_key', 'l.user_email'], query.search);
+    if (query.status) qb.andWhere('d.status = :status', { status: query.status });
+    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
+    const sort = DEVICE_SORT_KEYS.includes(query.sort!) ? query.sort! : 'activated_at';
+    qb.orderBy(`d.${sort}`, direction).addOrderBy('d.id', direction);
+    const [rows, total] = await qb
+      .skip((page - 1) * limit)
+      .take(limit)
+      .getManyAndCount();
+    return { rows: rows as DeviceWithLicense[], total, page, limit };
+  }
+
+  async forLicenseKey(key: string): Promise<{ license: LicenseEntity; devices: DeviceWithLicense[] }> {
+    await this.markSilentDevicesInactive();
+    const license = await this.licenses.findByKey(key);
+    if (!license) throw ApiError.notFound('License not found');
+    const devices = await this.devices.find({ where: { license_id: license.id }, order: { activated_at: 'DESC', id: 'DESC' } });
+    return { license, devices: devices.map((device) => Object.assign(device, { license })) };
+  }
+
+  /** Admin: deactivates the device {license_key, server_uid}. */
+  async adminDeactivate(licenseKey: string, serverUid: string): Promise<DeviceWithLicense> {
+    const license = await this.licenses.findByKey(normalizeLicenseKey(licenseKey));
+    if (!license) throw ApiError.notFound('License not found');
+    const device = await this.devices.findOneBy({ license_id: license.id, server_uid: serverUid });
+    if (!device) throw ApiError.notFound('No device with this server_uid on this license');
+    if (device.deactivated_at === null) await this.release(device);
+    return Object.assign(await this.devices.findOneByOrFail({ id: device.id }), {
+      license: (await this.licenses.findById(license.id)) ?? license,
+    });
+  }
+
+  async stats(): Promise<DeviceStatsDto> {
+    await this.markSilentDevicesInactive();
+    const rows = await this.devices
+      .createQueryBuilder('d')
+      .select('d.status', 'status')
+      .addSelect('CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END', 'holding')
+      .addSelect('COUNT(*)', 'count')
+      .groupBy('d.status')
+      .addGroupBy('CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END')
+      .getRawMany<{ status: string; holding: string | number; count: string | number }>();
+    const stats: DeviceStatsDto = {
+      total: 0,
+      active: 0,
+      inactive: 0,
+      failed: 0,
+      deactivated: 0,
+      holding_seats: 0,
+      reported_last_24h: 0,
+      by_version: [],
+    };
+    for (const row of rows) {
+      const count = Number(row.count);
+      stats.total += count;
+      if (row.status === 'active' || row.status === 'inactive' || row.status === 'failed') stats[row.status] += count;
+      if (Number(row.holding) === 1) stats.holding_seats += count;
+      else stats.deactivated += count;
+    }
+    stats.reported_last_24h = await this.devices
+      .createQueryBuilder('d')
+      .where('d.last_activity_at >= :since', { since: new Date(Date.now() - 24 * 3600 * 1000) })
+      .getCount();
+    const versions = await this.devices
+      .createQueryBuilder('d')
+      .select("COALESCE(d.version, 'unknown')", 'name')
+      .addSelect('COUNT(*)', 'count')
+      .where('d.deactivated_at IS NULL')
+      .groupBy("COALESCE(d.version, 'unknown')")
+      .orderBy('count', 'DESC')
+      .limit(20)
+      .getRawMany<{ name: string; count: string | number }>();
+    stats.by_version = versions.map((row) => ({ name: row.name, count: Number(row.count) }));
+    return stats;
+  }
+
+  // ---- seats and housekeeping ------------------------------------------------------------------
+
+  /** Deactivates every seat-holding device of a license (revocation, deletion); returns how many. */
+  async deactivateAllForLicense(licenseId: number): Promise<number> {
+    const result = await this.devices
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'inactive', deactivated_at: new Date() })
+      .where('license_id = :licenseId AND deactivated_at IS NULL', { licenseId })
+      .execute();
+    const count = result.affected ?? 0;
+    await this.licenses.releaseSeats(licenseId, count);
+    return count;
+  }
+
+  /** Devices that have not reported for DEVICE_INACTIVE_AFTER_SECONDS become inactive: every minute, and before lists are read. */
+  @Cron(CronExpression.EVERY_MINUTE, { name: 'device-inactivity' })
+  async markSilentDevicesInactive(): Promise<number> {
+    try {
+      const result = await this.devices
+        .createQueryBuilder()
+        .update()
+        .set({ status: 'inactive' })
+        .where('status = :active AND last_activity_at < :cutoff', {
+          active: 'active',
+          cutoff: new Date(Date.now() - this.config.licensing.deviceInactiveAfterSeconds * 1000),
+        })
+        .execute();
+      return result.affected ?? 0;
+    } catch (error) {
+      this.logger.error(`Marking silent devices inactive failed: ${(error as Error).message}`);
+      return 0;
+    }
+  }
+
+  /** Deactivates one device; only the request that flips deactivated_at gives the seat back. */
+  private async release(device: DeviceEntity): Promise<void> {
+    const result = await this.devices
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'inactive', deactivated_at: new Date() })
+      .where('id = :id AND deactivated_at IS NULL', { id: device.id })
+      .execute();
+    if (result.affected === 1) await this.licenses.releaseSeats(device.license_id, 1);
+  }
+
+  private async markFailed(device: DeviceEntity | null): Promise<void> {
+    if (device && device.deactivated_at === null && device.status !== 'failed') {
+      await this.devices.update({ id: device.id }, { status: 'failed' });
+      device.status = 'failed';
+    }
+  }
+
+  /**
+   * The license of a key and this server's device on it, by one prepared statement: the activation API's lookup,
+   * where building TypeORM queries would cost more than running them. The license comes back partly filled
+   * (the fields the activation API uses).
+   */
+  async lookup(licenseKey: string, serverUid: string): Promise<{ license: LicenseEntity | null; device: DeviceEntity | null }> {
+    const row = await this.sql.one<Record<string, unknown>>(LOOKUP_SQL, [serverUid, licenseKey]);
+    if (!row) return { license: null, device: null };
+    const license = Object.assign(new LicenseEntity(), {
+      id: Number(row.l_id),
+      license_key: row.l_license_key as string,
+      product_name: row.l_product_name as string,
+      user_id: row.l_user_id === null ? null : Number(row.l_user_id),
+      user_email: row.l_user_email as string,
+      status: row.l_status as LicenseEntity['status'],
+      is_trial: Boolean(row.l_is_trial),
+      expires_at: this.sql.readDate(row.l_expires_at)!,
+      max_activations: Number(row.l_max_activations),
+      current_activations: Number(row.l_current_activations),
+    });
+    if (row.d_id === null || row.d_id === undefined) return { license, device: null };
+    const device = Object.assign(new DeviceEntity(), {
+      id: Number(row.d_id),
+      license_id: license.id,
+      server_uid: serverUid,
+      device_name: row.d_device_name as string | null,
+      hostname: row.d_hostname as string | null,
+      product: row.d_product as string | null,
+      version: row.d_version as string | null,
+      status: row.d_status as DeviceEntity['status'],
+      activated_at: this.sql.readDate(row.d_activated_at)!,
+      last_activity_at: this.sql.readDate(row.d_last_activity_at),
+      deactivated_at: this.sql.readDate(row.d_deactivated_at),
+      last_ip: row.d_last_ip as string | null,
+    });
+    return { license, device };
+  }
+
+  /** One write for many heartbeats: the activity time of every device, and the details of those that changed. */
+  private async writeHeartbeats(beats: Heartbeat[]): Promise<void> {
+    const at = new Date(Math.max(...beats.map((beat) => beat.at.getTime())));
+    const ids = [...new Set(beats.map((beat) => beat.id))];
+    if (this.sql.engine === 'sqlite') {
+      await this.sql.runEach(
+        "UPDATE devices SET last_activity_at = ?, status = 'active', updated_at = ? WHERE id = ?",
+        ids.map((id) => [at, at, id]),
+      );
+    } else {
+      await this.sql.run(
+        `UPDATE devices SET last_activity_at = ?, status = 'active', updated_at = ? WHERE id IN (${ids.map(() => '?').join(', ')})`,
+        [at, at, ...ids],
+      );
+    }
+    const changed = beats.filter((beat) => beat.details);
+    if (changed.length) {
+      await this.sql.runEach(
+        'UPDATE devices SET device_name = ?, hostname = ?, product = ?, version = ?, last_ip = ? WHERE id = ?',
+        changed.map(({ id, details: d }) => [d!.device_name, d!.hostname, d!.product, d!.version, d!.last_ip, id]),
+      );
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ListQueryDto, PageMetaDto } from '../../../common/list-query.dto';
+import { Trim } from '../../../common/transforms';
+import { DEVICE_STATUSES, DeviceEntity, DeviceStatus } from '../device.entity';
+
+/** A device as its owner sees it in My Devices. */
+export class DeviceDto {
+  id: number;
+  /** Null shows as 'Unknown Device'. */
+  device_name: string | null;
+  license_id: number;
+  license_key: string;
+  product_name: string;
+  @ApiProperty({ enum: DEVICE_STATUSES, enumName: 'DeviceStatus' })
+  status: DeviceStatus;
+  /** True while the device holds a seat and reports in ('Currently active'). */
+  is_active: boolean;
+  activated_at: Date;
+  last_activity_at: Date | null;
+  deactivated_at: Date | null;
+  server_uid: string;
+  hostname: string | null;
+  product: string | null;
+  version: string | null;
+}
+
+export class AdminDeviceDto extends DeviceDto {
+  user_email: string;
+  last_ip: string | null;
+  created_at: Date;
+}
+
+export class DeviceListResponseDto {
+  success: boolean;
+  data: DeviceDto[];
+  meta: PageMetaDto;
+}
+
+export class AdminDeviceListResponseDto {
+  success: boolean;
+  data: AdminDeviceDto[];
+  meta: PageMetaDto;
+}
+
+export class DeviceResponseDto {
+  success: boolean;
+  message: string;
+  data: DeviceDto;
+}
+
+export class AdminDeviceResponseDto {
+  success: boolean;
+  message: string;
+  data: AdminDeviceDto;
+}
+
+export class CountByNameDto {
+  name: string;
+  count: number;
+}
+
+export class DeviceStatsDto {
+  total: number;
+  active: number;
+  inactive: number;
+  failed: number;
+  /** Devices that gave their seat back. */
+  deactivated: number;
+  /** Devices holding a seat (not deactivated). */
+  holding_seats: number;
+  /** Devices that reported within the last 24 hours. */
+  reported_last_24h: number;
+  /** Seat-holding devices per reported software version, most first (top 20). */
+  by_version: CountByNameDto[];
+}
+
+export class DeviceStatsResponseDto {
+  success: boolean;
+  data: DeviceStatsDto;
+}
+
+export class LicenseDevicesDto {
+  license_id: number;
+  license_key: string;
+  max_activations: number;
+  current_activations: number;
+  devices: AdminDeviceDto[];
+}
+
+export class LicenseDevicesResponseDto {
+  success: boolean;
+  data: LicenseDevicesDto;
+}
+
+export const DEVICE_SORT_KEYS = ['activated_at', 'last_activity_at', 'server_uid', 'device_name'] as const;
+export type DeviceSortKey = (typeof DEVICE_SORT_KEYS)[number];
+
+/** `search` looks in server_uid, device_name, hostname, license key and owner e-mail; default activated_at desc, 25 per page. */
+export class ListAdminDevicesQueryDto extends ListQueryDto {
+  @ApiProperty({ enum: DEVICE_STATUSES, enumName: 'DeviceStatus', required: false })
+  @IsOptional()
+  @IsIn(DEVICE_STATUSES)
+  status?: DeviceStatus;
+
+  @ApiProperty({ enum: DEVICE_SORT_KEYS, required: false, default: 'activated_at' })
+  @IsOptional()
+  @IsIn(DEVICE_SORT_KEYS)
+  sort?: DeviceSortKey;
+}
+
+/** Device deactivation payload of the spec: the license and the server that holds a seat on it. */
+export class AdminDeactivateDeviceDto {
+  @Trim()
+  @IsString({ message: 'license_key is required' })
+  @IsNotEmpty({ message: 'license_key is required' })
+  @MaxLength(64)
+  license_key: string;
+
+  @Trim()
+  @IsString({ message: 'server_uid is required' })
+  @IsNotEmpty({ message: 'server_uid is required' })
+  @MaxLength(128)
+  server_uid: string;
+}
+
+export function toDeviceDto(device: DeviceEntity & { license: { license_key: string; product_name: string } }): DeviceDto {
+  return {
+    id: device.id,
+    device_name: device.device_name,
+    license_id: device.license_id,
+    license_key: device.license.license_key,
+    product_name: device.license.product_name,
+    status: device.status,
+    is_active: device.status === 'active' && device.deactivated_at === null,
+    activated_at: device.activated_at,
+    last_activity_at: device.last_activity_at,
+    deactivated_at: device.deactivated_at,
+    server_uid: device.server_uid,
+    hostname: device.hostname,
+    product: device.product,
+    version: device.version,
+  };
+}
+
+export function toAdminDeviceDto(
+  device: DeviceEntity & { license: { license_key: string; product_name: string; user_email: string } },
+): AdminDeviceDto {
+  return { ...toDeviceDto(device), user_email: device.license.user_email, last_ip: device.last_ip, created_at: device.created_at };
+}

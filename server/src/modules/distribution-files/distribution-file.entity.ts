@@ -1,0 +1,63 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { UserEntity } from '../users/user.entity';
+import { bigintNumber, VersionEntity } from '../versions/version.entity';
+
+export const OS_TYPES = ['windows', 'linux', 'macos'] as const;
+export type OsType = (typeof OS_TYPES)[number];
+export const ARCHITECTURES = ['x64', 'x86', 'arm64'] as const;
+export type Architecture = (typeof ARCHITECTURES)[number];
+
+/** One downloadable build of a version for an OS and architecture. The bytes live in FileStorage under storage_key. */
+@Entity('distribution_files')
+@Index('UQ_distribution_files_version_id_file_name', ['version_id', 'file_name'], { unique: true })
+@Index('IDX_distribution_files_os_type_created_at', ['os_type', 'created_at'])
+export class DistributionFileEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'int' })
+  version_id: number;
+
+  @ManyToOne(() => VersionEntity, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'version_id', foreignKeyConstraintName: 'FK_distribution_files_version_id' })
+  version?: VersionEntity;
+
+  @Column({ type: 'varchar', length: 10 })
+  os_type: OsType;
+
+  @Column({ type: 'varchar', length: 10 })
+  architecture: Architecture;
+
+  /** The name offered to the downloader (validated; never used as a path). */
+  @Column({ type: 'varchar', length: 200 })
+  file_name: string;
+
+  /** Portal-made key in FileStorage (files/<uuid>.<ext>). */
+  @Column({ type: 'varchar', length: 100 })
+  storage_key: string;
+
+  @Column({ type: 'bigint', transformer: bigintNumber })
+  file_size: number;
+
+  /** SHA-256 (hex), computed while the upload streamed in; also the download's ETag. */
+  @Column({ type: 'varchar', length: 64 })
+  file_hash: string;
+
+  /** Raised only by atomic `download_count = download_count + n` updates. */
+  @Column({ type: 'int', default: 0 })
+  download_count: number;
+
+  @Column({ type: 'int', nullable: true })
+  created_by: number | null;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'created_by', foreignKeyConstraintName: 'FK_distribution_files_created_by' })
+  creator?: UserEntity | null;
+
+  @Index('IDX_distribution_files_created_at')
+  @CreateDateColumn()
+  created_at: Date;
+
+  @UpdateDateColumn()
+  updated_at: Date;
+}

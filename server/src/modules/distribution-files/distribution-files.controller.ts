@@ -1,0 +1,72 @@
+import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
+import { MessageResponseDto } from '../../common/message-response.dto';
+import { pageMeta } from '../../common/pagination';
+import { DISTRIBUTION_EXTENSIONS } from '../storage/file-names';
+import { StoredUpload, UploadInterceptor } from '../storage/upload.interceptor';
+import { VersionsService } from '../versions/versions.service';
+import { ListDistributionFilesQueryDto, UploadDistributionFileDto } from './dto/distribution-file-form.dto';
+import {
+  DistributionFileListResponseDto,
+  DistributionFileResponseDto,
+  FileStatsResponseDto,
+  FileVersionChoicesResponseDto,
+  toDistributionFileDto,
+  toFileVersionChoiceDto,
+} from './dto/distribution-file.dto';
+import { DistributionFilesService } from './distribution-files.service';
+
+/** File Management. Static paths come before /:id so they are not taken for ids. */
+@ApiTags('distribution-files')
+@Controller('admin/distribution-files')
+export class DistributionFilesController {
+  constructor(
+    private readonly files: DistributionFilesService,
+    private readonly versions: VersionsService,
+  ) {}
+
+  /** Lists files: filters version_id, os_type, architecture; search over file_name and version; sort (default created_at desc); 25 per page by default. */
+  @Get()
+  async listDistributionFiles(@Query() query: ListDistributionFilesQueryDto): Promise<DistributionFileListResponseDto> {
+    const { rows, total, page, limit } = await this.files.list(query);
+    return { success: true, data: rows.map((file) => toDistributionFileDto(file, file.version)), meta: pageMeta(total, page, limit) };
+  }
+
+  /** Versions for the upload form and the version filter: latest first, then newest release. */
+  @Get('versions')
+  async listDistributionFileVersions(): Promise<FileVersionChoicesResponseDto> {
+    return { success: true, data: (await this.versions.all()).map(toFileVersionChoiceDto) };
+  }
+
+  /** total_files, total_downloads, total_size (bytes) and files_by_os. */
+  @Get('stats')
+  async getDistributionFileStats(): Promise<FileStatsResponseDto> {
+    return { success: true, data: await this.files.stats() };
+  }
+
+  /**
+   * Upload Distribution File (multipart/form-data): version_id, os_type, architecture, file, optional file_name.
+   * Types .exe, .dmg, .pkg, .tar.gz, .zip, .deb, .rpm (415 otherwise); 413 beyond MAX_UPLOAD_BYTES; the file streams to
+   * storage while its SHA-256 is computed, and a refused or aborted upload leaves neither file nor row.
+   */
+  @Post()
+  @UseInterceptors(UploadInterceptor(DISTRIBUTION_EXTENSIONS))
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: UploadDistributionFileDto })
+  async uploadDistributionFile(
+    @Body() dto: UploadDistributionFileDto,
+    @UploadedFile() file: StoredUpload | undefined,
+    @CurrentUser() actor: AuthUser,
+  ): Promise<DistributionFileResponseDto> {
+    const stored = await this.files.upload(dto, file, actor);
+    return { success: true, message: 'File uploaded successfully', data: toDistributionFileDto(stored, stored.version) };
+  }
+
+  /** Deletes the file: its row and its stored bytes. */
+  @Delete(':id')
+  async deleteDistributionFile(@Param('id', ParseIntPipe) id: number): Promise<MessageResponseDto> {
+    await this.files.remove(id);
+    return { success: true, message: 'File deleted successfully' };
+  }
+}

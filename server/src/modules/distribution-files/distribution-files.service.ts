@@ -1,0 +1,218 @@
+import { BeforeApplicationShutdown, HttpStatus, Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, In, Repository } from 'typeorm';
+import { isUniqueViolation } from '../../common/all-exceptions.filter';
+import { ApiError } from '../../common/api-error';
+import type { AuthUser } from '../../common/current-user.decorator';
+import { whereSearch } from '../../common/pagination';
+import { GroupCommit } from '../../database/group-commit';
+import { PreparedSql } from '../../database/prepared-sql';
+import { FileStorage } from '../storage/file-storage';
+import { DISTRIBUTION_EXTENSIONS, extensionOf, fileNameProblem, fileTypeNotAllowed, PLEASE_SELECT_A_FILE } from '../storage/file-names';
+import type { StoredUpload } from '../storage/upload.interceptor';
+import { VersionEntity } from '../versions/version.entity';
+import { VersionsService } from '../versions/versions.service';
+import { DistributionFileEntity, OS_TYPES, OsType } from './distribution-file.entity';
+import { FileSortKey, ListDistributionFilesQueryDto, UploadDistributionFileDto } from './dto/distribution-file-form.dto';
+import { FileStatsDto } from './dto/distribution-file.dto';
+
+export type FileWithVersion = DistributionFileEntity & { version: VersionEntity };
+
+export interface FilePage {
+  rows: FileWithVersion[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/** What a download needs, read in one statement. */
+export interface DownloadableFile {
+  id: number;
+  file_name: string;
+  storage_key: string;
+  file_size: number;
+  file_hash: string;
+  os_type: OsType;
+  architecture: string;
+  download_count: number;
+  version_id: number;
+  version: string;
+}
+
+const SORT_COLUMNS: Record<FileSortKey, string> = {
+  created_at: 'f.created_at',
+  file_name: 'f.file_name',
+  file_size: 'f.file_size',
+  download_count: 'f.download_count',
+  os_type: 'f.os_type',
+  version: 'v.version',
+};
+
+const DOWNLOADABLE_SQL =
+  'SELECT f.id, f.file_name, f.storage_key, f.file_size, f.file_hash, f.os_type, f.architecture, f.download_count, ' +
+  'f.version_id, v.version FROM distribution_files f INNER JOIN versions v ON v.id = f.version_id WHERE f.id = ?';
+
+/** Distribution files per version, OS and architecture: upload (validated, hashed, stored atomically), list, stats, delete, download counts. */
+@Injectable()
+export class DistributionFilesService implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly sql: PreparedSql;
+  /** Download counts of concurrent downloads, added up per file and written together: still `count = count + n` in SQL. */
+  private readonly counter = new GroupCommit<number>((ids) => {
+    const perFile = new Map<number, number>();
+    for (const id of ids) perFile.set(id, (perFile.get(id) ?? 0) + 1);
+    return this.sql.runEach(
+      'UPDATE distribution_files SET download_count = download_count + ? WHERE id = ?',
+      [...perFile].map(([id, count]) => [count, id]),
+    );
+  });
+
+  constructor(
+    @InjectRepository(DistributionFileEntity) private readonly files: Repository<DistributionFileEntity>,
+    private readonly versions: VersionsService,
+    private readonly storage: FileStorage,
+    dataSource: DataSource,
+  ) {
+    this.sql = PreparedSql.for(dataSource);
+  }
+
+  onModuleInit(): void {
+    this.versions.onDelete((versionId) => this.removeForVersion(versionId));
+  }
+
+  async list(query: ListDistributionFilesQueryDto): Promise<FilePage> {
+    const page = query.page ?? 1;
+    const limit = query.limit ?? 25;
+    const qb = this.files.createQueryBuilder('f').innerJoinAndSelect('f.version', 'v');
+    if (query.version_id !== undefined) qb.andWhere('f.version_id = :versionId', { versionId: query.version_id });
+    if (query.os_type) qb.andWhere('f.os_type = :os', { os: query.os_type });
+    if (query.architecture) qb.andWhere('f.architecture = :arch', { arch: query.architecture });
+    whereSearch(qb, ['f.file_name', 'v.version'], query.search);
+    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
+    qb.orderBy(SORT_COLUMNS[query.sort ?? 'created_at'], direction).addOrderBy('f.id', direction);
+    const [rows, total] = await qb
+      .skip((page - 1) * limit)
+      .take(limit)
+      .getManyAndCount();
+    return { rows: rows as FileWithVersion[], total, page, limit };
+  }
+
+  async get(id: number): Promise<FileWithVersion> {
+    const file = await this.files.findOne({ where: { id }, relations: { version: true } });
+    if (!file) throw ApiError.notFound(`File ${id} not found`);
+    return file as FileWithVersion;
+  }
+
+  /** Files of these versions, by OS, architecture and name. */
+  forVersions(versionIds: number[]): Promise<DistributionFileEntity[]> {
+    if (!versionIds.length) return Promise.resolve([]);
+    return this.files.find({ where: { version_id: In(versionIds) }, order: { os_type: 'ASC', architecture: 'ASC', file_name: 'ASC' } });
+  }
+
+  /**
+   * Stores an upload as a distribution file. The name is the custom name or the original one; it must be a
+   * plain file name with an allowed extension. The bytes are committed from temporary storage only once
+   * everything else is known to be fine; a failed insert removes them again.
+   */
+  async upload(dto: UploadDistributionFileDto, upload: StoredUpload | undefined, actor: AuthUser): Promise<FileWithVersion> {
+    if (!upload || upload.size === 0) throw ApiError.badRequest(PLEASE_SELECT_A_FILE, { file: [PLEASE_SELECT_A_FILE] });
+    const fileName = dto.file_name?.trim() || upload.originalname;
+    const problem = fileNameProblem(fileName);
+    if (problem) throw ApiError.badRequest(problem, { [dto.file_name?.trim() ? 'file_name' : 'file']: [problem] });
+    const extension = extensionOf(fileName, DISTRIBUTION_EXTENSIONS);
+    if (!extension) {
+      const refusal = fileTypeNotAllowed(DISTRIBUTION_EXTENSIONS);
+      throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, refusal.message, { file_name: [refusal.message] });
+    }
+    const [version] = await this.versions.findByIds([dto.version_id]);
+    if (!version) {
+      const message = `Version ${dto.version_id} not found`;
+      throw new ApiError(HttpStatus.NOT_FOUND, message, { version_id: [message] });
+    }
+    if (await this.files.existsBy({ version_id: version.id, file_name: fileName })) throw duplicateName(fileName, version.version);
+
+    const storageKey = `files/${randomUUID()}${extension}`;
+    await this.storage.commit(upload, storageKey);
+    try {
+      const inserted = await this.files.insert({
+        version_id: version.id,
+        os_type: dto.os_type,
+        architecture: dto.architecture,
+        file_name: fileName,
+        storage_key: storageKey,
+        file_size: upload.size,
+        file_hash: upload.sha256,
+        download_count: 0,
+        created_by: actor.id,
+      });
+      return await this.get(inserted.identifiers[0].id as number);
+    } catch (error) {
+      await this.storage.remove(storageKey);
+      if (isUniqueViolation(error)) throw duplicateName(fileName, version.version);
+      if (isForeignKeyViolation(error)) throw ApiError.notFound(`Version ${dto.version_id} not found`);
+      throw error;
+    }
+  }
+
+  async stats(): Promise<FileStatsDto> {
+    const rows = await this.files
+      .createQueryBuilder('f')
+      .select('f.os_type', 'os_type')
+      .addSelect('COUNT(*)', 'count')
+      .addSelect('COALESCE(SUM(f.download_count), 0)', 'downloads')
+      .addSelect('COALESCE(SUM(f.file_size), 0)', 'size')
+      .groupBy('f.os_type')
+      .getRawMany<{ os_type: OsType; count: string | number; downloads: string | number; size: string | number }>();
+    const files_by_os = rows
+      .map((row) => ({ os_type: row.os_type, count: Number(row.count), downloads: Number(row.downloads), size: Number(row.size) }))
+      .sort((a, b) => OS_TYPES.indexOf(a.os_type) - OS_TYPES.indexOf(b.os_type));
+    return {
+      total_files: files_by_os.reduce((sum, row) => sum + row.count, 0),
+      total_downloads: files_by_os.reduce((sum, row) => sum + row.downloads, 0),
+      total_size: files_by_os.reduce((sum, row) => sum + row.size, 0),
+      files_by_os,
+    };
+  }
+
+  /** Deletes the row, then the stored bytes. */
+  async remove(id: number): Promise<void> {
+    const file = await this.files.findOneBy({ id });
+    if (!file) throw ApiError.notFound(`File ${id} not found`);
+    const result = await this.files.delete({ id });
+    if (!result.affected) throw ApiError.notFound(`File ${id} not found`);
+    await this.storage.remove(file.storage_key);
+  }
+
+  private async removeForVersion(versionId: number): Promise<void> {
+    const files = await this.files.find({ where: { version_id: versionId }, select: { id: true, storage_key: true } });
+    if (!files.length) return;
+    await this.files.delete({ id: In(files.map((file) => file.id)) });
+    for (const file of files) await this.storage.remove(file.storage_key);
+  }
+
+  /** The file and its version number for a download, in one statement (the download hot path). */
+  async findDownloadable(id: number): Promise<DownloadableFile | null> {
+    const row = await this.sql.one<DownloadableFile>(DOWNLOADABLE_SQL, [id]);
+    return row ? { ...row, file_size: Number(row.file_size), download_count: Number(row.download_count) } : null;
+  }
+
+  /** Counts one download: resolves once `download_count = download_count + n` holding it is stored. */
+  countDownload(id: number): Promise<void> {
+    return this.counter.add(id);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.counter.drain();
+  }
+}
+
+function duplicateName(fileName: string, version: string): ApiError {
+  const message = `A file named ${fileName} already exists for version ${version}`;
+  return ApiError.conflict(message, { file_name: [message] });
+}
+
+/** The version went away between the check and the insert. */
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { driverError?: { code?: string }; code?: string })?.driverError?.code ?? (error as { code?: string })?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW';
+}

@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+
+export interface SignedLink {
+  fileId: number;
+  userId: number;
+  /** Unix seconds. */
+  expires: number;
+  signature: string;
+}
+
+export type LinkCheck = { ok: true; link: SignedLink } | { ok: false; reason: 'invalid' | 'expired' };
+
+const DIGITS = /^\d{1,15}$/;
+
+/**
+ * Short-lived download links for curl and package managers: an HMAC-SHA256 over file id, user id and expiry
+ * with a server-side key, compared in constant time. Changing any part (another file, a later expiry, another
+ * signature) breaks the signature.
+ */
+@Injectable()
+export class DownloadLinksService {
+  /** Milliseconds since the epoch; replaceable in tests to move time. */
+  clock: () => number = () => Date.now();
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  sign(fileId: number, userId: number): SignedLink {
+    const expires = Math.floor(this.clock() / 1000) + this.config.downloads.linkTtlSeconds;
+    return { fileId, userId, expires, signature: this.mac(fileId, userId, expires).toString('base64url') };
+  }
+
+  /** Checks the parts as they came in the URL. */
+  verify(fileId: number, user: unknown, expires: unknown, signature: unknown): LinkCheck {
+    if (typeof user !== 'string' || typeof expires !== 'string' || typeof signature !== 'string') return { ok: false, reason: 'invalid' };
+    if (!DIGITS.test(user) || !DIGITS.test(expires) || !/^[\w-]{43}$/.test(signature)) return { ok: false, reason: 'invalid' };
+    const expected = this.mac(fileId, Number(user), Number(expires));
+    const given = Buffer.from(signature, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
+    if (Number(expires) * 1000 <= this.clock()) return { ok: false, reason: 'expired' };
+    return { ok: true, link: { fileId, userId: Number(user), expires: Number(expires), signature } };
+  }
+
+  /** The absolute URL of a signed link. */
+  url(link: SignedLink): string {
+    const query = new URLSearchParams({ expires: String(link.expires), user: String(link.userId), signature: link.signature });
+    return `${this.config.publicUrl}/api/download/${link.fileId}/signed?${query.toString()}`;
+  }
+
+  private mac(fileId: number, userId: number, expires: number): Buffer {
+    return createHmac('sha256', this.config.downloads.linkSecret).update(`download-link:v1:${fileId}:${userId}:${expires}`).digest();
+  }
+}

@@ -1,0 +1,114 @@
+import { Controller, Get, HttpCode, HttpStatus, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ApiError } from '../../common/api-error';
+import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
+import { pageMeta } from '../../common/pagination';
+import { Public } from '../../common/public.decorator';
+import { toDistributionFileDto } from '../distribution-files/dto/distribution-file.dto';
+import { DistributionFilesService } from '../distribution-files/distribution-files.service';
+import { DownloadLogsService } from '../logs/download-logs.service';
+import { UsersService } from '../users/users.service';
+import { DownloadLinksService } from './download-links.service';
+import { DownloadsService } from './downloads.service';
+import {
+  DownloadHistoryQueryDto,
+  DownloadHistoryResponseDto,
+  DownloadInfoResponseDto,
+  DownloadLinkResponseDto,
+  SignedDownloadQueryDto,
+  toDownloadHistoryEntryDto,
+} from './dto/download.dto';
+import { installCommands } from './install-command';
+
+const FILE_STREAM = { schema: { type: 'string', format: 'binary' } } as const;
+
+/** Downloads of distribution files by signed-in users, signed links for curl and package managers, and each user's history. */
+@ApiTags('downloads')
+@Controller()
+export class DownloadsController {
+  constructor(
+    private readonly downloads: DownloadsService,
+    private readonly files: DistributionFilesService,
+    private readonly links: DownloadLinksService,
+    private readonly logs: DownloadLogsService,
+    private readonly users: UsersService,
+  ) {}
+
+  /**
+   * Streams the file (GET or HEAD): Content-Disposition with the UTF-8 name, Content-Length, ETag (the SHA-256),
+   * Accept-Ranges; `Range` gives 206 (resume) or 416. A download from the first byte counts once and is logged.
+   */
+  @Get('download/:id')
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({ description: 'The file', ...FILE_STREAM })
+  async downloadFile(
+    @Param('id', ParseIntPipe) id: number,
+    @CurrentUser() user: AuthUser,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const file = await this.downloads.find(id);
+    await this.downloads.send(file, { userId: user.id, email: user.email, via: 'session' }, request, response);
+  }
+
+  /** Name, size, SHA-256 and version of a file. */
+  @Get('download/:id/info')
+  async getDownloadInfo(@Param('id', ParseIntPipe) id: number): Promise<DownloadInfoResponseDto> {
+    const file = await this.files.get(id);
+    return { success: true, data: toDistributionFileDto(file, file.version) };
+  }
+
+  /**
+   * A short-lived signed link to the file that works without a bearer token (curl, package managers), with the
+   * download command (SHA-256 checked) and, for Linux packages, the install command.
+   */
+  @Post('download/:id/link')
+  @HttpCode(200)
+  async createDownloadLink(@Param('id', ParseIntPipe) id: number, @CurrentUser() user: AuthUser): Promise<DownloadLinkResponseDto> {
+    const file = await this.downloads.find(id);
+    const link = this.links.sign(file.id, user.id);
+    const url = this.links.url(link);
+    return {
+      success: true,
+      data: {
+        url,
+        expires_at: new Date(link.expires * 1000),
+        file_name: file.file_name,
+        file_size: file.file_size,
+        file_hash: file.file_hash,
+        ...installCommands(url, file.file_name, file.file_hash),
+      },
+    };
+  }
+
+  /** The file through a signed link (GET or HEAD), no bearer token: 403 when the link was altered, 410 once it expired. */
+  @Public()
+  @Get('download/:id/signed')
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({ description: 'The file', ...FILE_STREAM })
+  async downloadFileWithLink(
+    @Param('id', ParseIntPipe) id: number,
+    @Query() query: SignedDownloadQueryDto,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const check = this.links.verify(id, query.user, query.expires, query.signature);
+    if (!check.ok) {
+      if (check.reason === 'expired')
+        throw new ApiError(HttpStatus.GONE, 'This download link has expired. Copy a new command from the dashboard.');
+      throw ApiError.forbidden('Invalid download link');
+    }
+    const owner = await this.users.get(check.link.userId).catch(() => null);
+    if (!owner?.is_active) throw ApiError.forbidden('Invalid download link');
+    const file = await this.downloads.find(id);
+    await this.downloads.send(file, { userId: owner.id, email: owner.email, via: 'link' }, request, response);
+  }
+
+  /** The caller's own downloads, newest first. */
+  @Get('downloads/history')
+  async listDownloadHistory(@Query() query: DownloadHistoryQueryDto, @CurrentUser() user: AuthUser): Promise<DownloadHistoryResponseDto> {
+    const { rows, total, page, limit } = await this.logs.list({ user_id: user.id, page: query.page, limit: query.limit ?? 25 });
+    return { success: true, data: rows.map(toDownloadHistoryEntryDto), meta: pageMeta(total, page, limit) };
+  }
+}

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiError } from '../../common/api-error';
+import { DistributionFilesService, DownloadableFile } from '../distribution-files/distribution-files.service';
+import { DownloadChannel } from '../logs/download-log.entity';
+import { DownloadLogsService } from '../logs/download-logs.service';
+import { FileStorage } from '../storage/file-storage';
+import { sendStoredFile, SendOutcome } from '../storage/send-stored-file';
+
+export interface Downloader {
+  userId: number;
+  email: string | null;
+  via: DownloadChannel;
+}
+
+/**
+ * Serves distribution files. A download that starts at the first byte counts once (an atomic
+ * `download_count + n` update) and writes a download-log row; a resume (Range from a later byte), a HEAD or a
+ * cache check does neither. Both writes are group-committed with concurrent downloads and stored before the
+ * first byte goes out, so the count a client reads after its download already includes it.
+ */
+@Injectable()
+export class DownloadsService {
+  constructor(
+    private readonly files: DistributionFilesService,
+    private readonly logs: DownloadLogsService,
+    private readonly storage: FileStorage,
+  ) {}
+
+  async find(id: number): Promise<DownloadableFile> {
+    const file = await this.files.findDownloadable(id);
+    if (!file) throw ApiError.notFound(`File ${id} not found`);
+    return file;
+  }
+
+  async send(file: DownloadableFile, who: Downloader, request: Request, response: Response): Promise<SendOutcome> {
+    return sendStoredFile(
+      this.storage,
+      request,
+      response,
+      { storageKey: file.storage_key, size: file.file_size, sha256: file.file_hash, fileName: file.file_name },
+      async (outcome) => {
+        if (!outcome.fromStart) return;
+        await Promise.all([
+          this.files.countDownload(file.id),
+          this.logs.record({
+            user_id: who.userId,
+            user_email: who.email,
+            file_id: file.id,
+            file_name: file.file_name,
+            version: file.version,
+            os_type: file.os_type,
+            architecture: file.architecture,
+            file_size: file.file_size,
+            ip_address: request.ip ?? null,
+            user_agent: request.headers['user-agent'] ?? null,
+            via: who.via,
+            created_at: new Date(),
+          }),
+        ]);
+      },
+    );
+  }
+}

@@ -1,0 +1,105 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { PageMetaDto } from '../../../common/list-query.dto';
+import { DistributionFileDto } from '../../distribution-files/dto/distribution-file.dto';
+import { DOWNLOAD_CHANNELS, DownloadChannel, DownloadLogEntity } from '../../logs/download-log.entity';
+
+export class DownloadInfoResponseDto {
+  success: boolean;
+  /** Name, size, SHA-256 and version of the file (and the rest of its listing). */
+  data: DistributionFileDto;
+}
+
+export class DownloadLinkDto {
+  /** Works without a bearer token until expires_at; any change to it makes it fail. */
+  url: string;
+  expires_at: Date;
+  file_name: string;
+  /** Bytes. */
+  file_size: number;
+  /** SHA-256 (hex). */
+  file_hash: string;
+  /** curl (resuming) and `sha256sum -c`. */
+  download_command: string;
+  /** Linux packages: download, check, then apt (.deb), dnf (.rpm), tar (.tar.gz) or unzip (.zip); null for other file types. */
+  install_command: string | null;
+}
+
+export class DownloadLinkResponseDto {
+  success: boolean;
+  data: DownloadLinkDto;
+}
+
+export class DownloadHistoryQueryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  page?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+export class DownloadHistoryEntryDto {
+  id: number;
+  /** Null once the file was deleted (the entry keeps its name and version). */
+  file_id: number | null;
+  file_name: string;
+  version: string | null;
+  os_type: string | null;
+  architecture: string | null;
+  file_size: number | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  @ApiProperty({ enum: DOWNLOAD_CHANNELS, enumName: 'DownloadChannel' })
+  via: DownloadChannel;
+  created_at: Date;
+}
+
+export class DownloadHistoryResponseDto {
+  success: boolean;
+  data: DownloadHistoryEntryDto[];
+  meta: PageMetaDto;
+}
+
+export function toDownloadHistoryEntryDto(log: DownloadLogEntity): DownloadHistoryEntryDto {
+  return {
+    id: log.id,
+    file_id: log.file_id,
+    file_name: log.file_name,
+    version: log.version,
+    os_type: log.os_type,
+    architecture: log.architecture,
+    file_size: log.file_size,
+    ip_address: log.ip_address,
+    user_agent: log.user_agent,
+    via: log.via,
+    created_at: log.created_at,
+  };
+}
+
+/** The parts of a signed download link (as made by POST /api/download/{id}/link). */
+export class SignedDownloadQueryDto {
+  /** Unix seconds. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(20)
+  expires?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(20)
+  user?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  signature?: string;
+}

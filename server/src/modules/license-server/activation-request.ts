@@ -1,0 +1,58 @@
+import { ApiError, FieldErrors } from '../../common/api-error';
+import { NONCE_PATTERN, SERVER_UID_PATTERN } from './dto/activation.dto';
+
+export interface ActivationRequest {
+  license_key: string;
+  server_uid: string;
+  nonce: string;
+  device_name?: string | null;
+  hostname?: string | null;
+  product?: string | null;
+  version?: string | null;
+}
+
+const OPTIONAL_TEXT: Record<string, number> = { device_name: 150, hostname: 255, product: 150, version: 50 };
+
+/**
+ * Checks an activation API body by the same rules as ActivationRequestDto / DeactivationRequestDto (which stay
+ * the documented contract), without class-transformer and class-validator: this is the heartbeat path, where
+ * those two cost a tenth of the request. activation-request.spec.ts proves both agree.
+ */
+export function parseActivationRequest(body: unknown, withDetails: boolean): ActivationRequest {
+  const errors: FieldErrors = {};
+  const input = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const fail = (field: string, message: string) => ((errors[field] ??= []).push(message), undefined);
+
+  const key = typeof input.license_key === 'string' ? input.license_key.trim() : undefined;
+  if (!key) fail('license_key', 'license_key is required');
+  else if (key.length > 64) fail('license_key', 'license_key must be shorter than or equal to 64 characters');
+
+  if (typeof input.server_uid !== 'string') fail('server_uid', 'server_uid is required');
+  else if (!SERVER_UID_PATTERN.test(input.server_uid))
+    fail('server_uid', 'server_uid must be 8 to 128 letters, digits, dots, underscores, colons or hyphens');
+
+  if (typeof input.nonce !== 'string') fail('nonce', 'nonce is required');
+  else if (!NONCE_PATTERN.test(input.nonce)) fail('nonce', 'nonce must be 16 to 128 letters, digits, underscores or hyphens');
+
+  const request: ActivationRequest = { license_key: key!, server_uid: input.server_uid as string, nonce: input.nonce as string };
+  for (const field of Object.keys(input)) {
+    if (field === 'license_key' || field === 'server_uid' || field === 'nonce') continue;
+    const max = withDetails ? OPTIONAL_TEXT[field] : undefined;
+    if (max === undefined) {
+      fail(field, `property ${field} should not exist`);
+      continue;
+    }
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value === null) {
+      (request as unknown as Record<string, null>)[field] = null;
+      continue;
+    }
+    if (typeof value !== 'string') fail(field, `${field} must be a string`);
+    else if (value.trim().length > max) fail(field, `${field} must be shorter than or equal to ${max} characters`);
+    else (request as unknown as Record<string, string>)[field] = value.trim();
+  }
+  const failed = Object.keys(errors);
+  if (failed.length) throw ApiError.badRequest(errors[failed[0]][0], errors);
+  return request;
+}

@@ -1,0 +1,126 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Trim } from '../../../common/transforms';
+import { DEVICE_STATUSES, DeviceStatus } from '../../devices/device.entity';
+import { ACTIVATION_CODES, ActivationCode } from '../../devices/devices.service';
+import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/license.entity';
+
+export const SERVER_UID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
+export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** Who is asking: the license and the streaming server, plus a fresh nonce the signed answer echoes. */
+export class LicenseServerRequestDto {
+  @Trim()
+  @IsString({ message: 'license_key is required' })
+  @IsNotEmpty({ message: 'license_key is required' })
+  @MaxLength(64)
+  license_key: string;
+
+  /** The server's stable identity: 8 to 128 of A-Z a-z 0-9 . _ : - (e.g. a UUID kept on disk). */
+  @IsString({ message: 'server_uid is required' })
+  @Matches(SERVER_UID_PATTERN, { message: 'server_uid must be 8 to 128 letters, digits, dots, underscores, colons or hyphens' })
+  server_uid: string;
+
+  /** A new random value per request (16 to 128 of A-Z a-z 0-9 _ -); the answer echoes it under the signature. */
+  @IsString({ message: 'nonce is required' })
+  @Matches(NONCE_PATTERN, { message: 'nonce must be 16 to 128 letters, digits, underscores or hyphens' })
+  nonce: string;
+}
+
+/** activate and validate also tell the portal what the server is and runs. */
+export class ActivationRequestDto extends LicenseServerRequestDto {
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(150)
+  device_name?: string;
+
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(255)
+  hostname?: string;
+
+  /** The product the server runs, e.g. "StreamHub". */
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(150)
+  product?: string;
+
+  /** Its version, e.g. "2.1.0". */
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(50)
+  version?: string;
+}
+
+export class DeactivationRequestDto extends LicenseServerRequestDto {}
+
+export class SignedLicenseSummaryDto {
+  license_key: string;
+  product_name: string;
+  @ApiProperty({ enum: LICENSE_STATUSES, enumName: 'LicenseStatus' })
+  status: LicenseStatus;
+  is_trial: boolean;
+  /** ISO 8601. */
+  expires_at: string;
+  max_activations: number;
+  current_activations: number;
+}
+
+export class SignedDeviceSummaryDto {
+  server_uid: string;
+  @ApiProperty({ enum: DEVICE_STATUSES, enumName: 'DeviceStatus' })
+  status: DeviceStatus;
+  /** ISO 8601. */
+  activated_at: string;
+  last_activity_at: string | null;
+  deactivated_at: string | null;
+}
+
+/**
+ * The signed answer. `signature` is Ed25519 (base64) over the canonical JSON (sorted keys, no whitespace) of every
+ * other member; check it with the public key named by `key_id`, and check that nonce, license_key and server_uid are
+ * the ones you sent, so an answer cannot be replayed for another request.
+ */
+export class ActivationAnswerDto {
+  @ApiProperty({ enum: ['activate', 'validate', 'deactivate'] })
+  action: 'activate' | 'validate' | 'deactivate';
+  /** True when this server may run under the license now. */
+  valid: boolean;
+  @ApiProperty({ enum: ACTIVATION_CODES, enumName: 'ActivationCode' })
+  code: ActivationCode;
+  message: string;
+  nonce: string;
+  license_key: string;
+  server_uid: string;
+  /** ISO 8601: when the portal answered. */
+  issued_at: string;
+  key_id: string;
+  /** How often the server should validate; a server silent for DEVICE_INACTIVE_AFTER_SECONDS shows as inactive. */
+  heartbeat_seconds: number;
+  license: SignedLicenseSummaryDto | null;
+  device: SignedDeviceSummaryDto | null;
+  signature: string;
+}
+
+export class ActivationResponseDto {
+  /** True when the requested operation succeeded (activated, valid, deactivated). */
+  success: boolean;
+  data: ActivationAnswerDto;
+}
+
+export class PublicKeyDto {
+  @ApiProperty({ enum: ['Ed25519'] })
+  algorithm: 'Ed25519';
+  key_id: string;
+  /** SubjectPublicKeyInfo in PEM. */
+  public_key_pem: string;
+}
+
+export class PublicKeyResponseDto {
+  success: boolean;
+  data: PublicKeyDto;
+}

@@ -1,0 +1,133 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { ActivationCode, DevicesService, SeatOutcome } from '../devices/devices.service';
+import { normalizeLicenseKey } from '../licenses/license-key';
+import { LicenseSigningService } from '../licenses/license-signing.service';
+import { RemoteLogsService } from '../logs/remote-logs.service';
+import { ActivationRequest } from './activation-request';
+import { ActivationAnswerDto, PublicKeyDto } from './dto/activation.dto';
+
+export type LicenseServerAction = ActivationAnswerDto['action'];
+
+const MESSAGES: Record<ActivationCode, string> = {
+  VALID: 'License is valid',
+  DEACTIVATED: 'This server is deactivated; its seat is free',
+  EXPIRED: 'License has expired',
+  REVOKED: 'License has been revoked',
+  PENDING: 'License is not active yet',
+  TOO_MANY_DEVICES: 'Every seat of this license is in use; deactivate a server first',
+  NOT_FOUND: 'Unknown license key',
+  NOT_ACTIVATED: 'This server is not activated on this license',
+};
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/** The activation API that streaming servers call: every answer signed, every call recorded as a remote log. */
+@Injectable()
+export class LicenseServerService {
+  private readonly heartbeatSeconds: number;
+
+  constructor(
+    private readonly devices: DevicesService,
+    private readonly signing: LicenseSigningService,
+    private readonly remoteLogs: RemoteLogsService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    // Three heartbeats fit in the inactivity window, and at least one an hour.
+    this.heartbeatSeconds = Math.max(10, Math.min(3600, Math.floor(config.licensing.deviceInactiveAfterSeconds / 3)));
+  }
+
+  publicKey(): PublicKeyDto {
+    return { algorithm: 'Ed25519', key_id: this.signing.keyId, public_key_pem: this.signing.publicKeyPem };
+  }
+
+  async activate(request: ActivationRequest, ip: string | null): Promise<ActivationAnswerDto> {
+    return this.handle('activate', request, ip);
+  }
+
+  async validate(request: ActivationRequest, ip: string | null): Promise<ActivationAnswerDto> {
+    return this.handle('validate', request, ip);
+  }
+
+  async deactivate(request: ActivationRequest, ip: string | null): Promise<ActivationAnswerDto> {
+    return this.handle('deactivate', request, ip);
+  }
+
+  private async handle(action: LicenseServerAction, request: ActivationRequest, ip: string | null): Promise<ActivationAnswerDto> {
+    const licenseKey = normalizeLicenseKey(request.license_key);
+    const { license, device } = await this.devices.lookup(licenseKey, request.server_uid);
+    let outcome: SeatOutcome | null = null;
+    let written: Promise<void> = Promise.resolve();
+    if (license) {
+      const identity = { ...request, ip };
+      if (action === 'activate') outcome = await this.devices.activate(license, identity);
+      else if (action === 'validate') ({ written, ...outcome } = await this.devices.validate(license, identity, device));
+      else outcome = await this.devices.deactivate(license, request.server_uid);
+    }
+    const answer = this.answer(action, request, licenseKey, outcome);
+    await Promise.all([
+      written,
+      this.remoteLogs.record({
+        action,
+        level: answer.valid || answer.code === 'DEACTIVATED' ? 'info' : 'warning',
+        message: `${action} ${answer.code}: ${answer.message}`,
+        license_key: licenseKey,
+        server_uid: request.server_uid,
+        hostname: request.hostname ?? outcome?.device?.hostname ?? null,
+        product: request.product ?? outcome?.device?.product ?? null,
+        version: request.version ?? outcome?.device?.version ?? null,
+        valid: answer.valid,
+        code: answer.code,
+        ip_address: ip,
+        created_at: new Date(answer.issued_at),
+      }),
+    ]);
+    return answer;
+  }
+
+  /**
+   * The signed answer. Every object is built with its keys in sorted order and holds only strings, numbers,
+   * booleans and null, so JSON.stringify gives its canonical JSON without a separate (slower) serializer.
+   */
+  private answer(
+    action: LicenseServerAction,
+    request: ActivationRequest,
+    licenseKey: string,
+    outcome: SeatOutcome | null,
+  ): ActivationAnswerDto {
+    const code: ActivationCode = outcome?.code ?? 'NOT_FOUND';
+    const license = outcome?.license ?? null;
+    const device = outcome?.device ?? null;
+    const valid = code === 'VALID';
+    const signed: Omit<ActivationAnswerDto, 'signature'> = {
+      action,
+      code,
+      device: device && {
+        activated_at: device.activated_at.toISOString(),
+        deactivated_at: iso(device.deactivated_at),
+        last_activity_at: iso(device.last_activity_at),
+        server_uid: device.server_uid,
+        status: device.status,
+      },
+      heartbeat_seconds: this.heartbeatSeconds,
+      issued_at: new Date().toISOString(),
+      key_id: this.signing.keyId,
+      license: license && {
+        current_activations: license.current_activations,
+        expires_at: license.expires_at.toISOString(),
+        is_trial: license.is_trial,
+        license_key: license.license_key,
+        max_activations: license.max_activations,
+        product_name: license.product_name,
+        status: code === 'EXPIRED' ? 'expired' : license.status,
+      },
+      license_key: licenseKey,
+      message: valid && action === 'activate' ? 'License activated on this server' : MESSAGES[code],
+      nonce: request.nonce,
+      server_uid: request.server_uid,
+      valid,
+    };
+    return { ...signed, signature: this.signing.sign(Buffer.from(JSON.stringify(signed), 'utf8')).toString('base64') };
+  }
+}

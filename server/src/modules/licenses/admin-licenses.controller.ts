@@ -1,0 +1,165 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { pageMeta } from '../../common/pagination';
+import { csvRow } from './csv';
+import {
+  CreateAdminLicenseDto,
+  ExportLicensesQueryDto,
+  ExtendLicenseDto,
+  ListAdminLicensesQueryDto,
+  UpdateAdminLicenseDto,
+} from './dto/admin-license.dto';
+import {
+  AdminLicenseListResponseDto,
+  AdminLicenseResponseDto,
+  AvailableVersionsResponseDto,
+  DeleteLicenseResponseDto,
+  GeneratedKeyResponseDto,
+  LicenseStatsResponseDto,
+  RevokeLicenseResponseDto,
+  toAdminLicenseDto,
+} from './dto/license.dto';
+import { LicenseEntity } from './license.entity';
+import { LicenseProductsService } from './license-products.service';
+import { LicensesService } from './licenses.service';
+
+const EXPORT_COLUMNS: Array<keyof LicenseEntity> = [
+  'id',
+  'license_key',
+  'product_name',
+  'user_email',
+  'status',
+  'is_trial',
+  'expires_at',
+  'max_activations',
+  'current_activations',
+  'order_id',
+  'synced_at',
+  'created_at',
+  'updated_at',
+];
+
+/** License Management. Static paths come before /:id so they are not taken for ids. */
+@ApiTags('licenses')
+@Controller('admin/licenses')
+export class AdminLicensesController {
+  constructor(
+    private readonly licenses: LicensesService,
+    private readonly products: LicenseProductsService,
+  ) {}
+
+  /** Lists licenses: search over license_key, user_email, product_name; sort license_key, expires_at, created_at (default created_at desc); 25 per page by default. */
+  @Get()
+  async listAdminLicenses(@Query() query: ListAdminLicensesQueryDto): Promise<AdminLicenseListResponseDto> {
+    const { rows, total, page, limit } = await this.licenses.list(query);
+    return { success: true, data: rows.map(toAdminLicenseDto), meta: pageMeta(total, page, limit) };
+  }
+
+  /** Issues a license. Product is one of "{app} Pro|Enterprise|Basic"; the key is generated unless one is typed. */
+  @Post()
+  async createAdminLicense(@Body() dto: CreateAdminLicenseDto): Promise<AdminLicenseResponseDto> {
+    return { success: true, message: 'License created successfully', data: toAdminLicenseDto(await this.licenses.create(dto)) };
+  }
+
+  /** Totals by status, test and paid licenses, licenses expiring within 30 days, and seats in use. */
+  @Get('stats')
+  async getLicenseStats(): Promise<LicenseStatsResponseDto> {
+    return { success: true, data: await this.licenses.stats() };
+  }
+
+  /** Every license (optionally searched or filtered) as a CSV or JSON file download. */
+  @Get('export')
+  @ApiProduces('text/csv', 'application/json')
+  @ApiOkResponse({ description: 'licenses_{date}.csv or .json', schema: { type: 'string' } })
+  async exportLicenses(@Query() query: ExportLicensesQueryDto, @Res() response: Response): Promise<void> {
+    const format = query.format ?? 'csv';
+    const date = new Date().toISOString().slice(0, 10);
+    response.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+    response.setHeader('Content-Disposition', `attachment; filename="licenses_${date}.${format}"`);
+    response.setHeader('Cache-Control', 'no-store');
+    let first = true;
+    response.write(format === 'csv' ? csvRow(EXPORT_COLUMNS) : '[');
+    for await (const batch of this.licenses.exportBatches(query)) {
+      let chunk = '';
+      for (const license of batch) {
+        const row = toAdminLicenseDto(license);
+        if (format === 'csv') chunk += csvRow(EXPORT_COLUMNS.map((column) => license[column]));
+        else chunk += `${first ? '' : ','}\n${JSON.stringify(row)}`;
+        first = false;
+      }
+      if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve));
+    }
+    response.end(format === 'csv' ? '' : `${first ? '' : '\n'}]\n`);
+  }
+
+  /** Product choices: the admin tiers ("{app} Pro|Enterprise|Basic") and the versions clients may license ("{app} v{version}"). */
+  @Get('available-versions')
+  async listAvailableVersions(): Promise<AvailableVersionsResponseDto> {
+    return { success: true, data: await this.products.availableVersions() };
+  }
+
+  /** A fresh, unused key (SH- and 125 random bits), for the Create License form. */
+  @Post('generate-key')
+  @HttpCode(200)
+  async generateLicenseKey(): Promise<GeneratedKeyResponseDto> {
+    return { success: true, data: { license_key: await this.licenses.generateUniqueKey() } };
+  }
+
+  @Get(':id')
+  async getAdminLicense(@Param('id', ParseIntPipe) id: number): Promise<AdminLicenseResponseDto> {
+    return { success: true, data: toAdminLicenseDto(await this.licenses.get(id)) };
+  }
+
+  /** Edits product, e-mail, expiry, max activations or the trial mark; the key never changes. */
+  @Put(':id')
+  async updateAdminLicense(@Param('id', ParseIntPipe) id: number, @Body() dto: UpdateAdminLicenseDto): Promise<AdminLicenseResponseDto> {
+    return { success: true, message: 'License updated successfully', data: toAdminLicenseDto(await this.licenses.update(id, dto)) };
+  }
+
+  /** Deletes for good: deactivates its devices and revokes it on the license server; answers with both outcomes. */
+  @Delete(':id')
+  async deleteAdminLicense(@Param('id', ParseIntPipe) id: number): Promise<DeleteLicenseResponseDto> {
+    const { license, deactivated, serverRevocationSuccess } = await this.licenses.remove(id);
+    const message =
+      'License deleted successfully from local database' +
+      (serverRevocationSuccess ? ' and revoked on license server' : ' (warning: could not revoke on license server)') +
+      `. ${deactivated} installations deactivated.`;
+    return {
+      success: true,
+      message,
+      data: {
+        id: license.id,
+        license_key: license.license_key,
+        server_revocation_success: serverRevocationSuccess,
+        deactivated_installations: deactivated,
+      },
+    };
+  }
+
+  /** Status revoked and every device deactivated; the user loses access until the license is activated again. */
+  @Post(':id/revoke')
+  @HttpCode(200)
+  async revokeLicense(@Param('id', ParseIntPipe) id: number): Promise<RevokeLicenseResponseDto> {
+    const { license, deactivated } = await this.licenses.revoke(id);
+    return {
+      success: true,
+      message: 'License revoked successfully',
+      data: { ...toAdminLicenseDto(license), deactivated_installations: deactivated },
+    };
+  }
+
+  /** Makes a revoked or pending license active again (an expired one must be extended). */
+  @Post(':id/activate')
+  @HttpCode(200)
+  async activateLicense(@Param('id', ParseIntPipe) id: number): Promise<AdminLicenseResponseDto> {
+    return { success: true, message: 'License activated successfully', data: toAdminLicenseDto(await this.licenses.activate(id)) };
+  }
+
+  /** Extends by `days` or `months` (default 30 days); an expired license becomes active again. */
+  @Post(':id/extend')
+  @HttpCode(200)
+  async extendLicense(@Param('id', ParseIntPipe) id: number, @Body() dto: ExtendLicenseDto): Promise<AdminLicenseResponseDto> {
+    return { success: true, message: 'License extended successfully', data: toAdminLicenseDto(await this.licenses.extend(id, dto)) };
+  }
+}

@@ -1,0 +1,133 @@
+import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsDateString,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { ListQueryDto } from '../../../common/list-query.dto';
+import { NormalizeEmail, ToBoolean, Trim } from '../../../common/transforms';
+import { LICENSE_STATUSES, LicenseStatus } from '../license.entity';
+
+export const ADMIN_LICENSE_SORT_KEYS = ['license_key', 'expires_at', 'created_at'] as const;
+export type AdminLicenseSortKey = (typeof ADMIN_LICENSE_SORT_KEYS)[number];
+export const MAX_ACTIVATIONS_LIMIT = 10_000;
+
+/** `search` looks in license_key, user_email and product_name; `limit` defaults to 25. */
+export class ListAdminLicensesQueryDto extends ListQueryDto {
+  @ApiProperty({ enum: ADMIN_LICENSE_SORT_KEYS, required: false, default: 'created_at' })
+  @IsOptional()
+  @IsIn(ADMIN_LICENSE_SORT_KEYS)
+  sort?: AdminLicenseSortKey;
+
+  @ApiProperty({ enum: LICENSE_STATUSES, enumName: 'LicenseStatus', required: false })
+  @IsOptional()
+  @IsIn(LICENSE_STATUSES)
+  status?: LicenseStatus;
+
+  /** true: only test licenses; false: only purchased or admin-made ones. */
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  is_trial?: boolean;
+}
+
+export class CreateAdminLicenseDto {
+  /** One of "{app_info.name} Pro", "{app_info.name} Enterprise", "{app_info.name} Basic". */
+  @Trim()
+  @IsString({ message: 'Product is required' })
+  @IsNotEmpty({ message: 'Product is required' })
+  @MaxLength(150)
+  product_name: string;
+
+  /** The licensee; linked to the account with this e-mail when there is one. */
+  @NormalizeEmail()
+  @IsNotEmpty({ message: 'User e-mail is required' })
+  @IsEmail({}, { message: 'Please enter a valid email address' })
+  @MaxLength(255)
+  user_email: string;
+
+  /** ISO 8601 date or date-time; must be in the future. */
+  @IsNotEmpty({ message: 'Expiry date is required' })
+  @IsDateString({}, { message: 'expires_at must be an ISO 8601 date' })
+  expires_at: string;
+
+  /** Devices that may activate the license (1 to 10000, default 1). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ACTIVATIONS_LIMIT)
+  max_activations?: number;
+
+  /** Optional; generated when empty. Typed keys must look like SH-XXXXX-XXXXX-… and be unused. */
+  @IsOptional()
+  @ValidateIf((dto: CreateAdminLicenseDto) => dto.license_key !== '')
+  @Trim()
+  @IsString()
+  @MaxLength(64)
+  license_key?: string;
+
+  /** 'active' (default) or 'pending' (not usable until activated). */
+  @ApiProperty({ enum: ['active', 'pending'], required: false, default: 'active' })
+  @IsOptional()
+  @IsIn(['active', 'pending'])
+  status?: 'active' | 'pending';
+
+  /** Marks a test license (default false). */
+  @IsOptional()
+  @IsBoolean()
+  is_trial?: boolean;
+}
+
+/** Edits a license. The key never changes; status changes go through revoke, activate and extend. A new expiry may lie in the past (the license then expires). */
+export class UpdateAdminLicenseDto extends PartialType(
+  PickType(CreateAdminLicenseDto, ['product_name', 'user_email', 'max_activations', 'is_trial'] as const),
+) {
+  @IsOptional()
+  @IsDateString({}, { message: 'expires_at must be an ISO 8601 date' })
+  expires_at?: string;
+}
+
+/** How far to extend: `days` or `months` (not both); default 30 days. Counted from the current expiry, or from now if it has passed. */
+export class ExtendLicenseDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  days?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(120)
+  months?: number;
+}
+
+export class ExportLicensesQueryDto {
+  @ApiProperty({ enum: ['csv', 'json'], required: false, default: 'csv' })
+  @IsOptional()
+  @IsIn(['csv', 'json'])
+  format?: 'csv' | 'json';
+
+  /** Same search as the list. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+
+  @ApiProperty({ enum: LICENSE_STATUSES, enumName: 'LicenseStatus', required: false })
+  @IsOptional()
+  @IsIn(LICENSE_STATUSES)
+  status?: LicenseStatus;
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../../common/api-error';
+import { SettingsService } from '../settings/settings.service';
+import { VersionsService } from '../versions/versions.service';
+import { AvailableVersionDto, AvailableVersionsDto } from './dto/license.dto';
+import { ADMIN_PRODUCT_TIERS } from './licenses.service';
+
+/** "{app_info.name} v{version}", with a version such as 2.1.0 or 3.0.0-beta.1. */
+const versionedProduct = (appName: string) =>
+  new RegExp(`^${appName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} v\\d+(\\.\\d+){0,3}([-+][0-9A-Za-z.-]+)?$`);
+
+/**
+ * Which products a license may be for: the admin tiers "{app_info.name} Pro|Enterprise|Basic", and
+ * "{app_info.name} v{version}" for the versions clients see (read through VersionsService).
+ *
+ * A client's product must name an existing version. Only while no version has been uploaded at all is any
+ * well-formed "{app} v{version}" accepted, so a fresh installation can still hand out test licenses.
+ */
+@Injectable()
+export class LicenseProductsService {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly versionsService: VersionsService,
+  ) {}
+
+  async availableVersions(): Promise<AvailableVersionsDto> {
+    const { name } = await this.settings.get('app_info');
+    return { products: ADMIN_PRODUCT_TIERS.map((tier) => `${name} ${tier}`), versions: await this.versions(name) };
+  }
+
+  /** A client's product must be "{app_info.name} v{version}" (400 otherwise). */
+  async assertClientProduct(productName: string): Promise<void> {
+    const { name } = await this.settings.get('app_info');
+    const versions = await this.versions(name);
+    const known = versions.length
+      ? versions.some((version) => version.product_name === productName)
+      : versionedProduct(name).test(productName);
+    if (known) return;
+    const message = versions.length
+      ? `Product must be one of ${versions.map((version) => version.product_name).join(', ')}`
+      : `Product must be "${name} v{version}", e.g. "${name} v2.1.0"`;
+    throw ApiError.badRequest(message, { product_name: [message] });
+  }
+
+  /** Every version, latest first, as a product choice. */
+  private async versions(appName: string): Promise<AvailableVersionDto[]> {
+    return (await this.versionsService.all()).map((version) => ({
+      id: version.id,
+      version: version.version,
+      product_name: `${appName} v${version.version}`,
+      is_latest: version.is_latest,
+      is_stable: version.is_stable,
+      release_date: version.release_date,
+    }));
+  }
+}

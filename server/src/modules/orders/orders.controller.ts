@@ -1,0 +1,45 @@
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
+import { ListQueryDto } from '../../common/list-query.dto';
+import { pageMeta } from '../../common/pagination';
+import { toLicenseDto } from '../licenses/dto/license.dto';
+import { CreateOrderDto } from './dto/create-order.dto';
+import { OrderListResponseDto, OrderResponseDto, PaymentResponseDto, toOrderDto } from './dto/order.dto';
+import { OrdersService } from './orders.service';
+
+/** The signed-in client's orders. */
+@ApiTags('orders')
+@Controller('orders')
+export class OrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
+  /** The caller's orders, newest first (default 50 per page). */
+  @Get()
+  async listMyOrders(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<OrderListResponseDto> {
+    const { rows, licenses, total, page, limit } = await this.orders.listForUser(user, query.page ?? 1, query.limit ?? 50);
+    return {
+      success: true,
+      data: rows.map((order) => toOrderDto(order, licenses.get(order.id) ?? null)),
+      meta: pageMeta(total, page, limit),
+    };
+  }
+
+  /** Creates a pending order for devices × months; the amount is computed on the server from the pricing settings. */
+  @Post()
+  async createOrder(@CurrentUser() user: AuthUser, @Body() dto: CreateOrderDto): Promise<OrderResponseDto> {
+    const order = await this.orders.create(user, dto);
+    return { success: true, message: 'Order created', data: toOrderDto(order, null) };
+  }
+
+  /**
+   * Pays an order through the configured payment provider and issues its license. Safe to retry: an order
+   * is charged at most once, and a paid order answers with its license again.
+   */
+  @Post(':id/process-payment')
+  @HttpCode(200)
+  async processOrderPayment(@Param('id', ParseIntPipe) id: number, @CurrentUser() user: AuthUser): Promise<PaymentResponseDto> {
+    const { order, license } = await this.orders.processPayment(id, user);
+    return { success: true, message: 'Payment processed', data: { order: toOrderDto(order, license), license: toLicenseDto(license) } };
+  }
+}

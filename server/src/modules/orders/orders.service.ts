@@ -1,0 +1,254 @@
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ApiError } from '../../common/api-error';
+import type { AuthUser } from '../../common/current-user.decorator';
+import { whereSearch } from '../../common/pagination';
+import { LicenseProductsService } from '../licenses/license-products.service';
+import { LicenseEntity } from '../licenses/license.entity';
+import { LicensesService } from '../licenses/licenses.service';
+import { SettingsService } from '../settings/settings.service';
+import { ListOrdersQueryDto, ORDER_SORT_KEYS } from './dto/create-order.dto';
+import { OrderStatisticsDto, fromCents } from './dto/order.dto';
+import { OrderEntity, OrderStatus } from './order.entity';
+import { PAYMENT_PROVIDER, PaymentProvider, PaymentResult } from './payment-provider';
+
+export interface OrderRequest {
+  product_name: string;
+  devices?: number;
+  months?: number;
+}
+
+/** How the request names devices and months, so errors point at the caller's fields (POST /api/licenses says max_activations, duration_months). */
+export interface OrderFieldNames {
+  devices: string;
+  months: string;
+}
+
+export interface OrderPage {
+  rows: OrderEntity[];
+  licenses: Map<number, LicenseEntity>;
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/** A claim on an order left in processing this long (a crashed attempt) may be taken over by a retry. */
+const STALE_CLAIM_MS = 5 * 60 * 1000;
+/** How long a concurrent retry waits for the attempt that holds the claim. */
+const WAIT_FOR_CLAIM_MS = 10_000;
+const POLL_MS = 50;
+const SORT_COLUMNS = { created_at: 'o.created_at', amount: 'o.amount_cents', status: 'o.status' } as const;
+
+@Injectable()
+export class OrdersService {
+  private readonly logger = new Logger('Orders');
+
+  constructor(
+    @InjectRepository(OrderEntity) private readonly orders: Repository<OrderEntity>,
+    @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
+    private readonly settings: SettingsService,
+    private readonly licenses: LicensesService,
+    private readonly products: LicenseProductsService,
+  ) {}
+
+  /**
+   * Creates a pending order. Devices and months are checked against the pricing settings and the price is
+   * devices × months × price_per_device in cents, whatever the client thinks it costs.
+   */
+  async create(
+    user: AuthUser,
+    request: OrderRequest,
+    fields: OrderFieldNames = { devices: 'devices', months: 'months' },
+  ): Promise<OrderEntity> {
+    const { pricing, features } = await this.settings.getAll();
+    if (!features.purchase_license_enabled) throw ApiError.forbidden('Purchasing licenses is currently not available.');
+    const devices = request.devices ?? 1;
+    const months = request.months ?? 1;
+    const errors: Record<string, string[]> = {};
+    if (devices < 1 || devices > pricing.max_devices)
+      errors[fields.devices] = [`Number of devices must be from 1 to ${pricing.max_devices}`];
+    if (months < pricing.min_duration_months || months > pricing.max_duration_months) {
+      errors[fields.months] = [`Duration must be from ${pricing.min_duration_months} to ${pricing.max_duration_months} months`];
+    }
+    const messages = Object.values(errors);
+    if (messages.length) throw ApiError.badRequest(messages[0][0], errors);
+    await this.products.assertClientProduct(request.product_name);
+
+    const result = await this.orders.insert({
+      user_id: user.id,
+      user_email: user.email,
+      product_name: request.product_name,
+      devices,
+      months,
+      unit_price_cents: pricing.price_per_device_cents,
+      amount_cents: devices * months * pricing.price_per_device_cents,
+      currency: pricing.currency,
+      status: 'pending',
+      payment_provider: this.payments.name,
+    });
+    return this.orders.findOneByOrFail({ id: result.identifiers[0].id as number });
+  }
+
+  /**
+   * Charges an order once and issues its license. Idempotent: a retry of a paid order returns the same license;
+   * concurrent calls race for one conditional UPDATE (pending → processing), the losers wait for the winner's outcome.
+   */
+  async processPayment(orderId: number, user: AuthUser): Promise<{ order: OrderEntity; license: LicenseEntity }> {
+    const order = await this.getOwn(orderId, user);
+    if (order.status === 'paid') return this.paidResult(order);
+
+    const claimed = await this.orders
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'processing', failure_reason: null })
+      .where('id = :id AND (status IN (:...open) OR (status = :processing AND updated_at < :stale))', {
+        id: orderId,
+        open: ['pending', 'failed'],
+        processing: 'processing',
+        stale: new Date(Date.now() - STALE_CLAIM_MS),
+      })
+      .execute();
+    if (claimed.affected !== 1) return this.waitForOutcome(orderId);
+
+    let outcome: PaymentResult;
+    try {
+      outcome = await this.payments.charge({
+        orderId: order.id,
+        amountCents: order.amount_cents,
+        currency: order.currency,
+        description: `${order.product_name}: ${order.devices} device(s) × ${order.months} month(s)`,
+        customerEmail: order.user_email,
+        idempotencyKey: `order-${order.id}`,
+      });
+    } catch (error) {
+      this.logger.error(`Payment provider ${this.payments.name} failed for order ${order.id}: ${(error as Error).message}`);
+      outcome = { status: 'declined', reason: 'The payment could not be processed. Please try again.' };
+    }
+
+    if (outcome.status === 'declined') {
+      await this.orders.update({ id: order.id, status: 'processing' }, { status: 'failed', failure_reason: outcome.reason.slice(0, 255) });
+      throw new ApiError(HttpStatus.PAYMENT_REQUIRED, `Payment declined: ${outcome.reason}`);
+    }
+    // The license first: its unique order_id makes a second license for this order impossible, even after a crash here.
+    const license = await this.licenses.issueForOrder({
+      order_id: order.id,
+      user_id: order.user_id,
+      user_email: order.user_email,
+      product_name: order.product_name,
+      devices: order.devices,
+      months: order.months,
+    });
+    await this.orders.update(
+      { id: order.id, status: 'processing' },
+      { status: 'paid', paid_at: new Date(), payment_reference: outcome.reference.slice(0, 128) },
+    );
+    return { order: await this.orders.findOneByOrFail({ id: order.id }), license };
+  }
+
+  /** Creates the order and pays it in one step (a paid license request). */
+  async purchase(user: AuthUser, request: OrderRequest, fields?: OrderFieldNames): Promise<{ order: OrderEntity; license: LicenseEntity }> {
+    const order = await this.create(user, request, fields);
+    return this.processPayment(order.id, user);
+  }
+
+  async listForUser(user: AuthUser, page: number, limit: number): Promise<OrderPage> {
+    const [rows, total] = await this.orders.findAndCount({
+      where: { user_id: user.id },
+      order: { created_at: 'DESC', id: 'DESC' },
+      skip: (page - 1) * limit,
+      take: limit,
+    });
+    return { rows, total, page, limit, licenses: await this.licenses.findByOrderIds(rows.map((order) => order.id)) };
+  }
+
+  async list(query: ListOrdersQueryDto): Promise<OrderPage> {
+    const page = query.page ?? 1;
+    const limit = query.limit ?? 25;
+    const qb = this.orders.createQueryBuilder('o');
+    whereSearch(qb, ['o.user_email', 'o.product_name'], query.search);
+    if (query.status) qb.andWhere('o.status = :status', { status: query.status });
+    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
+    const sort = ORDER_SORT_KEYS.includes(query.sort!) ? query.sort! : 'created_at';
+    qb.orderBy(SORT_COLUMNS[sort], direction).addOrderBy('o.id', direction);
+    const [rows, total] = await qb
+      .skip((page - 1) * limit)
+      .take(limit)
+      .getManyAndCount();
+    return { rows, total, page, limit, licenses: await this.licenses.findByOrderIds(rows.map((order) => order.id)) };
+  }
+
+  async statistics(): Promise<OrderStatisticsDto> {
+    const { currency } = await this.settings.get('pricing');
+    const byStatus = await this.orders
+      .createQueryBuilder('o')
+      .select('o.status', 'status')
+      .addSelect('COUNT(*)', 'count')
+      .groupBy('o.status')
+      .getRawMany<{ status: OrderStatus; count: string | number }>();
+    const count = (status: OrderStatus) => Number(byStatus.find((row) => row.status === status)?.count ?? 0);
+    const revenue = await this.orders
+      .createQueryBuilder('o')
+      .select('o.currency', 'currency')
+      .addSelect('SUM(o.amount_cents)', 'cents')
+      .addSelect('SUM(o.devices)', 'devices')
+      .where('o.status = :paid', { paid: 'paid' })
+      .groupBy('o.currency')
+      .getRawMany<{ currency: string; cents: string | number; devices: string | number }>();
+    const recent = await this.orders
+      .createQueryBuilder('o')
+      .select('SUM(o.amount_cents)', 'cents')
+      .where('o.status = :paid AND o.currency = :currency AND o.paid_at >= :since', {
+        paid: 'paid',
+        currency,
+        since: new Date(Date.now() - 30 * 24 * 3600 * 1000),
+      })
+      .getRawOne<{ cents: string | number | null }>();
+    const totalCents = Number(revenue.find((row) => row.currency === currency)?.cents ?? 0);
+    const paidInCurrency = totalCents > 0 ? await this.orders.countBy({ status: 'paid', currency }) : 0;
+    return {
+      total_orders: byStatus.reduce((sum, row) => sum + Number(row.count), 0),
+      paid_orders: count('paid'),
+      pending_orders: count('pending') + count('processing'),
+      failed_orders: count('failed'),
+      revenue_total: fromCents(totalCents),
+      currency,
+      revenue_by_currency: revenue.map((row) => ({ currency: row.currency, amount: fromCents(Number(row.cents)) })),
+      revenue_last_30_days: fromCents(Number(recent?.cents ?? 0)),
+      average_order_value: paidInCurrency ? Math.round(totalCents / paidInCurrency) / 100 : 0,
+      devices_sold: revenue.reduce((sum, row) => sum + Number(row.devices), 0),
+    };
+  }
+
+  async licenseFor(orderId: number): Promise<LicenseEntity | null> {
+    return (await this.licenses.findByOrderIds([orderId])).get(orderId) ?? null;
+  }
+
+  /** The caller's order; someone else's gets the same 404 as a missing one. */
+  private async getOwn(orderId: number, user: AuthUser): Promise<OrderEntity> {
+    const order = await this.orders.findOneBy({ id: orderId });
+    if (!order || order.user_id !== user.id) throw ApiError.notFound('Order not found');
+    return order;
+  }
+
+  private async paidResult(order: OrderEntity): Promise<{ order: OrderEntity; license: LicenseEntity }> {
+    const license = await this.licenseFor(order.id);
+    if (!license) throw ApiError.conflict('This order is paid but its license is not issued yet. Please try again.');
+    return { order, license };
+  }
+
+  /** Another call holds the claim: wait until it has finished, then answer as it did. */
+  private async waitForOutcome(orderId: number): Promise<{ order: OrderEntity; license: LicenseEntity }> {
+    const deadline = Date.now() + WAIT_FOR_CLAIM_MS;
+    for (;;) {
+      const order = await this.orders.findOneByOrFail({ id: orderId });
+      if (order.status === 'paid') return this.paidResult(order);
+      if (order.status === 'failed')
+        throw new ApiError(HttpStatus.PAYMENT_REQUIRED, `Payment declined: ${order.failure_reason ?? 'unknown reason'}`);
+      if (Date.now() > deadline || order.status === 'pending') {
+        throw ApiError.conflict('A payment for this order is being processed. Please try again shortly.');
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+}

@@ -1,0 +1,293 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsDefined,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { Trim } from '../../../common/transforms';
+
+/** Bounds of every settings value; the DTOs below and the admin screen's hints use the same numbers. */
+export const SETTINGS_BOUNDS = {
+  durationDays: { min: 1, max: 365 },
+  trialDevices: { min: 1, max: 100 },
+  trialsPerUser: { min: 1, max: 100 },
+  pricePerDevice: { min: 0, max: 100_000 },
+  months: { min: 1, max: 120 },
+  purchaseDevices: { min: 1, max: 100 },
+  timeoutSeconds: { min: 1, max: 300 },
+} as const;
+
+const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
+const HTTP_URL_OR_EMPTY = /^(|https?:\/\/[^\s/?#]+[^\s]*)$/i;
+
+/** Test (trial) licenses. */
+export class TestLicenseSettingsDto {
+  /** Whether clients may request a test license. */
+  @IsBoolean()
+  enabled: boolean;
+
+  /** Lifetime of a test license in days (1 to 365). */
+  @IsInt()
+  @Min(SETTINGS_BOUNDS.durationDays.min)
+  @Max(SETTINGS_BOUNDS.durationDays.max)
+  duration_days: number;
+
+  /** Devices a test license may activate (1 to 100). */
+  @IsInt()
+  @Min(SETTINGS_BOUNDS.trialDevices.min)
+  @Max(SETTINGS_BOUNDS.trialDevices.max)
+  max_devices: number;
+
+  /** Test licenses one client may hold in total (1 to 100). */
+  @IsInt()
+  @Min(SETTINGS_BOUNDS.trialsPerUser.min)
+  @Max(SETTINGS_BOUNDS.trialsPerUser.max)
+  max_per_user: number;
+
+  /** Shown on the Test License tile (up to 500 characters). */
+  @Trim()
+  @IsString()
+  @MaxLength(500)
+  description: string;
+}
+
+/** The public part of the test-license group. */
+export class PublicTestLicenseSettingsDto {
+  /** True when test licenses are enabled here and in features.test_license_enabled. */
+  enabled: boolean;
+  duration_days: number;
+  max_devices: number;
+  description: string;
+}
+
+/** Pricing of purchased licenses: total = devices × months × price_per_device. */
+export class PricingSettingsDto {
+  /** Price per device per month in the currency's main unit, at most two decimals (0 to 100000), e.g. 10 for 10 USD. */
+  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })
+  @Min(SETTINGS_BOUNDS.pricePerDevice.min)
+  @Max(SETTINGS_BOUNDS.pricePerDevice.max)
+  price_per_device: number;
+
+  /** ISO 4217 code, three capital letters (e.g. USD). */
+  @IsString()
+  @Matches(/^[A-Z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code such as USD' })
+  currency: string;
+
+  /** Shortest purchase in months (1 to 120, not above max_duration_months). */
+  @IsInt()
+  @Min(SETTINGS_BOUNDS.months.min)
+  @Max(SETTINGS_BOUNDS.months.max)
+  min_duration_months: number;
+
+  /** Longest purchase in months (1 to 120). */
+  @IsInt()
+  @Min(SETTINGS_BOUNDS.months.min)
+  @Max(SETTINGS_BOUNDS.months.max)
+  max_duration_months: number;
+
+  /** Most devices in one purchase (1 to 100). */
+  @IsInt()
+  @Min(SETTINGS_BOUNDS.purchaseDevices.min)
+  @Max(SETTINGS_BOUNDS.purchaseDevices.max)
+  max_devices: number;
+
+  /** Shown on the Purchase License tile (up to 500 characters). */
+  @Trim()
+  @IsString()
+  @MaxLength(500)
+  description: string;
+}
+
+export class AppInfoSettingsDto {
+  /** Product name (1 to 60 characters); product choices are built from it ("{name} Pro", "{name} v{version}"). */
+  @Trim()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(60)
+  name: string;
+
+  /** Up to 30 characters. */
+  @Trim()
+  @IsString()
+  @MaxLength(30)
+  version: string;
+
+  /** Up to 1000 characters. */
+  @Trim()
+  @IsString()
+  @MaxLength(1000)
+  description: string;
+
+  @Trim()
+  @IsEmail({}, { message: 'support_email must be an e-mail address' })
+  @MaxLength(255)
+  support_email: string;
+
+  /** An http(s) URL. */
+  @Trim()
+  @IsString()
+  @Matches(HTTP_URL, { message: 'website must be an http:// or https:// URL' })
+  @MaxLength(500)
+  website: string;
+}
+
+export class FeaturesSettingsDto {
+  /** Off: no test licenses, whatever test_license.enabled says. */
+  @IsBoolean()
+  test_license_enabled: boolean;
+
+  /** Off: purchases and orders are refused. */
+  @IsBoolean()
+  purchase_license_enabled: boolean;
+
+  @IsBoolean()
+  multiple_devices_supported: boolean;
+
+  @IsBoolean()
+  license_transfer_enabled: boolean;
+}
+
+/** The connection to an external license server, as the admin writes it. */
+export class LicenseServerSettingsInputDto {
+  /** http(s) URL of an external license server; empty: the portal is its own license server. */
+  @Trim()
+  @IsString()
+  @Matches(HTTP_URL_OR_EMPTY, { message: 'url must be an http:// or https:// URL, or empty' })
+  @MaxLength(500)
+  url: string;
+
+  /** Write-only: never returned. Leave out to keep the stored token; an empty string clears it. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  api_token?: string;
+
+  /** Request timeout towards the license server in seconds (1 to 300). */
+  @IsInt()
+  @Min(SETTINGS_BOUNDS.timeoutSeconds.min)
+  @Max(SETTINGS_BOUNDS.timeoutSeconds.max)
+  timeout_seconds: number;
+}
+
+/** The connection to an external license server, as it is shown: the token itself never leaves the server. */
+export class LicenseServerSettingsDto {
+  url: string;
+  /** Whether an API token is stored. */
+  api_token_set: boolean;
+  timeout_seconds: number;
+}
+
+/** The whole settings document, as the admin settings screen writes it with PUT. */
+export class UpdateSettingsDto {
+  @ValidateNested()
+  @Type(() => TestLicenseSettingsDto)
+  @IsDefined()
+  test_license: TestLicenseSettingsDto;
+
+  @ValidateNested()
+  @Type(() => PricingSettingsDto)
+  @IsDefined()
+  pricing: PricingSettingsDto;
+
+  @ValidateNested()
+  @Type(() => AppInfoSettingsDto)
+  @IsDefined()
+  app_info: AppInfoSettingsDto;
+
+  @ValidateNested()
+  @Type(() => FeaturesSettingsDto)
+  @IsDefined()
+  features: FeaturesSettingsDto;
+
+  @ValidateNested()
+  @Type(() => LicenseServerSettingsInputDto)
+  @IsDefined()
+  license_server: LicenseServerSettingsInputDto;
+}
+
+export const PATCHABLE_SETTING_KEYS = [
+  'test_license.enabled',
+  'test_license.duration_days',
+  'test_license.max_devices',
+  'test_license.max_per_user',
+  'test_license.description',
+  'pricing.price_per_device',
+  'pricing.currency',
+  'pricing.min_duration_months',
+  'pricing.max_duration_months',
+  'pricing.max_devices',
+  'pricing.description',
+  'app_info.name',
+  'app_info.version',
+  'app_info.description',
+  'app_info.support_email',
+  'app_info.website',
+  'features.test_license_enabled',
+  'features.purchase_license_enabled',
+  'features.multiple_devices_supported',
+  'features.license_transfer_enabled',
+  'license_server.url',
+  'license_server.api_token',
+  'license_server.timeout_seconds',
+] as const;
+export type PatchableSettingKey = (typeof PATCHABLE_SETTING_KEYS)[number];
+
+/** One value, named `group.field`; it is checked against the same bounds as in PUT. */
+export class PatchSettingDto {
+  @ApiProperty({ enum: PATCHABLE_SETTING_KEYS, enumName: 'SettingKey' })
+  @IsIn(PATCHABLE_SETTING_KEYS, { message: 'key must be one of the settings, e.g. pricing.price_per_device' })
+  key: PatchableSettingKey;
+
+  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] })
+  @IsDefined({ message: 'value is required' })
+  value: string | number | boolean;
+}
+
+export class PublicPricingSettingsDto {
+  /** Per device per month, in the currency's main unit (e.g. 10). */
+  price_per_device: number;
+  currency: string;
+  max_duration_months: number;
+  min_duration_months: number;
+  max_devices: number;
+  description: string;
+}
+
+/** What anyone may read: the client dashboard's Get License card and modals use it. */
+export class PublicSettingsDto {
+  test_license: PublicTestLicenseSettingsDto;
+  pricing: PublicPricingSettingsDto;
+  app_info: AppInfoSettingsDto;
+  features: FeaturesSettingsDto;
+}
+
+export class AdminSettingsDto {
+  test_license: TestLicenseSettingsDto;
+  pricing: PricingSettingsDto;
+  app_info: AppInfoSettingsDto;
+  features: FeaturesSettingsDto;
+  license_server: LicenseServerSettingsDto;
+}
+
+export class PublicSettingsResponseDto {
+  success: boolean;
+  data: PublicSettingsDto;
+}
+
+export class AdminSettingsResponseDto {
+  success: boolean;
+  message?: string;
+  data: AdminSettingsDto;
+}

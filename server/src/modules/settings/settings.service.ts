@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { In, Repository } from 'typeorm';
+import { ApiError, FieldErrors } from '../../common/api-error';
+import {
+  AdminSettingsDto,
+  AppInfoSettingsDto,
+  FeaturesSettingsDto,
+  LicenseServerSettingsInputDto,
+  PatchableSettingKey,
+  PricingSettingsDto,
+  PublicSettingsDto,
+  TestLicenseSettingsDto,
+  UpdateSettingsDto,
+} from './dto/settings.dto';
+import { DEFAULT_SETTINGS, SettingsGroupKey, SettingsGroups } from './settings.defaults';
+import { SettingEntity } from './setting.entity';
+
+const GROUP_KEYS = Object.keys(DEFAULT_SETTINGS) as SettingsGroupKey[];
+
+/** The DTO that checks each group as the admin writes it. */
+const GROUP_DTOS = {
+  test_license: TestLicenseSettingsDto,
+  pricing: PricingSettingsDto,
+  app_info: AppInfoSettingsDto,
+  features: FeaturesSettingsDto,
+  license_server: LicenseServerSettingsInputDto,
+} as const;
+
+/** Money is stored in cents; the API shows the main unit as the spec does (`price_per_device: 10`). */
+const toCents = (amount: number) => Math.round(amount * 100);
+const fromCents = (cents: number) => cents / 100;
+
+@Injectable()
+export class SettingsService {
+  constructor(@InjectRepository(SettingEntity) private readonly settings: Repository<SettingEntity>) {}
+
+  /** Every group, stored values over defaults (so a field added in a release has its default). */
+  async getAll(): Promise<SettingsGroups> {
+    const rows = await this.settings.findBy({ key: In(GROUP_KEYS) });
+    const stored = new Map(rows.map((row) => [row.key, JSON.parse(row.value) as object]));
+    return Object.fromEntries(GROUP_KEYS.map((key) => [key, { ...DEFAULT_SETTINGS[key], ...stored.get(key) }])) as SettingsGroups;
+  }
+
+  async get<K extends SettingsGroupKey>(key: K): Promise<SettingsGroups[K]> {
+    const row = await this.settings.findOneBy({ key });
+    return { ...DEFAULT_SETTINGS[key], ...(row ? JSON.parse(row.value) : {}) };
+  }
+
+  async set<K extends SettingsGroupKey>(key: K, value: SettingsGroups[K]): Promise<void> {
+    await this.settings.save({ key, value: JSON.stringify(value) });
+  }
+
+  /** Stores the defaults for groups that have no row yet; returns the keys it added. */
+  async ensureDefaults(): Promise<SettingsGroupKey[]> {
+    const existing = new Set((await this.settings.find({ select: { key: true } })).map((row) => row.key));
+    const missing = GROUP_KEYS.filter((key) => !existing.has(key));
+    if (missing.length) await this.settings.insert(missing.map((key) => ({ key, value: JSON.stringify(DEFAULT_SETTINGS[key]) })));
+    return missing;
+  }
+
+  /** Whether clients may request test licenses: the group's switch and the feature flag must both be on. */
+  trialsEnabled(all: SettingsGroups): boolean {
+    return all.test_license.enabled && all.features.test_license_enabled;
+  }
+
+  /** The subset anyone may read (no limits per user, no license-server connection). */
+  async getPublic(): Promise<PublicSettingsDto> {
+    const all = await this.getAll();
+    const { test_license: trial, pricing } = all;
+    return {
+      test_license: {
+        enabled: this.trialsEnabled(all),
+        duration_days: trial.duration_days,
+        max_devices: trial.max_devices,
+        description: trial.description,
+      },
+      pricing: {
+        price_per_device: fromCents(pricing.price_per_device_cents),
+        currency: pricing.currency,
+        max_duration_months: pricing.max_duration_months,
+        min_duration_months: pricing.min_duration_months,
+        max_devices: pricing.max_devices,
+        description: pricing.description,
+      },
+      app_info: { ...all.app_info },
+      features: { ...all.features },
+    };
+  }
+
+  /** Everything the admin settings screen shows; the license-server token only as `api_token_set`. */
+  async getAdmin(): Promise<AdminSettingsDto> {
+    return toAdminView(await this.getAll());
+  }
+
+  /** Replaces the whole document (PUT). A missing `license_server.api_token` keeps the stored one. */
+  async replace(dto: UpdateSettingsDto): Promise<AdminSettingsDto> {
+    const current = await this.getAll();
+    const next = fromInput(dto, current);
+    checkAgreement(next);
+    await this.saveAll(next);
+    return toAdminView(next);
+  }
+
+  /** Changes one value (PATCH `{key: 'pricing.price_per_device', value: 12}`), checked like PUT. */
+  async patch(key: PatchableSettingKey, value: unknown): Promise<AdminSettingsDto> {
+    const [group, field] = key.split('.') as [SettingsGroupKey, string];
+    const current = await this.getAll();
+    const input = { ...toInputView(current)[group], [field]: value } as Record<string, unknown>;
+    const instance = plainToInstance(GROUP_DTOS[group] as new () => object, input);
+    const failures = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
+    if (failures.length) {
+      const errors: FieldErrors = {};
+      for (const failure of failures) errors[`${group}.${failure.property}`] = Object.values(failure.constraints ?? {});
+      throw ApiError.badRequest(Object.values(errors)[0]?.[0] ?? 'Invalid setting', errors);
+    }
+    const dto = { ...toInputView(current), [group]: instance } as unknown as UpdateSettingsDto;
+    if (field !== 'api_token') delete (dto.license_server as Partial<LicenseServerSettingsInputDto>).api_token;
+    const next = fromInput(dto, current);
+    checkAgreement(next);
+    await this.saveAll(next);
+    return toAdminView(next);
+  }
+
+  private async saveAll(groups: SettingsGroups): Promise<void> {
+    await this.settings.manager.transaction(async (manager) => {
+      for (const key of GROUP_KEYS) await manager.save(SettingEntity, { key, value: JSON.stringify(groups[key]) });
+    });
+  }
+}
+
+/** The groups in the shape the admin writes them (price in the main unit, the token as stored). */
+function toInputView(all: SettingsGroups): UpdateSettingsDto {
+  const { price_per_device_cents, ...pricing } = all.pricing;
+  return {
+    test_license: { ...all.test_license },
+    pricing: { ...pricing, price_per_device: fromCents(price_per_device_cents) },
+    app_info: { ...all.app_info },
+    features: { ...all.features },
+    license_server: { ...all.license_server },
+  };
+}
+
+function toAdminView(all: SettingsGroups): AdminSettingsDto {
+  const { api_token, ...server } = all.license_server;
+  const input = toInputView(all);
+  return { ...input, license_server: { url: server.url, timeout_seconds: server.timeout_seconds, api_token_set: api_token.length > 0 } };
+}
+
+function fromInput(dto: UpdateSettingsDto, current: SettingsGroups): SettingsGroups {
+  const { price_per_device, ...pricing } = dto.pricing;
+  return {
+    test_license: { ...current.test_license, ...dto.test_license },
+    pricing: { ...current.pricing, ...pricing, price_per_device_cents: toCents(price_per_device) },
+    app_info: { ...current.app_info, ...dto.app_info },
+    features: { ...current.features, ...dto.features },
+    license_server: {
+      url: dto.license_server.url.replace(/\/+$/, ''),
+      timeout_seconds: dto.license_server.timeout_seconds,
+      api_token: dto.license_server.api_token === undefined ? current.license_server.api_token : dto.license_server.api_token.trim(),
+    },
+  };
+}
+
+/** Rules across fields, which the per-field bounds cannot express. */
+function checkAgreement(groups: SettingsGroups): void {
+  const { min_duration_months, max_duration_months } = groups.pricing;
+  if (min_duration_months > max_duration_months) {
+    const message = 'pricing.min_duration_months must not be above pricing.max_duration_months';
+    throw ApiError.badRequest(message, { 'pricing.min_duration_months': [message] });
+  }
+}

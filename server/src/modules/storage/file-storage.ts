@@ -1,0 +1,47 @@
+import type { Readable } from 'node:stream';
+
+/** An upload received into temporary space: complete, hashed, not yet visible under any key. */
+export interface ReceivedUpload {
+  /** Driver-specific handle of the temporary object (for the local driver, a path inside the temp folder). */
+  tempId: string;
+  size: number;
+  /** Lower-case hex SHA-256 of the bytes, computed while they streamed in. */
+  sha256: string;
+}
+
+export interface ByteRange {
+  /** First byte, inclusive. */
+  start: number;
+  /** Last byte, inclusive. */
+  end: number;
+}
+
+export class UploadTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`Upload exceeds ${maxBytes} bytes`);
+    this.name = 'UploadTooLargeError';
+  }
+}
+
+/**
+ * Where uploaded files live. One interface for the local disk (default) and object storage (scale-out):
+ * an upload streams into temporary space while it is hashed and measured, and only `commit` makes it
+ * visible under its key, so a refused or aborted upload never leaves a stored file behind.
+ * Keys are made by the portal (`files/<uuid>.<ext>`), never from a user's file name.
+ */
+export abstract class FileStorage {
+  /** Streams `source` into temporary space; rejects with UploadTooLargeError beyond `maxBytes` (and keeps nothing). */
+  abstract receive(source: Readable, maxBytes: number): Promise<ReceivedUpload>;
+  /** Moves a received upload under `key` (atomic on the local disk). */
+  abstract commit(upload: ReceivedUpload, key: string): Promise<void>;
+  /** Drops a received upload that will not be committed; a missing one is fine. */
+  abstract discard(tempId: string): Promise<void>;
+  /** Size of a stored object, or null when it does not exist. */
+  abstract size(key: string): Promise<number | null>;
+  /** A stream of the object's bytes, or of one inclusive range of them. */
+  abstract read(key: string, range?: ByteRange): Readable;
+  /** Removes a stored object; a missing one is fine. */
+  abstract remove(key: string): Promise<void>;
+  /** Bytes used by stored objects (for health figures). */
+  abstract usedBytes(): Promise<number>;
+}

@@ -1,0 +1,149 @@
+import { Logger } from '@nestjs/common';
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { Readable, Transform, TransformCallback } from 'node:stream';
+import { ByteRange, FileStorage, ReceivedUpload, UploadTooLargeError } from './file-storage';
+
+/** Keys the portal makes: `<folder>/<uuid>[.<ext>]`, lower-case; anything else never reaches the file system. */
+export const STORAGE_KEY = /^[a-z][a-z0-9-]{0,30}\/[0-9a-f-]{36}(\.[a-z0-9]{1,8}){0,2}$/;
+const TEMP_ID = /^[0-9a-f-]{36}\.part$/;
+/** Larger reads than the 64 KiB default: fewer system calls per download, still a small fixed buffer per transfer. */
+export const READ_CHUNK_BYTES = 512 * 1024;
+const STALE_TEMP_MS = 24 * 3600 * 1000;
+
+/** Counts and hashes the bytes that pass; fails as soon as they exceed the limit. */
+class MeasuringStream extends Transform {
+  readonly hash = createHash('sha256');
+  size = 0;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) return callback(new UploadTooLargeError(this.maxBytes));
+    this.hash.update(chunk);
+    callback(null, chunk);
+  }
+}
+
+/** The default driver: files under STORAGE_DIR (DATA_DIR/storage), uploads written to `.tmp` there and renamed into place. */
+export class LocalDiskStorage extends FileStorage {
+  private readonly logger = new Logger('Storage');
+  readonly tempDir: string;
+  private ready: Promise<void> | null = null;
+
+  constructor(readonly root: string) {
+    super();
+    this.root = resolve(root);
+    this.tempDir = join(this.root, '.tmp');
+  }
+
+  /** Creates the folders and removes temporary files a crashed process left behind (once). */
+  init(): Promise<void> {
+    return (this.ready ??= this.prepare());
+  }
+
+  private async prepare(): Promise<void> {
+    await mkdir(this.tempDir, { recursive: true });
+    const now = Date.now();
+    for (const name of await readdir(this.tempDir)) {
+      const path = join(this.tempDir, name);
+      const info = await stat(path).catch(() => null);
+      if (info && now - info.mtimeMs > STALE_TEMP_MS) await rm(path, { force: true });
+    }
+  }
+
+  async receive(source: Readable, maxBytes: number): Promise<ReceivedUpload> {
+    await this.init();
+    const tempId = `${randomUUID()}.part`;
+    const path = join(this.tempDir, tempId);
+    const measure = new MeasuringStream(maxBytes);
+    const target = createWriteStream(path, { flags: 'wx', mode: 0o640 });
+    return new Promise<ReceivedUpload>((resolve, reject) => {
+      let failed = false;
+      // The source is not destroyed on failure (its owner, e.g. multer, decides what happens to the request):
+      // it is unpiped and drained, and the temporary file is gone before the caller hears of the failure.
+      const fail = (error: unknown) => {
+        if (failed) return;
+        failed = true;
+        source.unpipe(measure);
+        source.resume();
+        measure.destroy();
+        target.destroy();
+        const closed = target.closed ? Promise.resolve() : new Promise<void>((done) => target.once('close', () => done()));
+        void closed
+          .then(() => rm(path, { force: true }))
+          .then(
+            () => reject(error),
+            () => reject(error),
+          );
+      };
+      source.once('error', fail);
+      measure.once('error', fail);
+      target.once('error', fail);
+      target.once('close', () => {
+        if (!failed) resolve({ tempId, size: measure.size, sha256: measure.hash.digest('hex') });
+      });
+      source.pipe(measure).pipe(target);
+    });
+  }
+
+  async commit(upload: ReceivedUpload, key: string): Promise<void> {
+    const target = this.pathOf(key);
+    await mkdir(join(target, '..'), { recursive: true });
+    await rename(this.tempPath(upload.tempId), target);
+  }
+
+  async discard(tempId: string): Promise<void> {
+    await rm(this.tempPath(tempId), { force: true });
+  }
+
+  async size(key: string): Promise<number | null> {
+    const info = await stat(this.pathOf(key)).catch(() => null);
+    return info?.isFile() ? info.size : null;
+  }
+
+  read(key: string, range?: ByteRange): Readable {
+    return createReadStream(this.pathOf(key), { ...range, highWaterMark: READ_CHUNK_BYTES });
+  }
+
+  async remove(key: string): Promise<void> {
+    try {
+      await unlink(this.pathOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`Could not remove ${key}: ${String(error)}`);
+    }
+  }
+
+  async usedBytes(): Promise<number> {
+    let total = 0;
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+        if (entry.name === '.tmp') continue;
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(path);
+        else if (entry.isFile()) total += (await stat(path).catch(() => ({ size: 0 }))).size;
+      }
+    };
+    await walk(this.root);
+    return total;
+  }
+
+  /** The absolute path of a key; refuses anything that is not a portal-made key or would leave the root. */
+  pathOf(key: string): string {
+    if (!STORAGE_KEY.test(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+    const path = resolve(this.root, key);
+    const inside = relative(this.root, path);
+    if (!inside || inside.startsWith('..') || inside.includes(`..${sep}`)) throw new Error(`Storage key leaves the root: ${key}`);
+    return path;
+  }
+
+  private tempPath(tempId: string): string {
+    if (!TEMP_ID.test(tempId)) throw new Error(`Invalid temporary upload id: ${JSON.stringify(tempId)}`);
+    return join(this.tempDir, tempId);
+  }
+}

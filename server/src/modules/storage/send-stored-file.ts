@@ -1,0 +1,89 @@
+import type { Request, Response } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { ApiError } from '../../common/api-error';
+import { ByteRange, FileStorage } from './file-storage';
+import { contentDisposition, contentTypeOf, parseRange } from './http-range';
+
+export interface SendableFile {
+  storageKey: string;
+  size: number;
+  /** SHA-256 hex; the strong ETag. */
+  sha256: string;
+  /** Offered name (Content-Disposition). */
+  fileName: string;
+}
+
+export interface SendOutcome {
+  /** 200, 206, 304 or 416. */
+  status: number;
+  /** The bytes went out from the first one: a download that counts (not a resume, a HEAD or a cache check). */
+  fromStart: boolean;
+  range: ByteRange | null;
+}
+
+/**
+ * Answers GET or HEAD for a stored file: Content-Disposition, Content-Length, ETag, Accept-Ranges, Range → 206,
+ * unsatisfiable → 416, If-None-Match → 304, If-Range. `beforeBody` runs once the answer is known and before the
+ * first byte (to count and log the download); the bytes then stream from storage with backpressure, never
+ * held in memory as a whole. Resolves when the transfer ends (or the client went away).
+ */
+export async function sendStoredFile(
+  storage: FileStorage,
+  request: Request,
+  response: Response,
+  file: SendableFile,
+  beforeBody?: (outcome: SendOutcome) => Promise<void> | void,
+): Promise<SendOutcome> {
+  const etag = `"${file.sha256}"`;
+  const headers: Record<string, string | number> = {
+    'Accept-Ranges': 'bytes',
+    ETag: etag,
+    'Cache-Control': 'private, no-cache',
+    'Content-Disposition': contentDisposition(file.fileName),
+  };
+
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+    response.writeHead(304, headers).end();
+    return { status: 304, fromStart: false, range: null };
+  }
+
+  const ifRange = request.headers['if-range'] as string | undefined;
+  const rangeHeader = ifRange && ifRange.trim() !== etag ? undefined : request.headers.range;
+  const range = parseRange(rangeHeader, file.size);
+  if (range === 'unsatisfiable') {
+    const body = JSON.stringify({ statusCode: 416, message: `Range not satisfiable: the file has ${file.size} bytes` });
+    response
+      .writeHead(416, { ...headers, 'Content-Range': `bytes */${file.size}`, 'Content-Type': 'application/json; charset=utf-8' })
+      .end(body);
+    return { status: 416, fromStart: false, range: null };
+  }
+
+  const status = range ? 206 : 200;
+  const length = range ? range.end - range.start + 1 : file.size;
+  headers['Content-Type'] = contentTypeOf(file.fileName);
+  headers['Content-Length'] = length;
+  if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${file.size}`;
+  const outcome: SendOutcome = { status, fromStart: request.method === 'GET' && (!range || range.start === 0), range };
+
+  if (request.method === 'HEAD') {
+    response.writeHead(status, headers).end();
+    return outcome;
+  }
+  const stored = await storage.size(file.storageKey);
+  if (stored === null) throw ApiError.notFound('The file is missing from storage');
+  if (stored !== file.size) throw ApiError.conflict('The stored file does not match its record; upload it again');
+  await beforeBody?.(outcome);
+  response.writeHead(status, headers);
+  if (length === 0) {
+    response.end();
+    return outcome;
+  }
+  try {
+    await pipeline(storage.read(file.storageKey, range ?? undefined), response);
+  } catch (error) {
+    // The client going away mid-transfer is routine (a resumable download resumes with Range).
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;
+  }
+  return outcome;
+}

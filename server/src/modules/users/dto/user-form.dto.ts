@@ -1,0 +1,89 @@
+import { ApiProperty, PartialType } from '@nestjs/swagger';
+import { IsBoolean, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { NormalizeEmail, Trim } from '../../../common/transforms';
+import { USER_ROLES, UserRole } from '../user.entity';
+import { USER_TYPES, UserType } from './admin-user.dto';
+
+export const ADMIN_PASSWORD_MIN = 6;
+
+class UserProfileFields {
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(100)
+  first_name?: string;
+
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(100)
+  last_name?: string;
+
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(50)
+  phone?: string;
+
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(100)
+  country?: string;
+
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(150)
+  company?: string;
+
+  @ApiProperty({ enum: USER_TYPES, enumName: 'UserType', required: false })
+  @IsOptional()
+  @IsIn(USER_TYPES)
+  user_type?: UserType;
+
+  /** Finer role; when absent it follows user_type. */
+  @ApiProperty({ enum: USER_ROLES, enumName: 'UserRole', required: false })
+  @IsOptional()
+  @IsIn(USER_ROLES)
+  role?: UserRole;
+
+  /** Active Account (default on). */
+  @IsOptional()
+  @IsBoolean()
+  is_active?: boolean;
+
+  /** Email Verified (default off). */
+  @IsOptional()
+  @IsBoolean()
+  is_verified?: boolean;
+}
+
+export class CreateUserDto extends UserProfileFields {
+  @NormalizeEmail()
+  @IsNotEmpty({ message: 'Email is required' })
+  @IsEmail({}, { message: 'Please enter a valid email address' })
+  @MaxLength(255)
+  email: string;
+
+  @IsString({ message: 'Password is required' })
+  @MinLength(ADMIN_PASSWORD_MIN, { message: `Password must be at least ${ADMIN_PASSWORD_MIN} characters` })
+  @MaxLength(200)
+  password: string;
+}
+
+export class UpdateUserDto extends PartialType(UserProfileFields) {
+  @IsOptional()
+  @NormalizeEmail()
+  @IsNotEmpty({ message: 'Email is required' })
+  @IsEmail({}, { message: 'Please enter a valid email address' })
+  @MaxLength(255)
+  email?: string;
+
+  /** Leave blank to keep the current password. */
+  @ValidateIf((dto: UpdateUserDto) => dto.password !== undefined && dto.password !== null && dto.password !== '')
+  @IsString()
+  @MinLength(ADMIN_PASSWORD_MIN, { message: `Password must be at least ${ADMIN_PASSWORD_MIN} characters` })
+  @MaxLength(200)
+  password?: string;
+}

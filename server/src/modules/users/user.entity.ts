@@ -1,0 +1,74 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export const USER_ROLES = ['client', 'admin', 'moderator'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+@Entity('users')
+export class UserEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Index('UQ_users_email', { unique: true })
+  @Column({ type: 'varchar', length: 255 })
+  email: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  password_hash: string;
+
+  @Column({ type: 'varchar', length: 100, default: '' })
+  first_name: string;
+
+  @Column({ type: 'varchar', length: 100, default: '' })
+  last_name: string;
+
+  @Column({ type: 'varchar', length: 150, nullable: true })
+  company: string | null;
+
+  @Column({ type: 'varchar', length: 50, nullable: true })
+  phone: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  country: string | null;
+
+  @Index('IDX_users_role')
+  @Column({ type: 'varchar', length: 20, default: 'client' })
+  role: UserRole;
+
+  @Index('IDX_users_is_active')
+  @Column({ type: 'boolean', default: true })
+  is_active: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  is_verified: boolean;
+
+  @Column({ type: 'datetime', precision: 3, nullable: true })
+  email_verified_at: Date | null;
+
+  /** SHA-256 of the one-time verification token; the token itself is only in the mail. */
+  @Index('IDX_users_verification_token_hash')
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  verification_token_hash: string | null;
+
+  @Column({ type: 'datetime', precision: 3, nullable: true })
+  verification_token_expires: Date | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  password_reset_token_hash: string | null;
+
+  @Column({ type: 'datetime', precision: 3, nullable: true })
+  password_reset_expires: Date | null;
+
+  @Column({ type: 'datetime', precision: 3, nullable: true })
+  last_login: Date | null;
+
+  /** Raised on password change and deactivation; sessions minted under an older version stop working. */
+  @Column({ type: 'int', default: 0 })
+  token_version: number;
+
+  @Index('IDX_users_created_at')
+  @CreateDateColumn()
+  created_at: Date;
+
+  @UpdateDateColumn()
+  updated_at: Date;
+}

@@ -1,0 +1,224 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes } from 'node:crypto';
+import { Repository } from 'typeorm';
+import { isUniqueViolation } from '../../common/all-exceptions.filter';
+import { ApiError } from '../../common/api-error';
+import { whereSearch } from '../../common/pagination';
+import type { AuthUser } from '../../common/current-user.decorator';
+import { UserType, userTypeOf } from './dto/admin-user.dto';
+import { CreateUserDto, UpdateUserDto } from './dto/user-form.dto';
+import { ListUsersQueryDto, UserSortKey } from './dto/list-users-query.dto';
+import { PasswordHasher } from './password-hasher';
+import { UserEntity, UserRole } from './user.entity';
+
+export const DUPLICATE_EMAIL = 'This email is already registered.';
+
+const SORT_COLUMNS: Record<UserSortKey, string[]> = {
+  name: ['u.first_name', 'u.last_name'],
+  email: ['u.email'],
+  role: ['u.role'],
+  status: ['u.is_active'],
+  is_verified: ['u.is_verified'],
+  last_login: ['u.last_login'],
+  created_at: ['u.created_at'],
+};
+
+export interface NewAccount {
+  email: string;
+  password: string;
+  first_name?: string;
+  last_name?: string;
+  company?: string | null;
+  phone?: string | null;
+  country?: string | null;
+  role?: UserRole;
+  is_active?: boolean;
+  is_verified?: boolean;
+}
+
+export interface UserPage {
+  rows: UserEntity[];
+  total: number;
+  overallTotal: number;
+  page: number;
+  limit: number;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  async list(query: ListUsersQueryDto): Promise<UserPage> {
+    const page = query.page ?? 1;
+    const limit = query.limit ?? 10;
+    const qb = this.users.createQueryBuilder('u');
+    whereSearch(qb, ['u.email', "CONCAT(u.first_name, ' ', u.last_name)"], query.search);
+    if (query.status) qb.andWhere('u.is_active = :active', { active: query.status === 'active' });
+    if (query.role) qb.andWhere('u.role = :role', { role: query.role });
+    if (query.email_status) qb.andWhere('u.is_verified = :verified', { verified: query.email_status === 'verified' });
+    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
+    for (const column of SORT_COLUMNS[query.sort ?? 'created_at']) qb.addOrderBy(column, direction);
+    qb.addOrderBy('u.id', direction);
+    const [rows, total] = await qb
+      .skip((page - 1) * limit)
+      .take(limit)
+      .getManyAndCount();
+    const overallTotal = await this.users.count();
+    return { rows, total, overallTotal, page, limit };
+  }
+
+  async get(id: number): Promise<UserEntity> {
+    const user = await this.users.findOneBy({ id });
+    if (!user) throw ApiError.notFound(`User ${id} not found`);
+    return user;
+  }
+
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ email: email.trim().toLowerCase() });
+  }
+
+  countByRole(role: UserRole): Promise<number> {
+    return this.users.countBy({ role });
+  }
+
+  /** Creates an account; a taken e-mail is a 409 with `errors.email`, also when two requests race. */
+  async createAccount(account: NewAccount): Promise<UserEntity> {
+    const email = account.email.trim().toLowerCase();
+    if (await this.users.existsBy({ email })) throw duplicateEmail();
+    const user = this.users.create({
+      email,
+      password_hash: await this.hasher.hash(account.password),
+      first_name: account.first_name ?? '',
+      last_name: account.last_name ?? '',
+      company: account.company || null,
+      phone: account.phone || null,
+      country: account.country || null,
+      role: account.role ?? 'client',
+      is_active: account.is_active ?? true,
+      is_verified: account.is_verified ?? false,
+      email_verified_at: account.is_verified ? new Date() : null,
+    });
+    try {
+      return await this.users.save(user);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateEmail();
+      throw error;
+    }
+  }
+
+  create(dto: CreateUserDto): Promise<UserEntity> {
+    return this.createAccount({ ...dto, role: dto.role ?? dto.user_type ?? 'client' });
+  }
+
+  async update(id: number, dto: UpdateUserDto, actor: AuthUser): Promise<UserEntity> {
+    const user = await this.get(id);
+    const role = dto.role ?? roleForType(user.role, dto.user_type);
+    if (user.id === actor.id) {
+      if (dto.is_active === false) throw ApiError.forbidden('You cannot deactivate your own account.');
+      if (role !== 'admin') throw ApiError.forbidden('You cannot remove your own admin role.');
+    }
+    if (dto.email && dto.email !== user.email && (await this.users.existsBy({ email: dto.email }))) throw duplicateEmail();
+
+    let revokeSessions = false;
+    if (dto.password) {
+      user.password_hash = await this.hasher.hash(dto.password);
+      revokeSessions = true;
+    }
+    if (dto.is_active === false && user.is_active) revokeSessions = true;
+    if (dto.is_verified === true && !user.is_verified) this.markVerified(user);
+    if (dto.is_verified === false) {
+      user.is_verified = false;
+      user.email_verified_at = null;
+    }
+    Object.assign(user, {
+      email: dto.email ?? user.email,
+      first_name: dto.first_name ?? user.first_name,
+      last_name: dto.last_name ?? user.last_name,
+      company: dto.company === undefined ? user.company : dto.company || null,
+      phone: dto.phone === undefined ? user.phone : dto.phone || null,
+      country: dto.country === undefined ? user.country : dto.country || null,
+      role,
+      is_active: dto.is_active ?? user.is_active,
+    });
+    if (revokeSessions) user.token_version += 1;
+    try {
+      return await this.users.save(user);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateEmail();
+      throw error;
+    }
+  }
+
+  async remove(id: number, actor: AuthUser): Promise<void> {
+    if (id === actor.id) throw ApiError.forbidden('You cannot delete your own account.');
+    const result = await this.users.delete({ id });
+    if (!result.affected) throw ApiError.notFound(`User ${id} not found`);
+  }
+
+  async toggleStatus(id: number, actor: AuthUser): Promise<UserEntity> {
+    const user = await this.get(id);
+    if (user.id === actor.id && user.is_active) throw ApiError.forbidden('You cannot deactivate your own account.');
+    user.is_active = !user.is_active;
+    // Deactivation ends every session at once; reactivation must not revive them.
+    user.token_version += 1;
+    return this.users.save(user);
+  }
+
+  async verifyEmail(id: number): Promise<UserEntity> {
+    const user = await this.get(id);
+    if (!user.is_verified) this.markVerified(user);
+    return this.users.save(user);
+  }
+
+  /** Issues a fresh one-time verification token; only its hash is stored. */
+  async issueVerificationToken(user: UserEntity, ttlSeconds: number): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await this.users.update(
+      { id: user.id },
+      { verification_token_hash: hashToken(token), verification_token_expires: new Date(Date.now() + ttlSeconds * 1000) },
+    );
+    return token;
+  }
+
+  /** Verifies the account holding this token, once; an expired or used token finds nothing. */
+  async consumeVerificationToken(token: string): Promise<UserEntity | null> {
+    const user = await this.users.findOneBy({ verification_token_hash: hashToken(token) });
+    if (!user || !user.verification_token_expires || user.verification_token_expires.getTime() < Date.now()) return null;
+    this.markVerified(user);
+    return this.users.save(user);
+  }
+
+  async recordLogin(id: number): Promise<void> {
+    await this.users.update({ id }, { last_login: new Date() });
+  }
+
+  /** Creates the admin if the e-mail is free; never touches an existing account. Returns whether it created one. */
+  async ensureAdmin(email: string, password: string): Promise<boolean> {
+    if (await this.findByEmail(email)) return false;
+    await this.createAccount({ email, password, first_name: 'Admin', role: 'admin', is_active: true, is_verified: true });
+    return true;
+  }
+
+  private markVerified(user: UserEntity): void {
+    user.is_verified = true;
+    user.email_verified_at = new Date();
+    user.verification_token_hash = null;
+    user.verification_token_expires = null;
+  }
+}
+
+// The form only knows client and admin: keeping the same type keeps a finer role such as moderator.
+function roleForType(current: UserRole, type?: UserType): UserRole {
+  if (!type || type === userTypeOf(current)) return current;
+  return type;
+}
+
+function duplicateEmail(): ApiError {
+  return ApiError.conflict(DUPLICATE_EMAIL, { email: [DUPLICATE_EMAIL] });
+}

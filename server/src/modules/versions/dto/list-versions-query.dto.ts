@@ -1,0 +1,14 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { ListQueryDto } from '../../../common/list-query.dto';
+
+export const VERSION_SORT_KEYS = ['release_date', 'created_at', 'version'] as const;
+export type VersionSortKey = (typeof VERSION_SORT_KEYS)[number];
+
+/** `search` looks in version, changelog and download_url; default sort created_at desc, 25 per page. */
+export class ListVersionsQueryDto extends ListQueryDto {
+  @ApiProperty({ enum: VERSION_SORT_KEYS, required: false, default: 'created_at' })
+  @IsOptional()
+  @IsIn(VERSION_SORT_KEYS)
+  sort?: VersionSortKey;
+}

@@ -1,0 +1,194 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  MaxLength,
+  registerDecorator,
+  ValidateIf,
+  ValidationOptions,
+} from 'class-validator';
+import { ToBoolean, Trim } from '../../../common/transforms';
+
+/** 2.1.0, 10.4, 3.0.0-beta.1, 1.2.3+build.7 */
+export const VERSION_PATTERN = /^\d+(\.\d+){0,3}([-+][0-9A-Za-z.-]+)?$/;
+export const VERSION_REQUIRED = 'Version is required';
+export const VERSION_FORMAT = 'Version must look like 2.1.0 (digits and dots, optionally -beta.1)';
+export const RELEASE_DATE_REQUIRED = 'Release date is required';
+export const RELEASE_DATE_FORMAT = 'Release date must be a valid date (YYYY-MM-DD)';
+export const DOWNLOAD_URL_FORMAT = 'Download URL must be a valid URL';
+export const REQUIREMENTS_FORMAT = 'System requirements must be valid JSON';
+
+/** An ISO date or date-time becomes its calendar date; anything else is left for the validator to refuse. */
+const ToCalendarDate = () =>
+  Transform(({ value }) =>
+    typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([T ].*)?$/.test(value.trim()) ? value.trim().slice(0, 10) : value,
+  );
+
+/** Empty strings from a form mean "not given". */
+const EmptyAsNull = () => Transform(({ value }) => (typeof value === 'string' && value.trim() === '' ? null : value));
+
+function IsCalendarDate(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isCalendarDate',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate(value: unknown) {
+          if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+          const date = new Date(`${value}T00:00:00Z`);
+          return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+        },
+      },
+    });
+}
+
+/** JSON text holding an object, such as {"os": "Ubuntu 22.04", "ram": "4 GB", "storage": "10 GB"}. */
+function IsJsonObjectText(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isJsonObjectText',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate(value: unknown) {
+          if (typeof value !== 'string') return false;
+          try {
+            const parsed: unknown = JSON.parse(value);
+            return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+          } catch {
+            return false;
+          }
+        },
+      },
+    });
+}
+
+/** Fields shared by the Upload Version form (multipart) and the Edit form (JSON). */
+class VersionDetailFields {
+  /** What changed; shown to clients under the version ('No description available' when empty). */
+  @IsOptional()
+  @EmptyAsNull()
+  @IsString()
+  @MaxLength(20_000)
+  changelog?: string | null;
+
+  /** http(s) URL where the version can also be fetched. */
+  @IsOptional()
+  @EmptyAsNull()
+  @Trim()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: DOWNLOAD_URL_FORMAT })
+  @MaxLength(500)
+  download_url?: string | null;
+
+  /** License-server secret for this version (admin-only). */
+  @IsOptional()
+  @EmptyAsNull()
+  @Trim()
+  @IsString()
+  @MaxLength(255)
+  secret_hash?: string | null;
+
+  /** License-server encryption key for this version (admin-only). */
+  @IsOptional()
+  @EmptyAsNull()
+  @Trim()
+  @IsString()
+  @MaxLength(255)
+  encryption_key?: string | null;
+
+  /** JSON text with os, ram and storage. */
+  @IsOptional()
+  @EmptyAsNull()
+  @IsJsonObjectText({ message: REQUIREMENTS_FORMAT })
+  @MaxLength(5000)
+  min_system_requirements?: string | null;
+
+  /** Stable (true) or Beta (false). */
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  is_stable?: boolean;
+
+  /** Makes this the one latest version (the previous latest becomes older). */
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  is_latest?: boolean;
+}
+
+/** Upload Version form: multipart, with an optional file (.zip, .exe, .dmg, .pkg). */
+export class UploadVersionDto extends VersionDetailFields {
+  /** e.g. 2.1.0 */
+  @Trim()
+  @Matches(VERSION_PATTERN, { message: VERSION_FORMAT })
+  @MaxLength(50)
+  @IsNotEmpty({ message: VERSION_REQUIRED })
+  @IsString({ message: VERSION_REQUIRED })
+  version: string;
+
+  /** YYYY-MM-DD (a date-time is cut to its date). */
+  @ToCalendarDate()
+  @IsCalendarDate({ message: RELEASE_DATE_FORMAT })
+  @IsNotEmpty({ message: RELEASE_DATE_REQUIRED })
+  release_date: string;
+
+  /** Push the version to the license server (default on); off keeps it Local Only. */
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  sync_to_license_server?: boolean;
+
+  /** The version's package: .zip, .exe, .dmg or .pkg (optional). */
+  @ApiProperty({ type: 'string', format: 'binary', required: false })
+  @IsOptional()
+  file?: unknown;
+}
+
+/** Edit form and the list's toggles: every field optional; version and release date cannot be emptied. */
+export class UpdateVersionDto extends VersionDetailFields {
+  @ValidateIf((dto: UpdateVersionDto) => dto.version !== undefined)
+  @Trim()
+  @Matches(VERSION_PATTERN, { message: VERSION_FORMAT })
+  @MaxLength(50)
+  @IsNotEmpty({ message: VERSION_REQUIRED })
+  @IsString({ message: VERSION_REQUIRED })
+  version?: string;
+
+  @ValidateIf((dto: UpdateVersionDto) => dto.release_date !== undefined)
+  @ToCalendarDate()
+  @IsCalendarDate({ message: RELEASE_DATE_FORMAT })
+  @IsNotEmpty({ message: RELEASE_DATE_REQUIRED })
+  release_date?: string;
+
+  /** Whether the version is pushed to the license server (false: Local Only). */
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  license_server_sync?: boolean;
+
+  /** Same as license_server_sync (the upload form's name for it). */
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  sync_to_license_server?: boolean;
+}
+
+export const VERSION_FLAGS = ['is_stable', 'is_latest'] as const;
+export type VersionFlag = (typeof VERSION_FLAGS)[number];
+
+export class ToggleVersionStatusDto {
+  /** Which flag to flip: is_stable (Stable/Beta, the default) or is_latest (Latest/Older). */
+  @ApiProperty({ enum: VERSION_FLAGS, enumName: 'VersionFlag', required: false, default: 'is_stable' })
+  @IsOptional()
+  @IsIn(VERSION_FLAGS)
+  flag?: VersionFlag;
+}

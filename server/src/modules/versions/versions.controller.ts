@@ -1,0 +1,142 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Inject } from '@nestjs/common';
+import { ApiError } from '../../common/api-error';
+import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
+import { MessageResponseDto } from '../../common/message-response.dto';
+import { pageMeta } from '../../common/pagination';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { ARCHITECTURES, OS_TYPES } from '../distribution-files/distribution-file.entity';
+import { FileStorage } from '../storage/file-storage';
+import { DISTRIBUTION_EXTENSIONS, VERSION_EXTENSIONS } from '../storage/file-names';
+import { sendStoredFile } from '../storage/send-stored-file';
+import { StoredUpload, UploadInterceptor } from '../storage/upload.interceptor';
+import { ListVersionsQueryDto } from './dto/list-versions-query.dto';
+import { ToggleVersionStatusDto, UpdateVersionDto, UploadVersionDto } from './dto/version-form.dto';
+import { AdminVersionListResponseDto, AdminVersionResponseDto, SupportedVersionsResponseDto, toAdminVersionDto } from './dto/version.dto';
+import { VersionsService } from './versions.service';
+
+/** Version Management. Static paths come before /:id so they are not taken for ids. */
+@ApiTags('versions')
+@Controller('admin')
+export class VersionsController {
+  constructor(
+    private readonly versions: VersionsService,
+    private readonly storage: FileStorage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Lists versions: search over version, changelog, download_url; sort release_date, created_at or version (default created_at desc); 25 per page by default. */
+  @Get('versions')
+  async listAdminVersions(@Query() query: ListVersionsQueryDto): Promise<AdminVersionListResponseDto> {
+    const { rows, total, overallTotal, lastSyncAt, page, limit } = await this.versions.list(query);
+    return {
+      success: true,
+      data: rows.map(toAdminVersionDto),
+      meta: { ...pageMeta(total, page, limit), overall_total: overallTotal, last_sync_at: lastSyncAt },
+    };
+  }
+
+  /** What uploads accept (OS types, architectures, extensions, maximum size) and every version, latest first. */
+  @Get('versions/supported')
+  async getSupportedVersions(): Promise<SupportedVersionsResponseDto> {
+    const versions = await this.versions.all();
+    return {
+      success: true,
+      data: {
+        versions: versions.map((v) => ({
+          id: v.id,
+          version: v.version,
+          release_date: v.release_date,
+          is_stable: v.is_stable,
+          is_latest: v.is_latest,
+        })),
+        os_types: [...OS_TYPES],
+        architectures: [...ARCHITECTURES],
+        version_extensions: [...VERSION_EXTENSIONS],
+        file_extensions: [...DISTRIBUTION_EXTENSIONS],
+        max_upload_bytes: this.config.storage.maxUploadBytes,
+      },
+    };
+  }
+
+  @Get('versions/:id')
+  async getVersion(@Param('id', ParseIntPipe) id: number): Promise<AdminVersionResponseDto> {
+    return { success: true, data: toAdminVersionDto(await this.versions.get(id)) };
+  }
+
+  /**
+   * Upload Version (multipart/form-data). The file is optional
+   * (.zip, .exe, .dmg, .pkg; 415 otherwise, 413 beyond MAX_UPLOAD_BYTES); it streams to storage while its
+   * SHA-256 is computed. The first version, or one sent with is_latest, becomes the latest.
+   */
+  @Post('upload')
+  @UseInterceptors(UploadInterceptor(VERSION_EXTENSIONS))
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: UploadVersionDto })
+  async uploadVersion(
+    @Body() dto: UploadVersionDto,
+    @UploadedFile() file: StoredUpload | undefined,
+    @CurrentUser() actor: AuthUser,
+  ): Promise<AdminVersionResponseDto> {
+    const version = await this.versions.create(dto, file, actor);
+    return { success: true, message: 'Version uploaded successfully', data: toAdminVersionDto(version) };
+  }
+
+  /** Edits a version (any subset of fields; version and release date cannot be emptied). is_latest true makes it the one latest version. */
+  @Put('versions/:id')
+  async updateVersion(@Param('id', ParseIntPipe) id: number, @Body() dto: UpdateVersionDto): Promise<AdminVersionResponseDto> {
+    return { success: true, message: 'Version updated successfully', data: toAdminVersionDto(await this.versions.update(id, dto)) };
+  }
+
+  /** Deletes the version with its distribution files (rows and stored files); the newest remaining version becomes latest if needed. */
+  @Delete('versions/:id')
+  async deleteVersion(@Param('id', ParseIntPipe) id: number): Promise<MessageResponseDto> {
+    await this.versions.remove(id);
+    return { success: true, message: 'Version deleted successfully' };
+  }
+
+  /** Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409). */
+  @Post('versions/:id/toggle-status')
+  @HttpCode(200)
+  async toggleVersionStatus(@Param('id', ParseIntPipe) id: number, @Body() dto: ToggleVersionStatusDto): Promise<AdminVersionResponseDto> {
+    const flag = dto.flag ?? 'is_stable';
+    const version = await this.versions.toggle(id, flag);
+    const message =
+      flag === 'is_latest' ? 'Version marked as latest' : version.is_stable ? 'Version marked as stable' : 'Version marked as beta';
+    return { success: true, message, data: toAdminVersionDto(version) };
+  }
+
+  /** The file uploaded with the version (Range and HEAD supported). */
+  @Get('versions/:id/file')
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
+  async downloadVersionFile(@Param('id', ParseIntPipe) id: number, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const version = await this.versions.get(id);
+    if (!version.storage_key || version.file_size === null || !version.file_hash || !version.file_name)
+      throw ApiError.notFound(`Version ${version.version} has no uploaded file`);
+    await sendStoredFile(this.storage, request, response, {
+      storageKey: version.storage_key,
+      size: version.file_size,
+      sha256: version.file_hash,
+      fileName: version.file_name,
+    });
+  }
+}

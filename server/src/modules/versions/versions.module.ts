@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { VersionEntity } from './version.entity';
+import { VersionsController } from './versions.controller';
+import { VersionsService } from './versions.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([VersionEntity])],
+  controllers: [VersionsController],
+  providers: [VersionsService],
+  exports: [VersionsService],
+})
+export class VersionsModule {}

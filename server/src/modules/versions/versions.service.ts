@@ -1,0 +1,220 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, In, Repository } from 'typeorm';
+import { isUniqueViolation } from '../../common/all-exceptions.filter';
+import { ApiError } from '../../common/api-error';
+import type { AuthUser } from '../../common/current-user.decorator';
+import { whereSearch } from '../../common/pagination';
+import { PreparedSql } from '../../database/prepared-sql';
+import { FileStorage } from '../storage/file-storage';
+import { fileNameProblem } from '../storage/file-names';
+import type { StoredUpload } from '../storage/upload.interceptor';
+import { ListVersionsQueryDto, VersionSortKey } from './dto/list-versions-query.dto';
+import { UpdateVersionDto, UploadVersionDto, VersionFlag } from './dto/version-form.dto';
+import { VersionEntity } from './version.entity';
+
+export interface VersionPage {
+  rows: VersionEntity[];
+  total: number;
+  overallTotal: number;
+  lastSyncAt: Date | null;
+  page: number;
+  limit: number;
+}
+
+/** Called before a version is deleted, e.g. to remove its distribution files and their stored bytes. */
+export type VersionDeletionHook = (versionId: number) => Promise<void>;
+
+const SORT_COLUMNS: Record<VersionSortKey, string> = {
+  release_date: 'v.release_date',
+  created_at: 'v.created_at',
+  version: 'v.version',
+};
+
+export const LATEST_REQUIRED = 'A version must stay the latest: mark another version as latest instead.';
+
+/**
+ * Software versions. "Exactly one latest" holds at every moment: the flag only changes through single UPDATE
+ * statements that set it on one row and clear it on all others at once, so no interleaving of requests (or
+ * instances) can leave two latest versions, and deleting the latest hands the flag to the newest remaining one.
+ */
+@Injectable()
+export class VersionsService {
+  private readonly deletionHooks: VersionDeletionHook[] = [];
+  private readonly sql: PreparedSql;
+
+  constructor(
+    @InjectRepository(VersionEntity) private readonly versions: Repository<VersionEntity>,
+    private readonly storage: FileStorage,
+    dataSource: DataSource,
+  ) {
+    this.sql = PreparedSql.for(dataSource);
+  }
+
+  onDelete(hook: VersionDeletionHook): void {
+    this.deletionHooks.push(hook);
+  }
+
+  async list(query: ListVersionsQueryDto): Promise<VersionPage> {
+    const page = query.page ?? 1;
+    const limit = query.limit ?? 25;
+    const qb = this.versions.createQueryBuilder('v');
+    whereSearch(qb, ['v.version', 'v.changelog', 'v.download_url'], query.search);
+    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
+    qb.orderBy(SORT_COLUMNS[query.sort ?? 'created_at'], direction).addOrderBy('v.id', direction);
+    const [rows, total] = await qb
+      .skip((page - 1) * limit)
+      .take(limit)
+      .getManyAndCount();
+    const overall = await this.versions
+      .createQueryBuilder('v')
+      .select('COUNT(*)', 'count')
+      .addSelect('MAX(v.last_sync_at)', 'last')
+      .getRawOne<{ count: number | string; last: Date | string | null }>();
+    return {
+      rows,
+      total,
+      overallTotal: Number(overall?.count ?? 0),
+      lastSyncAt: this.sql.readDate(overall?.last ?? null),
+      page,
+      limit,
+    };
+  }
+
+  /** Every version, latest first, then by release date (for selects, the client's downloads and license products). */
+  all(): Promise<VersionEntity[]> {
+    return this.versions.find({ order: { is_latest: 'DESC', release_date: 'DESC', id: 'DESC' } });
+  }
+
+  findByIds(ids: number[]): Promise<VersionEntity[]> {
+    return ids.length ? this.versions.findBy({ id: In(ids) }) : Promise.resolve([]);
+  }
+
+  async get(id: number): Promise<VersionEntity> {
+    const version = await this.versions.findOneBy({ id });
+    if (!version) throw ApiError.notFound(`Version ${id} not found`);
+    return version;
+  }
+
+  /** Upload Version: the row, its optional file (committed from temporary storage), and the latest flag. */
+  async create(dto: UploadVersionDto, upload: StoredUpload | undefined, actor: AuthUser): Promise<VersionEntity> {
+    if (await this.versions.existsBy({ version: dto.version })) throw duplicateVersion(dto.version);
+    let storageKey: string | null = null;
+    if (upload) {
+      const problem = fileNameProblem(upload.originalname);
+      if (problem) throw ApiError.badRequest(problem, { file: [problem] });
+      if (upload.size === 0) throw ApiError.badRequest('Please select a file.', { file: ['Please select a file.'] });
+      storageKey = `versions/${randomUUID()}${upload.extension}`;
+      await this.storage.commit(upload, storageKey);
+    }
+    let id: number;
+    try {
+      const inserted = await this.versions.insert({
+        version: dto.version,
+        release_date: dto.release_date,
+        changelog: dto.changelog ?? null,
+        download_url: dto.download_url ?? null,
+        file_name: upload ? upload.originalname : null,
+        storage_key: storageKey,
+        file_size: upload ? upload.size : null,
+        file_hash: upload ? upload.sha256 : null,
+        secret_hash: dto.secret_hash ?? null,
+        encryption_key: dto.encryption_key ?? null,
+        min_system_requirements: dto.min_system_requirements ?? null,
+        is_stable: dto.is_stable ?? true,
+        is_latest: false,
+        license_server_sync: dto.sync_to_license_server ?? true,
+        created_by: actor.id,
+      });
+      id = inserted.identifiers[0].id as number;
+    } catch (error) {
+      if (storageKey) await this.storage.remove(storageKey);
+      if (isUniqueViolation(error)) throw duplicateVersion(dto.version);
+      throw error;
+    }
+    if (dto.is_latest) await this.makeLatest(id);
+    else await this.ensureLatest();
+    return this.get(id);
+  }
+
+  async update(id: number, dto: UpdateVersionDto): Promise<VersionEntity> {
+    const version = await this.get(id);
+    if (dto.version !== undefined && dto.version !== version.version && (await this.versions.existsBy({ version: dto.version })))
+      throw duplicateVersion(dto.version);
+    if (dto.is_latest === false && version.is_latest) throw ApiError.conflict(LATEST_REQUIRED, { is_latest: [LATEST_REQUIRED] });
+
+    const changes: Partial<VersionEntity> = {};
+    const assign = <K extends keyof VersionEntity>(key: K, value: VersionEntity[K] | undefined) => {
+      if (value !== undefined && value !== version[key]) changes[key] = value;
+    };
+    assign('version', dto.version);
+    assign('release_date', dto.release_date);
+    assign('changelog', dto.changelog);
+    assign('download_url', dto.download_url);
+    assign('secret_hash', dto.secret_hash);
+    assign('encryption_key', dto.encryption_key);
+    assign('min_system_requirements', dto.min_system_requirements);
+    assign('is_stable', dto.is_stable);
+    assign('license_server_sync', dto.license_server_sync ?? dto.sync_to_license_server);
+    const becomesLatest = dto.is_latest === true && !version.is_latest;
+    // What the license server holds no longer matches: the version is pending until the next sync.
+    if (Object.keys(changes).length || becomesLatest) changes.last_sync_at = null;
+    if (Object.keys(changes).length) {
+      try {
+        await this.versions.update({ id }, changes);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw duplicateVersion(dto.version ?? version.version);
+        throw error;
+      }
+    }
+    if (becomesLatest) await this.makeLatest(id);
+    return this.get(id);
+  }
+
+  /** Flips Stable/Beta or Latest/Older. Un-marking the latest version is refused (409): mark another one instead. */
+  async toggle(id: number, flag: VersionFlag): Promise<VersionEntity> {
+    const version = await this.get(id);
+    return this.update(id, flag === 'is_latest' ? { is_latest: !version.is_latest } : { is_stable: !version.is_stable });
+  }
+
+  /** Deletes the version, its distribution files (rows and stored bytes) and its own file; the latest flag moves on. */
+  async remove(id: number): Promise<void> {
+    const version = await this.get(id);
+    for (const hook of this.deletionHooks) await hook(id);
+    const result = await this.versions.delete({ id });
+    if (!result.affected) throw ApiError.notFound(`Version ${id} not found`);
+    if (version.storage_key) await this.storage.remove(version.storage_key);
+    await this.ensureLatest();
+  }
+
+  /** Records a successful push to the license server (for the sync client). */
+  async markSynced(ids: number[], at = new Date()): Promise<void> {
+    if (ids.length) await this.versions.update({ id: In(ids) }, { last_sync_at: at, license_server_sync: true });
+  }
+
+  /** One statement: this row becomes the latest and every other row stops being it. */
+  private async makeLatest(id: number): Promise<void> {
+    await this.sql.run(
+      `UPDATE ${this.sql.quote('versions')} SET ${this.sql.quote('is_latest')} = CASE WHEN id = ? THEN 1 ELSE 0 END ` +
+        `WHERE ${this.sql.quote('is_latest')} = 1 OR id = ?`,
+      [id, id],
+    );
+  }
+
+  /** One statement: when no version is the latest, the newest release becomes it. */
+  private async ensureLatest(): Promise<void> {
+    const latest = this.sql.quote('is_latest');
+    await this.sql.run(
+      `UPDATE ${this.sql.quote('versions')} SET ${latest} = 1 WHERE id = ` +
+        `(SELECT id FROM (SELECT id FROM ${this.sql.quote('versions')} ORDER BY release_date DESC, id DESC LIMIT 1) newest) ` +
+        `AND NOT EXISTS (SELECT 1 FROM (SELECT id FROM ${this.sql.quote('versions')} WHERE ${latest} = 1) current_latest)`,
+      [],
+    );
+  }
+}
+
+function duplicateVersion(version: string): ApiError {
+  const message = `Version ${version} already exists`;
+  return ApiError.conflict(message, { version: [message] });
+}

@@ -1,0 +1,45 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { PUBLIC_EXTENSION } from './common/public.decorator';
+
+export const BEARER = 'bearer';
+
+/**
+ * The API contract, built from the running module graph. Operation ids are handler names; every
+ * operation not marked @Public() carries bearer security.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('StreamHub Portal API')
+    .setDescription(
+      'Licensing and distribution portal for the StreamHub streaming server. ' +
+        'Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.',
+    )
+    .setVersion('1.0.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER)
+    .build();
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (_controller: string, method: string) => method,
+  });
+  for (const path of Object.values(document.paths)) {
+    for (const operation of Object.values(path) as Array<Record<string, unknown>>) {
+      if (typeof operation !== 'object' || !operation || !('responses' in operation)) continue;
+      if (operation[PUBLIC_EXTENSION]) delete operation[PUBLIC_EXTENSION];
+      else operation.security = [{ [BEARER]: [] }];
+    }
+  }
+  return document;
+}
+
+/** Recursively sorts object keys so the YAML diff only shows real changes. */
+export function sortKeys<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(sortKeys) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+    ) as T;
+  }
+  return value;
+}

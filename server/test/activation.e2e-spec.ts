@@ -1,0 +1,328 @@
+import { DeviceEntity } from '../src/modules/devices/device.entity';
+import { DevicesService } from '../src/modules/devices/devices.service';
+import { LicenseEntity } from '../src/modules/licenses/license.entity';
+import { RemoteLogEntity } from '../src/modules/logs/remote-log.entity';
+import { verifySignedAnswer } from '../src/modules/license-server/signed-answer';
+import { callLicenseServer, ensureVersion, issueLicense, nonce, serverUid, setDate } from './support/licensing';
+import { bearer, startTestApp, TestApp } from './support/test-app';
+
+describe(`activation API and devices (${process.env.TEST_DB})`, () => {
+  let t: TestApp;
+  let admin: string;
+  let alice: { token: string; id: number; email: string };
+  let bob: { token: string; id: number; email: string };
+  let publicKey: string;
+
+  const license = (id: number) => t.dataSource.getRepository(LicenseEntity).findOneByOrFail({ id });
+  const devicesOf = (licenseId: number) =>
+    t.dataSource.getRepository(DeviceEntity).find({ where: { license_id: licenseId }, order: { id: 'ASC' } });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await t.adminToken();
+    alice = await t.signUpClient();
+    bob = await t.signUpClient();
+    await ensureVersion(t);
+    publicKey = (await t.api().get('/api/license-server/public-key').expect(200)).body.data.public_key_pem;
+  });
+  afterAll(async () => {
+    expect(t.statuses.filter((status) => status >= 500)).toEqual([]);
+    await t.close();
+  });
+
+  it('gives exactly max_activations seats to 20 simultaneous activations', async () => {
+    const issued = await issueLicense(t, { max_activations: 5, user_email: alice.email });
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: `concurrent-server-${i}` }),
+      ),
+    );
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    const codes = responses.map((r) => r.body.data.code);
+    expect(codes.filter((c) => c === 'VALID')).toHaveLength(5);
+    expect(codes.filter((c) => c === 'TOO_MANY_DEVICES')).toHaveLength(15);
+    expect((await devicesOf(issued.id)).filter((d) => d.deactivated_at === null)).toHaveLength(5);
+    expect((await license(issued.id)).current_activations).toBe(5);
+  });
+
+  it('takes no new seat when the same server activates again, even many times at once', async () => {
+    const issued = await issueLicense(t, { max_activations: 2 });
+    const uid = serverUid();
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: uid })),
+    );
+    expect(responses.map((r) => r.body.data.code)).toEqual(Array(10).fill('VALID'));
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: uid, hostname: 'renamed.example.net' }).expect(
+      200,
+    );
+    const devices = await devicesOf(issued.id);
+    expect(devices).toHaveLength(1);
+    expect(devices[0].hostname).toBe('renamed.example.net');
+    expect((await license(issued.id)).current_activations).toBe(1);
+  });
+
+  it('signs every answer over its canonical JSON and echoes the nonce, license key and server', async () => {
+    const issued = await issueLicense(t, { max_activations: 1 });
+    const uid = serverUid();
+    const sent = nonce();
+    const response = await callLicenseServer(t, 'activate', {
+      license_key: issued.license_key.toLowerCase(),
+      server_uid: uid,
+      nonce: sent,
+    }).expect(200);
+    const answer = response.body.data;
+    expect(response.body.success).toBe(true);
+    expect(answer).toMatchObject({
+      action: 'activate',
+      valid: true,
+      code: 'VALID',
+      nonce: sent,
+      license_key: issued.license_key,
+      server_uid: uid,
+    });
+    expect(answer.license).toMatchObject({ license_key: issued.license_key, status: 'active', max_activations: 1, current_activations: 1 });
+    expect(answer.device).toMatchObject({ server_uid: uid, status: 'active' });
+    expect(Math.abs(Date.parse(answer.issued_at) - Date.now())).toBeLessThan(60_000);
+    expect(answer.key_id).toBe((await t.api().get('/api/license-server/public-key')).body.data.key_id);
+    expect(verifySignedAnswer(answer, publicKey)).toBe(true);
+
+    // The same answer cannot pass for one to another request, nor with any member changed.
+    expect(verifySignedAnswer({ ...answer, nonce: nonce() }, publicKey)).toBe(false);
+    expect(verifySignedAnswer({ ...answer, server_uid: serverUid() }, publicKey)).toBe(false);
+    expect(verifySignedAnswer({ ...answer, code: 'REVOKED' }, publicKey)).toBe(false);
+    expect(verifySignedAnswer({ ...answer, license: { ...answer.license, max_activations: 100 } }, publicKey)).toBe(false);
+
+    const refused = (await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: serverUid() })).body;
+    expect(refused).toMatchObject({ success: false, data: { valid: false, code: 'TOO_MANY_DEVICES' } });
+    expect(verifySignedAnswer(refused.data, publicKey)).toBe(true);
+    const unknown = (await callLicenseServer(t, 'validate', { license_key: 'SH-NOPE0-NOPE0-NOPE0-NOPE0-NOPE0', server_uid: uid })).body
+      .data;
+    expect(unknown).toMatchObject({ code: 'NOT_FOUND', license: null, device: null });
+    expect(verifySignedAnswer(unknown, publicKey)).toBe(true);
+  });
+
+  it('refuses revoked, expired and pending licenses with their codes', async () => {
+    const revoked = await issueLicense(t, { max_activations: 3 });
+    const uid = serverUid();
+    await callLicenseServer(t, 'activate', { license_key: revoked.license_key, server_uid: uid }).expect(200);
+    await t.api().post(`/api/admin/licenses/${revoked.id}/revoke`).set(bearer(admin)).expect(200);
+    expect((await callLicenseServer(t, 'validate', { license_key: revoked.license_key, server_uid: uid })).body.data).toMatchObject({
+      valid: false,
+      code: 'REVOKED',
+    });
+    expect((await callLicenseServer(t, 'activate', { license_key: revoked.license_key, server_uid: serverUid() })).body.data.code).toBe(
+      'REVOKED',
+    );
+
+    const expired = await issueLicense(t, { max_activations: 3 });
+    const expiredUid = serverUid();
+    await callLicenseServer(t, 'activate', { license_key: expired.license_key, server_uid: expiredUid }).expect(200);
+    await setDate(t, 'licenses', expired.id, 'expires_at', new Date(Date.now() - 1000));
+    const heartbeat = (await callLicenseServer(t, 'validate', { license_key: expired.license_key, server_uid: expiredUid })).body.data;
+    expect(heartbeat).toMatchObject({ valid: false, code: 'EXPIRED', license: { status: 'expired' } });
+    expect(verifySignedAnswer(heartbeat, publicKey)).toBe(true);
+    expect((await callLicenseServer(t, 'activate', { license_key: expired.license_key, server_uid: serverUid() })).body.data.code).toBe(
+      'EXPIRED',
+    );
+    expect((await devicesOf(expired.id))[0].status).toBe('failed');
+
+    const pending = await t
+      .api()
+      .post('/api/admin/licenses')
+      .set(bearer(admin))
+      .send({
+        product_name: 'StreamHub Basic',
+        user_email: 'p@portal.test',
+        expires_at: new Date(Date.now() + 86400000).toISOString(),
+        status: 'pending',
+      })
+      .expect(201);
+    expect(
+      (await callLicenseServer(t, 'activate', { license_key: pending.body.data.license_key, server_uid: serverUid() })).body.data.code,
+    ).toBe('PENDING');
+  });
+
+  it('answers NOT_ACTIVATED to a heartbeat from a server without a seat', async () => {
+    const issued = await issueLicense(t);
+    expect((await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: serverUid() })).body.data.code).toBe(
+      'NOT_ACTIVATED',
+    );
+  });
+
+  it('moves last_activity_at with every heartbeat', async () => {
+    const issued = await issueLicense(t);
+    const uid = serverUid();
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: uid }).expect(200);
+    const [device] = await devicesOf(issued.id);
+    const anHourAgo = new Date(Date.now() - 3600_000);
+    await setDate(t, 'devices', device.id, 'last_activity_at', anHourAgo);
+    const answer = (await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: uid, version: '2.2.0' })).body
+      .data;
+    expect(answer).toMatchObject({ valid: true, code: 'VALID' });
+    const [after] = await devicesOf(issued.id);
+    expect(after.last_activity_at!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(after.version).toBe('2.2.0');
+  });
+
+  it('marks devices that stopped reporting inactive (scheduled job and on read); a heartbeat brings them back', async () => {
+    const issued = await issueLicense(t, { max_activations: 2, user_email: alice.email });
+    const silent = serverUid();
+    const onRead = serverUid();
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: silent }).expect(200);
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: onRead }).expect(200);
+    const [first, second] = await devicesOf(issued.id);
+    const longAgo = new Date(Date.now() - (t.config.licensing.deviceInactiveAfterSeconds + 60) * 1000);
+    await setDate(t, 'devices', first.id, 'last_activity_at', longAgo);
+    expect(await t.app.get(DevicesService).markSilentDevicesInactive()).toBeGreaterThanOrEqual(1);
+    expect((await devicesOf(issued.id)).map((d) => d.status)).toEqual(['inactive', 'active']);
+
+    await setDate(t, 'devices', second.id, 'last_activity_at', longAgo);
+    const mine = (await t.api().get('/api/devices').set(bearer(alice.token)).expect(200)).body.data;
+    expect(mine.find((d: { id: number }) => d.id === second.id)).toMatchObject({ status: 'inactive', is_active: false });
+
+    // Silence keeps the seat: the server resumes with a heartbeat.
+    expect((await license(issued.id)).current_activations).toBe(2);
+    expect((await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: silent })).body.data.code).toBe('VALID');
+    expect((await devicesOf(issued.id))[0].status).toBe('active');
+  });
+
+  it('frees a seat on deactivation, so a sixth server can activate', async () => {
+    const issued = await issueLicense(t, { max_activations: 5, user_email: alice.email });
+    const uids = Array.from({ length: 5 }, serverUid);
+    for (const uid of uids)
+      expect((await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: uid })).body.data.code).toBe('VALID');
+    const sixth = serverUid();
+    expect((await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: sixth })).body.data.code).toBe(
+      'TOO_MANY_DEVICES',
+    );
+
+    const gone = await callLicenseServer(t, 'deactivate', { license_key: issued.license_key, server_uid: uids[0] }).expect(200);
+    expect(gone.body).toMatchObject({ success: true, data: { code: 'DEACTIVATED', license: { current_activations: 4 } } });
+    expect(verifySignedAnswer(gone.body.data, publicKey)).toBe(true);
+    expect((await callLicenseServer(t, 'deactivate', { license_key: issued.license_key, server_uid: uids[0] })).body.data.code).toBe(
+      'NOT_ACTIVATED',
+    );
+    expect((await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: uids[0] })).body.data.code).toBe(
+      'NOT_ACTIVATED',
+    );
+    expect((await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: sixth })).body.data.code).toBe('VALID');
+    expect((await license(issued.id)).current_activations).toBe(5);
+
+    // The owner frees a seat from My Devices; an admin frees one by {license_key, server_uid}.
+    const mine = (await t.api().get('/api/devices').set(bearer(alice.token)).expect(200)).body.data;
+    const own = mine.find((d: { server_uid: string }) => d.server_uid === uids[1]);
+    const deactivated = await t.api().post(`/api/devices/${own.id}/deactivate`).set(bearer(alice.token)).expect(200);
+    expect(deactivated.body.data).toMatchObject({ status: 'inactive', is_active: false, license_key: issued.license_key });
+    expect((await license(issued.id)).current_activations).toBe(4);
+    await t
+      .api()
+      .post('/api/admin/devices/deactivate')
+      .set(bearer(admin))
+      .send({ license_key: issued.license_key, server_uid: uids[2] })
+      .expect(200);
+    expect((await license(issued.id)).current_activations).toBe(3);
+    await t
+      .api()
+      .post('/api/admin/devices/deactivate')
+      .set(bearer(admin))
+      .send({ license_key: issued.license_key, server_uid: 'no-such-server' })
+      .expect(404);
+
+    // The old server comes back: it needs a free seat again.
+    expect((await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: uids[0] })).body.data.code).toBe('VALID');
+    expect((await license(issued.id)).current_activations).toBe(4);
+  });
+
+  it('shows the owner their devices with every field, and never another client’s', async () => {
+    const mine = (await t.api().get('/api/devices').set(bearer(alice.token)).expect(200)).body;
+    expect(mine.meta.total).toBeGreaterThan(5);
+    expect(mine.data[0]).toEqual(
+      expect.objectContaining({
+        id: expect.any(Number),
+        device_name: 'Edge server',
+        license_key: expect.stringMatching(/^SH-/),
+        status: expect.stringMatching(/^(active|inactive|failed)$/),
+        activated_at: expect.any(String),
+        last_activity_at: expect.any(String),
+        server_uid: expect.any(String),
+      }),
+    );
+    expect((await t.api().get('/api/devices').set(bearer(bob.token)).expect(200)).body.data).toEqual([]);
+
+    const all = await t.dataSource.getRepository(DeviceEntity).find();
+    for (const device of all) {
+      await t.api().post(`/api/devices/${device.id}/deactivate`).set(bearer(bob.token)).expect(404);
+    }
+    expect((await t.dataSource.getRepository(DeviceEntity).find()).map((d) => d.deactivated_at)).toEqual(all.map((d) => d.deactivated_at));
+  });
+
+  it('gives admins the device list, stats and the devices of one license', async () => {
+    const list = (await t.api().get('/api/admin/devices').query({ search: 'concurrent-server-' }).set(bearer(admin)).expect(200)).body;
+    expect(list.meta.total).toBe(5);
+    expect(list.data[0]).toMatchObject({ user_email: alice.email, hostname: 'stream-01.example.net' });
+    const all = (await t.api().get('/api/admin/devices').set(bearer(admin)).expect(200)).body;
+    expect(all.meta).toMatchObject({ page: 1, limit: 25 });
+    const stats = (await t.api().get('/api/admin/devices/stats').set(bearer(admin)).expect(200)).body.data;
+    expect(stats.total).toBe(await t.dataSource.getRepository(DeviceEntity).count());
+    expect(stats.active + stats.inactive + stats.failed).toBe(stats.total);
+    expect(stats.holding_seats + stats.deactivated).toBe(stats.total);
+    await t.api().get('/api/admin/devices/license/SH-UNKNOWN-KEY00').set(bearer(admin)).expect(404);
+  });
+
+  it('records every call as a remote log entry, valid or not, with host, product, version, server, key, code and IP', async () => {
+    const logs = t.dataSource.getRepository(RemoteLogEntity);
+    const issued = await issueLicense(t, { max_activations: 1 });
+    const uid = serverUid();
+    const before = await logs.count();
+    await callLicenseServer(t, 'activate', {
+      license_key: issued.license_key,
+      server_uid: uid,
+      hostname: 'edge-7.example.net',
+      product: 'StreamHub',
+      version: '2.3.1',
+    });
+    const heartbeats = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: uid, version: '2.3.1' }),
+      ),
+    );
+    expect(heartbeats.every((r) => r.body.data.code === 'VALID')).toBe(true);
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: serverUid() });
+    await callLicenseServer(t, 'validate', { license_key: 'SH-NOPE0-NOPE0-NOPE0-NOPE0-NOPE0', server_uid: uid });
+    await callLicenseServer(t, 'deactivate', { license_key: issued.license_key, server_uid: uid });
+    expect(await logs.count()).toBe(before + 29);
+
+    const entries = await logs.find({ where: { license_key: issued.license_key, server_uid: uid }, order: { id: 'ASC' } });
+    expect(entries).toHaveLength(27);
+    expect(entries[0]).toMatchObject({
+      action: 'activate',
+      valid: true,
+      code: 'VALID',
+      level: 'info',
+      hostname: 'edge-7.example.net',
+      product: 'StreamHub',
+      version: '2.3.1',
+    });
+    expect(entries[0].ip_address).toMatch(/127\.0\.0\.1/);
+    expect(Math.abs(entries[0].created_at.getTime() - Date.now())).toBeLessThan(60_000);
+    expect(entries.filter((e) => e.action === 'validate' && e.valid && e.code === 'VALID')).toHaveLength(25);
+    expect(entries.at(-1)).toMatchObject({ action: 'deactivate', code: 'DEACTIVATED', valid: false });
+    expect(await logs.findOneBy({ license_key: issued.license_key, code: 'TOO_MANY_DEVICES' })).toMatchObject({
+      valid: false,
+      level: 'warning',
+    });
+    expect(await logs.findOneBy({ license_key: 'SH-NOPE0-NOPE0-NOPE0-NOPE0-NOPE0' })).toMatchObject({ code: 'NOT_FOUND', valid: false });
+  });
+
+  it.each([
+    ['no nonce', { nonce: undefined }],
+    ['a short nonce', { nonce: 'abc' }],
+    ['a nonce with spaces', { nonce: 'a nonce with spaces in it' }],
+    ['a short server_uid', { server_uid: 'x' }],
+    ['no license key', { license_key: '' }],
+    ['an unknown field', { admin: true }],
+  ])('answers a malformed request (%s) with 400', async (_case, change) => {
+    const body = { license_key: 'SH-AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', server_uid: serverUid(), nonce: nonce(), ...change };
+    await t.api().post('/api/license-server/activate').send(body).expect(400);
+  });
+});

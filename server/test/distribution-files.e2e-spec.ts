@@ -1,0 +1,284 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { countRows, createVersion, eventually, postFile, sha256, someBytes, storedFiles, uploadFile } from './support/distribution';
+import { bearer, startTestApp, TestApp } from './support/test-app';
+
+const MAX_UPLOAD_BYTES = 64 * 1024;
+const ALLOWED = 'File type not allowed. Allowed types: .exe, .dmg, .pkg, .tar.gz, .zip, .deb, .rpm';
+
+describe(`distribution files (${process.env.TEST_DB})`, () => {
+  let t: TestApp;
+  let admin: string;
+  let v2: { id: number };
+  let v3: { id: number };
+
+  const list = async (query: Record<string, string | number> = {}) =>
+    (await t.api().get('/api/admin/distribution-files').query(query).set(bearer(admin)).expect(200)).body;
+  const snapshot = async () => ({ rows: await countRows(t, 'distribution_files'), files: storedFiles(t) });
+
+  beforeAll(async () => {
+    t = await startTestApp({ MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) });
+    admin = await t.adminToken();
+    v2 = await createVersion(t, '2.0.0', { release_date: '2025-03-01' });
+    v3 = await createVersion(t, '3.0.0', { release_date: '2025-05-01', is_latest: true });
+  });
+  afterAll(async () => {
+    expect(t.statuses.filter((status) => status >= 500)).toEqual([]);
+    await t.close();
+  });
+
+  describe('upload', () => {
+    it('stores the file under a generated key with its SHA-256 and size, and answers success, data, message', async () => {
+      const bytes = someBytes(50_000);
+      const response = await postFile(t, admin, {
+        version_id: v3.id,
+        os_type: 'linux',
+        architecture: 'x64',
+        bytes,
+        name: 'streamhub_3.0.0_amd64.deb',
+      }).expect(201);
+      expect(response.body).toEqual({
+        success: true,
+        message: 'File uploaded successfully',
+        data: {
+          id: expect.any(Number),
+          file_name: 'streamhub_3.0.0_amd64.deb',
+          file_hash: sha256(bytes),
+          file_size: 50_000,
+          os_type: 'linux',
+          architecture: 'x64',
+          version: '3.0.0',
+          version_id: v3.id,
+          is_latest: 1,
+          download_count: 0,
+          created_at: expect.any(String),
+          download_url: `/api/download/${response.body.data.id}`,
+        },
+      });
+      expect(storedFiles(t)).toEqual([expect.stringMatching(/^files\/[0-9a-f-]{36}\.deb$/)]);
+    });
+
+    it('takes a custom file name (UTF-8 welcome) instead of the original one', async () => {
+      const file = await uploadFile(t, {
+        version_id: v2.id,
+        os_type: 'windows',
+        name: 'upload.exe',
+        file_name: 'StreamHub Setup ä 2.0.exe',
+      });
+      expect(file.file_name).toBe('StreamHub Setup ä 2.0.exe');
+    });
+
+    it.each([
+      ['a type not on the list', { name: 'install.sh' }, 415, ALLOWED],
+      ['.appimage (hinted at, never allowed)', { name: 'StreamHub.AppImage' }, 415, ALLOWED],
+      ['a custom name without an allowed type', { name: 'ok.deb', file_name: 'renamed.txt' }, 415, ALLOWED],
+      [
+        'a path-traversal custom name',
+        { name: 'ok.deb', file_name: '../../../etc/cron.d/evil.deb' },
+        400,
+        'File name must not contain path separators or ".."',
+      ],
+      ['a backslash path', { name: 'ok.deb', file_name: '..\\..\\evil.deb' }, 400, 'File name must not contain path separators or ".."'],
+      [
+        'a control character',
+        { name: 'ok.deb', file_name: 'evil\u0007.deb' },
+        400,
+        'File name must not contain control characters or any of < > : " | ? *',
+      ],
+      [
+        'a hidden-file name',
+        { name: 'ok.deb', file_name: '.bashrc.deb' },
+        400,
+        'File name must not start with a dot, a hyphen or a space, nor end with a space',
+      ],
+      [
+        'an option-like name',
+        { name: 'ok.deb', file_name: '-rf.tar.gz' },
+        400,
+        'File name must not start with a dot, a hyphen or a space, nor end with a space',
+      ],
+      ['an empty file', { name: 'empty.deb', bytes: Buffer.alloc(0) }, 400, 'Please select a file.'],
+      ['no file at all', { bytes: undefined }, 400, 'Please select a file.'],
+      [
+        'a file over MAX_UPLOAD_BYTES',
+        { name: 'big.deb', bytes: someBytes(MAX_UPLOAD_BYTES + 1) },
+        413,
+        'File too large. The maximum upload size is 64 KB.',
+      ],
+      ['a missing version', { version_id: undefined }, 400, 'Version is required'],
+      ['a missing operating system', { os_type: undefined }, 400, 'Operating system is required'],
+      ['an unknown operating system', { os_type: 'beos' }, 400, 'Operating system must be one of windows, linux, macos'],
+      ['a missing architecture', { architecture: undefined }, 400, 'Architecture is required'],
+      ['an unknown architecture', { architecture: 'sparc' }, 400, 'Architecture must be one of x64, x86, arm64'],
+      ['a version that does not exist', { version_id: 99_999 }, 404, 'Version 99999 not found'],
+    ])('refuses %s and leaves neither file nor row behind', async (_name, overrides, status, message) => {
+      const before = await snapshot();
+      const response = await postFile(t, admin, {
+        version_id: v3.id,
+        os_type: 'linux',
+        architecture: 'x64',
+        bytes: someBytes(2048),
+        ...overrides,
+      });
+      expect({ status: response.status, message: response.body.message }).toEqual({ status, message });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('accepts exactly MAX_UPLOAD_BYTES', async () => {
+      const file = await uploadFile(t, { version_id: v2.id, name: 'exact.zip', os_type: 'macos', bytes: someBytes(MAX_UPLOAD_BYTES) });
+      expect(file.file_size).toBe(MAX_UPLOAD_BYTES);
+    });
+
+    it('refuses a second file of the same name for a version with 409, and stores nothing', async () => {
+      const before = await snapshot();
+      const response = await postFile(t, admin, {
+        version_id: v3.id,
+        os_type: 'linux',
+        architecture: 'arm64',
+        bytes: someBytes(10),
+        name: 'streamhub_3.0.0_amd64.deb',
+      });
+      expect(response.status).toBe(409);
+      expect(response.body.errors.file_name).toEqual(['A file named streamhub_3.0.0_amd64.deb already exists for version 3.0.0']);
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('leaves neither file nor row behind when the client aborts mid-upload', async () => {
+      const before = await snapshot();
+      const { port } = t.app.getHttpServer().address() as AddressInfo;
+      const boundary = '----portal-test-boundary';
+      const head =
+        `--${boundary}\r\nContent-Disposition: form-data; name="version_id"\r\n\r\n${v3.id}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="os_type"\r\n\r\nlinux\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="architecture"\r\n\r\nx64\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="aborted.deb"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n';
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/admin/distribution-files',
+        headers: { ...bearer(admin), 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': 10_000_000 },
+      });
+      request.on('error', () => undefined);
+      request.write(head);
+      request.write(someBytes(30_000));
+      // The upload is under way once its temporary file exists; then the client goes away.
+      await eventually('the upload is being written', () => storedFiles(t).some((path) => path.startsWith('.tmp/')));
+      request.destroy();
+      await eventually('the temporary file is gone', () => !storedFiles(t).some((path) => path.startsWith('.tmp/')));
+      expect(await snapshot()).toEqual(before);
+      // The server is fine afterwards.
+      await t.api().get('/api/admin/distribution-files/stats').set(bearer(admin)).expect(200);
+    });
+
+    it('is for admins only', async () => {
+      const client = await t.signUpClient();
+      const before = await snapshot();
+      await postFile(t, client.token, {
+        version_id: v3.id,
+        os_type: 'linux',
+        architecture: 'x64',
+        bytes: someBytes(10),
+        name: 'x.deb',
+      }).expect(403);
+      await t.api().get('/api/admin/distribution-files').set(bearer(client.token)).expect(403);
+      await t.api().get('/api/admin/distribution-files/stats').set(bearer(client.token)).expect(403);
+      await t.api().get('/api/admin/distribution-files/versions').set(bearer(client.token)).expect(403);
+      await t.api().delete('/api/admin/distribution-files/1').set(bearer(client.token)).expect(403);
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  describe('list, stats and versions', () => {
+    beforeAll(async () => {
+      await uploadFile(t, {
+        version_id: v3.id,
+        os_type: 'linux',
+        architecture: 'arm64',
+        name: 'streamhub_3.0.0_arm64.deb',
+        bytes: someBytes(3000),
+      });
+      await uploadFile(t, {
+        version_id: v3.id,
+        os_type: 'linux',
+        architecture: 'x64',
+        name: 'streamhub-3.0.0.x86_64.rpm',
+        bytes: someBytes(4000),
+      });
+      await uploadFile(t, {
+        version_id: v3.id,
+        os_type: 'macos',
+        architecture: 'arm64',
+        name: 'StreamHub-3.0.0.dmg',
+        bytes: someBytes(5000),
+      });
+    });
+
+    it('lists newest first with paging and totals', async () => {
+      const all = await list();
+      expect(all.meta).toEqual({ total: 6, page: 1, limit: 25, pages: 1 });
+      expect(all.data[0].file_name).toBe('StreamHub-3.0.0.dmg');
+      const page = await list({ limit: 4, page: 2 });
+      expect(page.meta).toEqual({ total: 6, page: 2, limit: 4, pages: 2 });
+      expect(page.data).toHaveLength(2);
+    });
+
+    it('filters by version and platform, searches file name and version, and sorts', async () => {
+      expect((await list({ version_id: v2.id })).data.map((f: { file_name: string }) => f.file_name).sort()).toEqual([
+        'StreamHub Setup ä 2.0.exe',
+        'exact.zip',
+      ]);
+      expect((await list({ os_type: 'linux' })).meta.total).toBe(3);
+      expect((await list({ os_type: 'linux', architecture: 'arm64' })).data.map((f: { file_name: string }) => f.file_name)).toEqual([
+        'streamhub_3.0.0_arm64.deb',
+      ]);
+      expect((await list({ search: 'rpm' })).data.map((f: { file_name: string }) => f.file_name)).toEqual(['streamhub-3.0.0.x86_64.rpm']);
+      expect((await list({ search: '2.0.0' })).meta.total).toBe(2);
+      const bySize = await list({ sort: 'file_size', order: 'asc' });
+      expect(bySize.data.map((f: { file_size: number }) => f.file_size)).toEqual(
+        [...bySize.data.map((f: { file_size: number }) => f.file_size)].sort((a, b) => a - b),
+      );
+      await t.api().get('/api/admin/distribution-files').query({ os_type: 'beos' }).set(bearer(admin)).expect(400);
+    });
+
+    it('counts files, downloads and bytes, per OS', async () => {
+      const stats = (await t.api().get('/api/admin/distribution-files/stats').set(bearer(admin)).expect(200)).body.data;
+      expect(stats).toEqual({
+        total_files: 6,
+        total_downloads: 0,
+        total_size: 50_000 + 1000 + MAX_UPLOAD_BYTES + 3000 + 4000 + 5000,
+        files_by_os: [
+          { os_type: 'windows', count: 1, downloads: 0, size: 1000 },
+          { os_type: 'linux', count: 3, downloads: 0, size: 57_000 },
+          { os_type: 'macos', count: 2, downloads: 0, size: MAX_UPLOAD_BYTES + 5000 },
+        ],
+      });
+    });
+
+    it('offers the versions for the upload form, latest first, with 1/0 flags', async () => {
+      const versions = (await t.api().get('/api/admin/distribution-files/versions').set(bearer(admin)).expect(200)).body;
+      expect(versions).toEqual({
+        success: true,
+        data: [
+          { id: v3.id, version: '3.0.0', release_date: '2025-05-01', is_latest: 1, is_stable: 1 },
+          { id: v2.id, version: '2.0.0', release_date: '2025-03-01', is_latest: 0, is_stable: 1 },
+        ],
+      });
+    });
+  });
+
+  describe('delete', () => {
+    it('removes the row and the stored file', async () => {
+      const [file] = (await list({ search: 'dmg' })).data;
+      const before = await snapshot();
+      const response = await t.api().delete(`/api/admin/distribution-files/${file.id}`).set(bearer(admin)).expect(200);
+      expect(response.body).toEqual({ success: true, message: 'File deleted successfully' });
+      const after = await snapshot();
+      expect(after.rows).toBe(before.rows - 1);
+      expect(after.files).toHaveLength(before.files.length - 1);
+      await t.api().delete(`/api/admin/distribution-files/${file.id}`).set(bearer(admin)).expect(404);
+      await t.api().get(`/api/download/${file.id}`).set(bearer(admin)).expect(404);
+    });
+  });
+});
