@@ -103,6 +103,9 @@ test.describe('registration, verification and sign-in', () => {
   test('a session revoked on the server ends in the browser with the expiry message', async ({ page }) => {
     const client = await createVerifiedClient(page);
     await loginAsClient(page, client);
+    // Let the dashboard's own calls finish first: one answered 401 after the logout would end the session
+    // (and clear the stored one) before the reload this test is about.
+    await page.waitForLoadState('networkidle');
     const token = await page.evaluate(() => localStorage.getItem('auth_token'));
     expect((await page.request.post('/api/logout', { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
     await page.reload();

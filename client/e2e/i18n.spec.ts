@@ -15,6 +15,7 @@ test('switching to German applies everywhere and survives a reload', async ({ pa
   await page.getByLabel('E-Mail').fill('admin@portal.test');
   await page.getByRole('textbox', { name: 'Passwort' }).fill('admin-password-1');
   await page.getByRole('button', { name: 'Als Admin anmelden' }).click();
+  await expect(page).toHaveURL(/\/secret-admin\/dashboard$/);
   await page.goto('/secret-admin/users');
   await expect(page.getByRole('heading', { name: 'Benutzerverwaltung' })).toBeVisible();
   await expect(page.getByText(/Zeilen pro Seite/)).toBeVisible();

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * Browser tests in Debian's Chromium against the real built server (client and API on one origin)
  * on a throwaway SQLite database. The runner sets E2E_DATA_DIR once; workers inherit it.
+ * E2E_PORT and E2E_CLIENT_DIST (a client build elsewhere) let several runs share the machine.
  */
 const port = Number(process.env.E2E_PORT ?? 4310);
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'portal-browser-'));
@@ -49,7 +50,7 @@ export default defineConfig({
       ADMIN_EMAIL: 'admin@portal.test',
       ADMIN_PASSWORD: 'admin-password-1',
       JWT_SECRET: 'browser-tests-secret-browser-tests-secret-0123456789',
-      CLIENT_DIST: join(repoRoot, 'client/dist'),
+      CLIENT_DIST: process.env.E2E_CLIENT_DIST ?? join(repoRoot, 'client/dist'),
       THROTTLE_REGISTRATIONS_PER_IP: '10000',
       THROTTLE_LOGIN_FAILURES_PER_IP: '10000',
       THROTTLE_LOGIN_FAILURES_PER_ACCOUNT: '10000',

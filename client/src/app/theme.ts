@@ -23,9 +23,9 @@ export const theme = createTheme({
   variantColorResolver,
 });
 
-/** 'dimmed' text dark enough for AA contrast on white and on the grey page background. */
+/** 'dimmed' and error text (field errors) dark enough for AA contrast on white and on the grey page background. */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': '#5c636b' },
+  light: { '--mantine-color-dimmed': '#5c636b', '--mantine-color-error': 'var(--mantine-color-red-9)' },
   dark: {},
 });
