@@ -10,6 +10,8 @@ import { SectionPendingPage } from './SectionPendingPage';
 
 const UsersPage = lazy(() => import('./users/UsersPage'));
 const LicensesPage = lazy(() => import('./licenses/LicensesPage'));
+const VersionsPage = lazy(() => import('./versions/VersionsPage'));
+const FilesPage = lazy(() => import('./files/FilesPage'));
 
 /** Everything under /secret-admin/*, inside the admin shell; loaded as its own bundle. */
 export default function AdminArea() {
@@ -27,9 +29,9 @@ export default function AdminArea() {
             <Route index element={<Navigate to={paths.admin.dashboard} replace />} />
             <Route path="dashboard" element={<AdminDashboardPage />} />
             <Route path="users" element={<UsersPage />} />
-            <Route path="versions" element={<SectionPendingPage section="admin.nav.versions" />} />
+            <Route path="versions" element={<VersionsPage />} />
             <Route path="licenses" element={<LicensesPage />} />
-            <Route path="files" element={<SectionPendingPage section="admin.nav.files" />} />
+            <Route path="files" element={<FilesPage />} />
             <Route path="logs" element={<SectionPendingPage section="admin.nav.logs" />} />
             <Route path="*" element={<NotFoundPage />} />
           </Routes>

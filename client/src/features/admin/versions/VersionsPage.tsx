@@ -1,0 +1,5 @@
+import { SectionPendingPage } from '../SectionPendingPage';
+
+export default function VersionsPage() {
+  return <SectionPendingPage section="admin.nav.versions" />;
+}
