@@ -15,13 +15,10 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, createReadStream, existsSync, mkdirSync, mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { api, freePort, MAIN, median, requireBuiltServer, ROOT, sleep, start, stop, waitFor } from './support/processes.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const MAIN = join(ROOT, 'server/dist/server/src/main.js');
 const NGINX = '/usr/sbin/nginx';
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -34,51 +31,9 @@ const TARGETS = { ratio: 0.8, rssGrowthMb: 100 };
 const BIG_NAME = 'streamhub_2.1.0_amd64.deb';
 const SMALL_NAME = 'streamhub-small.tar.gz';
 
-if (!existsSync(MAIN)) {
-  console.error(`No built server at ${MAIN}. Run \`npm run build\` first.`);
-  process.exit(1);
-}
+requireBuiltServer();
 
-const children = new Set();
 const cleanups = [];
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
-
-function start(command, args, env = {}) {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  child.on('exit', () => children.delete(child));
-  return { child, output: () => output };
-}
-
-async function stop({ child }) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(10_000).then(() => child.kill('SIGKILL'))]);
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(what, check, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => null);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A file of random bytes, written in 8 MB pieces; returns its SHA-256. */
 async function makeFile(path, size) {
@@ -165,18 +120,6 @@ http {
   const base = `http://127.0.0.1:${port}`;
   await waitFor('nginx', async () => (await fetch(`${base}/${SMALL_NAME}`)).ok, 30_000);
   return { process: server, pid: server.child.pid, big: `${base}/${BIG_NAME}`, small: `${base}/${SMALL_NAME}`, headers: {}, workers: 1 };
-}
-
-async function api(base, method, path, body, token) {
-  const isForm = body instanceof FormData;
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(isForm || !body ? {} : { 'Content-Type': 'application/json' }), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body ? (isForm ? body : JSON.stringify(body)) : undefined,
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
 }
 
 /** The built portal on a fresh SQLite database; a version and both files uploaded through the API. */
@@ -275,12 +218,6 @@ function smallRun(target, duration = DURATION) {
       });
     }),
   );
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -9,17 +9,14 @@
 // Needs the built server (npm run build). BENCH_DURATION (seconds per run, default 10) and BENCH_ROUNDS (default 3;
 // the median of the rounds is compared) set the length.
 import autocannon from 'autocannon';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { api, freePort, killChildren, MAIN, median, requireBuiltServer, ROOT, sleep, start, stop, waitFor } from './support/processes.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const MAIN = join(ROOT, 'server/dist/server/src/main.js');
 const require = createRequire(join(ROOT, 'server/package.json'));
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -30,67 +27,14 @@ const DEVICES_PER_LICENSE = 2;
 const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
 const TARGETS = { ratio: 0.6, p99: 50 };
 
-if (!existsSync(MAIN)) {
-  console.error(`No built server at ${MAIN}. Run \`npm run build\` first.`);
-  process.exit(1);
-}
+requireBuiltServer();
 
-const children = new Set();
 const cleanups = [];
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
-
-function start(command, args, env = {}) {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  child.on('exit', () => children.delete(child));
-  return { child, output: () => output };
-}
-
-async function stop({ child }) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(10_000).then(() => child.kill('SIGKILL'))]);
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(what, check, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => null);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startFixed(kind) {
   const process_ = start(process.execPath, [join(ROOT, 'bench/support/fixed-body-servers.cjs'), kind]);
   const port = await waitFor(`${kind} server`, async () => Number(process_.output().match(/LISTENING (\d+)/)?.[1]) || null, 30_000);
   return { process: process_, url: `http://127.0.0.1:${port}`, path: '/api/fixed/validate' };
-}
-
-async function api(base, method, path, body, token) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
 }
 
 /** A throwaway MariaDB database and user, made as root over the socket (like the API tests do). */
@@ -281,12 +225,6 @@ function printRow(row) {
   );
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 /** Exactly `amount` validations, each answered before autocannon returns. */
 function fixedAmount(target, amount) {
   return new Promise((resolve, reject) =>
@@ -422,7 +360,7 @@ main()
   })
   .catch(async (error) => {
     console.error(error);
-    for (const child of children) child.kill('SIGKILL');
+    killChildren();
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     process.exit(1);
   });

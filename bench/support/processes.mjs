@@ -1,0 +1,81 @@
+// What both benchmarks need to run servers as child processes and talk to the portal's API.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The built server's entry point. */
+export const MAIN = join(ROOT, 'server/dist/server/src/main.js');
+
+export function requireBuiltServer() {
+  if (existsSync(MAIN)) return;
+  console.error(`No built server at ${MAIN}. Run \`npm run build\` first.`);
+  process.exit(1);
+}
+
+const children = new Set();
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
+/** Starts a child process whose output is kept (for error messages) and which dies with this one. */
+export function start(command, args, env = {}) {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  child.on('exit', () => children.delete(child));
+  return { child, output: () => output };
+}
+
+export async function stop({ child }) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(10_000).then(() => child.kill('SIGKILL'))]);
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function waitFor(what, check, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => null);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** One API call: JSON or multipart body, optional bearer token; throws with the answer on failure. */
+export async function api(base, method, path, body, token) {
+  const isForm = body instanceof FormData;
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(isForm || !body ? {} : { 'Content-Type': 'application/json' }), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body ? (isForm ? body : JSON.stringify(body)) : undefined,
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Kills every child this process started (after a failure). */
+export function killChildren() {
+  for (const child of children) child.kill('SIGKILL');
+}
