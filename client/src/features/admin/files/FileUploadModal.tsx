@@ -1,0 +1,235 @@
+import { Alert, Anchor, Button, FileInput, Group, Modal, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconFileUpload, IconInfoCircle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'react-router';
+import { useListDistributionFileVersions, useUploadDistributionFile } from '../../../api/generated/endpoints/distribution-files/distribution-files';
+import { useGetSupportedVersions } from '../../../api/generated/endpoints/versions/versions';
+import type { Architecture, DistributionFileDto, OsType } from '../../../api/generated/model';
+import { ApiError } from '../../../api/http-client';
+import { paths } from '../../../app/paths';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { formatBytes } from '../../../i18n/format';
+import { ARCHITECTURES, fileProblem, OS_TYPES, uploadFailure, uploadSucceeded, versionChoiceLabel } from './file-display';
+
+interface FormValues {
+  version_id: string | null;
+  os_type: OsType | null;
+  architecture: Architecture | null;
+  file: File | null;
+  file_name: string;
+}
+
+interface FileUploadModalProps {
+  opened: boolean;
+  onClose: () => void;
+  onUploaded: (file: DistributionFileDto) => void;
+}
+
+/** Upload Distribution File: version, operating system, architecture, file and an optional custom name (admin spec section 2). */
+export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModalProps) {
+  const intl = useIntl();
+  const versions = useListDistributionFileVersions({ query: { enabled: opened } });
+  // What uploads accept (types, maximum size) as the server announces it, for the hint and an early size check.
+  const supported = useGetSupportedVersions({ query: { enabled: opened } });
+  const upload = useUploadDistributionFile();
+  const [failure, setFailure] = useState<string | null>(null);
+  const maxBytes = supported.data?.data.max_upload_bytes;
+  const extensions = supported.data?.data.file_extensions;
+
+  const form = useForm<FormValues>({
+    initialValues: { version_id: null, os_type: null, architecture: null, file: null, file_name: '' },
+    validate: {
+      version_id: (value) => (value ? null : intl.formatMessage({ id: 'admin.files.upload.versionRequired' })),
+      os_type: (value) => (value ? null : intl.formatMessage({ id: 'admin.files.upload.osRequired' })),
+      architecture: (value) => (value ? null : intl.formatMessage({ id: 'admin.files.upload.architectureRequired' })),
+      file: (value) => {
+        const problem = fileProblem(value, maxBytes);
+        if (problem === 'missing') return intl.formatMessage({ id: 'admin.files.upload.fileRequired' });
+        if (problem === 'tooLarge')
+          return intl.formatMessage({ id: 'admin.files.upload.fileTooLarge' }, { size: formatBytes(maxBytes ?? 0, intl.locale) });
+        return null;
+      },
+    },
+  });
+
+  const choices = versions.data?.data ?? [];
+  const noVersions = versions.isSuccess && choices.length === 0;
+  const busy = upload.isPending;
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const response = await upload.mutateAsync({
+        data: {
+          version_id: Number(values.version_id),
+          os_type: values.os_type!,
+          architecture: values.architecture!,
+          file: values.file!,
+          file_name: values.file_name.trim() || undefined,
+        },
+      });
+      if (!uploadSucceeded(response)) {
+        setFailure(
+          intl.formatMessage(
+            { id: 'admin.files.errors.upload' },
+            { message: response?.message || intl.formatMessage({ id: 'admin.files.errors.noSuccess' }) },
+          ),
+        );
+        return;
+      }
+      onUploaded(response.data);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        for (const [field, messages] of Object.entries(error.fieldErrors)) {
+          if (field in values) form.setFieldError(field, messages.join(', '));
+        }
+      }
+      const reason = uploadFailure(error as ApiError);
+      setFailure(
+        reason.kind === 'network'
+          ? intl.formatMessage({ id: 'admin.files.errors.network' })
+          : intl.formatMessage({ id: 'admin.files.errors.upload' }, { message: reason.message }),
+      );
+    }
+  });
+
+  const file = form.values.file;
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => {
+        if (!busy) onClose();
+      }}
+      size="lg"
+      closeOnClickOutside={!busy}
+      closeOnEscape={!busy}
+      withCloseButton={!busy}
+      closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}
+      title={
+        <Title order={2} fz="lg">
+          {intl.formatMessage({ id: 'admin.files.upload.title' })}
+        </Title>
+      }
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
+          {versions.error && (
+            <ErrorAlert onRetry={() => versions.refetch()}>
+              {intl.formatMessage({ id: 'admin.files.errors.versions' }, { message: versions.error.message })}
+            </ErrorAlert>
+          )}
+          {noVersions && (
+            <Alert color="yellow" variant="light" icon={<IconInfoCircle size={18} />} data-testid="files-no-versions">
+              <Text fz="sm">
+                <FormattedMessage id="admin.files.upload.noVersions" />
+              </Text>
+              <Anchor component={Link} to={paths.admin.versions} fz="sm">
+                <FormattedMessage id="admin.files.upload.toVersions" />
+              </Anchor>
+            </Alert>
+          )}
+
+          <Select
+            label={intl.formatMessage({ id: 'admin.files.upload.version' })}
+            placeholder={intl.formatMessage({ id: 'admin.files.upload.versionPlaceholder' })}
+            required
+            searchable
+            disabled={versions.isLoading || noVersions || busy}
+            nothingFoundMessage={intl.formatMessage({ id: 'admin.files.upload.noVersions' })}
+            data={choices.map((choice) => ({
+              value: String(choice.id),
+              label: intl.formatMessage(
+                { id: 'admin.files.upload.versionOption' },
+                {
+                  version: versionChoiceLabel(intl, choice),
+                  date: intl.formatDate(choice.release_date, { dateStyle: 'medium', timeZone: 'UTC' }),
+                },
+              ),
+            }))}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+            {...form.getInputProps('version_id')}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Select
+              label={intl.formatMessage({ id: 'admin.files.upload.os' })}
+              placeholder={intl.formatMessage({ id: 'admin.files.upload.osPlaceholder' })}
+              required
+              disabled={busy}
+              data={OS_TYPES.map((value) => ({ value, label: intl.formatMessage({ id: `admin.files.os.${value}` }) }))}
+              allowDeselect={false}
+              {...form.getInputProps('os_type')}
+            />
+            <Select
+              label={intl.formatMessage({ id: 'admin.files.upload.architecture' })}
+              placeholder={intl.formatMessage({ id: 'admin.files.upload.architecturePlaceholder' })}
+              required
+              disabled={busy}
+              data={ARCHITECTURES}
+              allowDeselect={false}
+              {...form.getInputProps('architecture')}
+            />
+          </SimpleGrid>
+          <FileInput
+            label={intl.formatMessage({ id: 'admin.files.upload.file' })}
+            placeholder={intl.formatMessage({ id: 'admin.files.upload.filePlaceholder' })}
+            description={
+              extensions
+                ? intl.formatMessage(
+                    { id: maxBytes ? 'admin.files.upload.hintWithSize' : 'admin.files.upload.hint' },
+                    { types: extensions.join(', '), size: formatBytes(maxBytes ?? 0, intl.locale) },
+                  )
+                : undefined
+            }
+            required
+            clearable
+            disabled={busy}
+            leftSection={<IconFileUpload size={16} aria-hidden />}
+            clearButtonProps={{ 'aria-label': intl.formatMessage({ id: 'admin.files.upload.clearFile' }) }}
+            fileInputProps={{ 'aria-label': intl.formatMessage({ id: 'admin.files.upload.file' }) }}
+            {...form.getInputProps('file')}
+          />
+          {file && file.size > 0 && (
+            <Text fz="xs" c="dimmed" mt={-8} data-testid="files-selected-size">
+              <FormattedMessage id="admin.files.upload.selected" values={{ name: file.name, size: formatBytes(file.size, intl.locale) }} />
+            </Text>
+          )}
+          <TextInput
+            label={intl.formatMessage({ id: 'admin.files.upload.fileName' })}
+            description={intl.formatMessage({ id: 'admin.files.upload.fileNameHint' })}
+            placeholder={file?.name}
+            autoComplete="off"
+            disabled={busy}
+            maxLength={200}
+            {...form.getInputProps('file_name')}
+          />
+
+          {busy && (
+            <Stack gap={4} data-testid="files-uploading">
+              <Text fz="sm">
+                <FormattedMessage
+                  id="admin.files.upload.progress"
+                  values={{ name: form.values.file_name.trim() || file?.name || '', size: formatBytes(file?.size ?? 0, intl.locale) }}
+                />
+              </Text>
+              <Progress value={100} striped animated aria-label={intl.formatMessage({ id: 'admin.files.upload.progressLabel' })} />
+            </Stack>
+          )}
+
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={onClose} disabled={busy}>
+              <FormattedMessage id="common.cancel" />
+            </Button>
+            <Button type="submit" loading={busy} leftSection={<IconFileUpload size={16} />}>
+              <FormattedMessage id="admin.files.upload.submit" />
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
