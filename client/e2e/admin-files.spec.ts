@@ -141,6 +141,7 @@ test.describe('File Management', () => {
     await expect.poll(async () => count(await stat(page, 'files'))).toBe(filesBefore + 1);
     await expect.poll(() => stat(page, 'size')).not.toBe(sizeBefore);
     await expect(page.getByTestId('file-stat-by-os')).toContainText('Linux');
+    await page.screenshot({ path: '/tmp/files-uploaded.png', fullPage: true });
 
     // Version filter, on the server: version A holds our .deb, version B the other admin's .exe.
     let request = listRequest(page, { version_id: String(versionA.id) });
@@ -241,5 +242,52 @@ test.describe('File Management', () => {
     await expect(page.getByRole('dialog', { name: 'Upload Distribution File' })).toBeVisible();
     expect(await fitsViewport(page)).toBe(true);
     await page.screenshot({ path: '/tmp/files-modal-phone.png' });
+  });
+
+  test('shows the upload under way, a delete the server refuses in its own words, and the empty version list', async ({ page }) => {
+    const name = `streamhub-${marker}-arm64.rpm`;
+    // Hold the upload at the server's door until the screen has shown it is under way.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/admin/distribution-files', async (route) => {
+      if (route.request().method() === 'POST') await gate;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Upload File' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Upload Distribution File' });
+    await choose(page, dialog, 'Version', versionOption(versionB.version));
+    await choose(page, dialog, 'Operating System', 'Linux');
+    await choose(page, dialog, 'Architecture', 'arm64');
+    await dialog.locator('input[type="file"]').setInputFiles({ name: 'build.rpm', mimeType: 'application/x-rpm', buffer: randomBytes(1536) });
+    await dialog.getByRole('textbox', { name: 'Custom File Name (optional)' }).fill(name);
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await expect(dialog.getByTestId('files-uploading')).toContainText(`Uploading ${name} (1.5 KB)...`);
+    await expect(dialog.getByRole('progressbar', { name: 'Upload in progress' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    await page.screenshot({ path: '/tmp/files-uploading.png' });
+    release();
+    await expect(dialog).toHaveCount(0);
+    const row = rowNamed(page, name);
+    await expect(row).toHaveCount(1);
+    await expect(row.getByTestId('file-arch')).toHaveText('arm64');
+    await page.unroute('**/api/admin/distribution-files');
+
+    // Another admin deleted it meanwhile: the server's 404 is shown as it is, no fake success.
+    const id = Number((await row.getAttribute('data-testid'))!.replace('file-row-', ''));
+    await deleteFileByApi(page, token, id);
+    await row.getByRole('button', { name: `Delete file ${name}` }).click();
+    await page.getByRole('dialog', { name: 'Delete File' }).getByRole('button', { name: 'Delete File' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: `Failed to delete file: File ${id} not found` })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'File deleted successfully' })).toHaveCount(0);
+
+    // With no versions at all, the form says what to do first (the shared test database always has some, so the answer is stubbed).
+    await page.route('**/api/admin/distribution-files/versions', (route) => route.fulfill({ json: { success: true, data: [] } }));
+    await page.reload();
+    await page.getByRole('button', { name: 'Upload File' }).click();
+    const empty = page.getByRole('dialog', { name: 'Upload Distribution File' });
+    await expect(empty.getByText('No versions found. Please create a version first.')).toBeVisible();
+    await expect(empty.getByRole('combobox', { name: 'Version' })).toBeDisabled();
+    await empty.getByRole('link', { name: 'Go to Version Management' }).click();
+    await expect(page).toHaveURL(/\/secret-admin\/versions$/);
   });
 });

@@ -52,6 +52,12 @@ export default function FilesPage() {
   const meta = list.data?.meta;
   const files = list.data?.data ?? [];
 
+  // A version filter whose version was deleted meanwhile falls back to All Versions.
+  useEffect(() => {
+    const choices = versions.data?.data;
+    if (choices && versionId !== 'all' && !choices.some((choice) => String(choice.id) === versionId)) setVersionId('all');
+  }, [versions.data, versionId]);
+
   // A page that no longer exists (after a delete) moves to the last one.
   useEffect(() => {
     if (meta && page > Math.max(1, meta.pages)) setPage(Math.max(1, meta.pages));
