@@ -84,7 +84,19 @@ function stubApi(state: ApiState, extra?: Route) {
     if (url === '/api/me') return jsonResponse(200, { success: true, data: USER });
     if (url === '/api/settings') return jsonResponse(200, { success: true, data: state.settings ?? settings() });
     if (url.startsWith('/api/licenses?')) return jsonResponse(200, page(state.licenses ?? []));
-    if (url === '/api/client/versions') return jsonResponse(200, { success: true, data: state.versions ?? [] });
+    if (url === '/api/client/versions') {
+      // Versions as the server sends them (Available Downloads reads their files).
+      const data = (state.versions ?? []).map((v, index) => ({
+        id: index + 1,
+        is_stable: 1,
+        release_date: '2025-06-01',
+        changelog: null,
+        has_files: false,
+        distribution_files: [],
+        ...v,
+      }));
+      return jsonResponse(200, { success: true, data });
+    }
     if (url.startsWith('/api/devices?')) return jsonResponse(200, page(state.devices ?? []));
     return jsonResponse(404, { message: `no stub for ${url}` });
   });

@@ -10,6 +10,7 @@ import { useAuth } from '../../app/auth/auth-context';
 import { paths } from '../../app/paths';
 import { PortalShell } from '../../app/shells/PortalShell';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { AvailableDownloads } from './AvailableDownloads';
 import { GetLicenseCard } from './GetLicenseCard';
 import { productChoices } from './license-display';
 import { commandCopied, licenseDownloaded, licensePurchased, testLicenseCreated } from './license-success';
@@ -83,7 +84,9 @@ function Dashboard() {
           </div>
         )}
 
-        {/* Available Downloads: <AvailableDownloads /> goes here (built with the versions, issue 4). */}
+        <AvailableDownloads onSuccess={setSuccess} onError={showError} />
+        {/* The spec's second command (the test script) belongs with the downloads. */}
+        <TestScriptCommand onCopied={() => setSuccess(commandCopied())} onError={showError} />
 
         <GetLicenseCard
           settings={config}
@@ -94,7 +97,6 @@ function Dashboard() {
           onPurchase={() => setModal('purchase')}
         />
         <MyLicenses onDownloaded={() => setSuccess(licenseDownloaded())} onError={showError} />
-        <TestScriptCommand onCopied={() => setSuccess(commandCopied())} onError={showError} />
         <MyDevices onError={showError} />
       </Stack>
 

@@ -1,0 +1,146 @@
+import { expect, Page, test } from '@playwright/test';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { ADMIN, createVerifiedClient, fitsViewport, loginAsClient, seriousAxeViolations } from './support/portal';
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+async function adminToken(page: Page): Promise<string> {
+  const login = await page.request.post('/api/admin/login', { data: ADMIN });
+  expect(login.status()).toBe(200);
+  return (await login.json()).data.token as string;
+}
+
+/** POST /api/admin/upload: a version without a file. */
+async function createVersion(page: Page, token: string, fields: Record<string, string>): Promise<{ id: number; version: string }> {
+  const response = await page.request.post('/api/admin/upload', { headers: { Authorization: `Bearer ${token}` }, multipart: fields });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()).data;
+}
+
+/** POST /api/admin/distribution-files with known bytes. */
+async function uploadFile(
+  page: Page,
+  token: string,
+  upload: { version_id: number; os_type: string; architecture: string; name: string; bytes: Buffer },
+): Promise<{ id: number; file_hash: string; file_size: number }> {
+  const response = await page.request.post('/api/admin/distribution-files', {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: {
+      version_id: String(upload.version_id),
+      os_type: upload.os_type,
+      architecture: upload.architecture,
+      file: { name: upload.name, mimeType: 'application/octet-stream', buffer: upload.bytes },
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()).data;
+}
+
+/** Version numbers of this run only: the database is shared with the other spec files. */
+const unique = () => `${40 + (Date.now() % 50)}.${randomBytes(2).readUInt16BE()}`;
+
+test.describe('Client Available Downloads', () => {
+  test('shows versions with their files, downloads a file natively, and copies the Linux install command', async ({ page, context }) => {
+    test.setTimeout(120_000);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const token = await adminToken(page);
+    const run = unique();
+    const latest = `${run}.1`;
+    const older = `${run}.0`;
+    await createVersion(page, token, { version: older, release_date: '2025-03-15', is_latest: 'false' });
+    const version = await createVersion(page, token, {
+      version: latest,
+      release_date: '2025-06-01',
+      changelog: 'Faster HLS packaging and SRT ingest.',
+      is_latest: 'true',
+      is_stable: 'true',
+    });
+    const debName = `streamhub_${latest}_amd64.deb`;
+    const debBytes = randomBytes(300_000);
+    const deb = await uploadFile(page, token, { version_id: version.id, os_type: 'linux', architecture: 'x64', name: debName, bytes: debBytes });
+    const zipBytes = randomBytes(5000);
+    await uploadFile(page, token, {
+      version_id: version.id,
+      os_type: 'windows',
+      architecture: 'x64',
+      name: `streamhub-${latest}-windows-x64.zip`,
+      bytes: zipBytes,
+    });
+    expect(deb.file_hash).toBe(sha256(debBytes));
+
+    await loginAsClient(page, await createVerifiedClient(page));
+    const block = page.getByTestId(`version-${latest}`);
+    await expect(block.getByRole('heading', { name: `Version ${latest} (Latest)` })).toBeVisible();
+    await expect(block.getByTestId('version-changelog')).toHaveText('Faster HLS packaging and SRT ingest.');
+    await expect(block.getByTestId('version-released')).toHaveText('Released Jun 1, 2025');
+    const debButton = block.getByRole('button', { name: /^Download Linux · x64 \(64-bit\)/ });
+    await expect(debButton).toContainText('293.0 KB · 0 downloads');
+    await expect(debButton).toContainText(debName);
+    const zipButton = block.getByRole('button', { name: /^Download Windows · x64 \(64-bit\)/ });
+    await expect(zipButton).toContainText('4.9 KB · 0 downloads');
+
+    const empty = page.getByTestId(`version-${older}`);
+    await expect(empty.getByRole('heading', { name: `Version ${older}` })).toBeVisible();
+    await expect(empty.getByText('No description available')).toBeVisible();
+    await expect(empty.getByText('No downloads available yet')).toBeVisible();
+    await expect(empty.getByText('Files will be available soon')).toBeVisible();
+    await expect(empty.getByRole('button')).toHaveCount(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await block.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/downloads-desktop.png', fullPage: true });
+
+    // Download: the browser fetches the signed link itself; the file is byte-identical and the count rises by one.
+    const downloadEvent = page.waitForEvent('download');
+    await debButton.click();
+    const download = await downloadEvent;
+    expect(download.suggestedFilename()).toBe(debName);
+    expect(sha256(readFileSync((await download.path())!))).toBe(sha256(debBytes));
+    const started = page.getByRole('dialog', { name: 'Download Started' });
+    await expect(started).toBeVisible();
+    await expect(started).toContainText(`${debName} (293.0 KB) is being downloaded.`);
+    await expect(started.getByTestId('download-sha256')).toHaveText(sha256(debBytes));
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/downloads-dialog-started.png', animations: 'disabled' });
+    await expect(debButton).toContainText('293.0 KB · 1 download');
+    await started.getByRole('button', { name: 'OK' }).click();
+    await expect(started).toBeHidden();
+    await expect(zipButton).toContainText('0 downloads');
+
+    // Copy Command: the server's install command with a signed link and the SHA-256 check, and Command Copied.
+    const install = block.getByTestId('linux-install');
+    await install.getByRole('button', { name: 'Copy Command' }).click();
+    const copied = page.getByRole('dialog', { name: 'Command Copied' });
+    await expect(copied).toBeVisible();
+    await expect(copied).toContainText(`Paste it into a terminal on your Linux server to install ${debName}.`);
+    const clipboard = await page.evaluate(() => navigator.clipboard.readText());
+    expect(clipboard).toContain(`/api/download/${deb.id}/signed?`);
+    expect(clipboard).toContain(`echo '${sha256(debBytes)}  ${debName}' | sha256sum -c -`);
+    expect(clipboard).toContain(`sudo apt install -y ./${debName}`);
+    await expect(install.getByTestId('install-command')).toHaveText(clipboard);
+    await expect(install.getByTestId('install-command-validity')).toContainText('(15 minutes)');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/downloads-dialog-copied.png', animations: 'disabled' });
+    await copied.getByRole('button', { name: 'OK' }).click();
+    await expect(copied).toBeHidden();
+
+    // The link in the command works without a session, as curl would use it.
+    const signed = clipboard.match(/'(https?:\/\/[^']+\/signed\?[^']+)'/)?.[1] ?? clipboard.match(/(https?:\/\/\S+\/signed\?\S+)/)![1];
+    const viaLink = await fetch(signed);
+    expect(viaLink.status).toBe(200);
+    expect(sha256(Buffer.from(await viaLink.arrayBuffer()))).toBe(sha256(debBytes));
+
+    // On a phone the block fits the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await expect(block.getByRole('heading', { name: `Version ${latest} (Latest)` })).toBeVisible();
+    // One download in the browser and one through the signed link.
+    await expect(debButton).toContainText('293.0 KB · 2 downloads');
+    expect(await fitsViewport(page)).toBe(true);
+    await block.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/downloads-phone.png' });
+    await install.getByRole('button', { name: 'Copy Command' }).click();
+    await expect(page.getByRole('dialog', { name: 'Command Copied' })).toBeVisible();
+    await page.screenshot({ path: '/tmp/downloads-phone-dialog.png', animations: 'disabled' });
+  });
+});

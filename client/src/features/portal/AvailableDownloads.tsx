@@ -1,0 +1,325 @@
+import { Button, Card, Code, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { IconBrandApple, IconBrandWindows, IconCloudDownload, IconCopy, IconPackage, IconTerminal2 } from '@tabler/icons-react';
+import { useEffect, useMemo, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import {
+  getListClientVersionsQueryKey,
+  useCreateDownloadLink,
+  useListClientVersions,
+} from '../../api/generated/endpoints/downloads/downloads';
+import type { ClientVersionDto, DistributionFileDto, DownloadLinkDto, OsType } from '../../api/generated/model';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { localizeServerMessage } from '../auth/server-messages';
+import { copyTextWhenReady, startDownload } from './browser-actions';
+import { commandCopiedContent, downloadStartedContent } from './download-success';
+import {
+  ARCHITECTURE_LABEL,
+  browserOs,
+  downloadFailure,
+  fileSize,
+  linuxFiles,
+  minutesLeft,
+  orderVersions,
+  OS_LABEL,
+  releaseDay,
+  sortFiles,
+} from './download-display';
+import type { SuccessContent } from './SuccessDialog';
+
+/** After a download, the list is read again this often until the file's count includes it, at most this many times. */
+const COUNT_POLL_MS = 1000;
+const MAX_COUNT_POLLS = 10;
+
+interface AvailableDownloadsProps {
+  onSuccess: (content: SuccessContent) => void;
+  onError: (message: string) => void;
+}
+
+function OsIcon({ os }: { os: OsType }) {
+  const Icon = os === 'windows' ? IconBrandWindows : os === 'macos' ? IconBrandApple : IconTerminal2;
+  return <Icon size={22} aria-hidden />;
+}
+
+function FileButton({ file, loading, onDownload }: { file: DistributionFileDto; loading: boolean; onDownload: () => void }) {
+  const intl = useIntl();
+  return (
+    <Button
+      variant="default"
+      h="auto"
+      py="xs"
+      px="sm"
+      fullWidth
+      justify="flex-start"
+      leftSection={<OsIcon os={file.os_type} />}
+      loading={loading}
+      onClick={onDownload}
+      // Three lines of text: the label may wrap and grow (Mantine's button is one clipped line by default).
+      styles={{
+        label: { display: 'block', whiteSpace: 'normal', textAlign: 'left', minWidth: 0, overflow: 'visible', lineHeight: 1.45 },
+        inner: { justifyContent: 'flex-start' },
+      }}
+      data-testid={`download-file-${file.id}`}
+    >
+      <VisuallyHidden>
+        <FormattedMessage id="dashboard.downloads.download" />{' '}
+      </VisuallyHidden>
+      <Text span display="block" fz="sm" fw={600} lh="inherit">
+        <FormattedMessage id={OS_LABEL[file.os_type]} /> · <FormattedMessage id={ARCHITECTURE_LABEL[file.architecture]} />
+      </Text>
+      <Text span display="block" fz="xs" c="dimmed" lh="inherit" data-testid="file-meta">
+        <FormattedMessage
+          id="dashboard.downloads.fileMeta"
+          values={{ size: fileSize(file.file_size, intl.locale), count: file.download_count }}
+        />
+      </Text>
+      <Text span display="block" fz="xs" c="dimmed" lh="inherit" style={{ overflowWrap: 'anywhere' }}>
+        {file.file_name}
+      </Text>
+    </Button>
+  );
+}
+
+/** The Auto-install command for a version's Linux files: Copy Command makes a signed link and copies the server's command. */
+function LinuxInstall({ files, onSuccess, onError }: { files: DistributionFileDto[] } & AvailableDownloadsProps) {
+  const intl = useIntl();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const file = files.find((candidate) => String(candidate.id) === chosen) ?? files[0];
+  const [made, setMade] = useState<{ fileId: number; link: DownloadLinkDto; at: number } | null>(null);
+  const createLink = useCreateDownloadLink();
+  const shown = made?.fileId === file.id ? made : null;
+  const commandOf = (link: DownloadLinkDto) => link.install_command ?? link.download_command;
+
+  const copy = async () => {
+    const request = createLink.mutateAsync({ id: file.id }).then((response) => response.data);
+    let link: DownloadLinkDto | null = null;
+    try {
+      await copyTextWhenReady(
+        request.then((value) => {
+          link = value;
+          return commandOf(value);
+        }),
+      );
+    } catch (error) {
+      if (link) {
+        // The command exists but the clipboard refused it: show it to copy by hand, and say why.
+        setMade({ fileId: file.id, link, at: Date.now() });
+        onError(intl.formatMessage({ id: 'licenses.errors.copy' }, { message: (error as Error).message }));
+      } else {
+        onError(downloadFailure(intl, error, 'dashboard.downloads.errors.command'));
+      }
+      return;
+    }
+    const done = link as DownloadLinkDto | null;
+    if (!done) return;
+    setMade({ fileId: file.id, link: done, at: Date.now() });
+    onSuccess(commandCopiedContent(done));
+  };
+
+  return (
+    <Stack gap="xs" data-testid="linux-install">
+      <Group gap="xs">
+        <IconPackage size={18} color="var(--mantine-color-violet-7)" aria-hidden />
+        <Title order={4} fz="sm">
+          <FormattedMessage id="dashboard.downloads.install.title" />
+        </Title>
+      </Group>
+      <Text fz="sm" c="dimmed">
+        <FormattedMessage id="dashboard.downloads.install.text" />
+      </Text>
+      <Group align="flex-end" gap="sm">
+        {files.length > 1 && (
+          <Select
+            label={intl.formatMessage({ id: 'dashboard.downloads.install.file' })}
+            data={files.map((candidate) => ({
+              value: String(candidate.id),
+              label: `${candidate.file_name} (${intl.formatMessage({ id: ARCHITECTURE_LABEL[candidate.architecture] })})`,
+            }))}
+            value={String(file.id)}
+            onChange={setChosen}
+            allowDeselect={false}
+            w={{ base: '100%', xs: 360 }}
+          />
+        )}
+        <Button variant="light" leftSection={<IconCopy size={16} />} loading={createLink.isPending} onClick={copy}>
+          <FormattedMessage id="dashboard.downloads.install.copy" />
+        </Button>
+      </Group>
+      {shown && (
+        <>
+          <Code block fz="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="install-command">
+            {commandOf(shown.link)}
+          </Code>
+          {!shown.link.install_command && (
+            <Text fz="xs" c="dimmed">
+              <FormattedMessage id="dashboard.downloads.install.downloadOnly" />
+            </Text>
+          )}
+          <Text fz="xs" c="dimmed" data-testid="install-command-validity">
+            <FormattedMessage
+              id="dashboard.downloads.install.validUntil"
+              values={{
+                time: intl.formatDate(shown.link.expires_at, { dateStyle: 'medium', timeStyle: 'short' }),
+                minutes: minutesLeft(shown.link.expires_at, shown.at),
+              }}
+            />
+          </Text>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+interface VersionBlockProps extends AvailableDownloadsProps {
+  version: ClientVersionDto;
+  preferredOs: OsType | null;
+  pendingFileId: number | null;
+  onDownload: (file: DistributionFileDto) => void;
+}
+
+function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSuccess, onError }: VersionBlockProps) {
+  const intl = useIntl();
+  const files = sortFiles(version.distribution_files, preferredOs);
+  const linux = linuxFiles(version.distribution_files);
+  const day = releaseDay(version.release_date);
+  const titleId = `version-${version.id}-title`;
+
+  return (
+    <Paper withBorder radius="md" p="md" component="article" aria-labelledby={titleId} data-testid={`version-${version.version}`}>
+      <Stack gap="sm">
+        <Group justify="space-between" align="baseline" gap="xs">
+          <Title order={3} fz="lg" id={titleId}>
+            <FormattedMessage id="dashboard.downloads.version" values={{ version: version.version }} />
+            {version.is_latest === 1 && (
+              <>
+                {' '}
+                <Text span inherit c="teal.9" data-testid="version-latest">
+                  <FormattedMessage id="dashboard.downloads.latest" />
+                </Text>
+              </>
+            )}
+          </Title>
+          <Text fz="sm" c="dimmed" data-testid="version-released">
+            <FormattedMessage
+              id="dashboard.downloads.released"
+              values={{ date: day ? intl.formatDate(day, { dateStyle: 'medium', timeZone: 'UTC' }) : version.release_date }}
+            />
+          </Text>
+        </Group>
+        {version.changelog?.trim() ? (
+          <Text fz="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="version-changelog">
+            {version.changelog}
+          </Text>
+        ) : (
+          <Text fz="sm" c="dimmed" fs="italic" data-testid="version-changelog">
+            <FormattedMessage id="dashboard.downloads.noDescription" />
+          </Text>
+        )}
+        {files.length === 0 ? (
+          <Stack gap={2} align="center" ta="center" p="sm" data-testid="version-no-files">
+            <Text fw={600} fz="sm">
+              <FormattedMessage id="dashboard.downloads.noFiles.title" />
+            </Text>
+            <Text fz="sm" c="dimmed">
+              <FormattedMessage id="dashboard.downloads.noFiles.text" />
+            </Text>
+          </Stack>
+        ) : (
+          <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">
+            {files.map((file) => (
+              <FileButton key={file.id} file={file} loading={pendingFileId === file.id} onDownload={() => onDownload(file)} />
+            ))}
+          </SimpleGrid>
+        )}
+        {linux.length > 0 && <LinuxInstall files={linux} onSuccess={onSuccess} onError={onError} />}
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * Available Downloads: every version with its files. A file downloads through a signed link that the browser fetches
+ * itself (never buffered in JavaScript); afterwards the list is read again so the download count shows it.
+ */
+export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsProps) {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const [awaiting, setAwaiting] = useState<{ fileId: number; count: number; polls: number } | null>(null);
+  // The same query as the dashboard's product choices (one request); it polls briefly after a download.
+  const list = useListClientVersions({ query: { refetchInterval: awaiting ? COUNT_POLL_MS : false } });
+  const versions = useMemo(() => orderVersions(list.data?.data ?? []), [list.data]);
+  const preferredOs = useMemo(() => browserOs(navigator.userAgent), []);
+  const createLink = useCreateDownloadLink();
+
+  // The browser's download request and the list's refetch race: read again until the count includes the download.
+  useEffect(() => {
+    setAwaiting((current) => {
+      if (!current) return current;
+      const file = versions.flatMap((version) => version.distribution_files).find((candidate) => candidate.id === current.fileId);
+      if (!file || file.download_count > current.count || current.polls >= MAX_COUNT_POLLS) return null;
+      return { ...current, polls: current.polls + 1 };
+    });
+  }, [list.dataUpdatedAt, versions]);
+
+  const download = (file: DistributionFileDto) =>
+    createLink.mutate(
+      { id: file.id },
+      {
+        onSuccess: ({ data: link }) => {
+          startDownload(link.url, link.file_name);
+          setAwaiting({ fileId: file.id, count: file.download_count, polls: 0 });
+          void queryClient.invalidateQueries({ queryKey: getListClientVersionsQueryKey() });
+          onSuccess(downloadStartedContent(link, intl.locale));
+        },
+        onError: (error) => onError(downloadFailure(intl, error, 'dashboard.downloads.errors.download')),
+      },
+    );
+
+  return (
+    <Card withBorder radius="md" p="lg" component="section" aria-labelledby="available-downloads-title" data-testid="available-downloads">
+      <Stack gap="md">
+        <div>
+          <Group gap="xs">
+            <IconCloudDownload size={22} color="var(--mantine-color-violet-6)" aria-hidden />
+            <Title order={2} fz="xl" id="available-downloads-title">
+              <FormattedMessage id="dashboard.downloads.title" />
+            </Title>
+          </Group>
+          <Text fz="sm" c="dimmed" mt={4}>
+            <FormattedMessage id="dashboard.downloads.subtitle" />
+          </Text>
+        </div>
+        {list.isLoading ? (
+          <Group justify="center" p="md">
+            <Loader size="sm" />
+          </Group>
+        ) : list.error ? (
+          <ErrorAlert onRetry={() => list.refetch()}>
+            {intl.formatMessage({ id: 'dashboard.errors.load' }, { message: localizeServerMessage(intl, list.error.message) })}
+          </ErrorAlert>
+        ) : versions.length === 0 ? (
+          <Stack gap={4} align="center" ta="center" p="md" data-testid="downloads-empty">
+            <Text fw={600}>
+              <FormattedMessage id="dashboard.downloads.empty.title" />
+            </Text>
+            <Text fz="sm" c="dimmed">
+              <FormattedMessage id="dashboard.downloads.empty.text" />
+            </Text>
+          </Stack>
+        ) : (
+          versions.map((version) => (
+            <VersionBlock
+              key={version.id}
+              version={version}
+              preferredOs={preferredOs}
+              pendingFileId={createLink.isPending ? (createLink.variables?.id ?? null) : null}
+              onDownload={download}
+              onSuccess={onSuccess}
+              onError={onError}
+            />
+          ))
+        )}
+      </Stack>
+    </Card>
+  );
+}
