@@ -124,7 +124,7 @@ test.describe('File Management', () => {
     await choose(page, dialog, 'Architecture', 'x64');
     await dialog.locator('input[type="file"]').setInputFiles({ name, mimeType: 'application/vnd.debian.binary-package', buffer: bytes });
     await expect(dialog.getByText('Please select a file.')).toHaveCount(0);
-    await expect(dialog.getByTestId('files-selected-size')).toHaveText(`Selected: ${name} (2.0 KB)`);
+    await expect(dialog.getByTestId('files-selected-size')).toHaveText(`Selected: ${name} (2.00 KB)`);
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
     await expect(dialog).toHaveCount(0);
     await expect(page.getByRole('status').filter({ hasText: `File ${name} uploaded successfully` })).toBeVisible();
@@ -136,7 +136,7 @@ test.describe('File Management', () => {
     await expect(row).toContainText(`v${versionA.version}`);
     await expect(row.getByTestId('file-os')).toHaveText('Linux');
     await expect(row.getByTestId('file-arch')).toHaveText('x64');
-    await expect(row.getByTestId('file-size')).toHaveText('2.0 KB');
+    await expect(row.getByTestId('file-size')).toHaveText('2.00 KB');
     await expect(row.getByTestId('file-downloads')).toHaveText('0');
     await expect.poll(async () => count(await stat(page, 'files'))).toBe(filesBefore + 1);
     await expect.poll(() => stat(page, 'size')).not.toBe(sizeBefore);
@@ -261,7 +261,7 @@ test.describe('File Management', () => {
     await dialog.locator('input[type="file"]').setInputFiles({ name: 'build.rpm', mimeType: 'application/x-rpm', buffer: randomBytes(1536) });
     await dialog.getByRole('textbox', { name: 'Custom File Name (optional)' }).fill(name);
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-    await expect(dialog.getByTestId('files-uploading')).toContainText(`Uploading ${name} (1.5 KB)...`);
+    await expect(dialog.getByTestId('files-uploading')).toContainText(`Uploading ${name} (1.50 KB)...`);
     await expect(dialog.getByRole('progressbar', { name: 'Upload in progress' })).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
     await page.screenshot({ path: '/tmp/files-uploading.png' });

@@ -8,3 +8,6 @@ export function formatBytes(bytes: number, locale: string, decimals = 1): string
   const digits = exponent === 0 ? 0 : decimals;
   return `${new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value)} ${UNITS[exponent]}`;
 }
+
+/** File sizes in the admin screens: two decimals (admin spec section 9). */
+export const formatAdminBytes = (bytes: number, locale: string) => formatBytes(bytes, locale, 2);

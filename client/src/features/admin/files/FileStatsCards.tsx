@@ -3,7 +3,7 @@ import { IconDatabase, IconDeviceDesktop, IconDownload, IconFiles } from '@table
 import type { ReactNode } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { FileStatsDto } from '../../../api/generated/model';
-import { formatBytes } from '../../../i18n/format';
+import { formatAdminBytes } from '../../../i18n/format';
 import type { MessageId } from '../../../i18n/message-id';
 import { platformCount } from './file-display';
 
@@ -28,7 +28,7 @@ export function FileStatsCards({ stats, loading }: { stats: FileStatsDto | undef
       case 'downloads':
         return <FormattedNumber value={data.total_downloads} />;
       case 'size':
-        return formatBytes(data.total_size, intl.locale);
+        return formatAdminBytes(data.total_size, intl.locale);
       case 'platforms':
         return <FormattedNumber value={platformCount(data)} />;
     }

@@ -10,7 +10,7 @@ import type { Architecture, DistributionFileDto, OsType } from '../../../api/gen
 import { ApiError } from '../../../api/http-client';
 import { paths } from '../../../app/paths';
 import { ErrorAlert } from '../../../components/ErrorAlert';
-import { formatBytes } from '../../../i18n/format';
+import { formatAdminBytes } from '../../../i18n/format';
 import { ARCHITECTURES, fileProblem, OS_TYPES, uploadFailure, uploadSucceeded, versionChoiceLabel } from './file-display';
 
 interface FormValues {
@@ -48,7 +48,7 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
         const problem = fileProblem(value, maxBytes);
         if (problem === 'missing') return intl.formatMessage({ id: 'admin.files.upload.fileRequired' });
         if (problem === 'tooLarge')
-          return intl.formatMessage({ id: 'admin.files.upload.fileTooLarge' }, { size: formatBytes(maxBytes ?? 0, intl.locale) });
+          return intl.formatMessage({ id: 'admin.files.upload.fileTooLarge' }, { size: formatAdminBytes(maxBytes ?? 0, intl.locale) });
         return null;
       },
     },
@@ -181,7 +181,7 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
               extensions
                 ? intl.formatMessage(
                     { id: maxBytes ? 'admin.files.upload.hintWithSize' : 'admin.files.upload.hint' },
-                    { types: extensions.join(', '), size: formatBytes(maxBytes ?? 0, intl.locale) },
+                    { types: extensions.join(', '), size: formatAdminBytes(maxBytes ?? 0, intl.locale) },
                   )
                 : undefined
             }
@@ -195,7 +195,7 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
           />
           {file && file.size > 0 && (
             <Text fz="xs" c="dimmed" mt={-8} data-testid="files-selected-size">
-              <FormattedMessage id="admin.files.upload.selected" values={{ name: file.name, size: formatBytes(file.size, intl.locale) }} />
+              <FormattedMessage id="admin.files.upload.selected" values={{ name: file.name, size: formatAdminBytes(file.size, intl.locale) }} />
             </Text>
           )}
           <TextInput
@@ -213,7 +213,7 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
               <Text fz="sm">
                 <FormattedMessage
                   id="admin.files.upload.progress"
-                  values={{ name: form.values.file_name.trim() || file?.name || '', size: formatBytes(file?.size ?? 0, intl.locale) }}
+                  values={{ name: form.values.file_name.trim() || file?.name || '', size: formatAdminBytes(file?.size ?? 0, intl.locale) }}
                 />
               </Text>
               <Progress value={100} striped animated aria-label={intl.formatMessage({ id: 'admin.files.upload.progressLabel' })} />

@@ -3,7 +3,7 @@ import { IconBrandApple, IconBrandUbuntu, IconBrandWindows, IconTrash } from '@t
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { DistributionFileDto, ListDistributionFilesSort, OsType } from '../../../api/generated/model';
 import { SortableTh } from '../../../components/SortableTh';
-import { formatBytes } from '../../../i18n/format';
+import { formatAdminBytes } from '../../../i18n/format';
 import type { MessageId } from '../../../i18n/message-id';
 import { shortHash } from './file-display';
 
@@ -102,7 +102,7 @@ export function FilesTable({ files, sort, order, onSort, onDelete, busyId }: Fil
                   </Group>
                 </Table.Td>
                 <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }} data-testid="file-size">
-                  {formatBytes(file.file_size, intl.locale)}
+                  {formatAdminBytes(file.file_size, intl.locale)}
                 </Table.Td>
                 <Table.Td fz="sm" data-testid="file-downloads">
                   <FormattedNumber value={file.download_count} />
