@@ -1,5 +1,279 @@
-import { SectionPendingPage } from '../SectionPendingPage';
+import { Alert, Anchor, Button, Card, Group, Loader, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
+import { IconArrowLeft, IconCheck, IconCloud, IconPackage, IconRefresh, IconSearch, IconUpload } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'react-router';
+import {
+  getGetSupportedVersionsQueryKey,
+  getListAdminVersionsQueryKey,
+  useDeleteVersion,
+  useListAdminVersions,
+  useToggleVersionStatus,
+} from '../../../api/generated/endpoints/versions/versions';
+import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
+import { paths } from '../../../app/paths';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { PagerBar } from '../../../components/PagerBar';
+import { pageRange } from '../../../components/pagination';
+import { useFlash } from '../../../components/use-flash';
+import type { MessageId } from '../../../i18n/message-id';
+import { confirmDeleteVersion } from './version-confirmations';
+import { DEFAULT_SORT, MESSAGE_MS, nextSort, PAGE_SIZE, syncRecommended, WARNING_TEXT } from './version-display';
+import { VersionEditModal } from './VersionEditModal';
+import { VersionsTable } from './VersionsTable';
+import { VersionUploadModal } from './VersionUploadModal';
 
 export default function VersionsPage() {
-  return <SectionPendingPage section="admin.nav.versions" />;
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search, 300);
+  const [sorting, setSorting] = useState(DEFAULT_SORT);
+  const [page, setPage] = useState(1);
+  const [uploading, setUploading] = useState(false);
+  const [editing, setEditing] = useState<AdminVersionDto | null>(null);
+  const [success, showSuccess] = useFlash(MESSAGE_MS);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  // A new search starts again on page 1.
+  useEffect(() => setPage(1), [debouncedSearch]);
+
+  const list = useListAdminVersions(
+    { search: debouncedSearch.trim() || undefined, sort: sorting.sort, order: sorting.order, page, limit: PAGE_SIZE },
+    { query: { placeholderData: keepPreviousData } },
+  );
+  const meta = list.data?.meta;
+  const versions = list.data?.data ?? [];
+
+  // A page that no longer exists (after a delete) moves to the last one.
+  useEffect(() => {
+    if (meta && page > meta.pages) setPage(meta.pages);
+  }, [meta, page]);
+
+  // Flags move between rows (one latest), so every change reloads the list rather than patching one row.
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: getListAdminVersionsQueryKey().slice(0, 1) });
+    void queryClient.invalidateQueries({ queryKey: getGetSupportedVersionsQueryKey() });
+  };
+  const succeeded = (id: MessageId, version: string) => {
+    setActionError(null);
+    showSuccess(intl.formatMessage({ id }, { version }));
+    refresh();
+  };
+  const failed = (id: MessageId) => (error: Error) => {
+    showSuccess(null);
+    setActionError(intl.formatMessage({ id }, { message: error.message }));
+    refresh();
+  };
+
+  const toggle = useToggleVersionStatus({
+    mutation: {
+      onSuccess: ({ data }, { data: { flag } }) =>
+        succeeded(
+          flag === 'is_latest'
+            ? 'admin.versions.messages.latest'
+            : data.is_stable
+              ? 'admin.versions.messages.stable'
+              : 'admin.versions.messages.beta',
+          data.version,
+        ),
+      onError: (error, { data: { flag } }) =>
+        failed(flag === 'is_latest' ? 'admin.versions.errors.latest' : 'admin.versions.errors.stable')(error),
+    },
+  });
+  const remove = useDeleteVersion({ mutation: { onError: failed('admin.versions.errors.delete') } });
+  const deleteVersion = (version: AdminVersionDto) =>
+    remove.mutate({ id: version.id }, { onSuccess: () => succeeded('admin.versions.messages.deleted', version.version) });
+
+  const busyId = toggle.isPending ? (toggle.variables?.id ?? null) : remove.isPending ? (remove.variables?.id ?? null) : null;
+  const { from, to } = pageRange(meta?.page ?? 1, meta?.limit ?? PAGE_SIZE, meta?.total ?? 0);
+  const lastSync = meta?.last_sync_at ?? null;
+  const recommended = !!meta && syncRecommended(lastSync);
+  const syncUnavailable = intl.formatMessage({ id: 'admin.versions.sync.unavailable' });
+
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={paths.admin.dashboard} fz="sm" w="fit-content">
+        <Group gap={4} wrap="nowrap">
+          <IconArrowLeft size={14} aria-hidden />
+          <FormattedMessage id="admin.versions.back" />
+        </Group>
+      </Anchor>
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <div>
+          <Title order={2}>
+            <FormattedMessage id="admin.versions.title" />
+          </Title>
+          <Text c="dimmed" fz="sm">
+            <FormattedMessage id="admin.versions.subtitle" />
+          </Text>
+        </div>
+        <Group gap="xs" wrap="wrap">
+          {/* No sync client exists yet: the button says so instead of pretending to sync. */}
+          <Tooltip label={syncUnavailable} multiline w={280} withArrow>
+            <Button
+              variant={recommended ? 'light' : 'default'}
+              color={recommended ? 'orange' : undefined}
+              c={recommended ? WARNING_TEXT : undefined}
+              leftSection={<IconRefresh size={16} />}
+              aria-disabled
+              aria-describedby="versions-sync-unavailable"
+              data-sync-recommended={recommended || undefined}
+              style={{ cursor: 'not-allowed' }}
+              onClick={(event) => event.preventDefault()}
+            >
+              <FormattedMessage id="admin.versions.sync.button" />
+            </Button>
+          </Tooltip>
+          <Text id="versions-sync-unavailable" hidden>
+            {syncUnavailable}
+          </Text>
+          <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
+            <FormattedMessage id="admin.versions.upload.button" />
+          </Button>
+        </Group>
+      </Group>
+
+      <Card withBorder radius="md" p="sm" data-testid="versions-status">
+        <Group gap="lg" wrap="wrap">
+          <Group gap={6} wrap="nowrap">
+            <IconPackage size={16} aria-hidden />
+            <Text fz="sm">
+              <FormattedMessage id="admin.versions.status.count" values={{ count: meta?.overall_total ?? 0 }} />
+            </Text>
+          </Group>
+          <Group gap={6} wrap="wrap" data-testid="versions-last-sync">
+            <IconCloud size={16} aria-hidden />
+            <Text fz="sm">
+              <FormattedMessage
+                id="admin.versions.status.lastSync"
+                values={{
+                  time: lastSync
+                    ? intl.formatDate(lastSync, { dateStyle: 'medium', timeStyle: 'short' })
+                    : intl.formatMessage({ id: 'admin.versions.status.never' }),
+                }}
+              />
+            </Text>
+            {recommended && (
+              <Text fz="sm" fw={600} c={WARNING_TEXT} data-testid="versions-sync-recommended">
+                <FormattedMessage id="admin.versions.status.recommended" />
+              </Text>
+            )}
+          </Group>
+        </Group>
+      </Card>
+
+      {success && (
+        <Alert
+          color="green"
+          variant="light"
+          icon={<IconCheck size={18} />}
+          role="status"
+          withCloseButton
+          closeButtonLabel={intl.formatMessage({ id: 'common.close' })}
+          onClose={() => showSuccess(null)}
+        >
+          {success}
+        </Alert>
+      )}
+      {actionError && <ErrorAlert onClose={() => setActionError(null)}>{actionError}</ErrorAlert>}
+      {list.error && (
+        <ErrorAlert onRetry={() => list.refetch()}>
+          {intl.formatMessage({ id: 'admin.versions.errors.load' }, { message: list.error.message })}
+        </ErrorAlert>
+      )}
+
+      <Card withBorder radius="md" p="md">
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <TextInput
+            style={{ flex: '1 1 240px' }}
+            label={intl.formatMessage({ id: 'admin.versions.searchLabel' })}
+            placeholder={intl.formatMessage({ id: 'admin.versions.search' })}
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+          />
+          <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={refresh} loading={list.isFetching && !list.isLoading}>
+            <FormattedMessage id="common.refresh" />
+          </Button>
+        </Group>
+      </Card>
+
+      <Card withBorder radius="md" p={0}>
+        {list.isLoading ? (
+          <Group justify="center" p="xl">
+            <Loader />
+          </Group>
+        ) : versions.length === 0 ? (
+          <Stack align="center" gap={6} p="xl" ta="center" data-testid="versions-empty">
+            <IconPackage size={40} color="var(--mantine-color-gray-5)" aria-hidden />
+            <Text fw={600}>
+              <FormattedMessage id="admin.versions.empty.title" />
+            </Text>
+            <Text fz="sm" c="dimmed">
+              <FormattedMessage id={debouncedSearch.trim() ? 'admin.versions.empty.filtered' : 'admin.versions.empty.none'} />
+            </Text>
+          </Stack>
+        ) : (
+          <VersionsTable
+            versions={versions}
+            sort={sorting.sort}
+            order={sorting.order}
+            onSort={(sort: ListAdminVersionsSort) => {
+              setSorting((current) => nextSort(current, sort));
+              setPage(1);
+            }}
+            busyId={busyId}
+            onToggleStable={(version) => toggle.mutate({ id: version.id, data: { flag: 'is_stable' } })}
+            onMakeLatest={(version) => toggle.mutate({ id: version.id, data: { flag: 'is_latest' } })}
+            onEdit={setEditing}
+            onDelete={(version) => confirmDeleteVersion(intl, version, () => deleteVersion(version))}
+          />
+        )}
+      </Card>
+
+      {meta &&
+        (meta.pages > 1 ? (
+          <PagerBar
+            page={meta.page}
+            pages={meta.pages}
+            onPage={setPage}
+            withEdges={false}
+            summary={
+              <span data-testid="versions-showing">
+                <FormattedMessage id="admin.versions.showing" values={{ from, to, total: meta.total }} />
+              </span>
+            }
+          />
+        ) : (
+          <Text fz="sm" c="dimmed" data-testid="versions-showing">
+            <FormattedMessage id="admin.versions.showing" values={{ from, to, total: meta.total }} />
+          </Text>
+        ))}
+
+      {uploading && (
+        <VersionUploadModal
+          opened
+          onClose={() => setUploading(false)}
+          onUploaded={(version) => {
+            setUploading(false);
+            succeeded('admin.versions.messages.uploaded', version.version);
+          }}
+        />
+      )}
+      {editing && (
+        <VersionEditModal
+          key={editing.id}
+          version={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(version) => {
+            setEditing(null);
+            succeeded('admin.versions.messages.updated', version.version);
+          }}
+        />
+      )}
+    </Stack>
+  );
 }

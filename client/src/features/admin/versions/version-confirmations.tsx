@@ -1,0 +1,35 @@
+import { Code, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import type { IntlShape } from 'react-intl';
+import type { AdminVersionDto } from '../../../api/generated/model';
+
+/** Delete version: 'Are you sure you want to delete this version?' (admin spec section 5), and what goes with it. */
+export function confirmDeleteVersion(intl: IntlShape, version: AdminVersionDto, onConfirm: () => void) {
+  modals.openConfirmModal({
+    title: intl.formatMessage({ id: 'admin.versions.delete.title' }),
+    closeButtonProps: { 'aria-label': intl.formatMessage({ id: 'common.close' }) },
+    children: (
+      <Stack gap="sm" data-testid="version-confirmation">
+        <Text fz="sm">{intl.formatMessage({ id: 'admin.versions.delete.question' })}</Text>
+        <Code block>{version.version}</Code>
+        <Text fz="sm" c="dimmed">
+          {intl.formatMessage({ id: 'admin.versions.delete.files' })}
+        </Text>
+        {version.is_latest && (
+          <Text fz="sm" c="dimmed">
+            {intl.formatMessage({ id: 'admin.versions.delete.latest' })}
+          </Text>
+        )}
+        <Text fz="sm" c="red.9" fw={600}>
+          {intl.formatMessage({ id: 'admin.versions.delete.undone' })}
+        </Text>
+      </Stack>
+    ),
+    labels: {
+      confirm: intl.formatMessage({ id: 'admin.versions.delete.confirm' }),
+      cancel: intl.formatMessage({ id: 'common.cancel' }),
+    },
+    confirmProps: { color: 'red.9' },
+    onConfirm,
+  });
+}

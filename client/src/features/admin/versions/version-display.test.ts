@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import {
+  allowedExtension,
+  fileSize,
+  isHttpUrl,
+  isJsonObjectText,
+  nextSort,
+  orNull,
+  shortKey,
+  syncRecommended,
+  today,
+  VERSION_EXTENSIONS,
+  VERSION_PATTERN,
+} from './version-display';
+
+const HOUR = 3600 * 1000;
+const now = Date.parse('2025-06-01T12:00:00Z');
+const ago = (hours: number) => new Date(now - hours * HOUR).toISOString();
+
+describe('syncRecommended', () => {
+  it('recommends a sync when there has never been one', () => {
+    expect(syncRecommended(null, now)).toBe(true);
+    expect(syncRecommended(undefined, now)).toBe(true);
+  });
+
+  it('recommends a sync when the last one is older than 24 hours', () => {
+    expect(syncRecommended(ago(24.01), now)).toBe(true);
+    expect(syncRecommended(ago(24 * 30), now)).toBe(true);
+  });
+
+  it('stays quiet within 24 hours', () => {
+    expect(syncRecommended(ago(0), now)).toBe(false);
+    expect(syncRecommended(ago(23.9), now)).toBe(false);
+    expect(syncRecommended(ago(24), now)).toBe(false);
+  });
+
+  it('treats an unreadable time as missing', () => {
+    expect(syncRecommended('yesterday-ish', now)).toBe(true);
+  });
+});
+
+describe('shortKey', () => {
+  it('shows the first 8 characters of a hash or key', () => {
+    expect(shortKey('e3b0c44298fc1c149afbf4c8996fb924')).toBe('e3b0c442');
+    expect(shortKey('abc')).toBe('abc');
+  });
+
+  it("is null ('Not set') when there is nothing", () => {
+    expect(shortKey(null)).toBeNull();
+    expect(shortKey(undefined)).toBeNull();
+    expect(shortKey('   ')).toBeNull();
+  });
+});
+
+describe('fileSize', () => {
+  it('uses Bytes, KB, MB, GB with base 1024 and 2 decimals', () => {
+    expect(fileSize(512, 'en')).toBe('512 Bytes');
+    expect(fileSize(1536, 'en')).toBe('1.50 KB');
+    expect(fileSize(104_857_600, 'en')).toBe('100.00 MB');
+    expect(fileSize(3 * 1024 ** 3, 'en')).toBe('3.00 GB');
+    expect(fileSize(1536, 'de')).toBe('1,50 KB');
+  });
+});
+
+describe('form rules', () => {
+  it('takes the version file types the server takes, case-insensitively', () => {
+    expect(allowedExtension('streamhub-2.4.0.zip', VERSION_EXTENSIONS)).toBe('.zip');
+    expect(allowedExtension('Setup.EXE', VERSION_EXTENSIONS)).toBe('.exe');
+    expect(allowedExtension('streamhub-2.4.0.tar.gz', VERSION_EXTENSIONS)).toBeNull();
+    expect(allowedExtension('.zip', VERSION_EXTENSIONS)).toBeNull();
+  });
+
+  it('accepts versions like 2.1.0 and 3.0.0-beta.1 only', () => {
+    for (const ok of ['2.1.0', '10.4', '3.0.0-beta.1', '1.2.3+build.7']) expect(VERSION_PATTERN.test(ok), ok).toBe(true);
+    for (const bad of ['', 'v2.1.0', 'two point one', '2.1.0.0.0']) expect(VERSION_PATTERN.test(bad), bad).toBe(false);
+  });
+
+  it('wants an http(s) URL for the download link', () => {
+    expect(isHttpUrl('https://downloads.example.com/2.4.0')).toBe(true);
+    expect(isHttpUrl('http://localhost:8080/x')).toBe(true);
+    expect(isHttpUrl('ftp://example.com/x')).toBe(false);
+    expect(isHttpUrl('not a url')).toBe(false);
+  });
+
+  it('wants system requirements as a JSON object', () => {
+    expect(isJsonObjectText('{"os":"Ubuntu 22.04","ram":"4 GB"}')).toBe(true);
+    expect(isJsonObjectText('{os: ubuntu')).toBe(false);
+    expect(isJsonObjectText('[1,2]')).toBe(false);
+    expect(isJsonObjectText('null')).toBe(false);
+  });
+
+  it('sends empty text as null and trims the rest', () => {
+    expect(orNull('  ')).toBeNull();
+    expect(orNull(' abc ')).toBe('abc');
+  });
+
+  it('defaults the release date to today in the local calendar', () => {
+    expect(today(new Date(2025, 0, 5, 23, 30))).toBe('2025-01-05');
+  });
+});
+
+describe('nextSort', () => {
+  it('toggles the direction on the active column and starts a new column ascending', () => {
+    expect(nextSort({ sort: 'created_at', order: 'desc' }, 'release_date')).toEqual({ sort: 'release_date', order: 'asc' });
+    expect(nextSort({ sort: 'release_date', order: 'asc' }, 'release_date')).toEqual({ sort: 'release_date', order: 'desc' });
+    expect(nextSort({ sort: 'release_date', order: 'desc' }, 'release_date')).toEqual({ sort: 'release_date', order: 'asc' });
+  });
+});

@@ -1,0 +1,88 @@
+import type { ListAdminVersionsSort, SyncStatus } from '../../../api/generated/model';
+import { formatBytes } from '../../../i18n/format';
+
+/** Version table: 25 rows, newest first (admin spec section 9). */
+export const PAGE_SIZE = 25;
+export const DEFAULT_SORT: { sort: ListAdminVersionsSort; order: 'asc' | 'desc' } = { sort: 'created_at', order: 'desc' };
+
+/** Version messages clear after 5 s (admin spec section 8). */
+export const MESSAGE_MS = 5000;
+
+/** A sync older than this is stale: '(Sync recommended)' and an orange sync button (admin spec sections 4 and 9). */
+export const SYNC_STALE_MS = 24 * 3600 * 1000;
+
+/** Hashes and keys are shown by their first 8 characters (admin spec section 9). */
+export const SHORT_LENGTH = 8;
+
+/** What a version's own file may be, as the server checks it; used until the server's list has loaded. */
+export const VERSION_EXTENSIONS = ['.zip', '.exe', '.dmg', '.pkg'] as const;
+
+/** Above this size the spec only warns (admin spec section 9). */
+export const LARGE_FILE_BYTES = 104_857_600;
+
+/** The server's version pattern: 2.1.0, 10.4, 3.0.0-beta.1, 1.2.3+build.7. */
+export const VERSION_PATTERN = /^\d+(\.\d+){0,3}([-+][0-9A-Za-z.-]+)?$/;
+
+/** A dark orange that keeps AA contrast on white and on the light yellow/orange backgrounds (Mantine's orange.9 does not). */
+export const WARNING_TEXT = '#a63c06';
+
+export const SYNC_COLORS: Record<SyncStatus, string> = { synced: 'green', local_only: 'gray', pending: 'yellow' };
+
+/** Missing or older than 24 hours. */
+export function syncRecommended(lastSyncAt: string | null | undefined, now = Date.now()): boolean {
+  if (!lastSyncAt) return true;
+  const at = new Date(lastSyncAt).getTime();
+  return Number.isNaN(at) || now - at > SYNC_STALE_MS;
+}
+
+/** The first 8 characters of a hash or key, or null when there is none ('Not set'). */
+export function shortKey(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed.slice(0, SHORT_LENGTH) : null;
+}
+
+/** File sizes in the admin screens: Bytes, KB, MB, GB, base 1024, 2 decimals (admin spec section 9). */
+export const fileSize = (bytes: number, locale: string) => formatBytes(bytes, locale, 2);
+
+/** Clicking the active column flips its direction; another column starts ascending. */
+export function nextSort(
+  current: { sort: ListAdminVersionsSort; order: 'asc' | 'desc' },
+  sort: ListAdminVersionsSort,
+): { sort: ListAdminVersionsSort; order: 'asc' | 'desc' } {
+  return { sort, order: current.sort === sort && current.order === 'asc' ? 'desc' : 'asc' };
+}
+
+/** The allowed extension a file name ends with, or null (case-insensitive; a bare extension is no name). */
+export function allowedExtension(name: string, allowed: readonly string[]): string | null {
+  const lower = name.toLowerCase();
+  const match = [...allowed].sort((a, b) => b.length - a.length).find((ext) => lower.endsWith(ext));
+  return match && lower.length > match.length ? match : null;
+}
+
+/** An http(s) URL, as the server accepts it. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value.trim());
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !!url.hostname;
+  } catch {
+    return false;
+  }
+}
+
+/** JSON text holding an object, such as {"os": "Ubuntu 22.04", "ram": "4 GB", "storage": "10 GB"}. */
+export function isJsonObjectText(value: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
+/** Today as YYYY-MM-DD in the browser's time zone: the upload form's default release date. */
+export function today(now = new Date()): string {
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
+/** Empty form text is sent as null ("not set"), everything else trimmed. */
+export const orNull = (value: string) => (value.trim() ? value.trim() : null);
