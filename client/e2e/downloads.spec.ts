@@ -142,5 +142,18 @@ test.describe('Client Available Downloads', () => {
     await install.getByRole('button', { name: 'Copy Command' }).click();
     await expect(page.getByRole('dialog', { name: 'Command Copied' })).toBeVisible();
     await page.screenshot({ path: '/tmp/downloads-phone-dialog.png', animations: 'disabled' });
+    await page.getByRole('dialog', { name: 'Command Copied' }).getByRole('button', { name: 'OK' }).click();
+
+    // In German, every text of the block comes from the catalog, sizes with a decimal comma.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('language-select').first().selectOption('de');
+    await expect(page.getByRole('heading', { name: 'Verfügbare Downloads' })).toBeVisible();
+    await expect(block.getByRole('heading', { name: `Version ${latest} (Neueste)` })).toBeVisible();
+    await expect(block.getByTestId('version-released')).toHaveText('Veröffentlicht am 01.06.2025');
+    await expect(block.getByRole('button', { name: /^Herunterladen Linux · x64 \(64-Bit\)/ })).toContainText('293,0 KB · 2 Downloads');
+    await expect(empty.getByText('Noch keine Downloads verfügbar')).toBeVisible();
+    await expect(install.getByRole('button', { name: 'Befehl kopieren' })).toBeVisible();
+    await block.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/downloads-desktop-de.png' });
   });
 });

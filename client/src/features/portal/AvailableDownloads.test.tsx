@@ -220,10 +220,26 @@ describe('Available Downloads', () => {
     expect(calls(fetchMock, '/api/download/13/link', 'POST')).toHaveLength(1);
   });
 
-  it('shows why the versions could not be loaded, with Retry', async () => {
-    stubApi(() => jsonResponse(500, { message: 'Database unavailable' }));
+  it('falls back to /api/versions when the client list fails', async () => {
+    const fetchMock = stubApi(
+      () => jsonResponse(500, { message: 'Database unavailable' }),
+      (url) => (url === '/api/versions' ? jsonResponse(200, { success: true, data: [version()] }) : undefined),
+    );
+    renderWithProviders(<Harness />);
+    expect(await screen.findByRole('heading', { name: 'Version 2.1.0 (Latest)' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(calls(fetchMock, '/api/versions')).toHaveLength(1);
+  });
+
+  it('shows why the versions could not be loaded when both lists fail, with Retry', async () => {
+    const fetchMock = stubApi(
+      () => jsonResponse(500, { message: 'Database unavailable' }),
+      (url) => (url === '/api/versions' ? jsonResponse(503, { message: 'Service Unavailable' }) : undefined),
+    );
     renderWithProviders(<Harness />);
     expect((await screen.findByRole('alert')).textContent).toContain('Failed to load dashboard data: Database unavailable');
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    expect(calls(fetchMock, '/api/versions')).toHaveLength(1);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(calls(fetchMock, '/api/client/versions')).toHaveLength(2));
   });
 });

@@ -5,8 +5,10 @@ import { useEffect, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import {
   getListClientVersionsQueryKey,
+  getListVersionsQueryKey,
   useCreateDownloadLink,
   useListClientVersions,
+  useListVersions,
 } from '../../api/generated/endpoints/downloads/downloads';
 import type { ClientVersionDto, DistributionFileDto, DownloadLinkDto, OsType } from '../../api/generated/model';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -245,8 +247,18 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
   const intl = useIntl();
   const queryClient = useQueryClient();
   const [awaiting, setAwaiting] = useState<{ fileId: number; count: number; polls: number } | null>(null);
+  const refetchInterval = awaiting ? COUNT_POLL_MS : false;
   // The same query as the dashboard's product choices (one request); it polls briefly after a download.
-  const list = useListClientVersions({ query: { refetchInterval: awaiting ? COUNT_POLL_MS : false } });
+  const primary = useListClientVersions({ query: { refetchInterval } });
+  // The spec's fallback: GET /api/versions when the client list fails; its error is shown only if both fail.
+  const fallback = useListVersions({ query: { enabled: !!primary.error, refetchInterval } });
+  const list = primary.error && fallback.data ? fallback : primary;
+  const loading = primary.isLoading || (!!primary.error && fallback.isPending && !fallback.error);
+  const failed = primary.error && fallback.error ? primary.error : null;
+  const retry = () => {
+    void primary.refetch();
+    if (primary.error) void fallback.refetch();
+  };
   const versions = useMemo(() => orderVersions(list.data?.data ?? []), [list.data]);
   const preferredOs = useMemo(() => browserOs(navigator.userAgent), []);
   const createLink = useCreateDownloadLink();
@@ -268,7 +280,7 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
         onSuccess: ({ data: link }) => {
           startDownload(link.url, link.file_name);
           setAwaiting({ fileId: file.id, count: file.download_count, polls: 0 });
-          void queryClient.invalidateQueries({ queryKey: getListClientVersionsQueryKey() });
+          void queryClient.invalidateQueries({ queryKey: primary.error ? getListVersionsQueryKey() : getListClientVersionsQueryKey() });
           onSuccess(downloadStartedContent(link, intl.locale));
         },
         onError: (error) => onError(downloadFailure(intl, error, 'dashboard.downloads.errors.download')),
@@ -289,13 +301,13 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
             <FormattedMessage id="dashboard.downloads.subtitle" />
           </Text>
         </div>
-        {list.isLoading ? (
+        {loading ? (
           <Group justify="center" p="md">
             <Loader size="sm" />
           </Group>
-        ) : list.error ? (
-          <ErrorAlert onRetry={() => list.refetch()}>
-            {intl.formatMessage({ id: 'dashboard.errors.load' }, { message: localizeServerMessage(intl, list.error.message) })}
+        ) : failed ? (
+          <ErrorAlert onRetry={retry}>
+            {intl.formatMessage({ id: 'dashboard.errors.load' }, { message: localizeServerMessage(intl, failed.message) })}
           </ErrorAlert>
         ) : versions.length === 0 ? (
           <Stack gap={4} align="center" ta="center" p="md" data-testid="downloads-empty">

@@ -244,6 +244,17 @@ describe('client dashboard', () => {
     expect(options.map((option) => option.textContent)).toEqual(['StreamHub v2.1.0', 'StreamHub v1.0.0']);
   });
 
+  it('shows Available Downloads above the test-script command, sharing one versions request with the product choices', async () => {
+    const fetchMock = stubApi({ versions: [{ version: '2.1.0', is_latest: 1 }] });
+    renderDashboard();
+    const block = await screen.findByTestId('version-2.1.0');
+    expect(within(block).getByRole('heading', { name: 'Version 2.1.0 (Latest)' })).toBeTruthy();
+    expect(within(block).getByText('No downloads available yet')).toBeTruthy();
+    const downloads = screen.getByTestId('available-downloads');
+    expect(downloads.compareDocumentPosition(screen.getByTestId('test-script-command')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/client/versions')).toHaveLength(1);
+  });
+
   it('shows why the products could not be loaded, with Retry', async () => {
     const user = userEvent.setup();
     stubApi({}, (url) => (url === '/api/client/versions' ? jsonResponse(500, { message: 'Database unavailable' }) : undefined));
