@@ -60,7 +60,9 @@ test.describe('Version Management', () => {
     await dialog.getByRole('textbox', { name: 'Version' }).fill('two point four');
     await dialog.getByRole('textbox', { name: 'Download URL' }).fill('not a url');
     await dialog.getByRole('textbox', { name: 'Minimum system requirements' }).fill('{os: ubuntu');
-    await dialog.locator('input[type="file"]').setInputFiles({ name: `streamhub-${version}.tar.gz`, mimeType: 'application/gzip', buffer: bytes });
+    await dialog
+      .locator('input[type="file"]')
+      .setInputFiles({ name: `streamhub-${version}.tar.gz`, mimeType: 'application/gzip', buffer: bytes });
     await dialog.getByRole('button', { name: 'Upload Version' }).click();
     await expect(dialog.getByText('Version must look like 2.1.0 (digits and dots, optionally -beta.1)')).toBeVisible();
     await expect(dialog.getByText('Download URL must be a valid URL')).toBeVisible();
@@ -78,7 +80,9 @@ test.describe('Version Management', () => {
     await expect(dialog.getByRole('switch', { name: 'Latest version' })).not.toBeChecked();
     await expect(dialog.getByRole('switch', { name: 'Sync to license server' })).toBeChecked();
     await dialog.getByRole('switch', { name: 'Sync to license server' }).click({ force: true });
-    await dialog.locator('input[type="file"]').setInputFiles({ name: `streamhub-${version}.zip`, mimeType: 'application/zip', buffer: bytes });
+    await dialog
+      .locator('input[type="file"]')
+      .setInputFiles({ name: `streamhub-${version}.zip`, mimeType: 'application/zip', buffer: bytes });
     await expect(dialog.getByText('File type not allowed')).toHaveCount(0);
     await dialog.getByRole('button', { name: 'Upload Version' }).click();
     await expect(page.getByText(`Version ${version} uploaded successfully`)).toBeVisible();
@@ -213,7 +217,11 @@ test.describe('Version Management', () => {
 
     // What the server stored, read back through its API.
     const stored = await page.request.get(`/api/admin/versions/${latest.id}`, { headers: { Authorization: `Bearer ${token}` } });
-    expect((await stored.json()).data).toMatchObject({ changelog: `Rewritten notes ${marker}`, release_date: '2025-05-20', is_latest: false });
+    expect((await stored.json()).data).toMatchObject({
+      changelog: `Rewritten notes ${marker}`,
+      release_date: '2025-05-20',
+      is_latest: false,
+    });
   });
 
   test('deletes a version only after the confirmation', async ({ page }) => {
@@ -271,6 +279,26 @@ test.describe('Version Management', () => {
     await expect(rowSync).toHaveAttribute('aria-disabled', 'true');
     await rowSync.hover();
     await expect(page.getByRole('tooltip')).toContainText('Sync with the license server is not available yet');
+  });
+
+  test('shows a failed load as its error, with Retry, never as an empty or sample list', async ({ page }) => {
+    const version = await createVersion(page, await adminToken(page), {
+      version: nextVersion(),
+      release_date: '2025-06-02',
+      changelog: marker,
+    });
+    await page.route('**/api/admin/versions?*', (route) =>
+      route.fulfill({ status: 500, json: { statusCode: 500, message: 'Database unavailable' } }),
+    );
+    await search(page).fill(marker);
+    await expect(page.getByRole('alert')).toContainText('Failed to load versions: Database unavailable');
+    await expect(page.getByTestId('versions-table')).toHaveCount(0);
+    await expect(page.getByTestId('versions-empty')).toHaveCount(0);
+
+    await page.unroute('**/api/admin/versions?*');
+    await page.getByRole('alert').getByRole('button', { name: 'Retry' }).click();
+    await expect(row(page, version.version)).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
   });
 
   test('has no serious or critical accessibility violations, with data and with the modals open, and fits a phone', async ({ page }) => {

@@ -72,13 +72,14 @@ export function VersionEditModal({ version, onClose, onSaved }: VersionEditModal
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
           <VersionFields form={form} latestLocked={version.is_latest} />
           {version.sync_status === 'synced' && (
             <Text fz="xs" c="dimmed">
               <FormattedMessage id="admin.versions.edit.resync" />
             </Text>
           )}
+          {/* Next to the buttons: the form is long, and the answer belongs where the user clicked. */}
+          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose}>
               <FormattedMessage id="common.cancel" />

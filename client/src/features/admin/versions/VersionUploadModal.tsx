@@ -87,7 +87,6 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
           <VersionFields form={form} />
           <Divider label={intl.formatMessage({ id: 'admin.versions.form.fileSection' })} labelPosition="left" />
           <FileInput
@@ -104,6 +103,8 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
             leftSection={<IconFileZip size={16} aria-hidden />}
             {...form.getInputProps('file')}
           />
+          {/* Next to the buttons: the form is long, and the answer belongs where the user clicked. */}
+          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose}>
               <FormattedMessage id="common.cancel" />

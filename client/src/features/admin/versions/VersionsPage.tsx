@@ -201,38 +201,41 @@ export default function VersionsPage() {
         </Group>
       </Card>
 
-      <Card withBorder radius="md" p={0}>
-        {list.isLoading ? (
-          <Group justify="center" p="xl">
-            <Loader />
-          </Group>
-        ) : versions.length === 0 ? (
-          <Stack align="center" gap={6} p="xl" ta="center" data-testid="versions-empty">
-            <IconPackage size={40} color="var(--mantine-color-gray-5)" aria-hidden />
-            <Text fw={600}>
-              <FormattedMessage id="admin.versions.empty.title" />
-            </Text>
-            <Text fz="sm" c="dimmed">
-              <FormattedMessage id={debouncedSearch.trim() ? 'admin.versions.empty.filtered' : 'admin.versions.empty.none'} />
-            </Text>
-          </Stack>
-        ) : (
-          <VersionsTable
-            versions={versions}
-            sort={sorting.sort}
-            order={sorting.order}
-            onSort={(sort: ListAdminVersionsSort) => {
-              setSorting((current) => nextSort(current, sort));
-              setPage(1);
-            }}
-            busyId={busyId}
-            onToggleStable={(version) => toggle.mutate({ id: version.id, data: { flag: 'is_stable' } })}
-            onMakeLatest={(version) => toggle.mutate({ id: version.id, data: { flag: 'is_latest' } })}
-            onEdit={setEditing}
-            onDelete={(version) => confirmDeleteVersion(intl, version, () => deleteVersion(version))}
-          />
-        )}
-      </Card>
+      {/* A failed load shows its error only: never an empty list or sample rows in its place. */}
+      {!(list.error && !list.data) && (
+        <Card withBorder radius="md" p={0}>
+          {list.isLoading ? (
+            <Group justify="center" p="xl">
+              <Loader />
+            </Group>
+          ) : versions.length === 0 ? (
+            <Stack align="center" gap={6} p="xl" ta="center" data-testid="versions-empty">
+              <IconPackage size={40} color="var(--mantine-color-gray-5)" aria-hidden />
+              <Text fw={600}>
+                <FormattedMessage id="admin.versions.empty.title" />
+              </Text>
+              <Text fz="sm" c="dimmed">
+                <FormattedMessage id={debouncedSearch.trim() ? 'admin.versions.empty.filtered' : 'admin.versions.empty.none'} />
+              </Text>
+            </Stack>
+          ) : (
+            <VersionsTable
+              versions={versions}
+              sort={sorting.sort}
+              order={sorting.order}
+              onSort={(sort: ListAdminVersionsSort) => {
+                setSorting((current) => nextSort(current, sort));
+                setPage(1);
+              }}
+              busyId={busyId}
+              onToggleStable={(version) => toggle.mutate({ id: version.id, data: { flag: 'is_stable' } })}
+              onMakeLatest={(version) => toggle.mutate({ id: version.id, data: { flag: 'is_latest' } })}
+              onEdit={setEditing}
+              onDelete={(version) => confirmDeleteVersion(intl, version, () => deleteVersion(version))}
+            />
+          )}
+        </Card>
+      )}
 
       {meta &&
         (meta.pages > 1 ? (

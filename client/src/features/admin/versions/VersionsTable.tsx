@@ -42,7 +42,17 @@ function KeyLine({ label, value }: { label: string; value: string | null }) {
 }
 
 /** The Version Management table: version, release date, flags, changelog, file, keys, sync state and actions. */
-export function VersionsTable({ versions, sort, order, onSort, busyId, onToggleStable, onMakeLatest, onEdit, onDelete }: VersionsTableProps) {
+export function VersionsTable({
+  versions,
+  sort,
+  order,
+  onSort,
+  busyId,
+  onToggleStable,
+  onMakeLatest,
+  onEdit,
+  onDelete,
+}: VersionsTableProps) {
   const intl = useIntl();
   const syncUnavailable = intl.formatMessage({ id: 'admin.versions.sync.unavailable' });
 
@@ -100,7 +110,11 @@ export function VersionsTable({ versions, sort, order, onSort, busyId, onToggleS
                 </Table.Td>
                 <Table.Td>
                   <Stack gap={6} align="flex-start">
-                    <Tooltip label={intl.formatMessage({ id: version.is_stable ? 'admin.versions.flags.toBetaHint' : 'admin.versions.flags.toStableHint' })}>
+                    <Tooltip
+                      label={intl.formatMessage({
+                        id: version.is_stable ? 'admin.versions.flags.toBetaHint' : 'admin.versions.flags.toStableHint',
+                      })}
+                    >
                       <Button
                         size="compact-xs"
                         variant="light"
