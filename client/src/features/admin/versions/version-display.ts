@@ -1,5 +1,5 @@
 import type { ListAdminVersionsSort, SyncStatus } from '../../../api/generated/model';
-import { formatBytes } from '../../../i18n/format';
+import { formatAdminBytes } from '../../../i18n/format';
 
 /** Version table: 25 rows, newest first (admin spec section 9). */
 export const PAGE_SIZE = 25;
@@ -42,7 +42,7 @@ export function shortKey(value: string | null | undefined): string | null {
 }
 
 /** File sizes in the admin screens: Bytes, KB, MB, GB, base 1024, 2 decimals (admin spec section 9). */
-export const fileSize = (bytes: number, locale: string) => formatBytes(bytes, locale, 2);
+export const fileSize = formatAdminBytes;
 
 /** Clicking the active column flips its direction; another column starts ascending. */
 export function nextSort(
