@@ -11,11 +11,16 @@ async function adminToken(page: Page): Promise<string> {
   return (await login.json()).data.token as string;
 }
 
+/** Versions this spec made, deleted (with their files) after each test so later specs see the list they expect. */
+const created: number[] = [];
+
 /** POST /api/admin/upload: a version without a file. */
 async function createVersion(page: Page, token: string, fields: Record<string, string>): Promise<{ id: number; version: string }> {
   const response = await page.request.post('/api/admin/upload', { headers: { Authorization: `Bearer ${token}` }, multipart: fields });
   expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()).data;
+  const version = (await response.json()).data;
+  created.push(version.id);
+  return version;
 }
 
 /** POST /api/admin/distribution-files with known bytes. */
@@ -41,6 +46,14 @@ async function uploadFile(
 const unique = () => `${40 + (Date.now() % 50)}.${randomBytes(2).readUInt16BE()}`;
 
 test.describe('Client Available Downloads', () => {
+  test.afterEach(async ({ page }) => {
+    const token = await adminToken(page);
+    for (const id of created.splice(0)) {
+      const response = await page.request.delete(`/api/admin/versions/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(response.status()).toBe(200);
+    }
+  });
+
   test('shows versions with their files, downloads a file natively, and copies the Linux install command', async ({ page, context }) => {
     test.setTimeout(120_000);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
