@@ -94,28 +94,18 @@ function LinuxInstall({ files, onSuccess, onError }: { files: DistributionFileDt
 
   const copy = async () => {
     const request = createLink.mutateAsync({ id: file.id }).then((response) => response.data);
-    let link: DownloadLinkDto | null = null;
     try {
-      await copyTextWhenReady(
-        request.then((value) => {
-          link = value;
-          return commandOf(value);
-        }),
-      );
+      await copyTextWhenReady(request.then(commandOf));
     } catch (error) {
-      if (link) {
-        // The command exists but the clipboard refused it: show it to copy by hand, and say why.
-        setMade({ fileId: file.id, link, at: Date.now() });
-        onError(intl.formatMessage({ id: 'licenses.errors.copy' }, { message: (error as Error).message }));
-      } else {
-        onError(downloadFailure(intl, error, 'dashboard.downloads.errors.command'));
-      }
-      return;
+      const link = await request.catch(() => null);
+      if (!link) return onError(downloadFailure(intl, error, 'dashboard.downloads.errors.command'));
+      // The command exists but the clipboard refused it: show it to copy by hand, and say why.
+      setMade({ fileId: file.id, link, at: Date.now() });
+      return onError(intl.formatMessage({ id: 'licenses.errors.copy' }, { message: (error as Error).message }));
     }
-    const done = link as DownloadLinkDto | null;
-    if (!done) return;
-    setMade({ fileId: file.id, link: done, at: Date.now() });
-    onSuccess(commandCopiedContent(done));
+    const link = await request;
+    setMade({ fileId: file.id, link, at: Date.now() });
+    onSuccess(commandCopiedContent(link));
   };
 
   return (
