@@ -1,45 +1,18 @@
 import { expect, Locator, Page, test } from '@playwright/test';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { ADMIN, fitsViewport, loginAsAdmin, seriousAxeViolations } from './support/portal';
+import { adminToken, createVersionByApi, fitsViewport, loginAsAdmin, seriousAxeViolations, uploadFileByApi } from './support/portal';
 
 const ALLOWED = 'File type not allowed. Allowed types: .exe, .dmg, .pkg, .tar.gz, .zip, .deb, .rpm';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function adminToken(page: Page): Promise<string> {
-  const login = await page.request.post('/api/admin/login', { data: ADMIN });
-  expect(login.status()).toBe(200);
-  return (await login.json()).data.token as string;
-}
-
-/** A version uploaded through the admin API (POST /api/admin/upload, multipart), as the Versions screen would. */
-async function createVersion(page: Page, token: string, version: string) {
-  const response = await page.request.post('/api/admin/upload', {
-    headers: { Authorization: `Bearer ${token}` },
-    multipart: {
-      version,
-      release_date: '2025-06-01',
-      changelog: `Browser test build ${version}`,
-      file: { name: `streamhub-${version}.zip`, mimeType: 'application/zip', buffer: randomBytes(512) },
-    },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()).data as { id: number; version: string };
-}
-
-/** A distribution file uploaded through the admin API, as another admin would through the screen. */
-async function uploadFileByApi(page: Page, token: string, versionId: number, name: string, os: string, architecture: string) {
-  const response = await page.request.post('/api/admin/distribution-files', {
-    headers: { Authorization: `Bearer ${token}` },
-    multipart: {
-      version_id: String(versionId),
-      os_type: os,
-      architecture,
-      file: { name, mimeType: 'application/octet-stream', buffer: randomBytes(3000) },
-    },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()).data as { id: number; file_name: string };
-}
+/** A version with its own small archive, as the Versions screen would upload it. */
+const createVersion = (page: Page, token: string, version: string) =>
+  createVersionByApi(
+    page,
+    token,
+    { version, release_date: '2025-06-01', changelog: `Browser test build ${version}` },
+    { name: `streamhub-${version}.zip`, buffer: randomBytes(512) },
+  );
 
 async function deleteFileByApi(page: Page, token: string, id: number) {
   await page.request.delete(`/api/admin/distribution-files/${id}`, { headers: { Authorization: `Bearer ${token}` } });
@@ -87,7 +60,13 @@ test.describe('File Management', () => {
     const minor = randomInt(100, 999_999);
     versionA = await createVersion(page, token, `8.${minor}.1`);
     versionB = await createVersion(page, token, `8.${minor}.2`);
-    otherFile = await uploadFileByApi(page, token, versionB.id, `other-${marker}-setup.exe`, 'windows', 'x64');
+    otherFile = await uploadFileByApi(page, token, {
+      version_id: versionB.id,
+      os_type: 'windows',
+      architecture: 'x64',
+      name: `other-${marker}-setup.exe`,
+      bytes: randomBytes(3000),
+    });
     await loginAsAdmin(page);
     await page.getByRole('link', { name: 'Files' }).first().click();
     await expect(page).toHaveURL(/\/secret-admin\/files$/);
@@ -188,7 +167,9 @@ test.describe('File Management', () => {
     await choose(page, again, 'Version', versionOption(versionA.version));
     await choose(page, again, 'Operating System', 'Linux');
     await choose(page, again, 'Architecture', 'x64');
-    await again.locator('input[type="file"]').setInputFiles({ name: `notes-${marker}.txt`, mimeType: 'text/plain', buffer: Buffer.from('not a build') });
+    await again
+      .locator('input[type="file"]')
+      .setInputFiles({ name: `notes-${marker}.txt`, mimeType: 'text/plain', buffer: Buffer.from('not a build') });
     await again.getByRole('button', { name: 'Upload', exact: true }).click();
     await expect(again.getByRole('alert').filter({ hasText: `Upload failed: ${ALLOWED}` })).toBeVisible();
     await again.getByRole('button', { name: 'Cancel' }).click();
@@ -199,7 +180,9 @@ test.describe('File Management', () => {
     await expect.poll(async () => count(await stat(page, 'files'))).toBe(filesBefore + 1);
 
     // Delete with the confirmation: gone from the table, and the stats go back.
-    await rowNamed(page, name).getByRole('button', { name: `Delete file ${name}` }).click();
+    await rowNamed(page, name)
+      .getByRole('button', { name: `Delete file ${name}` })
+      .click();
     const confirm = page.getByRole('dialog', { name: 'Delete File' });
     await expect(confirm).toContainText('Are you sure you want to delete this file? This action cannot be undone.');
     await expect(confirm).toContainText(name);
@@ -231,7 +214,9 @@ test.describe('File Management', () => {
     await expect(table(page)).toBeVisible();
     expect(await fitsViewport(page)).toBe(true);
     await page.screenshot({ path: '/tmp/files-phone.png', fullPage: true });
-    await rowNamed(page, otherFile.file_name).getByRole('button', { name: `Delete file ${otherFile.file_name}` }).click();
+    await rowNamed(page, otherFile.file_name)
+      .getByRole('button', { name: `Delete file ${otherFile.file_name}` })
+      .click();
     const confirm = page.getByRole('dialog', { name: 'Delete File' });
     await expect(confirm).toBeVisible();
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -258,7 +243,9 @@ test.describe('File Management', () => {
     await choose(page, dialog, 'Version', versionOption(versionB.version));
     await choose(page, dialog, 'Operating System', 'Linux');
     await choose(page, dialog, 'Architecture', 'arm64');
-    await dialog.locator('input[type="file"]').setInputFiles({ name: 'build.rpm', mimeType: 'application/x-rpm', buffer: randomBytes(1536) });
+    await dialog
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'build.rpm', mimeType: 'application/x-rpm', buffer: randomBytes(1536) });
     await dialog.getByRole('textbox', { name: 'Custom File Name (optional)' }).fill(name);
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
     await expect(dialog.getByTestId('files-uploading')).toContainText(`Uploading ${name} (1.50 KB)...`);

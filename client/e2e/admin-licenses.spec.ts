@@ -1,15 +1,10 @@
 import { expect, Page, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ADMIN, fitsViewport, loginAsAdmin, seriousAxeViolations } from './support/portal';
+import { adminToken, fitsViewport, loginAsAdmin, seriousAxeViolations } from './support/portal';
 
 const DAY = 24 * 3600 * 1000;
 const isoDate = (daysAhead: number) => new Date(Date.now() + daysAhead * DAY).toISOString().slice(0, 10);
-
-async function adminToken(page: Page): Promise<string> {
-  const login = await page.request.post('/api/admin/login', { data: ADMIN });
-  return (await login.json()).data.token as string;
-}
 
 /** A license issued through the admin API, as another admin would through the screen. */
 async function issueLicense(page: Page, token: string, data: { user_email: string; expires_at: string; max_activations?: number }) {

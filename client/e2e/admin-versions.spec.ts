@@ -1,35 +1,11 @@
 import { expect, Page, test } from '@playwright/test';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { ADMIN, fitsViewport, loginAsAdmin, seriousAxeViolations } from './support/portal';
+import { adminToken, createVersionByApi, fitsViewport, loginAsAdmin, seriousAxeViolations } from './support/portal';
 
 /** Version numbers unique to this run: the test server's database lives across the spec files of one run. */
 const RUN = randomInt(10_000, 99_999);
 let serial = 0;
 const nextVersion = () => `${RUN}.${++serial}.0`;
-
-async function adminToken(page: Page): Promise<string> {
-  const login = await page.request.post('/api/admin/login', { data: ADMIN });
-  return (await login.json()).data.token as string;
-}
-
-type VersionFields = {
-  version: string;
-  release_date: string;
-  changelog?: string;
-  secret_hash?: string;
-  encryption_key?: string;
-  is_latest?: boolean;
-  is_stable?: boolean;
-};
-
-/** A version uploaded through the admin API, as another admin would through the screen. */
-async function createVersion(page: Page, token: string, fields: VersionFields) {
-  const multipart: Record<string, string> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) multipart[key] = String(value);
-  const response = await page.request.post('/api/admin/upload', { headers: { Authorization: `Bearer ${token}` }, multipart });
-  expect(response.status()).toBe(201);
-  return (await response.json()).data as { id: number; version: string; is_latest: boolean };
-}
 
 const rows = (page: Page) => page.getByTestId('versions-table').locator('tbody tr');
 const search = (page: Page) => page.getByPlaceholder('Search versions...');
@@ -128,7 +104,7 @@ test.describe('Version Management', () => {
     for (let day = 1; day <= 26; day++) {
       const version = nextVersion();
       versions.push(version);
-      await createVersion(page, token, {
+      await createVersionByApi(page, token, {
         version,
         release_date: `2024-02-${String(day).padStart(2, '0')}`,
         changelog: `Batch ${marker}`,
@@ -166,8 +142,12 @@ test.describe('Version Management', () => {
 
   test('edits the changelog, toggles stable and latest, and the previous latest loses its flag', async ({ page }) => {
     const token = await adminToken(page);
-    const older = await createVersion(page, token, { version: nextVersion(), release_date: '2025-05-01', changelog: `First ${marker}` });
-    const latest = await createVersion(page, token, {
+    const older = await createVersionByApi(page, token, {
+      version: nextVersion(),
+      release_date: '2025-05-01',
+      changelog: `First ${marker}`,
+    });
+    const latest = await createVersionByApi(page, token, {
       version: nextVersion(),
       release_date: '2025-05-02',
       changelog: `Second ${marker}`,
@@ -226,8 +206,8 @@ test.describe('Version Management', () => {
 
   test('deletes a version only after the confirmation', async ({ page }) => {
     const token = await adminToken(page);
-    const keep = await createVersion(page, token, { version: nextVersion(), release_date: '2025-04-01', changelog: `Keep ${marker}` });
-    const gone = await createVersion(page, token, { version: nextVersion(), release_date: '2025-04-02', changelog: `Gone ${marker}` });
+    const keep = await createVersionByApi(page, token, { version: nextVersion(), release_date: '2025-04-01', changelog: `Keep ${marker}` });
+    const gone = await createVersionByApi(page, token, { version: nextVersion(), release_date: '2025-04-02', changelog: `Gone ${marker}` });
     await search(page).fill(marker);
     await expect(rows(page)).toHaveCount(2);
 
@@ -254,7 +234,7 @@ test.describe('Version Management', () => {
 
   test('shows the sync state: never synced, sync recommended, and sync not available yet', async ({ page }) => {
     const token = await adminToken(page);
-    const version = await createVersion(page, token, { version: nextVersion(), release_date: '2025-06-01', changelog: marker });
+    const version = await createVersionByApi(page, token, { version: nextVersion(), release_date: '2025-06-01', changelog: marker });
     await search(page).fill(marker);
     await expect(rows(page)).toHaveCount(1);
 
@@ -282,7 +262,7 @@ test.describe('Version Management', () => {
   });
 
   test('shows a failed load as its error, with Retry, never as an empty or sample list', async ({ page }) => {
-    const version = await createVersion(page, await adminToken(page), {
+    const version = await createVersionByApi(page, await adminToken(page), {
       version: nextVersion(),
       release_date: '2025-06-02',
       changelog: marker,
@@ -303,7 +283,7 @@ test.describe('Version Management', () => {
 
   test('has no serious or critical accessibility violations, with data and with the modals open, and fits a phone', async ({ page }) => {
     const token = await adminToken(page);
-    const version = await createVersion(page, token, {
+    const version = await createVersionByApi(page, token, {
       version: nextVersion(),
       release_date: '2025-07-01',
       changelog: `Accessible ${marker}`,

@@ -70,7 +70,9 @@ test.describe('registration, verification and sign-in', () => {
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('duplicate-1');
     await page.getByRole('textbox', { name: 'Confirm password' }).fill('duplicate-1');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page.getByText('This email is already registered. Please try logging in instead or use a different email address.')).toBeVisible();
+    await expect(
+      page.getByText('This email is already registered. Please try logging in instead or use a different email address.'),
+    ).toBeVisible();
     await page.getByRole('link', { name: 'Go to Login Page' }).click();
     await expect(page).toHaveURL(/\/login$/);
   });

@@ -1,46 +1,20 @@
-import { expect, Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ADMIN, createVerifiedClient, fitsViewport, loginAsClient, seriousAxeViolations } from './support/portal';
+import {
+  adminToken,
+  createVerifiedClient,
+  createVersionByApi,
+  fitsViewport,
+  loginAsClient,
+  seriousAxeViolations,
+  uploadFileByApi,
+} from './support/portal';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function adminToken(page: Page): Promise<string> {
-  const login = await page.request.post('/api/admin/login', { data: ADMIN });
-  expect(login.status()).toBe(200);
-  return (await login.json()).data.token as string;
-}
-
 /** Versions this spec made, deleted (with their files) after each test so later specs see the list they expect. */
 const created: number[] = [];
-
-/** POST /api/admin/upload: a version without a file. */
-async function createVersion(page: Page, token: string, fields: Record<string, string>): Promise<{ id: number; version: string }> {
-  const response = await page.request.post('/api/admin/upload', { headers: { Authorization: `Bearer ${token}` }, multipart: fields });
-  expect(response.status(), await response.text()).toBe(201);
-  const version = (await response.json()).data;
-  created.push(version.id);
-  return version;
-}
-
-/** POST /api/admin/distribution-files with known bytes. */
-async function uploadFile(
-  page: Page,
-  token: string,
-  upload: { version_id: number; os_type: string; architecture: string; name: string; bytes: Buffer },
-): Promise<{ id: number; file_hash: string; file_size: number }> {
-  const response = await page.request.post('/api/admin/distribution-files', {
-    headers: { Authorization: `Bearer ${token}` },
-    multipart: {
-      version_id: String(upload.version_id),
-      os_type: upload.os_type,
-      architecture: upload.architecture,
-      file: { name: upload.name, mimeType: 'application/octet-stream', buffer: upload.bytes },
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()).data;
-}
 
 /** Version numbers of this run only: the database is shared with the other spec files. */
 const unique = () => `${40 + (Date.now() % 50)}.${randomBytes(2).readUInt16BE()}`;
@@ -61,8 +35,8 @@ test.describe('Client Available Downloads', () => {
     const run = unique();
     const latest = `${run}.1`;
     const older = `${run}.0`;
-    await createVersion(page, token, { version: older, release_date: '2025-03-15', is_latest: 'false' });
-    const version = await createVersion(page, token, {
+    await createVersionByApi(page, token, { version: older, release_date: '2025-03-15', is_latest: 'false' });
+    const version = await createVersionByApi(page, token, {
       version: latest,
       release_date: '2025-06-01',
       changelog: 'Faster HLS packaging and SRT ingest.',
@@ -71,9 +45,15 @@ test.describe('Client Available Downloads', () => {
     });
     const debName = `streamhub_${latest}_amd64.deb`;
     const debBytes = randomBytes(300_000);
-    const deb = await uploadFile(page, token, { version_id: version.id, os_type: 'linux', architecture: 'x64', name: debName, bytes: debBytes });
+    const deb = await uploadFileByApi(page, token, {
+      version_id: version.id,
+      os_type: 'linux',
+      architecture: 'x64',
+      name: debName,
+      bytes: debBytes,
+    });
     const zipBytes = randomBytes(5000);
-    await uploadFile(page, token, {
+    await uploadFileByApi(page, token, {
       version_id: version.id,
       os_type: 'windows',
       architecture: 'x64',

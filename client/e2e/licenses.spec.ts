@@ -3,7 +3,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN, createVerifiedClient, fitsViewport, loginAsClient, seriousAxeViolations } from './support/portal';
+import { adminToken, createVerifiedClient, fitsViewport, loginAsClient, seriousAxeViolations } from './support/portal';
 
 const base = () => process.env.E2E_BASE_URL!;
 const LICENSE_HEADER = '-----BEGIN STREAMHUB LICENSE-----';
@@ -13,12 +13,6 @@ function licenseFilePayload(text: string): { license_key: string; product: strin
   const lines = text.split('\n');
   const end = lines.indexOf('-----END STREAMHUB LICENSE-----');
   return JSON.parse(Buffer.from(lines.slice(1, end).join(''), 'base64').toString('utf8'));
-}
-
-async function adminToken(page: Page): Promise<string> {
-  const login = await page.request.post('/api/admin/login', { data: ADMIN });
-  expect(login.status()).toBe(200);
-  return (await login.json()).data.token as string;
 }
 
 /** A child process's output so far, and a way to wait for a line in it. */
@@ -44,7 +38,11 @@ async function chooseProduct(page: Page, dialog: Locator) {
   await expect(select).toBeVisible();
   if (!(await select.inputValue())) {
     await select.click();
-    await page.getByRole('option').first().click();
+    // Only the Product list's options: the language selector's options are on the page too.
+    await page
+      .getByRole('option', { name: /^StreamHub v\S+$/ })
+      .first()
+      .click();
   }
   await expect(select).toHaveValue(/^StreamHub v\S+$/);
   return select.inputValue();
@@ -154,7 +152,7 @@ test.describe('Client licenses and devices', () => {
     await expect(command).toHaveText(
       `curl -fsSL ${base()}/api/license-server/test-script.tar.gz | tar -xz && cd streamhub-license-test && node streamhub-license-test.mjs --url ${base()} --key ${paidKey}`,
     );
-    await page.getByRole('button', { name: 'Copy Command' }).click();
+    await page.getByRole('region', { name: 'Test a license on your server' }).getByRole('button', { name: 'Copy Command' }).click();
     const copied = page.getByRole('dialog', { name: 'Command Copied' });
     await expect(copied).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await command.textContent());
@@ -231,6 +229,7 @@ test.describe('Client licenses and devices', () => {
     await takeTrial(page);
     await page.getByRole('button', { name: 'Request Test License' }).click();
     const dialog = page.getByRole('dialog', { name: 'Request Test License' });
+    await chooseProduct(page, dialog);
     await dialog.getByRole('button', { name: 'Request Test License' }).click();
     await expect(dialog.getByRole('alert')).toHaveText(
       /^Failed to generate test license: You have reached the limit of 1 test license per account\.$/,

@@ -92,7 +92,8 @@ test.describe('routes and the guard', () => {
     await expect(page.getByRole('heading', { name: 'Admin Panel' })).toBeVisible();
     await expect(page.getByTestId('welcome')).toHaveText('Welcome, Admin');
     const nav = page.getByRole('navigation', { name: 'Admin sections' });
-    for (const section of ['Dashboard', 'Users', 'Versions', 'Licenses', 'Files', 'Logs']) await expect(nav.getByRole('link', { name: section })).toBeVisible();
+    for (const section of ['Dashboard', 'Users', 'Versions', 'Licenses', 'Files', 'Logs'])
+      await expect(nav.getByRole('link', { name: section })).toBeVisible();
     await nav.getByRole('link', { name: 'Users' }).click();
     await expect(page).toHaveURL(/\/secret-admin\/users$/);
     await page.getByRole('button', { name: 'Logout' }).click();

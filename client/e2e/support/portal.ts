@@ -26,7 +26,13 @@ export async function createVerifiedClient(page: Page, overrides: { first_name?:
   const email = uniqueEmail();
   const password = 'client-password-1';
   const registration = await page.request.post(`${base()}/api/register`, {
-    data: { first_name: overrides.first_name ?? 'Casey', last_name: overrides.last_name ?? 'Client', email, password, password_confirmation: password },
+    data: {
+      first_name: overrides.first_name ?? 'Casey',
+      last_name: overrides.last_name ?? 'Client',
+      email,
+      password,
+      password_confirmation: password,
+    },
   });
   expect(registration.status()).toBe(201);
   const token = new URL(verificationLink(email)).searchParams.get('token');
@@ -52,6 +58,13 @@ export async function loginAsAdmin(page: Page) {
 
 /** Serious and critical accessibility violations on the current page (axe-core). */
 export async function seriousAxeViolations(page: Page) {
+  // A modal still fading in has its text at partial opacity, which axe would report as low contrast.
+  // (Endless animations, such as a loader's spin, are not waited for.)
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
@@ -61,4 +74,54 @@ export async function seriousAxeViolations(page: Page) {
 /** True when nothing on the page is wider than the viewport (no sideways scrolling on phones). */
 export async function fitsViewport(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+/** An admin's bearer token from the admin login API, for setting data up as another admin would. */
+export async function adminToken(page: Page): Promise<string> {
+  const login = await page.request.post(`${base()}/api/admin/login`, { data: ADMIN });
+  expect(login.status()).toBe(200);
+  return (await login.json()).data.token as string;
+}
+
+export interface CreatedVersion {
+  id: number;
+  version: string;
+  is_latest: boolean;
+}
+
+/**
+ * A version uploaded through the admin API (multipart POST /api/admin/upload), as the Versions screen would;
+ * undefined fields are left out, and `file` attaches the version's own archive.
+ */
+export async function createVersionByApi(
+  page: Page,
+  token: string,
+  fields: { version: string; release_date: string } & Record<string, string | boolean | undefined>,
+  file?: { name: string; buffer: Buffer },
+): Promise<CreatedVersion> {
+  const multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) multipart[key] = String(value);
+  if (file) multipart.file = { ...file, mimeType: 'application/octet-stream' };
+  const response = await page.request.post(`${base()}/api/admin/upload`, { headers: { Authorization: `Bearer ${token}` }, multipart });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()).data as CreatedVersion;
+}
+
+/** A distribution file uploaded through the admin API (multipart POST /api/admin/distribution-files). */
+export async function uploadFileByApi(
+  page: Page,
+  token: string,
+  upload: { version_id: number; os_type: string; architecture: string; name: string; bytes: Buffer },
+): Promise<{ id: number; file_name: string; file_hash: string; file_size: number }> {
+  const response = await page.request.post(`${base()}/api/admin/distribution-files`, {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: {
+      version_id: String(upload.version_id),
+      os_type: upload.os_type,
+      architecture: upload.architecture,
+      file: { name: upload.name, mimeType: 'application/octet-stream', buffer: upload.bytes },
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()).data;
 }

@@ -1,7 +1,7 @@
 import { Alert, Button, Group } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { ReactNode } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage } from 'react-intl';
 
 interface ErrorAlertProps {
   title?: ReactNode;

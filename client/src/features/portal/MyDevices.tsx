@@ -1,12 +1,13 @@
-import { Alert, Badge, Button, Card, Code, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Code, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useQueryClient } from '@tanstack/react-query';
-import { IconCheck, IconDeviceDesktopOff, IconPlugConnectedX, IconServer2 } from '@tabler/icons-react';
+import { IconDeviceDesktopOff, IconPlugConnectedX, IconServer2 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-intl';
 import { getListMyDevicesQueryKey, useDeactivateMyDevice, useListMyDevices } from '../../api/generated/endpoints/devices/devices';
 import { getListMyLicensesQueryKey } from '../../api/generated/endpoints/licenses/licenses';
 import type { DeviceDto } from '../../api/generated/model';
+import { SuccessAlert } from '../../components/SuccessAlert';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PagerBar } from '../../components/PagerBar';
 import { pageRange } from '../../components/pagination';
@@ -88,18 +89,9 @@ export function MyDevices({ onError }: { onError: (message: string) => void }) {
         </Title>
       </Group>
       {success && (
-        <Alert
-          color="green"
-          variant="light"
-          icon={<IconCheck size={18} />}
-          role="status"
-          mb="md"
-          withCloseButton
-          closeButtonLabel={intl.formatMessage({ id: 'common.close' })}
-          onClose={() => showSuccess(null)}
-        >
+        <SuccessAlert mb="md" onClose={() => showSuccess(null)}>
           {success}
-        </Alert>
+        </SuccessAlert>
       )}
       {list.isLoading ? (
         <Group justify="center" p="md">

@@ -1,7 +1,7 @@
-import { Alert, Anchor, Button, Card, Group, Loader, Menu, Select, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { Anchor, Button, Card, Group, Loader, Menu, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { IconArrowLeft, IconCheck, IconDownload, IconKey, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { IconArrowLeft, IconDownload, IconKey, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
@@ -17,6 +17,8 @@ import {
 } from '../../../api/generated/endpoints/licenses/licenses';
 import type { AdminLicenseDto, LicenseStatus, ListAdminLicensesSort } from '../../../api/generated/model';
 import { paths } from '../../../app/paths';
+import { SuccessAlert } from '../../../components/SuccessAlert';
+import { SearchField } from '../../../components/SearchField';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { PagerBar } from '../../../components/PagerBar';
 import { pageRange } from '../../../components/pagination';
@@ -222,21 +224,15 @@ export default function LicensesPage() {
       {[success, deleted].map(
         (message) =>
           message && (
-            <Alert
+            <SuccessAlert
               key={message}
-              color="green"
-              variant="light"
-              icon={<IconCheck size={18} />}
-              role="status"
-              withCloseButton
-              closeButtonLabel={intl.formatMessage({ id: 'common.close' })}
               onClose={() => {
                 showSuccess(null);
                 showDeleted(null);
               }}
             >
               {message}
-            </Alert>
+            </SuccessAlert>
           ),
       )}
       {actionError && <ErrorAlert onClose={() => setActionError(null)}>{actionError}</ErrorAlert>}
@@ -255,11 +251,9 @@ export default function LicensesPage() {
 
       <Card withBorder radius="md" p="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
-            style={{ flex: '1 1 240px' }}
+          <SearchField
             label={intl.formatMessage({ id: 'adminLicenses.searchLabel' })}
             placeholder={intl.formatMessage({ id: 'adminLicenses.search' })}
-            leftSection={<IconSearch size={16} />}
             value={search}
             onChange={(event) => setSearch(event.currentTarget.value)}
           />

@@ -1,21 +1,4 @@
-import {
-  ActionIcon,
-  Alert,
-  Avatar,
-  Badge,
-  Box,
-  Button,
-  Card,
-  Group,
-  Loader,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Avatar, Badge, Box, Button, Card, Group, Loader, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
@@ -27,7 +10,6 @@ import {
   IconPlayerPlay,
   IconPlus,
   IconRefresh,
-  IconSearch,
   IconTrash,
   IconUsers,
 } from '@tabler/icons-react';
@@ -41,6 +23,8 @@ import {
   useVerifyUserEmail,
 } from '../../../api/generated/endpoints/users/users';
 import type { AdminUserDto, ListUsersSort } from '../../../api/generated/model';
+import { SuccessAlert } from '../../../components/SuccessAlert';
+import { SearchField } from '../../../components/SearchField';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { PagerBar } from '../../../components/PagerBar';
 import { pageRange } from '../../../components/pagination';
@@ -161,19 +145,7 @@ export default function UsersPage() {
         </Group>
       </Group>
 
-      {success && (
-        <Alert
-          color="green"
-          variant="light"
-          icon={<IconCheck size={18} />}
-          role="status"
-          withCloseButton
-          closeButtonLabel={intl.formatMessage({ id: 'common.close' })}
-          onClose={() => showSuccess(null)}
-        >
-          {success}
-        </Alert>
-      )}
+      {success && <SuccessAlert onClose={() => showSuccess(null)}>{success}</SuccessAlert>}
       {actionError && <ErrorAlert onClose={() => setActionError(null)}>{actionError}</ErrorAlert>}
       {list.error && (
         <ErrorAlert onRetry={() => list.refetch()}>
@@ -183,11 +155,9 @@ export default function UsersPage() {
 
       <Card withBorder radius="md" p="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
-            style={{ flex: '1 1 240px' }}
+          <SearchField
             label={intl.formatMessage({ id: 'users.filters.searchLabel' })}
             placeholder={intl.formatMessage({ id: 'users.filters.search' })}
-            leftSection={<IconSearch size={16} />}
             value={prefs.search}
             onChange={(event) => update({ search: event.currentTarget.value })}
           />

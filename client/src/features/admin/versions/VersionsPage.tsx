@@ -1,7 +1,7 @@
-import { Alert, Anchor, Button, Card, Group, Loader, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { Anchor, Button, Card, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { IconArrowLeft, IconCheck, IconCloud, IconPackage, IconRefresh, IconSearch, IconUpload } from '@tabler/icons-react';
+import { IconArrowLeft, IconCloud, IconPackage, IconRefresh, IconUpload } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
@@ -14,6 +14,8 @@ import {
 } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
 import { paths } from '../../../app/paths';
+import { SuccessAlert } from '../../../components/SuccessAlert';
+import { SearchField } from '../../../components/SearchField';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { PagerBar } from '../../../components/PagerBar';
 import { pageRange } from '../../../components/pagination';
@@ -165,19 +167,7 @@ export default function VersionsPage() {
         </Group>
       </Card>
 
-      {success && (
-        <Alert
-          color="green"
-          variant="light"
-          icon={<IconCheck size={18} />}
-          role="status"
-          withCloseButton
-          closeButtonLabel={intl.formatMessage({ id: 'common.close' })}
-          onClose={() => showSuccess(null)}
-        >
-          {success}
-        </Alert>
-      )}
+      {success && <SuccessAlert onClose={() => showSuccess(null)}>{success}</SuccessAlert>}
       {actionError && <ErrorAlert onClose={() => setActionError(null)}>{actionError}</ErrorAlert>}
       {list.error && (
         <ErrorAlert onRetry={() => list.refetch()}>
@@ -187,11 +177,9 @@ export default function VersionsPage() {
 
       <Card withBorder radius="md" p="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
-            style={{ flex: '1 1 240px' }}
+          <SearchField
             label={intl.formatMessage({ id: 'admin.versions.searchLabel' })}
             placeholder={intl.formatMessage({ id: 'admin.versions.search' })}
-            leftSection={<IconSearch size={16} />}
             value={search}
             onChange={(event) => setSearch(event.currentTarget.value)}
           />
