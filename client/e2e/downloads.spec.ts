@@ -73,6 +73,9 @@ test.describe('Client Available Downloads', () => {
     const zipButton = block.getByRole('button', { name: /^Download Windows · x64 \(64-bit\)/ });
     await expect(zipButton).toContainText('4.9 KB · 0 downloads');
 
+    // Beyond the newest five, older versions are one click away (the shared database may hold many).
+    const showAll = page.getByRole('button', { name: /^Show all \d+ versions$/ });
+    if (await showAll.isVisible()) await showAll.click();
     const empty = page.getByTestId(`version-${older}`);
     await expect(empty.getByRole('heading', { name: `Version ${older}` })).toBeVisible();
     await expect(empty.getByText('No description available')).toBeVisible();
@@ -144,6 +147,8 @@ test.describe('Client Available Downloads', () => {
     await expect(block.getByRole('heading', { name: `Version ${latest} (Neueste)` })).toBeVisible();
     await expect(block.getByTestId('version-released')).toHaveText('Veröffentlicht am 01.06.2025');
     await expect(block.getByRole('button', { name: /^Herunterladen Linux · x64 \(64-Bit\)/ })).toContainText('293,0 KB · 2 Downloads');
+    const showAllGerman = page.getByRole('button', { name: /^Alle \d+ Versionen anzeigen$/ });
+    if (await showAllGerman.isVisible()) await showAllGerman.click();
     await expect(empty.getByText('Noch keine Downloads verfügbar')).toBeVisible();
     await expect(install.getByRole('button', { name: 'Befehl kopieren' })).toBeVisible();
     await block.scrollIntoViewIfNeeded();

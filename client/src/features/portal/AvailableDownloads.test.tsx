@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientVersionDto, DistributionFileDto, DownloadLinkDto } from '../../api/generated/model';
 import { jsonResponse, renderWithProviders } from '../../test/render';
-import { AvailableDownloads } from './AvailableDownloads';
+import { AvailableDownloads, VISIBLE_VERSIONS } from './AvailableDownloads';
 import { SuccessContent, SuccessDialog } from './SuccessDialog';
 
 const HASH = 'ab'.repeat(32);
@@ -90,6 +90,22 @@ describe('Available Downloads', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
+  });
+
+  it('shows the newest versions first and the rest on request', async () => {
+    const many = Array.from({ length: VISIBLE_VERSIONS + 2 }, (_, index) =>
+      version({ id: index + 1, version: `2.${9 - index}.0`, is_latest: index === 0 ? 1 : 0, distribution_files: [], has_files: false }),
+    );
+    stubApi(() => many);
+    renderWithProviders(<Harness />);
+    await screen.findByRole('heading', { name: 'Version 2.9.0 (Latest)' });
+    expect(screen.getAllByTestId(/^version-\d/)).toHaveLength(VISIBLE_VERSIONS);
+    expect(screen.queryByRole('heading', { name: 'Version 2.3.0' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: `Show all ${many.length} versions` }));
+    expect(screen.getAllByTestId(/^version-\d/)).toHaveLength(many.length);
+    expect(screen.getByRole('heading', { name: 'Version 2.3.0' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: `Show only the ${VISIBLE_VERSIONS} newest versions` }));
+    expect(screen.getAllByTestId(/^version-\d/)).toHaveLength(VISIBLE_VERSIONS);
   });
 
   it("says 'No downloads available' and to contact support when there are no versions", async () => {

@@ -32,6 +32,8 @@ import type { SuccessContent } from './SuccessDialog';
 /** After a download, the list is read again this often until the file's count includes it, at most this many times. */
 const COUNT_POLL_MS = 1000;
 const MAX_COUNT_POLLS = 10;
+/** Versions shown before 'Show all': a vendor's history grows, and the licenses below must stay within reach. */
+export const VISIBLE_VERSIONS = 5;
 
 interface AvailableDownloadsProps {
   onSuccess: (content: SuccessContent) => void;
@@ -250,6 +252,8 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
     if (primary.error) void fallback.refetch();
   };
   const versions = useMemo(() => orderVersions(list.data?.data ?? []), [list.data]);
+  const [showAll, setShowAll] = useState(false);
+  const shownVersions = showAll ? versions : versions.slice(0, VISIBLE_VERSIONS);
   const preferredOs = useMemo(() => browserOs(navigator.userAgent), []);
   const createLink = useCreateDownloadLink();
 
@@ -309,17 +313,27 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
             </Text>
           </Stack>
         ) : (
-          versions.map((version) => (
-            <VersionBlock
-              key={version.id}
-              version={version}
-              preferredOs={preferredOs}
-              pendingFileId={createLink.isPending ? (createLink.variables?.id ?? null) : null}
-              onDownload={download}
-              onSuccess={onSuccess}
-              onError={onError}
-            />
-          ))
+          <>
+            {shownVersions.map((version) => (
+              <VersionBlock
+                key={version.id}
+                version={version}
+                preferredOs={preferredOs}
+                pendingFileId={createLink.isPending ? (createLink.variables?.id ?? null) : null}
+                onDownload={download}
+                onSuccess={onSuccess}
+                onError={onError}
+              />
+            ))}
+            {versions.length > VISIBLE_VERSIONS && (
+              <Button variant="subtle" onClick={() => setShowAll((all) => !all)} aria-expanded={showAll} style={{ alignSelf: 'center' }}>
+                <FormattedMessage
+                  id={showAll ? 'dashboard.downloads.showFewer' : 'dashboard.downloads.showAll'}
+                  values={{ count: showAll ? VISIBLE_VERSIONS : versions.length }}
+                />
+              </Button>
+            )}
+          </>
         )}
       </Stack>
     </Card>
