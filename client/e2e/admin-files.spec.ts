@@ -212,7 +212,7 @@ test.describe('File Management', () => {
 
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(table(page)).toBeVisible();
-    expect(await fitsViewport(page)).toBe(true);
+    await expect.poll(() => fitsViewport(page)).toBe(true);
     await page.screenshot({ path: '/tmp/files-phone.png', fullPage: true });
     await rowNamed(page, otherFile.file_name)
       .getByRole('button', { name: `Delete file ${otherFile.file_name}` })
@@ -225,7 +225,7 @@ test.describe('File Management', () => {
     await expect(rowNamed(page, otherFile.file_name)).toHaveCount(1);
     await page.getByRole('button', { name: 'Upload File' }).click();
     await expect(page.getByRole('dialog', { name: 'Upload Distribution File' })).toBeVisible();
-    expect(await fitsViewport(page)).toBe(true);
+    await expect.poll(() => fitsViewport(page)).toBe(true);
     await page.screenshot({ path: '/tmp/files-modal-phone.png' });
   });
 

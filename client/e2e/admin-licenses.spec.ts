@@ -261,7 +261,7 @@ test.describe('License Management', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await search(page).fill(marker);
     await expect(rows(page)).toHaveCount(1);
-    expect(await fitsViewport(page)).toBe(true);
+    await expect.poll(() => fitsViewport(page)).toBe(true);
     // The table keeps its columns and scrolls sideways inside a container narrower than itself.
     const scrolls = await page.getByTestId('licenses-table').evaluate((table) => {
       for (let node = table.parentElement; node && node !== document.body; node = node.parentElement) {
@@ -274,6 +274,6 @@ test.describe('License Management', () => {
     expect(scrolls).toBe(true);
     await page.getByRole('button', { name: 'Create License' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
-    expect(await fitsViewport(page)).toBe(true);
+    await expect.poll(() => fitsViewport(page)).toBe(true);
   });
 });

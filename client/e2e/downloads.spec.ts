@@ -132,7 +132,7 @@ test.describe('Client Available Downloads', () => {
     await expect(block.getByRole('heading', { name: `Version ${latest} (Latest)` })).toBeVisible();
     // One download in the browser and one through the signed link.
     await expect(debButton).toContainText('293.0 KB · 2 downloads');
-    expect(await fitsViewport(page)).toBe(true);
+    await expect.poll(() => fitsViewport(page)).toBe(true);
     await block.scrollIntoViewIfNeeded();
     await page.screenshot({ path: '/tmp/downloads-phone.png' });
     await install.getByRole('button', { name: 'Copy Command' }).click();

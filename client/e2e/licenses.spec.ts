@@ -258,9 +258,9 @@ test.describe('Client licenses and devices', () => {
 
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByTestId(`license-${key}`)).toBeVisible();
-    expect(await fitsViewport(page)).toBe(true);
+    await expect.poll(() => fitsViewport(page)).toBe(true);
     await page.getByRole('button', { name: 'Purchase License' }).click();
     await expect(page.getByRole('dialog', { name: 'Purchase License' })).toBeVisible();
-    expect(await fitsViewport(page)).toBe(true);
+    await expect.poll(() => fitsViewport(page)).toBe(true);
   });
 });

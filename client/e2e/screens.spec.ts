@@ -24,14 +24,14 @@ for (const width of [1280, 390]) {
         await page.goto(path);
         await page.waitForLoadState('networkidle');
         await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
-        expect(await fitsViewport(page)).toBe(true);
+        await expect.poll(() => fitsViewport(page)).toBe(true);
       });
     }
 
     test('client dashboard fits the screen', async ({ page }) => {
       await loginAsClient(page, await createVerifiedClient(page));
       await page.screenshot({ path: join(dir, `dashboard-${width}.png`), fullPage: true });
-      expect(await fitsViewport(page)).toBe(true);
+      await expect.poll(() => fitsViewport(page)).toBe(true);
     });
 
     test('admin users fits the screen', async ({ page }) => {
@@ -39,7 +39,7 @@ for (const width of [1280, 390]) {
       await page.goto('/secret-admin/users');
       await expect(page.getByTestId('users-table')).toBeVisible();
       await page.screenshot({ path: join(dir, `admin-users-${width}.png`), fullPage: true });
-      expect(await fitsViewport(page)).toBe(true);
+      await expect.poll(() => fitsViewport(page)).toBe(true);
     });
   });
 }

@@ -71,9 +71,21 @@ export async function seriousAxeViolations(page: Page) {
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
 
-/** True when nothing on the page is wider than the viewport (no sideways scrolling on phones). */
+/**
+ * True when nothing on the page is wider than the viewport (no sideways scrolling on phones). Use it with
+ * expect.poll: after a viewport change the shell collapses its sidebar on the next render, not at once.
+ */
 export async function fitsViewport(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  const overflow = await page.evaluate(() => {
+    if (document.documentElement.scrollWidth <= window.innerWidth) return null;
+    // Name the widest element that sticks out, so a failure says where to look.
+    const wide = [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+      .sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right)[0];
+    return `${document.documentElement.scrollWidth}px > ${window.innerWidth}px, e.g. <${wide?.tagName.toLowerCase()} class="${wide?.className}">`;
+  });
+  if (overflow) console.warn(`page wider than the viewport: ${overflow}`);
+  return overflow === null;
 }
 
 /** An admin's bearer token from the admin login API, for setting data up as another admin would. */
