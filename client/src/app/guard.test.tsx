@@ -38,7 +38,9 @@ describe('rememberedOrigin', () => {
 
 function Where() {
   const location = useLocation();
-  return <p data-testid="where">{`${location.pathname} from ${(location.state as { from?: { pathname: string } })?.from?.pathname ?? '-'}`}</p>;
+  return (
+    <p data-testid="where">{`${location.pathname} from ${(location.state as { from?: { pathname: string } })?.from?.pathname ?? '-'}`}</p>
+  );
 }
 
 function renderAt(path: string, flags: { requireAuth?: boolean; requireAdmin?: boolean }) {

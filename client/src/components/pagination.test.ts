@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageRange } from './pagination';
+import { nextSort, pageRange } from './pagination';
 
 describe('pageRange', () => {
   it.each([
@@ -10,5 +10,14 @@ describe('pageRange', () => {
     [1, 5, 5, { from: 1, to: 5 }],
   ])('page %i of size %i over %i rows', (page, limit, total, expected) => {
     expect(pageRange(page, limit, total)).toEqual(expected);
+  });
+});
+
+describe('nextSort', () => {
+  it('starts another column ascending and flips the active one', () => {
+    expect(nextSort({ sort: 'created_at', order: 'desc' }, 'license_key')).toEqual({ sort: 'license_key', order: 'asc' });
+    expect(nextSort({ sort: 'license_key', order: 'asc' }, 'license_key')).toEqual({ sort: 'license_key', order: 'desc' });
+    expect(nextSort({ sort: 'license_key', order: 'desc' }, 'license_key')).toEqual({ sort: 'license_key', order: 'asc' });
+    expect(nextSort({ sort: 'created_at', order: 'asc' }, 'file_size')).toEqual({ sort: 'file_size', order: 'asc' });
   });
 });

@@ -4,3 +4,14 @@ export function pageRange(page: number, limit: number, total: number): { from: n
   const from = (page - 1) * limit + 1;
   return { from: Math.min(from, total), to: Math.min(page * limit, total) };
 }
+
+export type SortOrder = 'asc' | 'desc';
+export interface Sorting<S extends string> {
+  sort: S;
+  order: SortOrder;
+}
+
+/** A click on a column header: the active column flips its direction; another column starts ascending. */
+export function nextSort<S extends string>(current: Sorting<S>, sort: S): Sorting<S> {
+  return { sort, order: current.sort === sort && current.order === 'asc' ? 'desc' : 'asc' };
+}

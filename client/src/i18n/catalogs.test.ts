@@ -40,7 +40,10 @@ describe('message catalogs', () => {
     for (const file of sourceFiles(join(__dirname, '..'))) {
       const code = readFileSync(file, 'utf8');
       for (const match of code.matchAll(/\bid[=:]\s*\{?\s*['"`]([a-zA-Z]+\.[\w.]+)['"`]/g)) used.add(match[1]);
-      for (const match of code.matchAll(/['"]((?:landing|users|admin|errors|register|login|verify|pager|common|fields|notFound|unauthorized|portal|dashboard|guard|adminLogin)\.[\w.]+)['"]/g)) used.add(match[1]);
+      for (const match of code.matchAll(
+        /['"]((?:landing|users|admin|errors|register|login|verify|pager|common|fields|notFound|unauthorized|portal|dashboard|guard|adminLogin)\.[\w.]+)['"]/g,
+      ))
+        used.add(match[1]);
     }
     expect(used.size).toBeGreaterThan(100);
     const missing = [...used].filter((id) => !(id in en));

@@ -17,7 +17,12 @@ describe('auth context', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('stores a client login under the spec keys', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(200, { token: 'tok', user: { id: 2, email: 'c@x.io', first_name: 'C', role: 'client', user_type: 'client' } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        jsonResponse(200, { token: 'tok', user: { id: 2, email: 'c@x.io', first_name: 'C', role: 'client', user_type: 'client' } }),
+      ),
+    );
     renderWithProviders(<Probe />);
     await act(() => auth.login('c@x.io', 'pw'));
     expect(localStorage.getItem(TOKEN_KEY)).toBe('tok');
@@ -26,7 +31,10 @@ describe('auth context', () => {
   });
 
   it('refuses a login answer without user or token', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(200, { token: 'tok' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(200, { token: 'tok' })),
+    );
     renderWithProviders(<Probe />);
     await expect(auth.login('c@x.io', 'pw')).rejects.toThrow('Invalid login response: missing user data or token');
   });
@@ -40,7 +48,10 @@ describe('auth context', () => {
   });
 
   it("strips a leading 'bearer' from the admin token and defaults the admin's names", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => adminAnswer({ id: 1, email: 'a@x.io', first_name: '', last_name: null, role: 'admin', user_type: 'admin' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => adminAnswer({ id: 1, email: 'a@x.io', first_name: '', last_name: null, role: 'admin', user_type: 'admin' })),
+    );
     renderWithProviders(<Probe />);
     const user = await act(() => auth.adminLogin('a@x.io', 'pw'));
     expect(user.token).toBe('abc.def');
@@ -50,7 +61,10 @@ describe('auth context', () => {
   });
 
   it('refuses an admin login whose account is not an admin, and stores nothing', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => adminAnswer({ id: 3, email: 'c@x.io', role: 'client', user_type: 'client' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => adminAnswer({ id: 3, email: 'c@x.io', role: 'client', user_type: 'client' })),
+    );
     renderWithProviders(<Probe />);
     await expect(auth.adminLogin('c@x.io', 'pw')).rejects.toThrow('Invalid admin credentials or insufficient permissions');
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
@@ -59,7 +73,12 @@ describe('auth context', () => {
   it('clears the session on logout even when the server call fails', async () => {
     localStorage.setItem(TOKEN_KEY, 't');
     localStorage.setItem(USER_KEY, JSON.stringify({ id: 1, email: 'a@x.io', role: 'admin' }));
-    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('offline'); }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('offline');
+      }),
+    );
     renderWithProviders(<Probe />);
     await act(() => new Promise((resolve) => setTimeout(resolve, 80)));
     expect(screen.getByTestId('status').textContent).toBe('signedIn');
@@ -72,7 +91,10 @@ describe('auth context', () => {
   it('ends a restored session when the server says the token is no longer valid', async () => {
     localStorage.setItem(TOKEN_KEY, 'revoked');
     localStorage.setItem(USER_KEY, JSON.stringify({ id: 1, email: 'a@x.io', role: 'client' }));
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(401, { message: 'Authentication expired. Please log in again.' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(401, { message: 'Authentication expired. Please log in again.' })),
+    );
     renderWithProviders(<Probe />);
     await act(() => new Promise((resolve) => setTimeout(resolve, 120)));
     expect(screen.getByTestId('status').textContent).toBe('signedOut');

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { validateRegistration } from './registration';
 
-const valid = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', password: 'engine-1', password_confirmation: 'engine-1' };
+const valid = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  password: 'engine-1',
+  password_confirmation: 'engine-1',
+};
 
 describe('validateRegistration (spec order)', () => {
   it('accepts a valid form', () => {
@@ -16,14 +22,20 @@ describe('validateRegistration (spec order)', () => {
   });
 
   it('checks the e-mail before the password length', () => {
-    expect(validateRegistration({ ...valid, email: 'ada@', password: 'short', password_confirmation: 'short' })).toEqual({ email: 'register.errors.email' });
+    expect(validateRegistration({ ...valid, email: 'ada@', password: 'short', password_confirmation: 'short' })).toEqual({
+      email: 'register.errors.email',
+    });
   });
 
   it('checks the password length before the confirmation', () => {
-    expect(validateRegistration({ ...valid, password: 'short', password_confirmation: 'other' })).toEqual({ password: 'register.errors.passwordLength' });
+    expect(validateRegistration({ ...valid, password: 'short', password_confirmation: 'other' })).toEqual({
+      password: 'register.errors.passwordLength',
+    });
   });
 
   it('checks the confirmation last', () => {
-    expect(validateRegistration({ ...valid, password_confirmation: 'engine-2' })).toEqual({ password_confirmation: 'register.errors.mismatch' });
+    expect(validateRegistration({ ...valid, password_confirmation: 'engine-2' })).toEqual({
+      password_confirmation: 'register.errors.mismatch',
+    });
   });
 });

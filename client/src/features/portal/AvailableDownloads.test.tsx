@@ -34,7 +34,16 @@ const version = (over: Partial<ClientVersionDto> = {}): ClientVersionDto => ({
   release_date: '2025-06-01',
   changelog: 'Faster HLS packaging.\nNew SRT ingest.',
   has_files: true,
-  distribution_files: [file(), file({ id: 12, os_type: 'windows', file_name: 'streamhub-2.1.0-win-x64.zip', file_size: 5 * 1024 * 1024 + 512 * 1024, download_count: 1 })],
+  distribution_files: [
+    file(),
+    file({
+      id: 12,
+      os_type: 'windows',
+      file_name: 'streamhub-2.1.0-win-x64.zip',
+      file_size: 5 * 1024 * 1024 + 512 * 1024,
+      download_count: 1,
+    }),
+  ],
   ...over,
 });
 
@@ -118,7 +127,15 @@ describe('Available Downloads', () => {
 
   it('shows each version with (Latest), changelog or no description, release date, and file buttons with OS, architecture, size and count', async () => {
     stubApi(() => [
-      version({ id: 2, version: '1.0.0', is_latest: 0, changelog: null, has_files: false, distribution_files: [], release_date: '2024-12-31' }),
+      version({
+        id: 2,
+        version: '1.0.0',
+        is_latest: 0,
+        changelog: null,
+        has_files: false,
+        distribution_files: [],
+        release_date: '2024-12-31',
+      }),
       version(),
     ]);
     renderWithProviders(<Harness />);
@@ -164,7 +181,9 @@ describe('Available Downloads', () => {
     await user.click(await screen.findByRole('button', { name: /^Download Linux/ }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Download Started' });
-    expect(within(dialog).getByText('streamhub_2.1.0_amd64.deb (293.0 KB) is being downloaded. Your browser shows the progress.')).toBeTruthy();
+    expect(
+      within(dialog).getByText('streamhub_2.1.0_amd64.deb (293.0 KB) is being downloaded. Your browser shows the progress.'),
+    ).toBeTruthy();
     expect(within(dialog).getByTestId('download-sha256').textContent).toBe(HASH);
     expect(clicked).toEqual([{ href: SIGNED, download: 'streamhub_2.1.0_amd64.deb' }]);
     // The file itself never goes through fetch (no buffering in JavaScript).

@@ -12,6 +12,7 @@ import {
 } from '../../api/generated/endpoints/downloads/downloads';
 import type { ClientVersionDto, DistributionFileDto, DownloadLinkDto, OsType } from '../../api/generated/model';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { formatBytes } from '../../i18n/format';
 import { localizeServerMessage } from '../auth/server-messages';
 import { copyTextWhenReady, startDownload } from './browser-actions';
 import { commandCopiedContent, downloadStartedContent } from './download-success';
@@ -19,7 +20,6 @@ import {
   ARCHITECTURE_LABEL,
   browserOs,
   downloadFailure,
-  fileSize,
   linuxFiles,
   minutesLeft,
   orderVersions,
@@ -74,7 +74,7 @@ function FileButton({ file, loading, onDownload }: { file: DistributionFileDto; 
       <Text span display="block" fz="xs" c="dimmed" lh="inherit" data-testid="file-meta">
         <FormattedMessage
           id="dashboard.downloads.fileMeta"
-          values={{ size: fileSize(file.file_size, intl.locale), count: file.download_count }}
+          values={{ size: formatBytes(file.file_size, intl.locale), count: file.download_count }}
         />
       </Text>
       <Text span display="block" fz="xs" c="dimmed" lh="inherit" style={{ overflowWrap: 'anywhere' }}>

@@ -3,17 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClientVersionDto, DistributionFileDto } from '../../api/generated/model';
 import { ApiError } from '../../api/http-client';
 import en from '../../i18n/en.json';
-import {
-  browserOs,
-  downloadFailure,
-  fileSize,
-  isLinuxFile,
-  linuxFiles,
-  minutesLeft,
-  orderVersions,
-  releaseDay,
-  sortFiles,
-} from './download-display';
+import { browserOs, downloadFailure, isLinuxFile, linuxFiles, minutesLeft, orderVersions, releaseDay, sortFiles } from './download-display';
 
 const file = (over: Partial<DistributionFileDto>): DistributionFileDto => ({
   id: 1,
@@ -46,15 +36,6 @@ const version = (over: Partial<ClientVersionDto>): ClientVersionDto => ({
 const intl = createIntl({ locale: 'en', messages: en });
 
 describe('download display', () => {
-  it('shows sizes in Bytes, KB, MB, GB (base 1024) with one decimal', () => {
-    expect(fileSize(512, 'en')).toBe('512 Bytes');
-    expect(fileSize(1024, 'en')).toBe('1.0 KB');
-    expect(fileSize(300_000, 'en')).toBe('293.0 KB');
-    expect(fileSize(1536 * 1024, 'en')).toBe('1.5 MB');
-    expect(fileSize(5 * 1024 ** 3, 'en')).toBe('5.0 GB');
-    expect(fileSize(1536 * 1024, 'de')).toBe('1,5 MB');
-  });
-
   it("tells the visitor's operating system from the user agent, Android and iOS being none we ship for", () => {
     expect(browserOs('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36')).toBe('linux');
     expect(browserOs('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/126.0')).toBe('windows');

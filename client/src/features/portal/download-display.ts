@@ -1,7 +1,6 @@
 import type { IntlShape } from 'react-intl';
 import type { Architecture, ClientVersionDto, DistributionFileDto, OsType } from '../../api/generated/model';
 import { ApiError } from '../../api/http-client';
-import { formatBytes } from '../../i18n/format';
 import type { MessageId } from '../../i18n/message-id';
 import { localizeServerMessage } from '../auth/server-messages';
 
@@ -22,11 +21,6 @@ const OS_ORDER: OsType[] = ['linux', 'windows', 'macos'];
 const ARCHITECTURE_ORDER: Architecture[] = ['x64', 'arm64', 'x86'];
 /** Linux files whose install the package manager does (the server's install_command), best first. */
 const LINUX_PACKAGES = ['.deb', '.rpm', '.tar.gz', '.zip'];
-
-/** The customer screen's file size: Bytes, KB, MB, GB (base 1024) with one decimal. */
-export function fileSize(bytes: number, locale: string): string {
-  return formatBytes(bytes, locale, 1);
-}
 
 /** The visitor's operating system from the browser's user agent, or null when it is none we ship for. */
 export function browserOs(userAgent: string): OsType | null {

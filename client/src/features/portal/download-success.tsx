@@ -1,7 +1,7 @@
 import { Code, Stack, Text } from '@mantine/core';
 import { FormattedDate, FormattedMessage } from 'react-intl';
 import type { DownloadLinkDto } from '../../api/generated/model';
-import { fileSize } from './download-display';
+import { formatBytes } from '../../i18n/format';
 import type { SuccessContent } from './SuccessDialog';
 
 /** 'Download Started': the file, its size and the SHA-256 to check it against. */
@@ -12,7 +12,7 @@ export const downloadStartedContent = (link: DownloadLinkDto, locale: string): S
       <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
         <FormattedMessage
           id="dashboard.downloads.success.started.text"
-          values={{ file: link.file_name, size: fileSize(link.file_size, locale) }}
+          values={{ file: link.file_name, size: formatBytes(link.file_size, locale) }}
         />
       </Text>
       <div>

@@ -6,8 +6,7 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListAdminDevicesOrder = typeof ListAdminDevicesOrder[keyof typeof ListAdminDevicesOrder];
-
+export type ListAdminDevicesOrder = (typeof ListAdminDevicesOrder)[keyof typeof ListAdminDevicesOrder];
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListAdminDevicesOrder = {

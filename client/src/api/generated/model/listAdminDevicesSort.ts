@@ -6,8 +6,7 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListAdminDevicesSort = typeof ListAdminDevicesSort[keyof typeof ListAdminDevicesSort];
-
+export type ListAdminDevicesSort = (typeof ListAdminDevicesSort)[keyof typeof ListAdminDevicesSort];
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListAdminDevicesSort = {

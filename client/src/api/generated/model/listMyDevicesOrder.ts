@@ -6,8 +6,7 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListMyDevicesOrder = typeof ListMyDevicesOrder[keyof typeof ListMyDevicesOrder];
-
+export type ListMyDevicesOrder = (typeof ListMyDevicesOrder)[keyof typeof ListMyDevicesOrder];
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListMyDevicesOrder = {

@@ -6,8 +6,7 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListMyOrdersOrder = typeof ListMyOrdersOrder[keyof typeof ListMyOrdersOrder];
-
+export type ListMyOrdersOrder = (typeof ListMyOrdersOrder)[keyof typeof ListMyOrdersOrder];
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListMyOrdersOrder = {

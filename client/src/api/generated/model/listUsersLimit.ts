@@ -6,8 +6,7 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListUsersLimit = typeof ListUsersLimit[keyof typeof ListUsersLimit];
-
+export type ListUsersLimit = (typeof ListUsersLimit)[keyof typeof ListUsersLimit];
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListUsersLimit = {

@@ -6,8 +6,7 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type OsType = typeof OsType[keyof typeof OsType];
-
+export type OsType = (typeof OsType)[keyof typeof OsType];
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const OsType = {

@@ -6,8 +6,7 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type UserType = typeof UserType[keyof typeof UserType];
-
+export type UserType = (typeof UserType)[keyof typeof UserType];
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const UserType = {

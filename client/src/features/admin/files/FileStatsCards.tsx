@@ -56,7 +56,12 @@ export function FileStatsCards({ stats, loading }: { stats: FileStatsDto | undef
               {key === 'platforms' && stats && stats.files_by_os.length > 0 && (
                 <Text fz="xs" c="dimmed" data-testid="file-stat-by-os">
                   {stats.files_by_os
-                    .map((row) => intl.formatMessage({ id: 'admin.files.stats.osCount' }, { os: intl.formatMessage({ id: `admin.files.os.${row.os_type}` }), count: row.count }))
+                    .map((row) =>
+                      intl.formatMessage(
+                        { id: 'admin.files.stats.osCount' },
+                        { os: intl.formatMessage({ id: `admin.files.os.${row.os_type}` }), count: row.count },
+                      ),
+                    )
                     .join(' · ')}
                 </Text>
               )}

@@ -4,7 +4,10 @@ import { IconFileUpload, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
-import { useListDistributionFileVersions, useUploadDistributionFile } from '../../../api/generated/endpoints/distribution-files/distribution-files';
+import {
+  useListDistributionFileVersions,
+  useUploadDistributionFile,
+} from '../../../api/generated/endpoints/distribution-files/distribution-files';
 import { useGetSupportedVersions } from '../../../api/generated/endpoints/versions/versions';
 import type { Architecture, DistributionFileDto, OsType } from '../../../api/generated/model';
 import { ApiError } from '../../../api/http-client';
@@ -195,7 +198,10 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
           />
           {file && file.size > 0 && (
             <Text fz="xs" c="dimmed" mt={-8} data-testid="files-selected-size">
-              <FormattedMessage id="admin.files.upload.selected" values={{ name: file.name, size: formatAdminBytes(file.size, intl.locale) }} />
+              <FormattedMessage
+                id="admin.files.upload.selected"
+                values={{ name: file.name, size: formatAdminBytes(file.size, intl.locale) }}
+              />
             </Text>
           )}
           <TextInput

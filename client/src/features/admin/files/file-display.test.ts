@@ -3,7 +3,6 @@ import {
   DEFAULT_SORT,
   fileProblem,
   listFilters,
-  nextSort,
   platformCount,
   shortHash,
   uploadFailure,
@@ -44,12 +43,9 @@ describe('versionMarks', () => {
   });
 });
 
-describe('nextSort', () => {
-  it('starts newest first, flips the active column and starts another ascending', () => {
+describe('DEFAULT_SORT', () => {
+  it('starts newest first', () => {
     expect(DEFAULT_SORT).toEqual({ sort: 'created_at', order: 'desc' });
-    expect(nextSort(DEFAULT_SORT, 'created_at')).toEqual({ sort: 'created_at', order: 'asc' });
-    expect(nextSort({ sort: 'created_at', order: 'asc' }, 'created_at')).toEqual({ sort: 'created_at', order: 'desc' });
-    expect(nextSort(DEFAULT_SORT, 'file_size')).toEqual({ sort: 'file_size', order: 'asc' });
   });
 });
 
@@ -69,7 +65,11 @@ describe('fileProblem', () => {
 
 describe('listFilters', () => {
   it('sends only the filters that narrow the list', () => {
-    expect(listFilters({ search: '  ', versionId: 'all', os: 'all' })).toEqual({ search: undefined, version_id: undefined, os_type: undefined });
+    expect(listFilters({ search: '  ', versionId: 'all', os: 'all' })).toEqual({
+      search: undefined,
+      version_id: undefined,
+      os_type: undefined,
+    });
     expect(listFilters({ search: ' 2.1 ', versionId: '7', os: 'linux' })).toEqual({ search: '2.1', version_id: 7, os_type: 'linux' });
   });
 });

@@ -1,15 +1,9 @@
-import type {
-  Architecture,
-  FileStatsDto,
-  FileVersionChoiceDto,
-  ListDistributionFilesSort,
-  OsType,
-} from '../../../api/generated/model';
+import type { Architecture, FileStatsDto, FileVersionChoiceDto, ListDistributionFilesSort, OsType } from '../../../api/generated/model';
+import type { Sorting } from '../../../components/pagination';
 
 /** Files table: 25 rows (the server's default page), newest first (admin spec section 9). */
 export const PAGE_SIZE = 25;
-export type FileSorting = { sort: ListDistributionFilesSort; order: 'asc' | 'desc' };
-export const DEFAULT_SORT: FileSorting = { sort: 'created_at', order: 'desc' };
+export const DEFAULT_SORT: Sorting<ListDistributionFilesSort> = { sort: 'created_at', order: 'desc' };
 
 /** Success messages clear after 5 s, like the other admin tables. */
 export const MESSAGE_MS = 5000;
@@ -31,11 +25,6 @@ export function versionMarks(choice: Pick<FileVersionChoiceDto, 'is_latest' | 'i
   if (Number(choice.is_latest) === 1) marks.push('latest');
   if (Number(choice.is_stable) === 1) marks.push('stable');
   return marks;
-}
-
-/** Clicking the active column flips its direction; another column starts ascending. */
-export function nextSort(current: FileSorting, sort: ListDistributionFilesSort): FileSorting {
-  return { sort, order: current.sort === sort && current.order === 'asc' ? 'desc' : 'asc' };
 }
 
 /** Why the chosen file cannot be sent, before anything goes over the wire; null when it may go. */
@@ -62,18 +51,27 @@ export const uploadSucceeded = (body: { success?: boolean; data?: unknown } | nu
  * How a failed upload reads: no connection at all is the spec's network message; anything the server said
  * (413 too large, 415 type not allowed, 409 duplicate name, ...) is shown in its own words.
  */
-export function uploadFailure(error: { status?: number; message?: string } | null | undefined): { kind: 'network' } | { kind: 'server'; message: string } {
+export function uploadFailure(
+  error: { status?: number; message?: string } | null | undefined,
+): { kind: 'network' } | { kind: 'server'; message: string } {
   if (error?.status === 0) return { kind: 'network' };
   return { kind: 'server', message: error?.message || '' };
 }
 
 /** A version as the filter and the upload form offer it: v{version} plus (Latest) and (Stable). */
 export function versionChoiceLabel(
-  intl: { formatMessage: (descriptor: { id: 'admin.files.versionLabel' | 'admin.files.mark.latest' | 'admin.files.mark.stable' }, values?: Record<string, string>) => string },
+  intl: {
+    formatMessage: (
+      descriptor: { id: 'admin.files.versionLabel' | 'admin.files.mark.latest' | 'admin.files.mark.stable' },
+      values?: Record<string, string>,
+    ) => string;
+  },
   choice: Pick<FileVersionChoiceDto, 'version' | 'is_latest' | 'is_stable'>,
 ): string {
   return [
     intl.formatMessage({ id: 'admin.files.versionLabel' }, { version: choice.version }),
-    ...versionMarks(choice).map((mark) => intl.formatMessage({ id: mark === 'latest' ? 'admin.files.mark.latest' : 'admin.files.mark.stable' })),
+    ...versionMarks(choice).map((mark) =>
+      intl.formatMessage({ id: mark === 'latest' ? 'admin.files.mark.latest' : 'admin.files.mark.stable' }),
+    ),
   ].join(' ');
 }

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activationColor,
-  activationPercent,
-  exportFileName,
-  exportText,
-  expiresSoon,
-  isSynced,
-  maxActivationsOf,
-  nextSort,
-} from './license-display';
+import { activationColor, activationPercent, exportFileName, exportText, expiresSoon, isSynced, maxActivationsOf } from './license-display';
 
 const DAY = 24 * 3600 * 1000;
 const now = Date.parse('2025-06-01T12:00:00Z');
@@ -66,12 +57,6 @@ describe('sync state and sorting', () => {
   it('is Synced only with a synced_at time', () => {
     expect(isSynced({ synced_at: '2025-05-01T00:00:00Z' })).toBe(true);
     expect(isSynced({ synced_at: null })).toBe(false);
-  });
-
-  it('toggles the direction on the active column and starts a new column ascending', () => {
-    expect(nextSort({ sort: 'created_at', order: 'desc' }, 'license_key')).toEqual({ sort: 'license_key', order: 'asc' });
-    expect(nextSort({ sort: 'license_key', order: 'asc' }, 'license_key')).toEqual({ sort: 'license_key', order: 'desc' });
-    expect(nextSort({ sort: 'license_key', order: 'desc' }, 'license_key')).toEqual({ sort: 'license_key', order: 'asc' });
   });
 });
 

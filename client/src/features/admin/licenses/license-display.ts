@@ -1,4 +1,5 @@
 import type { AdminLicenseDto, LicenseStatus, ListAdminLicensesSort } from '../../../api/generated/model';
+import type { Sorting } from '../../../components/pagination';
 
 /** Admin spec section 9: 'Expires soon!' within 30 days. */
 export const EXPIRES_SOON_DAYS = 30;
@@ -6,7 +7,7 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /** Version and license tables: 25 rows, newest first (admin spec section 9). */
 export const PAGE_SIZE = 25;
-export const DEFAULT_SORT: { sort: ListAdminLicensesSort; order: 'asc' | 'desc' } = { sort: 'created_at', order: 'desc' };
+export const DEFAULT_SORT: Sorting<ListAdminLicensesSort> = { sort: 'created_at', order: 'desc' };
 
 /** Success messages clear after 5 s; the delete message after 8 s (admin spec sections 8 and 9). */
 export const MESSAGE_MS = 5000;
@@ -43,14 +44,6 @@ export const isSynced = (license: Pick<AdminLicenseDto, 'synced_at'>) => !!licen
 export function maxActivationsOf(value: unknown): number {
   const number = typeof value === 'number' ? value : Number.parseInt(String(value ?? ''), 10);
   return Number.isFinite(number) ? Math.trunc(number) : 1;
-}
-
-/** Clicking the active column flips its direction; another column starts ascending. */
-export function nextSort(
-  current: { sort: ListAdminLicensesSort; order: 'asc' | 'desc' },
-  sort: ListAdminLicensesSort,
-): { sort: ListAdminLicensesSort; order: 'asc' | 'desc' } {
-  return { sort, order: current.sort === sort && current.order === 'asc' ? 'desc' : 'asc' };
 }
 
 /** The export answer as file text: the CSV text as it came (older HTTP clients wrap text as `{message}`), JSON re-serialised. */

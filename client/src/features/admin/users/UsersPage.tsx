@@ -27,7 +27,7 @@ import { SuccessAlert } from '../../../components/SuccessAlert';
 import { SearchField } from '../../../components/SearchField';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { PagerBar } from '../../../components/PagerBar';
-import { pageRange } from '../../../components/pagination';
+import { pageRange, nextSort } from '../../../components/pagination';
 import { SortableTh } from '../../../components/SortableTh';
 import { useFlash } from '../../../components/use-flash';
 import type { MessageId } from '../../../i18n/message-id';
@@ -119,7 +119,7 @@ export default function UsersPage() {
       onConfirm: () => remove.mutate({ id: user.id }),
     });
 
-  const sortBy = (sort: ListUsersSort) => update({ sort, order: prefs.sort === sort && prefs.order === 'asc' ? 'desc' : 'asc' });
+  const sortBy = (sort: ListUsersSort) => update(nextSort(prefs, sort));
 
   const { from, to } = pageRange(meta?.page ?? 1, meta?.limit ?? prefs.limit, meta?.total ?? 0);
   const filtered = hasFilters(prefs);

@@ -6,7 +6,8 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useGetSupportedVersions, useUploadVersion } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto } from '../../../api/generated/model';
 import { ErrorAlert } from '../../../components/ErrorAlert';
-import { allowedExtension, fileSize, LARGE_FILE_BYTES, orNull, VERSION_EXTENSIONS } from './version-display';
+import { allowedExtension, LARGE_FILE_BYTES, orNull, VERSION_EXTENSIONS } from './version-display';
+import { formatAdminBytes } from '../../../i18n/format';
 import { EMPTY_VERSION_FORM, showFieldErrors, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
 
 interface UploadValues extends VersionFormValues {
@@ -39,7 +40,7 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
           return intl.formatMessage({ id: 'admin.versions.form.fileType' }, { types: extensions.join(', ') });
         if (file.size === 0) return intl.formatMessage({ id: 'admin.versions.form.fileEmpty' });
         if (maxBytes && file.size > maxBytes)
-          return intl.formatMessage({ id: 'admin.versions.form.fileTooLarge' }, { max: fileSize(maxBytes, intl.locale) });
+          return intl.formatMessage({ id: 'admin.versions.form.fileTooLarge' }, { max: formatAdminBytes(maxBytes, intl.locale) });
         return null;
       },
     },
@@ -93,7 +94,7 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
             label={intl.formatMessage({ id: 'admin.versions.form.file' })}
             description={intl.formatMessage(
               { id: 'admin.versions.form.fileHint' },
-              { types: extensions.join(', '), max: maxBytes ? fileSize(maxBytes, intl.locale) : '…' },
+              { types: extensions.join(', '), max: maxBytes ? formatAdminBytes(maxBytes, intl.locale) : '…' },
             )}
             placeholder={intl.formatMessage({ id: 'admin.versions.form.filePlaceholder' })}
             accept={extensions.join(',')}

@@ -3,7 +3,8 @@ import { IconCloudUpload, IconExternalLink, IconPencil, IconTrash } from '@table
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
 import { SortableTh } from '../../../components/SortableTh';
-import { fileSize, shortKey, SYNC_COLORS, WARNING_TEXT } from './version-display';
+import { shortKey, SYNC_COLORS, WARNING_TEXT } from './version-display';
+import { formatAdminBytes } from '../../../i18n/format';
 
 export interface VersionActions {
   onToggleStable: (version: AdminVersionDto) => void;
@@ -198,7 +199,7 @@ export function VersionsTable({
                         </Text>
                       )}
                       <Text fz="xs" style={{ whiteSpace: 'nowrap' }}>
-                        {fileSize(version.file_size, intl.locale)}
+                        {formatAdminBytes(version.file_size, intl.locale)}
                       </Text>
                       <Text fz="xs" ff="monospace" c="dimmed" title={version.file_hash}>
                         {shortKey(version.file_hash)}…

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   allowedExtension,
-  fileSize,
   isHttpUrl,
   isJsonObjectText,
-  nextSort,
   orNull,
   shortKey,
   syncRecommended,
@@ -52,16 +50,6 @@ describe('shortKey', () => {
   });
 });
 
-describe('fileSize', () => {
-  it('uses Bytes, KB, MB, GB with base 1024 and 2 decimals', () => {
-    expect(fileSize(512, 'en')).toBe('512 Bytes');
-    expect(fileSize(1536, 'en')).toBe('1.50 KB');
-    expect(fileSize(104_857_600, 'en')).toBe('100.00 MB');
-    expect(fileSize(3 * 1024 ** 3, 'en')).toBe('3.00 GB');
-    expect(fileSize(1536, 'de')).toBe('1,50 KB');
-  });
-});
-
 describe('form rules', () => {
   it('takes the version file types the server takes, case-insensitively', () => {
     expect(allowedExtension('streamhub-2.4.0.zip', VERSION_EXTENSIONS)).toBe('.zip');
@@ -96,13 +84,5 @@ describe('form rules', () => {
 
   it('defaults the release date to today in the local calendar', () => {
     expect(today(new Date(2025, 0, 5, 23, 30))).toBe('2025-01-05');
-  });
-});
-
-describe('nextSort', () => {
-  it('toggles the direction on the active column and starts a new column ascending', () => {
-    expect(nextSort({ sort: 'created_at', order: 'desc' }, 'release_date')).toEqual({ sort: 'release_date', order: 'asc' });
-    expect(nextSort({ sort: 'release_date', order: 'asc' }, 'release_date')).toEqual({ sort: 'release_date', order: 'desc' });
-    expect(nextSort({ sort: 'release_date', order: 'desc' }, 'release_date')).toEqual({ sort: 'release_date', order: 'asc' });
   });
 });

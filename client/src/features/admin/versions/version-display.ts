@@ -1,9 +1,9 @@
 import type { ListAdminVersionsSort, SyncStatus } from '../../../api/generated/model';
-import { formatAdminBytes } from '../../../i18n/format';
+import type { Sorting } from '../../../components/pagination';
 
 /** Version table: 25 rows, newest first (admin spec section 9). */
 export const PAGE_SIZE = 25;
-export const DEFAULT_SORT: { sort: ListAdminVersionsSort; order: 'asc' | 'desc' } = { sort: 'created_at', order: 'desc' };
+export const DEFAULT_SORT: Sorting<ListAdminVersionsSort> = { sort: 'created_at', order: 'desc' };
 
 /** Version messages clear after 5 s (admin spec section 8). */
 export const MESSAGE_MS = 5000;
@@ -39,17 +39,6 @@ export function syncRecommended(lastSyncAt: string | null | undefined, now = Dat
 export function shortKey(value: string | null | undefined): string | null {
   const trimmed = value?.trim();
   return trimmed ? trimmed.slice(0, SHORT_LENGTH) : null;
-}
-
-/** File sizes in the admin screens: Bytes, KB, MB, GB, base 1024, 2 decimals (admin spec section 9). */
-export const fileSize = formatAdminBytes;
-
-/** Clicking the active column flips its direction; another column starts ascending. */
-export function nextSort(
-  current: { sort: ListAdminVersionsSort; order: 'asc' | 'desc' },
-  sort: ListAdminVersionsSort,
-): { sort: ListAdminVersionsSort; order: 'asc' | 'desc' } {
-  return { sort, order: current.sort === sort && current.order === 'asc' ? 'desc' : 'asc' };
 }
 
 /** The allowed extension a file name ends with, or null (case-insensitive; a bare extension is no name). */
