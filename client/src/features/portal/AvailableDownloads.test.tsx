@@ -58,7 +58,7 @@ const link = (over: Partial<DownloadLinkDto> = {}): DownloadLinkDto => ({
   ...over,
 });
 
-type Route = (url: string, init: RequestInit) => Response | undefined;
+type Route = (url: string, init: RequestInit) => Response | Promise<Response> | undefined;
 
 function stubApi(versions: () => ClientVersionDto[] | Response, extra?: Route) {
   const fetchMock = vi.fn(async (url: string, init: RequestInit = {}) => {
@@ -126,7 +126,9 @@ describe('Available Downloads', () => {
   });
 
   it('shows each version with (Latest), changelog or no description, release date, and file buttons with OS, architecture, size and count', async () => {
+    // In the server's order: the latest first, then by release date.
     stubApi(() => [
+      version(),
       version({
         id: 2,
         version: '1.0.0',
@@ -136,7 +138,6 @@ describe('Available Downloads', () => {
         distribution_files: [],
         release_date: '2024-12-31',
       }),
-      version(),
     ]);
     renderWithProviders(<Harness />);
     const latest = await screen.findByTestId('version-2.1.0');
@@ -161,16 +162,12 @@ describe('Available Downloads', () => {
     expect(within(old).queryByRole('button')).toBeNull();
   });
 
-  it('downloads through a signed link that the browser fetches itself, says Download Started, and reads the count again', async () => {
+  it('downloads through a signed link that the browser fetches itself, says Download Started, and counts it', async () => {
     const user = userEvent.setup();
-    let count = 3;
     const fetchMock = stubApi(
-      () => [version({ distribution_files: [file({ download_count: count })] })],
+      () => [version({ distribution_files: [file({ download_count: 3 })] })],
       (url, init) => {
-        if (url === '/api/download/11/link' && init.method === 'POST') {
-          count += 1;
-          return jsonResponse(200, { success: true, data: link() });
-        }
+        if (url === '/api/download/11/link' && init.method === 'POST') return jsonResponse(200, { success: true, data: link() });
       },
     );
     const clicked: Array<{ href: string; download: string }> = [];
@@ -188,10 +185,39 @@ describe('Available Downloads', () => {
     expect(clicked).toEqual([{ href: SIGNED, download: 'streamhub_2.1.0_amd64.deb' }]);
     // The file itself never goes through fetch (no buffering in JavaScript).
     expect(fetchMock.mock.calls.some(([url]) => String(url).startsWith('/api/download/11') && !String(url).endsWith('/link'))).toBe(false);
-    await waitFor(() => expect(screen.getByRole('button', { name: /^Download Linux/ }).textContent).toContain('4 downloads'));
-    expect(calls(fetchMock, '/api/client/versions').length).toBeGreaterThanOrEqual(2);
+    // The count shows the download at once, without reading the list again.
+    expect(screen.getByRole('button', { name: /^Download Linux/ }).textContent).toContain('4 downloads');
+    expect(calls(fetchMock, '/api/client/versions')).toHaveLength(1);
     await user.click(within(dialog).getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('starts every download when a second file is clicked before the first link arrives', async () => {
+    const user = userEvent.setup();
+    const pending: Array<() => void> = [];
+    stubApi(
+      () => [version()],
+      (url, init) => {
+        const id = /^\/api\/download\/(\d+)\/link$/.exec(url)?.[1];
+        if (!id || init.method !== 'POST') return undefined;
+        // Each link answer waits until the test lets it through.
+        return new Promise<Response>((resolve) =>
+          pending.push(() =>
+            resolve(jsonResponse(200, { success: true, data: link({ url: `${SIGNED}-${id}`, file_name: `file-${id}` }) })),
+          ),
+        );
+      },
+    );
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    renderWithProviders(<Harness />);
+    await user.click(await screen.findByRole('button', { name: /^Download Linux/ }));
+    await user.click(screen.getByRole('button', { name: /^Download Windows/ }));
+    await waitFor(() => expect(pending).toHaveLength(2));
+    pending.forEach((release) => release());
+    await waitFor(() => expect(clicked.sort()).toEqual(['file-11', 'file-12']));
   });
 
   it('shows a failed download as it is, and asks to log in when the session is gone', async () => {

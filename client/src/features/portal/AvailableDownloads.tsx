@@ -1,15 +1,8 @@
 import { Button, Card, Code, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { IconBrandApple, IconBrandWindows, IconCloudDownload, IconCopy, IconPackage, IconTerminal2 } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import {
-  getListClientVersionsQueryKey,
-  getListVersionsQueryKey,
-  useCreateDownloadLink,
-  useListClientVersions,
-  useListVersions,
-} from '../../api/generated/endpoints/downloads/downloads';
+import { useCreateDownloadLink } from '../../api/generated/endpoints/downloads/downloads';
 import type { ClientVersionDto, DistributionFileDto, DownloadLinkDto, OsType } from '../../api/generated/model';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatBytes } from '../../i18n/format';
@@ -22,16 +15,13 @@ import {
   downloadFailure,
   linuxFiles,
   minutesLeft,
-  orderVersions,
   OS_LABEL,
   releaseDay,
   sortFiles,
 } from './download-display';
 import type { SuccessContent } from './SuccessDialog';
+import { useClientVersionList } from './use-client-versions';
 
-/** After a download, the list is read again this often until the file's count includes it, at most this many times. */
-const COUNT_POLL_MS = 1000;
-const MAX_COUNT_POLLS = 10;
 /** Versions shown before 'Show all': a vendor's history grows, and the licenses below must stay within reach. */
 export const VISIBLE_VERSIONS = 5;
 
@@ -237,49 +227,24 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
  */
 export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsProps) {
   const intl = useIntl();
-  const queryClient = useQueryClient();
-  const [awaiting, setAwaiting] = useState<{ fileId: number; count: number; polls: number } | null>(null);
-  const refetchInterval = awaiting ? COUNT_POLL_MS : false;
-  // The same query as the dashboard's product choices (one request); it polls briefly after a download.
-  const primary = useListClientVersions({ query: { refetchInterval } });
-  // The spec's fallback: GET /api/versions when the client list fails; its error is shown only if both fail.
-  const fallback = useListVersions({ query: { enabled: !!primary.error, refetchInterval } });
-  const list = primary.error && fallback.data ? fallback : primary;
-  const loading = primary.isLoading || (!!primary.error && fallback.isPending && !fallback.error);
-  const failed = primary.error && fallback.error ? primary.error : null;
-  const retry = () => {
-    void primary.refetch();
-    if (primary.error) void fallback.refetch();
-  };
-  const versions = useMemo(() => orderVersions(list.data?.data ?? []), [list.data]);
+  const { versions, loading, error, retry, countDownload } = useClientVersionList();
   const [showAll, setShowAll] = useState(false);
   const shownVersions = showAll ? versions : versions.slice(0, VISIBLE_VERSIONS);
   const preferredOs = useMemo(() => browserOs(navigator.userAgent), []);
   const createLink = useCreateDownloadLink();
 
-  // The browser's download request and the list's refetch race: read again until the count includes the download.
-  useEffect(() => {
-    setAwaiting((current) => {
-      if (!current) return current;
-      const file = versions.flatMap((version) => version.distribution_files).find((candidate) => candidate.id === current.fileId);
-      if (!file || file.download_count > current.count || current.polls >= MAX_COUNT_POLLS) return null;
-      return { ...current, polls: current.polls + 1 };
-    });
-  }, [list.dataUpdatedAt, versions]);
-
-  const download = (file: DistributionFileDto) =>
-    createLink.mutate(
-      { id: file.id },
-      {
-        onSuccess: ({ data: link }) => {
-          startDownload(link.url, link.file_name);
-          setAwaiting({ fileId: file.id, count: file.download_count, polls: 0 });
-          void queryClient.invalidateQueries({ queryKey: primary.error ? getListVersionsQueryKey() : getListClientVersionsQueryKey() });
-          onSuccess(downloadStartedContent(link, intl.locale));
-        },
-        onError: (error) => onError(downloadFailure(intl, error, 'dashboard.downloads.errors.download')),
-      },
-    );
+  // mutateAsync, not per-call callbacks: TanStack Query runs those only for the latest call, so a second click
+  // while the first link is on its way would otherwise drop the first download.
+  const download = async (file: DistributionFileDto) => {
+    try {
+      const { data: link } = await createLink.mutateAsync({ id: file.id });
+      startDownload(link.url, link.file_name);
+      countDownload(file.id);
+      onSuccess(downloadStartedContent(link, intl.locale));
+    } catch (failure) {
+      onError(downloadFailure(intl, failure, 'dashboard.downloads.errors.download'));
+    }
+  };
 
   return (
     <Card withBorder radius="md" p="lg" component="section" aria-labelledby="available-downloads-title" data-testid="available-downloads">
@@ -299,9 +264,9 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
           <Group justify="center" p="md">
             <Loader size="sm" />
           </Group>
-        ) : failed ? (
+        ) : error ? (
           <ErrorAlert onRetry={retry}>
-            {intl.formatMessage({ id: 'dashboard.errors.load' }, { message: localizeServerMessage(intl, failed.message) })}
+            {intl.formatMessage({ id: 'dashboard.errors.load' }, { message: localizeServerMessage(intl, error.message) })}
           </ErrorAlert>
         ) : versions.length === 0 ? (
           <Stack gap={4} align="center" ta="center" p="md" data-testid="downloads-empty">

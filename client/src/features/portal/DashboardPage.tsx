@@ -4,7 +4,6 @@ import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
-import { useListClientVersions } from '../../api/generated/endpoints/downloads/downloads';
 import { useGetPublicSettings } from '../../api/generated/endpoints/settings/settings';
 import { useAuth } from '../../app/auth/auth-context';
 import { paths } from '../../app/paths';
@@ -13,6 +12,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { AvailableDownloads } from './AvailableDownloads';
 import { GetLicenseCard } from './GetLicenseCard';
 import { productChoices } from './license-display';
+import { useClientVersionList } from './use-client-versions';
 import { commandCopied, licenseDownloaded, licensePurchased, testLicenseCreated } from './license-success';
 import { MyDevices } from './MyDevices';
 import { MyLicenses } from './MyLicenses';
@@ -52,13 +52,13 @@ function Dashboard() {
   const [error, setError] = useState<string | null>(null);
   const config = settings.data?.data;
 
-  // The same query as Available Downloads: the products are the versions (the app's current version while none exist).
-  const versions = useListClientVersions();
+  // The same list as Available Downloads: the products are the versions (the app's current version while none exist).
+  const versions = useClientVersionList();
   const products: ProductOptions = {
-    choices: config && !versions.isLoading ? productChoices(config.app_info.name, versions.data?.data, config.app_info.version) : [],
-    loading: versions.isLoading,
+    choices: config && !versions.loading ? productChoices(config.app_info.name, versions.versions, config.app_info.version) : [],
+    loading: versions.loading,
     error: versions.error,
-    retry: () => versions.refetch(),
+    retry: versions.retry,
   };
 
   const showError = (message: string) => {

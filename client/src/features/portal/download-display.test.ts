@@ -1,9 +1,9 @@
 import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
-import type { ClientVersionDto, DistributionFileDto } from '../../api/generated/model';
+import type { DistributionFileDto } from '../../api/generated/model';
 import { ApiError } from '../../api/http-client';
 import en from '../../i18n/en.json';
-import { browserOs, downloadFailure, isLinuxFile, linuxFiles, minutesLeft, orderVersions, releaseDay, sortFiles } from './download-display';
+import { browserOs, downloadFailure, isLinuxFile, linuxFiles, minutesLeft, releaseDay, sortFiles } from './download-display';
 
 const file = (over: Partial<DistributionFileDto>): DistributionFileDto => ({
   id: 1,
@@ -18,18 +18,6 @@ const file = (over: Partial<DistributionFileDto>): DistributionFileDto => ({
   download_count: 0,
   download_url: '/api/download/1',
   created_at: '2025-06-01T00:00:00.000Z',
-  ...over,
-});
-
-const version = (over: Partial<ClientVersionDto>): ClientVersionDto => ({
-  id: 1,
-  version: '1.0.0',
-  is_latest: 0,
-  is_stable: 1,
-  release_date: '2025-01-01',
-  changelog: null,
-  has_files: false,
-  distribution_files: [],
   ...over,
 });
 
@@ -66,11 +54,6 @@ describe('download display', () => {
     expect(isLinuxFile(files[0])).toBe(false);
     expect(isLinuxFile(files[1])).toBe(true);
     expect(linuxFiles(files).map((f) => f.id)).toEqual([3, 2]);
-  });
-
-  it('puts the latest version first and keeps the server order otherwise', () => {
-    const list = [version({ id: 1, version: '1.0.0' }), version({ id: 2, version: '2.0.0', is_latest: 1 }), version({ id: 3 })];
-    expect(orderVersions(list).map((v) => v.id)).toEqual([2, 1, 3]);
   });
 
   it('reads the release date as a calendar day and counts the minutes a link stays valid', () => {

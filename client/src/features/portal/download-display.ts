@@ -1,5 +1,5 @@
 import type { IntlShape } from 'react-intl';
-import type { Architecture, ClientVersionDto, DistributionFileDto, OsType } from '../../api/generated/model';
+import type { Architecture, DistributionFileDto, OsType } from '../../api/generated/model';
 import { ApiError } from '../../api/http-client';
 import type { MessageId } from '../../i18n/message-id';
 import { localizeServerMessage } from '../auth/server-messages';
@@ -60,11 +60,6 @@ export function sortFiles(files: DistributionFileDto[], preferredOs: OsType | nu
 /** The Linux files an Auto-install command is offered for, best first (x64 before ARM64, .deb before .rpm before archives). */
 export function linuxFiles(files: DistributionFileDto[]): DistributionFileDto[] {
   return sortFiles(files.filter(isLinuxFile));
-}
-
-/** Versions as the server orders them, but the latest always first. */
-export function orderVersions(versions: ClientVersionDto[]): ClientVersionDto[] {
-  return [...versions].sort((a, b) => Number(b.is_latest === 1) - Number(a.is_latest === 1));
 }
 
 /** The release date (YYYY-MM-DD, a calendar day) as a Date at UTC midnight, to be shown in UTC so the day never shifts. */
