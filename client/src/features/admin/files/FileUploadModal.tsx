@@ -14,7 +14,15 @@ import { ApiError } from '../../../api/http-client';
 import { paths } from '../../../app/paths';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { formatAdminBytes } from '../../../i18n/format';
+import { allowedExtension, DISTRIBUTION_EXTENSIONS } from '../upload-rules';
 import { ARCHITECTURES, fileProblem, OS_TYPES, uploadFailure, uploadSucceeded, versionChoiceLabel } from './file-display';
+
+/** The spec's words for a refusal that is not the server's own message (admin spec section 8, Logs and files). */
+const FAILURE_MESSAGE = {
+  network: 'admin.files.errors.network',
+  tooLarge: 'admin.files.errors.tooLarge',
+  unsupported: 'admin.files.errors.unsupported',
+} as const;
 
 interface FormValues {
   version_id: string | null;
@@ -39,7 +47,8 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
   const upload = useUploadDistributionFile();
   const [failure, setFailure] = useState<string | null>(null);
   const maxBytes = supported.data?.data.max_upload_bytes;
-  const extensions = supported.data?.data.file_extensions;
+  // What the server takes; the spec's list stands in until it has loaded (or when that call fails).
+  const extensions = supported.data?.data.file_extensions ?? [...DISTRIBUTION_EXTENSIONS];
 
   const form = useForm<FormValues>({
     initialValues: { version_id: null, os_type: null, architecture: null, file: null, file_name: '' },
@@ -47,9 +56,12 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
       version_id: (value) => (value ? null : intl.formatMessage({ id: 'admin.files.upload.versionRequired' })),
       os_type: (value) => (value ? null : intl.formatMessage({ id: 'admin.files.upload.osRequired' })),
       architecture: (value) => (value ? null : intl.formatMessage({ id: 'admin.files.upload.architectureRequired' })),
-      file: (value) => {
+      file: (value, values) => {
         const problem = fileProblem(value, maxBytes);
         if (problem === 'missing') return intl.formatMessage({ id: 'admin.files.upload.fileRequired' });
+        // The name the file is stored under decides its type: the custom name when one is given.
+        if (!allowedExtension(values.file_name.trim() || value!.name, extensions))
+          return intl.formatMessage({ id: 'admin.files.upload.fileType' }, { types: extensions.join(', ') });
         if (problem === 'tooLarge')
           return intl.formatMessage({ id: 'admin.files.upload.fileTooLarge' }, { size: formatAdminBytes(maxBytes ?? 0, intl.locale) });
         return null;
@@ -91,9 +103,9 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
       }
       const reason = uploadFailure(error as ApiError);
       setFailure(
-        reason.kind === 'network'
-          ? intl.formatMessage({ id: 'admin.files.errors.network' })
-          : intl.formatMessage({ id: 'admin.files.errors.upload' }, { message: reason.message }),
+        reason.kind === 'server'
+          ? intl.formatMessage({ id: 'admin.files.errors.upload' }, { message: reason.message })
+          : intl.formatMessage({ id: FAILURE_MESSAGE[reason.kind] }),
       );
     }
   });
@@ -180,14 +192,10 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
           <FileInput
             label={intl.formatMessage({ id: 'admin.files.upload.file' })}
             placeholder={intl.formatMessage({ id: 'admin.files.upload.filePlaceholder' })}
-            description={
-              extensions
-                ? intl.formatMessage(
-                    { id: maxBytes ? 'admin.files.upload.hintWithSize' : 'admin.files.upload.hint' },
-                    { types: extensions.join(', '), size: formatAdminBytes(maxBytes ?? 0, intl.locale) },
-                  )
-                : undefined
-            }
+            description={intl.formatMessage(
+              { id: maxBytes ? 'admin.files.upload.hintWithSize' : 'admin.files.upload.hint' },
+              { types: extensions.join(', '), size: formatAdminBytes(maxBytes ?? 0, intl.locale) },
+            )}
             required
             clearable
             disabled={busy}

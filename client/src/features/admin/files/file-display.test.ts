@@ -81,11 +81,13 @@ describe('upload answers', () => {
     expect(uploadSucceeded({ success: false })).toBe(false);
     expect(uploadSucceeded(null)).toBe(false);
   });
-  it("shows the server's own words, and the network message when there was no answer", () => {
+  it("uses the spec's words for no answer, 413 and 415, and the server's own words otherwise", () => {
     expect(uploadFailure({ status: 0, message: 'Network error' })).toEqual({ kind: 'network' });
-    expect(uploadFailure({ status: 415, message: 'File type not allowed. Allowed types: .exe' })).toEqual({
+    expect(uploadFailure({ status: 413, message: 'File too large. The maximum upload size is 2 GB.' })).toEqual({ kind: 'tooLarge' });
+    expect(uploadFailure({ status: 415, message: 'File type not allowed. Allowed types: .exe' })).toEqual({ kind: 'unsupported' });
+    expect(uploadFailure({ status: 409, message: 'A file named streamhub.deb already exists' })).toEqual({
       kind: 'server',
-      message: 'File type not allowed. Allowed types: .exe',
+      message: 'A file named streamhub.deb already exists',
     });
   });
 });

@@ -48,13 +48,15 @@ export function listFilters(filters: { search: string; versionId: string; os: Os
 export const uploadSucceeded = (body: { success?: boolean; data?: unknown } | null | undefined) => !!(body && (body.success || body.data));
 
 /**
- * How a failed upload reads: no connection at all is the spec's network message; anything the server said
- * (413 too large, 415 type not allowed, 409 duplicate name, ...) is shown in its own words.
+ * How a failed upload reads (admin spec section 8): no connection at all is the network message, 413 and 415 are
+ * the spec's 'File too large…' and 'File type not supported by server.', anything else the server's own words.
  */
 export function uploadFailure(
   error: { status?: number; message?: string } | null | undefined,
-): { kind: 'network' } | { kind: 'server'; message: string } {
+): { kind: 'network' | 'tooLarge' | 'unsupported' } | { kind: 'server'; message: string } {
   if (error?.status === 0) return { kind: 'network' };
+  if (error?.status === 413) return { kind: 'tooLarge' };
+  if (error?.status === 415) return { kind: 'unsupported' };
   return { kind: 'server', message: error?.message || '' };
 }
 

@@ -6,8 +6,9 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useGetSupportedVersions, useUploadVersion } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto } from '../../../api/generated/model';
 import { ErrorAlert } from '../../../components/ErrorAlert';
-import { allowedExtension, LARGE_FILE_BYTES, orNull, VERSION_EXTENSIONS } from './version-display';
+import { LARGE_FILE_BYTES, orNull, VERSION_EXTENSIONS } from './version-display';
 import { formatAdminBytes } from '../../../i18n/format';
+import { allowedExtension } from '../upload-rules';
 import { EMPTY_VERSION_FORM, showFieldErrors, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
 
 interface UploadValues extends VersionFormValues {

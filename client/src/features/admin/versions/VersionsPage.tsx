@@ -37,7 +37,8 @@ export default function VersionsPage() {
   const [uploading, setUploading] = useState(false);
   const [editing, setEditing] = useState<AdminVersionDto | null>(null);
   const [success, showSuccess] = useFlash(MESSAGE_MS);
-  const [actionError, setActionError] = useState<string | null>(null);
+  // Errors clear after 5 s too (admin spec section 8, Versions).
+  const [actionError, setActionError] = useFlash(MESSAGE_MS);
 
   // A new search starts again on page 1.
   useEffect(() => setPage(1), [debouncedSearch]);

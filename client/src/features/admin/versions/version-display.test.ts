@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  allowedExtension,
   isHttpUrl,
   isJsonObjectText,
   orNull,
@@ -10,6 +9,7 @@ import {
   VERSION_EXTENSIONS,
   VERSION_PATTERN,
 } from './version-display';
+import { allowedExtension } from '../upload-rules';
 
 const HOUR = 3600 * 1000;
 const now = Date.parse('2025-06-01T12:00:00Z');

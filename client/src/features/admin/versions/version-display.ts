@@ -41,13 +41,6 @@ export function shortKey(value: string | null | undefined): string | null {
   return trimmed ? trimmed.slice(0, SHORT_LENGTH) : null;
 }
 
-/** The allowed extension a file name ends with, or null (case-insensitive; a bare extension is no name). */
-export function allowedExtension(name: string, allowed: readonly string[]): string | null {
-  const lower = name.toLowerCase();
-  const match = [...allowed].sort((a, b) => b.length - a.length).find((ext) => lower.endsWith(ext));
-  return match && lower.length > match.length ? match : null;
-}
-
 /** An http(s) URL, as the server accepts it. */
 export function isHttpUrl(value: string): boolean {
   try {
