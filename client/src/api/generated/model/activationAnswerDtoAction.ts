@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ActivationAnswerDtoAction = (typeof ActivationAnswerDtoAction)[keyof typeof ActivationAnswerDtoAction];
+export type ActivationAnswerDtoAction = typeof ActivationAnswerDtoAction[keyof typeof ActivationAnswerDtoAction];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ActivationAnswerDtoAction = {

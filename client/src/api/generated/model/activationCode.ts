@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ActivationCode = (typeof ActivationCode)[keyof typeof ActivationCode];
+export type ActivationCode = typeof ActivationCode[keyof typeof ActivationCode];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ActivationCode = {

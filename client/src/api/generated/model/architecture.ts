@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type Architecture = (typeof Architecture)[keyof typeof Architecture];
+export type Architecture = typeof Architecture[keyof typeof Architecture];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const Architecture = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ClientVersionDtoIsLatest = (typeof ClientVersionDtoIsLatest)[keyof typeof ClientVersionDtoIsLatest];
+export type ClientVersionDtoIsLatest = typeof ClientVersionDtoIsLatest[keyof typeof ClientVersionDtoIsLatest];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ClientVersionDtoIsLatest = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ClientVersionDtoIsStable = (typeof ClientVersionDtoIsStable)[keyof typeof ClientVersionDtoIsStable];
+export type ClientVersionDtoIsStable = typeof ClientVersionDtoIsStable[keyof typeof ClientVersionDtoIsStable];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ClientVersionDtoIsStable = {

@@ -9,7 +9,8 @@
 /**
  * 'active' (default) or 'pending' (not usable until activated).
  */
-export type CreateAdminLicenseDtoStatus = (typeof CreateAdminLicenseDtoStatus)[keyof typeof CreateAdminLicenseDtoStatus];
+export type CreateAdminLicenseDtoStatus = typeof CreateAdminLicenseDtoStatus[keyof typeof CreateAdminLicenseDtoStatus];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const CreateAdminLicenseDtoStatus = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type DeviceStatus = (typeof DeviceStatus)[keyof typeof DeviceStatus];
+export type DeviceStatus = typeof DeviceStatus[keyof typeof DeviceStatus];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const DeviceStatus = {

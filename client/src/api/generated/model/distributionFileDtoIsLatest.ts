@@ -9,7 +9,8 @@
 /**
  * 1 when the file's version is the latest.
  */
-export type DistributionFileDtoIsLatest = (typeof DistributionFileDtoIsLatest)[keyof typeof DistributionFileDtoIsLatest];
+export type DistributionFileDtoIsLatest = typeof DistributionFileDtoIsLatest[keyof typeof DistributionFileDtoIsLatest];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const DistributionFileDtoIsLatest = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type DownloadChannel = (typeof DownloadChannel)[keyof typeof DownloadChannel];
+export type DownloadChannel = typeof DownloadChannel[keyof typeof DownloadChannel];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const DownloadChannel = {

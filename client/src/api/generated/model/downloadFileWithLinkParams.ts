@@ -7,17 +7,17 @@
  */
 
 export type DownloadFileWithLinkParams = {
-  /**
-   * Unix seconds.
-   * @maxLength 20
-   */
-  expires?: string;
-  /**
-   * @maxLength 20
-   */
-  user?: string;
-  /**
-   * @maxLength 100
-   */
-  signature?: string;
+/**
+ * Unix seconds.
+ * @maxLength 20
+ */
+expires?: string;
+/**
+ * @maxLength 20
+ */
+user?: string;
+/**
+ * @maxLength 100
+ */
+signature?: string;
 };

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ExportLicensesFormat = (typeof ExportLicensesFormat)[keyof typeof ExportLicensesFormat];
+export type ExportLicensesFormat = typeof ExportLicensesFormat[keyof typeof ExportLicensesFormat];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ExportLicensesFormat = {

@@ -9,11 +9,11 @@ import type { ExportLicensesFormat } from './exportLicensesFormat';
 import type { LicenseStatus } from './licenseStatus';
 
 export type ExportLicensesParams = {
-  format?: ExportLicensesFormat;
-  status?: LicenseStatus;
-  /**
-   * Same search as the list.
-   * @maxLength 200
-   */
-  search?: string;
+format?: ExportLicensesFormat;
+status?: LicenseStatus;
+/**
+ * Same search as the list.
+ * @maxLength 200
+ */
+search?: string;
 };

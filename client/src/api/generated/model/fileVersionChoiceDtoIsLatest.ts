@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type FileVersionChoiceDtoIsLatest = (typeof FileVersionChoiceDtoIsLatest)[keyof typeof FileVersionChoiceDtoIsLatest];
+export type FileVersionChoiceDtoIsLatest = typeof FileVersionChoiceDtoIsLatest[keyof typeof FileVersionChoiceDtoIsLatest];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const FileVersionChoiceDtoIsLatest = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type FileVersionChoiceDtoIsStable = (typeof FileVersionChoiceDtoIsStable)[keyof typeof FileVersionChoiceDtoIsStable];
+export type FileVersionChoiceDtoIsStable = typeof FileVersionChoiceDtoIsStable[keyof typeof FileVersionChoiceDtoIsStable];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const FileVersionChoiceDtoIsStable = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type HealthDtoDatabase = (typeof HealthDtoDatabase)[keyof typeof HealthDtoDatabase];
+export type HealthDtoDatabase = typeof HealthDtoDatabase[keyof typeof HealthDtoDatabase];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const HealthDtoDatabase = {

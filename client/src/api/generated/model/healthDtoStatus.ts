@@ -9,7 +9,8 @@
 /**
  * 'ok' when the database answers, otherwise 'error' (with HTTP 503).
  */
-export type HealthDtoStatus = (typeof HealthDtoStatus)[keyof typeof HealthDtoStatus];
+export type HealthDtoStatus = typeof HealthDtoStatus[keyof typeof HealthDtoStatus];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const HealthDtoStatus = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type LicenseStatus = (typeof LicenseStatus)[keyof typeof LicenseStatus];
+export type LicenseStatus = typeof LicenseStatus[keyof typeof LicenseStatus];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const LicenseStatus = {

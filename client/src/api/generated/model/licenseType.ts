@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type LicenseType = (typeof LicenseType)[keyof typeof LicenseType];
+export type LicenseType = typeof LicenseType[keyof typeof LicenseType];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const LicenseType = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type LicenseVerificationCode = (typeof LicenseVerificationCode)[keyof typeof LicenseVerificationCode];
+export type LicenseVerificationCode = typeof LicenseVerificationCode[keyof typeof LicenseVerificationCode];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const LicenseVerificationCode = {

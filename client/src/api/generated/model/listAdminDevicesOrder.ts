@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListAdminDevicesOrder = (typeof ListAdminDevicesOrder)[keyof typeof ListAdminDevicesOrder];
+export type ListAdminDevicesOrder = typeof ListAdminDevicesOrder[keyof typeof ListAdminDevicesOrder];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListAdminDevicesOrder = {

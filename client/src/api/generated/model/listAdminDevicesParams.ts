@@ -10,27 +10,27 @@ import type { ListAdminDevicesSort } from './listAdminDevicesSort';
 import type { ListAdminDevicesOrder } from './listAdminDevicesOrder';
 
 export type ListAdminDevicesParams = {
-  status?: DeviceStatus;
-  sort?: ListAdminDevicesSort;
-  /**
-   * Page number, from 1.
-   * @minimum 1
-   * @maximum 1000000
-   */
-  page?: number;
-  /**
-   * Rows per page.
-   * @minimum 1
-   * @maximum 100
-   */
-  limit?: number;
-  /**
-   * Sort direction.
-   */
-  order?: ListAdminDevicesOrder;
-  /**
-   * Free-text search.
-   * @maxLength 200
-   */
-  search?: string;
+status?: DeviceStatus;
+sort?: ListAdminDevicesSort;
+/**
+ * Page number, from 1.
+ * @minimum 1
+ * @maximum 1000000
+ */
+page?: number;
+/**
+ * Rows per page.
+ * @minimum 1
+ * @maximum 100
+ */
+limit?: number;
+/**
+ * Sort direction.
+ */
+order?: ListAdminDevicesOrder;
+/**
+ * Free-text search.
+ * @maxLength 200
+ */
+search?: string;
 };

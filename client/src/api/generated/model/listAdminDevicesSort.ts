@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListAdminDevicesSort = (typeof ListAdminDevicesSort)[keyof typeof ListAdminDevicesSort];
+export type ListAdminDevicesSort = typeof ListAdminDevicesSort[keyof typeof ListAdminDevicesSort];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListAdminDevicesSort = {

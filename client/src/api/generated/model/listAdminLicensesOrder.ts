@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListAdminLicensesOrder = (typeof ListAdminLicensesOrder)[keyof typeof ListAdminLicensesOrder];
+export type ListAdminLicensesOrder = typeof ListAdminLicensesOrder[keyof typeof ListAdminLicensesOrder];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListAdminLicensesOrder = {

@@ -10,31 +10,31 @@ import type { LicenseStatus } from './licenseStatus';
 import type { ListAdminLicensesOrder } from './listAdminLicensesOrder';
 
 export type ListAdminLicensesParams = {
-  sort?: ListAdminLicensesSort;
-  status?: LicenseStatus;
-  /**
-   * true: only test licenses; false: only purchased or admin-made ones.
-   */
-  is_trial?: boolean;
-  /**
-   * Page number, from 1.
-   * @minimum 1
-   * @maximum 1000000
-   */
-  page?: number;
-  /**
-   * Rows per page.
-   * @minimum 1
-   * @maximum 100
-   */
-  limit?: number;
-  /**
-   * Sort direction.
-   */
-  order?: ListAdminLicensesOrder;
-  /**
-   * Free-text search.
-   * @maxLength 200
-   */
-  search?: string;
+sort?: ListAdminLicensesSort;
+status?: LicenseStatus;
+/**
+ * true: only test licenses; false: only purchased or admin-made ones.
+ */
+is_trial?: boolean;
+/**
+ * Page number, from 1.
+ * @minimum 1
+ * @maximum 1000000
+ */
+page?: number;
+/**
+ * Rows per page.
+ * @minimum 1
+ * @maximum 100
+ */
+limit?: number;
+/**
+ * Sort direction.
+ */
+order?: ListAdminLicensesOrder;
+/**
+ * Free-text search.
+ * @maxLength 200
+ */
+search?: string;
 };

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListAdminLicensesSort = (typeof ListAdminLicensesSort)[keyof typeof ListAdminLicensesSort];
+export type ListAdminLicensesSort = typeof ListAdminLicensesSort[keyof typeof ListAdminLicensesSort];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListAdminLicensesSort = {

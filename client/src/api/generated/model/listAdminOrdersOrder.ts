@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListAdminOrdersOrder = (typeof ListAdminOrdersOrder)[keyof typeof ListAdminOrdersOrder];
+export type ListAdminOrdersOrder = typeof ListAdminOrdersOrder[keyof typeof ListAdminOrdersOrder];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListAdminOrdersOrder = {

@@ -10,27 +10,27 @@ import type { ListAdminOrdersSort } from './listAdminOrdersSort';
 import type { ListAdminOrdersOrder } from './listAdminOrdersOrder';
 
 export type ListAdminOrdersParams = {
-  status?: OrderStatus;
-  sort?: ListAdminOrdersSort;
-  /**
-   * Page number, from 1.
-   * @minimum 1
-   * @maximum 1000000
-   */
-  page?: number;
-  /**
-   * Rows per page.
-   * @minimum 1
-   * @maximum 100
-   */
-  limit?: number;
-  /**
-   * Sort direction.
-   */
-  order?: ListAdminOrdersOrder;
-  /**
-   * Free-text search.
-   * @maxLength 200
-   */
-  search?: string;
+status?: OrderStatus;
+sort?: ListAdminOrdersSort;
+/**
+ * Page number, from 1.
+ * @minimum 1
+ * @maximum 1000000
+ */
+page?: number;
+/**
+ * Rows per page.
+ * @minimum 1
+ * @maximum 100
+ */
+limit?: number;
+/**
+ * Sort direction.
+ */
+order?: ListAdminOrdersOrder;
+/**
+ * Free-text search.
+ * @maxLength 200
+ */
+search?: string;
 };

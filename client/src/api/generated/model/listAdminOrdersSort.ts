@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListAdminOrdersSort = (typeof ListAdminOrdersSort)[keyof typeof ListAdminOrdersSort];
+export type ListAdminOrdersSort = typeof ListAdminOrdersSort[keyof typeof ListAdminOrdersSort];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListAdminOrdersSort = {

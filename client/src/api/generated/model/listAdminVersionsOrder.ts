@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListAdminVersionsOrder = (typeof ListAdminVersionsOrder)[keyof typeof ListAdminVersionsOrder];
+export type ListAdminVersionsOrder = typeof ListAdminVersionsOrder[keyof typeof ListAdminVersionsOrder];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListAdminVersionsOrder = {

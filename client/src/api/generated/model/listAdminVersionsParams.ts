@@ -9,26 +9,26 @@ import type { ListAdminVersionsSort } from './listAdminVersionsSort';
 import type { ListAdminVersionsOrder } from './listAdminVersionsOrder';
 
 export type ListAdminVersionsParams = {
-  sort?: ListAdminVersionsSort;
-  /**
-   * Page number, from 1.
-   * @minimum 1
-   * @maximum 1000000
-   */
-  page?: number;
-  /**
-   * Rows per page.
-   * @minimum 1
-   * @maximum 100
-   */
-  limit?: number;
-  /**
-   * Sort direction.
-   */
-  order?: ListAdminVersionsOrder;
-  /**
-   * Free-text search.
-   * @maxLength 200
-   */
-  search?: string;
+sort?: ListAdminVersionsSort;
+/**
+ * Page number, from 1.
+ * @minimum 1
+ * @maximum 1000000
+ */
+page?: number;
+/**
+ * Rows per page.
+ * @minimum 1
+ * @maximum 100
+ */
+limit?: number;
+/**
+ * Sort direction.
+ */
+order?: ListAdminVersionsOrder;
+/**
+ * Free-text search.
+ * @maxLength 200
+ */
+search?: string;
 };

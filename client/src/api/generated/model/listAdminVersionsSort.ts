@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListAdminVersionsSort = (typeof ListAdminVersionsSort)[keyof typeof ListAdminVersionsSort];
+export type ListAdminVersionsSort = typeof ListAdminVersionsSort[keyof typeof ListAdminVersionsSort];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListAdminVersionsSort = {

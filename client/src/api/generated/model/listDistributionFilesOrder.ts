@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListDistributionFilesOrder = (typeof ListDistributionFilesOrder)[keyof typeof ListDistributionFilesOrder];
+export type ListDistributionFilesOrder = typeof ListDistributionFilesOrder[keyof typeof ListDistributionFilesOrder];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListDistributionFilesOrder = {

@@ -11,32 +11,32 @@ import type { ListDistributionFilesSort } from './listDistributionFilesSort';
 import type { ListDistributionFilesOrder } from './listDistributionFilesOrder';
 
 export type ListDistributionFilesParams = {
-  os_type?: OsType;
-  architecture?: Architecture;
-  sort?: ListDistributionFilesSort;
-  /**
-   * @minimum 1
-   */
-  version_id?: number;
-  /**
-   * Page number, from 1.
-   * @minimum 1
-   * @maximum 1000000
-   */
-  page?: number;
-  /**
-   * Rows per page.
-   * @minimum 1
-   * @maximum 100
-   */
-  limit?: number;
-  /**
-   * Sort direction.
-   */
-  order?: ListDistributionFilesOrder;
-  /**
-   * Free-text search.
-   * @maxLength 200
-   */
-  search?: string;
+os_type?: OsType;
+architecture?: Architecture;
+sort?: ListDistributionFilesSort;
+/**
+ * @minimum 1
+ */
+version_id?: number;
+/**
+ * Page number, from 1.
+ * @minimum 1
+ * @maximum 1000000
+ */
+page?: number;
+/**
+ * Rows per page.
+ * @minimum 1
+ * @maximum 100
+ */
+limit?: number;
+/**
+ * Sort direction.
+ */
+order?: ListDistributionFilesOrder;
+/**
+ * Free-text search.
+ * @maxLength 200
+ */
+search?: string;
 };

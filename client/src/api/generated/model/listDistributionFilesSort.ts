@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListDistributionFilesSort = (typeof ListDistributionFilesSort)[keyof typeof ListDistributionFilesSort];
+export type ListDistributionFilesSort = typeof ListDistributionFilesSort[keyof typeof ListDistributionFilesSort];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListDistributionFilesSort = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListMyDevicesOrder = (typeof ListMyDevicesOrder)[keyof typeof ListMyDevicesOrder];
+export type ListMyDevicesOrder = typeof ListMyDevicesOrder[keyof typeof ListMyDevicesOrder];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListMyDevicesOrder = {

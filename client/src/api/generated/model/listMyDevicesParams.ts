@@ -8,25 +8,25 @@
 import type { ListMyDevicesOrder } from './listMyDevicesOrder';
 
 export type ListMyDevicesParams = {
-  /**
-   * Page number, from 1.
-   * @minimum 1
-   * @maximum 1000000
-   */
-  page?: number;
-  /**
-   * Rows per page.
-   * @minimum 1
-   * @maximum 100
-   */
-  limit?: number;
-  /**
-   * Sort direction.
-   */
-  order?: ListMyDevicesOrder;
-  /**
-   * Free-text search.
-   * @maxLength 200
-   */
-  search?: string;
+/**
+ * Page number, from 1.
+ * @minimum 1
+ * @maximum 1000000
+ */
+page?: number;
+/**
+ * Rows per page.
+ * @minimum 1
+ * @maximum 100
+ */
+limit?: number;
+/**
+ * Sort direction.
+ */
+order?: ListMyDevicesOrder;
+/**
+ * Free-text search.
+ * @maxLength 200
+ */
+search?: string;
 };

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListMyLicensesOrder = (typeof ListMyLicensesOrder)[keyof typeof ListMyLicensesOrder];
+export type ListMyLicensesOrder = typeof ListMyLicensesOrder[keyof typeof ListMyLicensesOrder];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListMyLicensesOrder = {

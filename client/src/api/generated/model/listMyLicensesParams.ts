@@ -8,25 +8,25 @@
 import type { ListMyLicensesOrder } from './listMyLicensesOrder';
 
 export type ListMyLicensesParams = {
-  /**
-   * Page number, from 1.
-   * @minimum 1
-   * @maximum 1000000
-   */
-  page?: number;
-  /**
-   * Rows per page.
-   * @minimum 1
-   * @maximum 100
-   */
-  limit?: number;
-  /**
-   * Sort direction.
-   */
-  order?: ListMyLicensesOrder;
-  /**
-   * Free-text search.
-   * @maxLength 200
-   */
-  search?: string;
+/**
+ * Page number, from 1.
+ * @minimum 1
+ * @maximum 1000000
+ */
+page?: number;
+/**
+ * Rows per page.
+ * @minimum 1
+ * @maximum 100
+ */
+limit?: number;
+/**
+ * Sort direction.
+ */
+order?: ListMyLicensesOrder;
+/**
+ * Free-text search.
+ * @maxLength 200
+ */
+search?: string;
 };

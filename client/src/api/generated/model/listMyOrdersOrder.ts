@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListMyOrdersOrder = (typeof ListMyOrdersOrder)[keyof typeof ListMyOrdersOrder];
+export type ListMyOrdersOrder = typeof ListMyOrdersOrder[keyof typeof ListMyOrdersOrder];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListMyOrdersOrder = {

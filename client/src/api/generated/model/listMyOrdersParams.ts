@@ -8,25 +8,25 @@
 import type { ListMyOrdersOrder } from './listMyOrdersOrder';
 
 export type ListMyOrdersParams = {
-  /**
-   * Page number, from 1.
-   * @minimum 1
-   * @maximum 1000000
-   */
-  page?: number;
-  /**
-   * Rows per page.
-   * @minimum 1
-   * @maximum 100
-   */
-  limit?: number;
-  /**
-   * Sort direction.
-   */
-  order?: ListMyOrdersOrder;
-  /**
-   * Free-text search.
-   * @maxLength 200
-   */
-  search?: string;
+/**
+ * Page number, from 1.
+ * @minimum 1
+ * @maximum 1000000
+ */
+page?: number;
+/**
+ * Rows per page.
+ * @minimum 1
+ * @maximum 100
+ */
+limit?: number;
+/**
+ * Sort direction.
+ */
+order?: ListMyOrdersOrder;
+/**
+ * Free-text search.
+ * @maxLength 200
+ */
+search?: string;
 };

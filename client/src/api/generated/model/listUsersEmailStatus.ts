@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListUsersEmailStatus = (typeof ListUsersEmailStatus)[keyof typeof ListUsersEmailStatus];
+export type ListUsersEmailStatus = typeof ListUsersEmailStatus[keyof typeof ListUsersEmailStatus];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListUsersEmailStatus = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListUsersLimit = (typeof ListUsersLimit)[keyof typeof ListUsersLimit];
+export type ListUsersLimit = typeof ListUsersLimit[keyof typeof ListUsersLimit];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListUsersLimit = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListUsersOrder = (typeof ListUsersOrder)[keyof typeof ListUsersOrder];
+export type ListUsersOrder = typeof ListUsersOrder[keyof typeof ListUsersOrder];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListUsersOrder = {

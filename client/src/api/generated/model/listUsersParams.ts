@@ -13,29 +13,29 @@ import type { ListUsersSort } from './listUsersSort';
 import type { ListUsersOrder } from './listUsersOrder';
 
 export type ListUsersParams = {
-  /**
-   * Rows per page.
-   * @minimum 1
-   * @maximum 100
-   */
-  limit?: ListUsersLimit;
-  status?: ListUsersStatus;
-  role?: UserRole;
-  email_status?: ListUsersEmailStatus;
-  sort?: ListUsersSort;
-  /**
-   * Page number, from 1.
-   * @minimum 1
-   * @maximum 1000000
-   */
-  page?: number;
-  /**
-   * Sort direction.
-   */
-  order?: ListUsersOrder;
-  /**
-   * Free-text search.
-   * @maxLength 200
-   */
-  search?: string;
+/**
+ * Rows per page.
+ * @minimum 1
+ * @maximum 100
+ */
+limit?: ListUsersLimit;
+status?: ListUsersStatus;
+role?: UserRole;
+email_status?: ListUsersEmailStatus;
+sort?: ListUsersSort;
+/**
+ * Page number, from 1.
+ * @minimum 1
+ * @maximum 1000000
+ */
+page?: number;
+/**
+ * Sort direction.
+ */
+order?: ListUsersOrder;
+/**
+ * Free-text search.
+ * @maxLength 200
+ */
+search?: string;
 };

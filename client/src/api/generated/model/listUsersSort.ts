@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListUsersSort = (typeof ListUsersSort)[keyof typeof ListUsersSort];
+export type ListUsersSort = typeof ListUsersSort[keyof typeof ListUsersSort];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListUsersSort = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type ListUsersStatus = (typeof ListUsersStatus)[keyof typeof ListUsersStatus];
+export type ListUsersStatus = typeof ListUsersStatus[keyof typeof ListUsersStatus];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const ListUsersStatus = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
+export type OrderStatus = typeof OrderStatus[keyof typeof OrderStatus];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const OrderStatus = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type OsType = (typeof OsType)[keyof typeof OsType];
+export type OsType = typeof OsType[keyof typeof OsType];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const OsType = {

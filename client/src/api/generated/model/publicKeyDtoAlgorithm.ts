@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type PublicKeyDtoAlgorithm = (typeof PublicKeyDtoAlgorithm)[keyof typeof PublicKeyDtoAlgorithm];
+export type PublicKeyDtoAlgorithm = typeof PublicKeyDtoAlgorithm[keyof typeof PublicKeyDtoAlgorithm];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const PublicKeyDtoAlgorithm = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
+export type SettingKey = typeof SettingKey[keyof typeof SettingKey];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const SettingKey = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type SyncStatus = (typeof SyncStatus)[keyof typeof SyncStatus];
+export type SyncStatus = typeof SyncStatus[keyof typeof SyncStatus];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const SyncStatus = {

@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type UserRole = (typeof UserRole)[keyof typeof UserRole];
+export type UserRole = typeof UserRole[keyof typeof UserRole];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const UserRole = {

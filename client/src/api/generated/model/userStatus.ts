@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type UserStatus = (typeof UserStatus)[keyof typeof UserStatus];
+export type UserStatus = typeof UserStatus[keyof typeof UserStatus];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const UserStatus = {

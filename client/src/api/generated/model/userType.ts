@@ -6,7 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 
-export type UserType = (typeof UserType)[keyof typeof UserType];
+export type UserType = typeof UserType[keyof typeof UserType];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const UserType = {

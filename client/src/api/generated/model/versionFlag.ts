@@ -9,7 +9,8 @@
 /**
  * Which flag to flip: is_stable (Stable/Beta, the default) or is_latest (Latest/Older).
  */
-export type VersionFlag = (typeof VersionFlag)[keyof typeof VersionFlag];
+export type VersionFlag = typeof VersionFlag[keyof typeof VersionFlag];
+
 
 // eslint-disable-next-line @typescript-eslint/no-redeclare
 export const VersionFlag = {

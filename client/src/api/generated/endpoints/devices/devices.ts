@@ -5,7 +5,10 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  useMutation,
+  useQuery
+} from '@tanstack/react-query';
 import type {
   DataTag,
   DefinedInitialDataOptions,
@@ -18,7 +21,7 @@ import type {
   UseMutationOptions,
   UseMutationResult,
   UseQueryOptions,
-  UseQueryResult,
+  UseQueryResult
 } from '@tanstack/react-query';
 
 import type {
@@ -30,523 +33,566 @@ import type {
   DeviceStatsResponseDto,
   LicenseDevicesResponseDto,
   ListAdminDevicesParams,
-  ListMyDevicesParams,
+  ListMyDevicesParams
 } from '../../model';
 
 import { httpClient } from '../../../http-client';
-import type { ErrorType, BodyType } from '../../../http-client';
+import type { ErrorType , BodyType } from '../../../http-client';
+
 
 type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
+
+
 
 /**
  * @summary Every device: search over server_uid, name, host, license key and owner e-mail; filter by status; 25 per page.
  */
-export const getListAdminDevicesUrl = (params?: ListAdminDevicesParams) => {
+export const getListAdminDevicesUrl = (params?: ListAdminDevicesParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+    
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : value.toString());
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/admin/devices?${stringifiedParams}` : `/api/admin/devices`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/devices?${stringifiedParams}` : `/api/admin/devices`
+}
 
 export const listAdminDevices = async (params?: ListAdminDevicesParams, options?: RequestInit): Promise<AdminDeviceListResponseDto> => {
-  return httpClient<AdminDeviceListResponseDto>(getListAdminDevicesUrl(params), {
+  
+  return httpClient<AdminDeviceListResponseDto>(getListAdminDevicesUrl(params),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getListAdminDevicesQueryKey = (params?: ListAdminDevicesParams) => {
-  return [`/api/admin/devices`, ...(params ? [params] : [])] as const;
-};
 
-export const getListAdminDevicesQueryOptions = <TData = Awaited<ReturnType<typeof listAdminDevices>>, TError = ErrorType<unknown>>(
-  params?: ListAdminDevicesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getListAdminDevicesQueryKey = (params?: ListAdminDevicesParams,) => {
+    return [
+    `/api/admin/devices`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListAdminDevicesQueryOptions = <TData = Awaited<ReturnType<typeof listAdminDevices>>, TError = ErrorType<unknown>>(params?: ListAdminDevicesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getListAdminDevicesQueryKey(params);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminDevices>>> = ({ signal }) =>
-    listAdminDevices(params, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListAdminDevicesQueryKey(params);
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type ListAdminDevicesQueryResult = NonNullable<Awaited<ReturnType<typeof listAdminDevices>>>;
-export type ListAdminDevicesQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminDevices>>> = ({ signal }) => listAdminDevices(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListAdminDevicesQueryResult = NonNullable<Awaited<ReturnType<typeof listAdminDevices>>>
+export type ListAdminDevicesQueryError = ErrorType<unknown>
+
 
 export function useListAdminDevices<TData = Awaited<ReturnType<typeof listAdminDevices>>, TError = ErrorType<unknown>>(
-  params: undefined | ListAdminDevicesParams,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, Awaited<ReturnType<typeof listAdminDevices>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params: undefined |  ListAdminDevicesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAdminDevices>>,
+          TError,
+          Awaited<ReturnType<typeof listAdminDevices>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAdminDevices<TData = Awaited<ReturnType<typeof listAdminDevices>>, TError = ErrorType<unknown>>(
-  params?: ListAdminDevicesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, Awaited<ReturnType<typeof listAdminDevices>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListAdminDevicesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAdminDevices>>,
+          TError,
+          Awaited<ReturnType<typeof listAdminDevices>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAdminDevices<TData = Awaited<ReturnType<typeof listAdminDevices>>, TError = ErrorType<unknown>>(
-  params?: ListAdminDevicesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListAdminDevicesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Every device: search over server_uid, name, host, license key and owner e-mail; filter by status; 25 per page.
  */
 
 export function useListAdminDevices<TData = Awaited<ReturnType<typeof listAdminDevices>>, TError = ErrorType<unknown>>(
-  params?: ListAdminDevicesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListAdminDevicesQueryOptions(params, options);
+ params?: ListAdminDevicesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminDevices>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListAdminDevicesQueryOptions(params,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary Deactivates the device {license_key, server_uid} and frees its seat.
  */
 export const getDeactivateAdminDeviceUrl = () => {
-  return `/api/admin/devices/deactivate`;
-};
 
-export const deactivateAdminDevice = async (
-  adminDeactivateDeviceDto: AdminDeactivateDeviceDto,
-  options?: RequestInit,
-): Promise<AdminDeviceResponseDto> => {
-  return httpClient<AdminDeviceResponseDto>(getDeactivateAdminDeviceUrl(), {
+
+  
+
+  return `/api/admin/devices/deactivate`
+}
+
+export const deactivateAdminDevice = async (adminDeactivateDeviceDto: AdminDeactivateDeviceDto, options?: RequestInit): Promise<AdminDeviceResponseDto> => {
+  
+  return httpClient<AdminDeviceResponseDto>(getDeactivateAdminDeviceUrl(),
+  {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(adminDeactivateDeviceDto),
-  });
-};
+    body: JSON.stringify(
+      adminDeactivateDeviceDto,)
+  }
+);}
 
-export const getDeactivateAdminDeviceMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<
-    Awaited<ReturnType<typeof deactivateAdminDevice>>,
-    TError,
-    { data: BodyType<AdminDeactivateDeviceDto> },
-    TContext
-  >;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<
-  Awaited<ReturnType<typeof deactivateAdminDevice>>,
-  TError,
-  { data: BodyType<AdminDeactivateDeviceDto> },
-  TContext
-> => {
-  const mutationKey = ['deactivateAdminDevice'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof deactivateAdminDevice>>, { data: BodyType<AdminDeactivateDeviceDto> }> = (
-    props,
-  ) => {
-    const { data } = props ?? {};
 
-    return deactivateAdminDevice(data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getDeactivateAdminDeviceMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deactivateAdminDevice>>, TError,{data: BodyType<AdminDeactivateDeviceDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof deactivateAdminDevice>>, TError,{data: BodyType<AdminDeactivateDeviceDto>}, TContext> => {
 
-export type DeactivateAdminDeviceMutationResult = NonNullable<Awaited<ReturnType<typeof deactivateAdminDevice>>>;
-export type DeactivateAdminDeviceMutationBody = BodyType<AdminDeactivateDeviceDto>;
-export type DeactivateAdminDeviceMutationError = ErrorType<unknown>;
+const mutationKey = ['deactivateAdminDevice'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deactivateAdminDevice>>, {data: BodyType<AdminDeactivateDeviceDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  deactivateAdminDevice(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeactivateAdminDeviceMutationResult = NonNullable<Awaited<ReturnType<typeof deactivateAdminDevice>>>
+    export type DeactivateAdminDeviceMutationBody = BodyType<AdminDeactivateDeviceDto>
+    export type DeactivateAdminDeviceMutationError = ErrorType<unknown>
+
+    /**
  * @summary Deactivates the device {license_key, server_uid} and frees its seat.
  */
-export const useDeactivateAdminDevice = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<
-      Awaited<ReturnType<typeof deactivateAdminDevice>>,
-      TError,
-      { data: BodyType<AdminDeactivateDeviceDto> },
-      TContext
-    >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof deactivateAdminDevice>>, TError, { data: BodyType<AdminDeactivateDeviceDto> }, TContext> => {
-  const mutationOptions = getDeactivateAdminDeviceMutationOptions(options);
+export const useDeactivateAdminDevice = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deactivateAdminDevice>>, TError,{data: BodyType<AdminDeactivateDeviceDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deactivateAdminDevice>>,
+        TError,
+        {data: BodyType<AdminDeactivateDeviceDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getDeactivateAdminDeviceMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary The devices of one license, by its key.
  */
-export const getListLicenseDevicesUrl = (key: string) => {
-  return `/api/admin/devices/license/${key}`;
-};
+export const getListLicenseDevicesUrl = (key: string,) => {
+
+
+  
+
+  return `/api/admin/devices/license/${key}`
+}
 
 export const listLicenseDevices = async (key: string, options?: RequestInit): Promise<LicenseDevicesResponseDto> => {
-  return httpClient<LicenseDevicesResponseDto>(getListLicenseDevicesUrl(key), {
+  
+  return httpClient<LicenseDevicesResponseDto>(getListLicenseDevicesUrl(key),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getListLicenseDevicesQueryKey = (key?: string) => {
-  return [`/api/admin/devices/license/${key}`] as const;
-};
 
-export const getListLicenseDevicesQueryOptions = <TData = Awaited<ReturnType<typeof listLicenseDevices>>, TError = ErrorType<unknown>>(
-  key: string,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getListLicenseDevicesQueryKey = (key?: string,) => {
+    return [
+    `/api/admin/devices/license/${key}`
+    ] as const;
+    }
+
+    
+export const getListLicenseDevicesQueryOptions = <TData = Awaited<ReturnType<typeof listLicenseDevices>>, TError = ErrorType<unknown>>(key: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getListLicenseDevicesQueryKey(key);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listLicenseDevices>>> = ({ signal }) =>
-    listLicenseDevices(key, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListLicenseDevicesQueryKey(key);
 
-  return { queryKey, queryFn, enabled: !!key, ...queryOptions } as UseQueryOptions<
-    Awaited<ReturnType<typeof listLicenseDevices>>,
-    TError,
-    TData
-  > & { queryKey: DataTag<QueryKey, TData, TError> };
-};
+  
 
-export type ListLicenseDevicesQueryResult = NonNullable<Awaited<ReturnType<typeof listLicenseDevices>>>;
-export type ListLicenseDevicesQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listLicenseDevices>>> = ({ signal }) => listLicenseDevices(key, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(key), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListLicenseDevicesQueryResult = NonNullable<Awaited<ReturnType<typeof listLicenseDevices>>>
+export type ListLicenseDevicesQueryError = ErrorType<unknown>
+
 
 export function useListLicenseDevices<TData = Awaited<ReturnType<typeof listLicenseDevices>>, TError = ErrorType<unknown>>(
-  key: string,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, Awaited<ReturnType<typeof listLicenseDevices>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ key: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listLicenseDevices>>,
+          TError,
+          Awaited<ReturnType<typeof listLicenseDevices>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListLicenseDevices<TData = Awaited<ReturnType<typeof listLicenseDevices>>, TError = ErrorType<unknown>>(
-  key: string,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, Awaited<ReturnType<typeof listLicenseDevices>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ key: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listLicenseDevices>>,
+          TError,
+          Awaited<ReturnType<typeof listLicenseDevices>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListLicenseDevices<TData = Awaited<ReturnType<typeof listLicenseDevices>>, TError = ErrorType<unknown>>(
-  key: string,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ key: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The devices of one license, by its key.
  */
 
 export function useListLicenseDevices<TData = Awaited<ReturnType<typeof listLicenseDevices>>, TError = ErrorType<unknown>>(
-  key: string,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListLicenseDevicesQueryOptions(key, options);
+ key: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseDevices>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListLicenseDevicesQueryOptions(key,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary Devices by status, seats held, devices that reported in the last 24 hours, and versions in use.
  */
 export const getGetDeviceStatsUrl = () => {
-  return `/api/admin/devices/stats`;
-};
 
-export const getDeviceStats = async (options?: RequestInit): Promise<DeviceStatsResponseDto> => {
-  return httpClient<DeviceStatsResponseDto>(getGetDeviceStatsUrl(), {
+
+  
+
+  return `/api/admin/devices/stats`
+}
+
+export const getDeviceStats = async ( options?: RequestInit): Promise<DeviceStatsResponseDto> => {
+  
+  return httpClient<DeviceStatsResponseDto>(getGetDeviceStatsUrl(),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
 
 export const getGetDeviceStatsQueryKey = () => {
-  return [`/api/admin/devices/stats`] as const;
-};
+    return [
+    `/api/admin/devices/stats`
+    ] as const;
+    }
 
-export const getGetDeviceStatsQueryOptions = <TData = Awaited<ReturnType<typeof getDeviceStats>>, TError = ErrorType<unknown>>(options?: {
-  query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData>>;
-  request?: SecondParameter<typeof httpClient>;
-}) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
+    
+export const getGetDeviceStatsQueryOptions = <TData = Awaited<ReturnType<typeof getDeviceStats>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
 
-  const queryKey = queryOptions?.queryKey ?? getGetDeviceStatsQueryKey();
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof getDeviceStats>>> = ({ signal }) => getDeviceStats({ signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getGetDeviceStatsQueryKey();
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type GetDeviceStatsQueryResult = NonNullable<Awaited<ReturnType<typeof getDeviceStats>>>;
-export type GetDeviceStatsQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getDeviceStats>>> = ({ signal }) => getDeviceStats({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetDeviceStatsQueryResult = NonNullable<Awaited<ReturnType<typeof getDeviceStats>>>
+export type GetDeviceStatsQueryError = ErrorType<unknown>
+
 
 export function useGetDeviceStats<TData = Awaited<ReturnType<typeof getDeviceStats>>, TError = ErrorType<unknown>>(
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, Awaited<ReturnType<typeof getDeviceStats>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getDeviceStats>>,
+          TError,
+          Awaited<ReturnType<typeof getDeviceStats>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetDeviceStats<TData = Awaited<ReturnType<typeof getDeviceStats>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, Awaited<ReturnType<typeof getDeviceStats>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getDeviceStats>>,
+          TError,
+          Awaited<ReturnType<typeof getDeviceStats>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetDeviceStats<TData = Awaited<ReturnType<typeof getDeviceStats>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Devices by status, seats held, devices that reported in the last 24 hours, and versions in use.
  */
 
 export function useGetDeviceStats<TData = Awaited<ReturnType<typeof getDeviceStats>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getGetDeviceStatsQueryOptions(options);
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDeviceStats>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getGetDeviceStatsQueryOptions(options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
 
+
+
 /**
  * @summary Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as inactive.
  */
-export const getListMyDevicesUrl = (params?: ListMyDevicesParams) => {
+export const getListMyDevicesUrl = (params?: ListMyDevicesParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+    
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : value.toString());
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/devices?${stringifiedParams}` : `/api/devices`;
-};
+  return stringifiedParams.length > 0 ? `/api/devices?${stringifiedParams}` : `/api/devices`
+}
 
 export const listMyDevices = async (params?: ListMyDevicesParams, options?: RequestInit): Promise<DeviceListResponseDto> => {
-  return httpClient<DeviceListResponseDto>(getListMyDevicesUrl(params), {
+  
+  return httpClient<DeviceListResponseDto>(getListMyDevicesUrl(params),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getListMyDevicesQueryKey = (params?: ListMyDevicesParams) => {
-  return [`/api/devices`, ...(params ? [params] : [])] as const;
-};
 
-export const getListMyDevicesQueryOptions = <TData = Awaited<ReturnType<typeof listMyDevices>>, TError = ErrorType<unknown>>(
-  params?: ListMyDevicesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getListMyDevicesQueryKey = (params?: ListMyDevicesParams,) => {
+    return [
+    `/api/devices`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListMyDevicesQueryOptions = <TData = Awaited<ReturnType<typeof listMyDevices>>, TError = ErrorType<unknown>>(params?: ListMyDevicesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getListMyDevicesQueryKey(params);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listMyDevices>>> = ({ signal }) =>
-    listMyDevices(params, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListMyDevicesQueryKey(params);
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type ListMyDevicesQueryResult = NonNullable<Awaited<ReturnType<typeof listMyDevices>>>;
-export type ListMyDevicesQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listMyDevices>>> = ({ signal }) => listMyDevices(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListMyDevicesQueryResult = NonNullable<Awaited<ReturnType<typeof listMyDevices>>>
+export type ListMyDevicesQueryError = ErrorType<unknown>
+
 
 export function useListMyDevices<TData = Awaited<ReturnType<typeof listMyDevices>>, TError = ErrorType<unknown>>(
-  params: undefined | ListMyDevicesParams,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, Awaited<ReturnType<typeof listMyDevices>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params: undefined |  ListMyDevicesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMyDevices>>,
+          TError,
+          Awaited<ReturnType<typeof listMyDevices>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListMyDevices<TData = Awaited<ReturnType<typeof listMyDevices>>, TError = ErrorType<unknown>>(
-  params?: ListMyDevicesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, Awaited<ReturnType<typeof listMyDevices>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListMyDevicesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMyDevices>>,
+          TError,
+          Awaited<ReturnType<typeof listMyDevices>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListMyDevices<TData = Awaited<ReturnType<typeof listMyDevices>>, TError = ErrorType<unknown>>(
-  params?: ListMyDevicesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListMyDevicesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as inactive.
  */
 
 export function useListMyDevices<TData = Awaited<ReturnType<typeof listMyDevices>>, TError = ErrorType<unknown>>(
-  params?: ListMyDevicesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListMyDevicesQueryOptions(params, options);
+ params?: ListMyDevicesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyDevices>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListMyDevicesQueryOptions(params,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
 
+
+
 /**
  * @summary Deactivates one of the caller's devices and frees its seat, so the license can move to another server.
  */
-export const getDeactivateMyDeviceUrl = (id: number) => {
-  return `/api/devices/${id}/deactivate`;
-};
+export const getDeactivateMyDeviceUrl = (id: number,) => {
+
+
+  
+
+  return `/api/devices/${id}/deactivate`
+}
 
 export const deactivateMyDevice = async (id: number, options?: RequestInit): Promise<DeviceResponseDto> => {
-  return httpClient<DeviceResponseDto>(getDeactivateMyDeviceUrl(id), {
+  
+  return httpClient<DeviceResponseDto>(getDeactivateMyDeviceUrl(id),
+  {      
     ...options,
-    method: 'POST',
-  });
-};
+    method: 'POST'
+    
+    
+  }
+);}
 
-export const getDeactivateMyDeviceMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof deactivateMyDevice>>, TError, { id: number }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof deactivateMyDevice>>, TError, { id: number }, TContext> => {
-  const mutationKey = ['deactivateMyDevice'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof deactivateMyDevice>>, { id: number }> = (props) => {
-    const { id } = props ?? {};
 
-    return deactivateMyDevice(id, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getDeactivateMyDeviceMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deactivateMyDevice>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof deactivateMyDevice>>, TError,{id: number}, TContext> => {
 
-export type DeactivateMyDeviceMutationResult = NonNullable<Awaited<ReturnType<typeof deactivateMyDevice>>>;
+const mutationKey = ['deactivateMyDevice'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-export type DeactivateMyDeviceMutationError = ErrorType<unknown>;
+      
 
-/**
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deactivateMyDevice>>, {id: number}> = (props) => {
+          const {id} = props ?? {};
+
+          return  deactivateMyDevice(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeactivateMyDeviceMutationResult = NonNullable<Awaited<ReturnType<typeof deactivateMyDevice>>>
+    
+    export type DeactivateMyDeviceMutationError = ErrorType<unknown>
+
+    /**
  * @summary Deactivates one of the caller's devices and frees its seat, so the license can move to another server.
  */
-export const useDeactivateMyDevice = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof deactivateMyDevice>>, TError, { id: number }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof deactivateMyDevice>>, TError, { id: number }, TContext> => {
-  const mutationOptions = getDeactivateMyDeviceMutationOptions(options);
+export const useDeactivateMyDevice = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deactivateMyDevice>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deactivateMyDevice>>,
+        TError,
+        {id: number},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
+      const mutationOptions = getDeactivateMyDeviceMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    

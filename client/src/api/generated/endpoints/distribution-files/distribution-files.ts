@@ -5,7 +5,10 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  useMutation,
+  useQuery
+} from '@tanstack/react-query';
 import type {
   DataTag,
   DefinedInitialDataOptions,
@@ -18,7 +21,7 @@ import type {
   UseMutationOptions,
   UseMutationResult,
   UseQueryOptions,
-  UseQueryResult,
+  UseQueryResult
 } from '@tanstack/react-query';
 
 import type {
@@ -28,130 +31,122 @@ import type {
   FileVersionChoicesResponseDto,
   ListDistributionFilesParams,
   MessageResponseDto,
-  UploadDistributionFileDto,
+  UploadDistributionFileDto
 } from '../../model';
 
 import { httpClient } from '../../../http-client';
-import type { ErrorType, BodyType } from '../../../http-client';
+import type { ErrorType , BodyType } from '../../../http-client';
+
 
 type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
+
+
 
 /**
  * @summary Lists files: filters version_id, os_type, architecture; search over file_name and version; sort (default created_at desc); 25 per page by default.
  */
-export const getListDistributionFilesUrl = (params?: ListDistributionFilesParams) => {
+export const getListDistributionFilesUrl = (params?: ListDistributionFilesParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+    
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : value.toString());
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/admin/distribution-files?${stringifiedParams}` : `/api/admin/distribution-files`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/distribution-files?${stringifiedParams}` : `/api/admin/distribution-files`
+}
 
-export const listDistributionFiles = async (
-  params?: ListDistributionFilesParams,
-  options?: RequestInit,
-): Promise<DistributionFileListResponseDto> => {
-  return httpClient<DistributionFileListResponseDto>(getListDistributionFilesUrl(params), {
+export const listDistributionFiles = async (params?: ListDistributionFilesParams, options?: RequestInit): Promise<DistributionFileListResponseDto> => {
+  
+  return httpClient<DistributionFileListResponseDto>(getListDistributionFilesUrl(params),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getListDistributionFilesQueryKey = (params?: ListDistributionFilesParams) => {
-  return [`/api/admin/distribution-files`, ...(params ? [params] : [])] as const;
-};
 
-export const getListDistributionFilesQueryOptions = <
-  TData = Awaited<ReturnType<typeof listDistributionFiles>>,
-  TError = ErrorType<unknown>,
->(
-  params?: ListDistributionFilesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getListDistributionFilesQueryKey = (params?: ListDistributionFilesParams,) => {
+    return [
+    `/api/admin/distribution-files`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListDistributionFilesQueryOptions = <TData = Awaited<ReturnType<typeof listDistributionFiles>>, TError = ErrorType<unknown>>(params?: ListDistributionFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getListDistributionFilesQueryKey(params);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listDistributionFiles>>> = ({ signal }) =>
-    listDistributionFiles(params, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListDistributionFilesQueryKey(params);
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type ListDistributionFilesQueryResult = NonNullable<Awaited<ReturnType<typeof listDistributionFiles>>>;
-export type ListDistributionFilesQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listDistributionFiles>>> = ({ signal }) => listDistributionFiles(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListDistributionFilesQueryResult = NonNullable<Awaited<ReturnType<typeof listDistributionFiles>>>
+export type ListDistributionFilesQueryError = ErrorType<unknown>
+
 
 export function useListDistributionFiles<TData = Awaited<ReturnType<typeof listDistributionFiles>>, TError = ErrorType<unknown>>(
-  params: undefined | ListDistributionFilesParams,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData>> &
-      Pick<
+ params: undefined |  ListDistributionFilesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listDistributionFiles>>,
           TError,
           Awaited<ReturnType<typeof listDistributionFiles>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListDistributionFiles<TData = Awaited<ReturnType<typeof listDistributionFiles>>, TError = ErrorType<unknown>>(
-  params?: ListDistributionFilesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData>> &
-      Pick<
+ params?: ListDistributionFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listDistributionFiles>>,
           TError,
           Awaited<ReturnType<typeof listDistributionFiles>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListDistributionFiles<TData = Awaited<ReturnType<typeof listDistributionFiles>>, TError = ErrorType<unknown>>(
-  params?: ListDistributionFilesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListDistributionFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Lists files: filters version_id, os_type, architecture; search over file_name and version; sort (default created_at desc); 25 per page by default.
  */
 
 export function useListDistributionFiles<TData = Awaited<ReturnType<typeof listDistributionFiles>>, TError = ErrorType<unknown>>(
-  params?: ListDistributionFilesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListDistributionFilesQueryOptions(params, options);
+ params?: ListDistributionFilesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFiles>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListDistributionFilesQueryOptions(params,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary Upload Distribution File (multipart/form-data): version_id, os_type, architecture, file, optional file_name.
@@ -159,348 +154,349 @@ Types .exe, .dmg, .pkg, .tar.gz, .zip, .deb, .rpm (415 otherwise); 413 beyond MA
 storage while its SHA-256 is computed, and a refused or aborted upload leaves neither file nor row.
  */
 export const getUploadDistributionFileUrl = () => {
-  return `/api/admin/distribution-files`;
-};
 
-export const uploadDistributionFile = async (
-  uploadDistributionFileDto: UploadDistributionFileDto,
-  options?: RequestInit,
-): Promise<DistributionFileResponseDto> => {
-  const formData = new FormData();
-  formData.append(`architecture`, uploadDistributionFileDto.architecture);
-  formData.append(`file`, uploadDistributionFileDto.file);
-  if (uploadDistributionFileDto.file_name !== undefined) {
-    formData.append(`file_name`, uploadDistributionFileDto.file_name);
-  }
-  formData.append(`os_type`, uploadDistributionFileDto.os_type);
-  formData.append(`version_id`, uploadDistributionFileDto.version_id.toString());
 
-  return httpClient<DistributionFileResponseDto>(getUploadDistributionFileUrl(), {
+  
+
+  return `/api/admin/distribution-files`
+}
+
+export const uploadDistributionFile = async (uploadDistributionFileDto: UploadDistributionFileDto, options?: RequestInit): Promise<DistributionFileResponseDto> => {
+    const formData = new FormData();
+formData.append(`architecture`, uploadDistributionFileDto.architecture)
+formData.append(`file`, uploadDistributionFileDto.file)
+if(uploadDistributionFileDto.file_name !== undefined) {
+ formData.append(`file_name`, uploadDistributionFileDto.file_name)
+ }
+formData.append(`os_type`, uploadDistributionFileDto.os_type)
+formData.append(`version_id`, uploadDistributionFileDto.version_id.toString())
+
+  return httpClient<DistributionFileResponseDto>(getUploadDistributionFileUrl(),
+  {      
     ...options,
-    method: 'POST',
-    body: formData,
-  });
-};
+    method: 'POST'
+    ,
+    body: 
+      formData,
+  }
+);}
 
-export const getUploadDistributionFileMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<
-    Awaited<ReturnType<typeof uploadDistributionFile>>,
-    TError,
-    { data: BodyType<UploadDistributionFileDto> },
-    TContext
-  >;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<
-  Awaited<ReturnType<typeof uploadDistributionFile>>,
-  TError,
-  { data: BodyType<UploadDistributionFileDto> },
-  TContext
-> => {
-  const mutationKey = ['uploadDistributionFile'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadDistributionFile>>, { data: BodyType<UploadDistributionFileDto> }> = (
-    props,
-  ) => {
-    const { data } = props ?? {};
 
-    return uploadDistributionFile(data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getUploadDistributionFileMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadDistributionFile>>, TError,{data: BodyType<UploadDistributionFileDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof uploadDistributionFile>>, TError,{data: BodyType<UploadDistributionFileDto>}, TContext> => {
 
-export type UploadDistributionFileMutationResult = NonNullable<Awaited<ReturnType<typeof uploadDistributionFile>>>;
-export type UploadDistributionFileMutationBody = BodyType<UploadDistributionFileDto>;
-export type UploadDistributionFileMutationError = ErrorType<unknown>;
+const mutationKey = ['uploadDistributionFile'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadDistributionFile>>, {data: BodyType<UploadDistributionFileDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  uploadDistributionFile(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UploadDistributionFileMutationResult = NonNullable<Awaited<ReturnType<typeof uploadDistributionFile>>>
+    export type UploadDistributionFileMutationBody = BodyType<UploadDistributionFileDto>
+    export type UploadDistributionFileMutationError = ErrorType<unknown>
+
+    /**
  * @summary Upload Distribution File (multipart/form-data): version_id, os_type, architecture, file, optional file_name.
 Types .exe, .dmg, .pkg, .tar.gz, .zip, .deb, .rpm (415 otherwise); 413 beyond MAX_UPLOAD_BYTES; the file streams to
 storage while its SHA-256 is computed, and a refused or aborted upload leaves neither file nor row.
  */
-export const useUploadDistributionFile = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<
-      Awaited<ReturnType<typeof uploadDistributionFile>>,
-      TError,
-      { data: BodyType<UploadDistributionFileDto> },
-      TContext
-    >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<
-  Awaited<ReturnType<typeof uploadDistributionFile>>,
-  TError,
-  { data: BodyType<UploadDistributionFileDto> },
-  TContext
-> => {
-  const mutationOptions = getUploadDistributionFileMutationOptions(options);
+export const useUploadDistributionFile = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadDistributionFile>>, TError,{data: BodyType<UploadDistributionFileDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof uploadDistributionFile>>,
+        TError,
+        {data: BodyType<UploadDistributionFileDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getUploadDistributionFileMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary total_files, total_downloads, total_size (bytes) and files_by_os.
  */
 export const getGetDistributionFileStatsUrl = () => {
-  return `/api/admin/distribution-files/stats`;
-};
 
-export const getDistributionFileStats = async (options?: RequestInit): Promise<FileStatsResponseDto> => {
-  return httpClient<FileStatsResponseDto>(getGetDistributionFileStatsUrl(), {
+
+  
+
+  return `/api/admin/distribution-files/stats`
+}
+
+export const getDistributionFileStats = async ( options?: RequestInit): Promise<FileStatsResponseDto> => {
+  
+  return httpClient<FileStatsResponseDto>(getGetDistributionFileStatsUrl(),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
 
 export const getGetDistributionFileStatsQueryKey = () => {
-  return [`/api/admin/distribution-files/stats`] as const;
-};
+    return [
+    `/api/admin/distribution-files/stats`
+    ] as const;
+    }
 
-export const getGetDistributionFileStatsQueryOptions = <
-  TData = Awaited<ReturnType<typeof getDistributionFileStats>>,
-  TError = ErrorType<unknown>,
->(options?: {
-  query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData>>;
-  request?: SecondParameter<typeof httpClient>;
-}) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
+    
+export const getGetDistributionFileStatsQueryOptions = <TData = Awaited<ReturnType<typeof getDistributionFileStats>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
 
-  const queryKey = queryOptions?.queryKey ?? getGetDistributionFileStatsQueryKey();
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof getDistributionFileStats>>> = ({ signal }) =>
-    getDistributionFileStats({ signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getGetDistributionFileStatsQueryKey();
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type GetDistributionFileStatsQueryResult = NonNullable<Awaited<ReturnType<typeof getDistributionFileStats>>>;
-export type GetDistributionFileStatsQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getDistributionFileStats>>> = ({ signal }) => getDistributionFileStats({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetDistributionFileStatsQueryResult = NonNullable<Awaited<ReturnType<typeof getDistributionFileStats>>>
+export type GetDistributionFileStatsQueryError = ErrorType<unknown>
+
 
 export function useGetDistributionFileStats<TData = Awaited<ReturnType<typeof getDistributionFileStats>>, TError = ErrorType<unknown>>(
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData>> &
-      Pick<
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getDistributionFileStats>>,
           TError,
           Awaited<ReturnType<typeof getDistributionFileStats>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetDistributionFileStats<TData = Awaited<ReturnType<typeof getDistributionFileStats>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData>> &
-      Pick<
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getDistributionFileStats>>,
           TError,
           Awaited<ReturnType<typeof getDistributionFileStats>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetDistributionFileStats<TData = Awaited<ReturnType<typeof getDistributionFileStats>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary total_files, total_downloads, total_size (bytes) and files_by_os.
  */
 
 export function useGetDistributionFileStats<TData = Awaited<ReturnType<typeof getDistributionFileStats>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getGetDistributionFileStatsQueryOptions(options);
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDistributionFileStats>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getGetDistributionFileStatsQueryOptions(options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary Versions for the upload form and the version filter: latest first, then newest release.
  */
 export const getListDistributionFileVersionsUrl = () => {
-  return `/api/admin/distribution-files/versions`;
-};
 
-export const listDistributionFileVersions = async (options?: RequestInit): Promise<FileVersionChoicesResponseDto> => {
-  return httpClient<FileVersionChoicesResponseDto>(getListDistributionFileVersionsUrl(), {
+
+  
+
+  return `/api/admin/distribution-files/versions`
+}
+
+export const listDistributionFileVersions = async ( options?: RequestInit): Promise<FileVersionChoicesResponseDto> => {
+  
+  return httpClient<FileVersionChoicesResponseDto>(getListDistributionFileVersionsUrl(),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
 
 export const getListDistributionFileVersionsQueryKey = () => {
-  return [`/api/admin/distribution-files/versions`] as const;
-};
+    return [
+    `/api/admin/distribution-files/versions`
+    ] as const;
+    }
 
-export const getListDistributionFileVersionsQueryOptions = <
-  TData = Awaited<ReturnType<typeof listDistributionFileVersions>>,
-  TError = ErrorType<unknown>,
->(options?: {
-  query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFileVersions>>, TError, TData>>;
-  request?: SecondParameter<typeof httpClient>;
-}) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
+    
+export const getListDistributionFileVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listDistributionFileVersions>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFileVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
 
-  const queryKey = queryOptions?.queryKey ?? getListDistributionFileVersionsQueryKey();
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listDistributionFileVersions>>> = ({ signal }) =>
-    listDistributionFileVersions({ signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListDistributionFileVersionsQueryKey();
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<
-    Awaited<ReturnType<typeof listDistributionFileVersions>>,
-    TError,
-    TData
-  > & { queryKey: DataTag<QueryKey, TData, TError> };
-};
+  
 
-export type ListDistributionFileVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listDistributionFileVersions>>>;
-export type ListDistributionFileVersionsQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listDistributionFileVersions>>> = ({ signal }) => listDistributionFileVersions({ signal, ...requestOptions });
 
-export function useListDistributionFileVersions<
-  TData = Awaited<ReturnType<typeof listDistributionFileVersions>>,
-  TError = ErrorType<unknown>,
->(
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFileVersions>>, TError, TData>> &
-      Pick<
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listDistributionFileVersions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListDistributionFileVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listDistributionFileVersions>>>
+export type ListDistributionFileVersionsQueryError = ErrorType<unknown>
+
+
+export function useListDistributionFileVersions<TData = Awaited<ReturnType<typeof listDistributionFileVersions>>, TError = ErrorType<unknown>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFileVersions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listDistributionFileVersions>>,
           TError,
           Awaited<ReturnType<typeof listDistributionFileVersions>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-export function useListDistributionFileVersions<
-  TData = Awaited<ReturnType<typeof listDistributionFileVersions>>,
-  TError = ErrorType<unknown>,
->(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFileVersions>>, TError, TData>> &
-      Pick<
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListDistributionFileVersions<TData = Awaited<ReturnType<typeof listDistributionFileVersions>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFileVersions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listDistributionFileVersions>>,
           TError,
           Awaited<ReturnType<typeof listDistributionFileVersions>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-export function useListDistributionFileVersions<
-  TData = Awaited<ReturnType<typeof listDistributionFileVersions>>,
-  TError = ErrorType<unknown>,
->(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFileVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListDistributionFileVersions<TData = Awaited<ReturnType<typeof listDistributionFileVersions>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFileVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Versions for the upload form and the version filter: latest first, then newest release.
  */
 
-export function useListDistributionFileVersions<
-  TData = Awaited<ReturnType<typeof listDistributionFileVersions>>,
-  TError = ErrorType<unknown>,
->(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFileVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListDistributionFileVersionsQueryOptions(options);
+export function useListDistributionFileVersions<TData = Awaited<ReturnType<typeof listDistributionFileVersions>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDistributionFileVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListDistributionFileVersionsQueryOptions(options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
 
+
+
 /**
  * @summary Deletes the file: its row and its stored bytes.
  */
-export const getDeleteDistributionFileUrl = (id: number) => {
-  return `/api/admin/distribution-files/${id}`;
-};
+export const getDeleteDistributionFileUrl = (id: number,) => {
+
+
+  
+
+  return `/api/admin/distribution-files/${id}`
+}
 
 export const deleteDistributionFile = async (id: number, options?: RequestInit): Promise<MessageResponseDto> => {
-  return httpClient<MessageResponseDto>(getDeleteDistributionFileUrl(id), {
+  
+  return httpClient<MessageResponseDto>(getDeleteDistributionFileUrl(id),
+  {      
     ...options,
-    method: 'DELETE',
-  });
-};
+    method: 'DELETE'
+    
+    
+  }
+);}
 
-export const getDeleteDistributionFileMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof deleteDistributionFile>>, TError, { id: number }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof deleteDistributionFile>>, TError, { id: number }, TContext> => {
-  const mutationKey = ['deleteDistributionFile'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteDistributionFile>>, { id: number }> = (props) => {
-    const { id } = props ?? {};
 
-    return deleteDistributionFile(id, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getDeleteDistributionFileMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteDistributionFile>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteDistributionFile>>, TError,{id: number}, TContext> => {
 
-export type DeleteDistributionFileMutationResult = NonNullable<Awaited<ReturnType<typeof deleteDistributionFile>>>;
+const mutationKey = ['deleteDistributionFile'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-export type DeleteDistributionFileMutationError = ErrorType<unknown>;
+      
 
-/**
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteDistributionFile>>, {id: number}> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteDistributionFile(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteDistributionFileMutationResult = NonNullable<Awaited<ReturnType<typeof deleteDistributionFile>>>
+    
+    export type DeleteDistributionFileMutationError = ErrorType<unknown>
+
+    /**
  * @summary Deletes the file: its row and its stored bytes.
  */
-export const useDeleteDistributionFile = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof deleteDistributionFile>>, TError, { id: number }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof deleteDistributionFile>>, TError, { id: number }, TContext> => {
-  const mutationOptions = getDeleteDistributionFileMutationOptions(options);
+export const useDeleteDistributionFile = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteDistributionFile>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteDistributionFile>>,
+        TError,
+        {id: number},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
+      const mutationOptions = getDeleteDistributionFileMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    

@@ -5,7 +5,10 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  useMutation,
+  useQuery
+} from '@tanstack/react-query';
 import type {
   DataTag,
   DefinedInitialDataOptions,
@@ -18,7 +21,7 @@ import type {
   UseMutationOptions,
   UseMutationResult,
   UseQueryOptions,
-  UseQueryResult,
+  UseQueryResult
 } from '@tanstack/react-query';
 
 import type {
@@ -27,657 +30,704 @@ import type {
   DownloadHistoryResponseDto,
   DownloadInfoResponseDto,
   DownloadLinkResponseDto,
-  ListDownloadHistoryParams,
+  ListDownloadHistoryParams
 } from '../../model';
 
 import { httpClient } from '../../../http-client';
 import type { ErrorType } from '../../../http-client';
 
+
 type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
+
+
 
 /**
  * @summary The same list as GET /api/versions, under the client's path.
  */
 export const getListClientVersionsUrl = () => {
-  return `/api/client/versions`;
-};
 
-export const listClientVersions = async (options?: RequestInit): Promise<ClientVersionListResponseDto> => {
-  return httpClient<ClientVersionListResponseDto>(getListClientVersionsUrl(), {
+
+  
+
+  return `/api/client/versions`
+}
+
+export const listClientVersions = async ( options?: RequestInit): Promise<ClientVersionListResponseDto> => {
+  
+  return httpClient<ClientVersionListResponseDto>(getListClientVersionsUrl(),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
 
 export const getListClientVersionsQueryKey = () => {
-  return [`/api/client/versions`] as const;
-};
+    return [
+    `/api/client/versions`
+    ] as const;
+    }
 
-export const getListClientVersionsQueryOptions = <
-  TData = Awaited<ReturnType<typeof listClientVersions>>,
-  TError = ErrorType<unknown>,
->(options?: {
-  query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>;
-  request?: SecondParameter<typeof httpClient>;
-}) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
+    
+export const getListClientVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listClientVersions>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
 
-  const queryKey = queryOptions?.queryKey ?? getListClientVersionsQueryKey();
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listClientVersions>>> = ({ signal }) =>
-    listClientVersions({ signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListClientVersionsQueryKey();
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type ListClientVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listClientVersions>>>;
-export type ListClientVersionsQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listClientVersions>>> = ({ signal }) => listClientVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListClientVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listClientVersions>>>
+export type ListClientVersionsQueryError = ErrorType<unknown>
+
 
 export function useListClientVersions<TData = Awaited<ReturnType<typeof listClientVersions>>, TError = ErrorType<unknown>>(
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, Awaited<ReturnType<typeof listClientVersions>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listClientVersions>>,
+          TError,
+          Awaited<ReturnType<typeof listClientVersions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListClientVersions<TData = Awaited<ReturnType<typeof listClientVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, Awaited<ReturnType<typeof listClientVersions>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listClientVersions>>,
+          TError,
+          Awaited<ReturnType<typeof listClientVersions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListClientVersions<TData = Awaited<ReturnType<typeof listClientVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The same list as GET /api/versions, under the client's path.
  */
 
 export function useListClientVersions<TData = Awaited<ReturnType<typeof listClientVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListClientVersionsQueryOptions(options);
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListClientVersionsQueryOptions(options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary Streams the file (GET or HEAD): Content-Disposition with the UTF-8 name, Content-Length, ETag (the SHA-256),
 Accept-Ranges; `Range` gives 206 (resume) or 416. A download from the first byte counts once and is logged.
  */
-export const getDownloadFileUrl = (id: number) => {
-  return `/api/download/${id}`;
-};
+export const getDownloadFileUrl = (id: number,) => {
+
+
+  
+
+  return `/api/download/${id}`
+}
 
 export const downloadFile = async (id: number, options?: RequestInit): Promise<Blob> => {
-  return httpClient<Blob>(getDownloadFileUrl(id), {
+  
+  return httpClient<Blob>(getDownloadFileUrl(id),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getDownloadFileQueryKey = (id?: number) => {
-  return [`/api/download/${id}`] as const;
-};
 
-export const getDownloadFileQueryOptions = <TData = Awaited<ReturnType<typeof downloadFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFile>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getDownloadFileQueryKey = (id?: number,) => {
+    return [
+    `/api/download/${id}`
+    ] as const;
+    }
+
+    
+export const getDownloadFileQueryOptions = <TData = Awaited<ReturnType<typeof downloadFile>>, TError = ErrorType<unknown>>(id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFile>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getDownloadFileQueryKey(id);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadFile>>> = ({ signal }) => downloadFile(id, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getDownloadFileQueryKey(id);
 
-  return { queryKey, queryFn, enabled: !!id, ...queryOptions } as UseQueryOptions<
-    Awaited<ReturnType<typeof downloadFile>>,
-    TError,
-    TData
-  > & { queryKey: DataTag<QueryKey, TData, TError> };
-};
+  
 
-export type DownloadFileQueryResult = NonNullable<Awaited<ReturnType<typeof downloadFile>>>;
-export type DownloadFileQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadFile>>> = ({ signal }) => downloadFile(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadFile>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type DownloadFileQueryResult = NonNullable<Awaited<ReturnType<typeof downloadFile>>>
+export type DownloadFileQueryError = ErrorType<unknown>
+
 
 export function useDownloadFile<TData = Awaited<ReturnType<typeof downloadFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFile>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof downloadFile>>, TError, Awaited<ReturnType<typeof downloadFile>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ id: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFile>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadFile>>,
+          TError,
+          Awaited<ReturnType<typeof downloadFile>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadFile<TData = Awaited<ReturnType<typeof downloadFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFile>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof downloadFile>>, TError, Awaited<ReturnType<typeof downloadFile>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFile>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadFile>>,
+          TError,
+          Awaited<ReturnType<typeof downloadFile>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadFile<TData = Awaited<ReturnType<typeof downloadFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFile>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFile>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Streams the file (GET or HEAD): Content-Disposition with the UTF-8 name, Content-Length, ETag (the SHA-256),
 Accept-Ranges; `Range` gives 206 (resume) or 416. A download from the first byte counts once and is logged.
  */
 
 export function useDownloadFile<TData = Awaited<ReturnType<typeof downloadFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFile>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getDownloadFileQueryOptions(id, options);
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFile>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getDownloadFileQueryOptions(id,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
 
+
+
 /**
  * @summary Name, size, SHA-256 and version of a file.
  */
-export const getGetDownloadInfoUrl = (id: number) => {
-  return `/api/download/${id}/info`;
-};
+export const getGetDownloadInfoUrl = (id: number,) => {
+
+
+  
+
+  return `/api/download/${id}/info`
+}
 
 export const getDownloadInfo = async (id: number, options?: RequestInit): Promise<DownloadInfoResponseDto> => {
-  return httpClient<DownloadInfoResponseDto>(getGetDownloadInfoUrl(id), {
+  
+  return httpClient<DownloadInfoResponseDto>(getGetDownloadInfoUrl(id),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getGetDownloadInfoQueryKey = (id?: number) => {
-  return [`/api/download/${id}/info`] as const;
-};
 
-export const getGetDownloadInfoQueryOptions = <TData = Awaited<ReturnType<typeof getDownloadInfo>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getGetDownloadInfoQueryKey = (id?: number,) => {
+    return [
+    `/api/download/${id}/info`
+    ] as const;
+    }
+
+    
+export const getGetDownloadInfoQueryOptions = <TData = Awaited<ReturnType<typeof getDownloadInfo>>, TError = ErrorType<unknown>>(id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getGetDownloadInfoQueryKey(id);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof getDownloadInfo>>> = ({ signal }) =>
-    getDownloadInfo(id, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getGetDownloadInfoQueryKey(id);
 
-  return { queryKey, queryFn, enabled: !!id, ...queryOptions } as UseQueryOptions<
-    Awaited<ReturnType<typeof getDownloadInfo>>,
-    TError,
-    TData
-  > & { queryKey: DataTag<QueryKey, TData, TError> };
-};
+  
 
-export type GetDownloadInfoQueryResult = NonNullable<Awaited<ReturnType<typeof getDownloadInfo>>>;
-export type GetDownloadInfoQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getDownloadInfo>>> = ({ signal }) => getDownloadInfo(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetDownloadInfoQueryResult = NonNullable<Awaited<ReturnType<typeof getDownloadInfo>>>
+export type GetDownloadInfoQueryError = ErrorType<unknown>
+
 
 export function useGetDownloadInfo<TData = Awaited<ReturnType<typeof getDownloadInfo>>, TError = ErrorType<unknown>>(
-  id: number,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, Awaited<ReturnType<typeof getDownloadInfo>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ id: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getDownloadInfo>>,
+          TError,
+          Awaited<ReturnType<typeof getDownloadInfo>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetDownloadInfo<TData = Awaited<ReturnType<typeof getDownloadInfo>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, Awaited<ReturnType<typeof getDownloadInfo>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getDownloadInfo>>,
+          TError,
+          Awaited<ReturnType<typeof getDownloadInfo>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetDownloadInfo<TData = Awaited<ReturnType<typeof getDownloadInfo>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Name, size, SHA-256 and version of a file.
  */
 
 export function useGetDownloadInfo<TData = Awaited<ReturnType<typeof getDownloadInfo>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getGetDownloadInfoQueryOptions(id, options);
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDownloadInfo>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getGetDownloadInfoQueryOptions(id,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
 
+
+
 /**
  * @summary A short-lived signed link to the file that works without a bearer token (curl, package managers), with the
 download command (SHA-256 checked) and, for Linux packages, the install command.
  */
-export const getCreateDownloadLinkUrl = (id: number) => {
-  return `/api/download/${id}/link`;
-};
+export const getCreateDownloadLinkUrl = (id: number,) => {
+
+
+  
+
+  return `/api/download/${id}/link`
+}
 
 export const createDownloadLink = async (id: number, options?: RequestInit): Promise<DownloadLinkResponseDto> => {
-  return httpClient<DownloadLinkResponseDto>(getCreateDownloadLinkUrl(id), {
+  
+  return httpClient<DownloadLinkResponseDto>(getCreateDownloadLinkUrl(id),
+  {      
     ...options,
-    method: 'POST',
-  });
-};
+    method: 'POST'
+    
+    
+  }
+);}
 
-export const getCreateDownloadLinkMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof createDownloadLink>>, TError, { id: number }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof createDownloadLink>>, TError, { id: number }, TContext> => {
-  const mutationKey = ['createDownloadLink'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof createDownloadLink>>, { id: number }> = (props) => {
-    const { id } = props ?? {};
 
-    return createDownloadLink(id, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getCreateDownloadLinkMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createDownloadLink>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof createDownloadLink>>, TError,{id: number}, TContext> => {
 
-export type CreateDownloadLinkMutationResult = NonNullable<Awaited<ReturnType<typeof createDownloadLink>>>;
+const mutationKey = ['createDownloadLink'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-export type CreateDownloadLinkMutationError = ErrorType<unknown>;
+      
 
-/**
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createDownloadLink>>, {id: number}> = (props) => {
+          const {id} = props ?? {};
+
+          return  createDownloadLink(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateDownloadLinkMutationResult = NonNullable<Awaited<ReturnType<typeof createDownloadLink>>>
+    
+    export type CreateDownloadLinkMutationError = ErrorType<unknown>
+
+    /**
  * @summary A short-lived signed link to the file that works without a bearer token (curl, package managers), with the
 download command (SHA-256 checked) and, for Linux packages, the install command.
  */
-export const useCreateDownloadLink = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof createDownloadLink>>, TError, { id: number }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof createDownloadLink>>, TError, { id: number }, TContext> => {
-  const mutationOptions = getCreateDownloadLinkMutationOptions(options);
+export const useCreateDownloadLink = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createDownloadLink>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createDownloadLink>>,
+        TError,
+        {id: number},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getCreateDownloadLinkMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary The file through a signed link (GET or HEAD), no bearer token: 403 when the link was altered, 410 once it expired.
  */
-export const getDownloadFileWithLinkUrl = (id: number, params?: DownloadFileWithLinkParams) => {
+export const getDownloadFileWithLinkUrl = (id: number,
+    params?: DownloadFileWithLinkParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+    
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : value.toString());
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/download/${id}/signed?${stringifiedParams}` : `/api/download/${id}/signed`;
-};
+  return stringifiedParams.length > 0 ? `/api/download/${id}/signed?${stringifiedParams}` : `/api/download/${id}/signed`
+}
 
-export const downloadFileWithLink = async (id: number, params?: DownloadFileWithLinkParams, options?: RequestInit): Promise<Blob> => {
-  return httpClient<Blob>(getDownloadFileWithLinkUrl(id, params), {
+export const downloadFileWithLink = async (id: number,
+    params?: DownloadFileWithLinkParams, options?: RequestInit): Promise<Blob> => {
+  
+  return httpClient<Blob>(getDownloadFileWithLinkUrl(id,params),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getDownloadFileWithLinkQueryKey = (id?: number, params?: DownloadFileWithLinkParams) => {
-  return [`/api/download/${id}/signed`, ...(params ? [params] : [])] as const;
-};
 
-export const getDownloadFileWithLinkQueryOptions = <TData = Awaited<ReturnType<typeof downloadFileWithLink>>, TError = ErrorType<unknown>>(
-  id: number,
-  params?: DownloadFileWithLinkParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFileWithLink>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getDownloadFileWithLinkQueryKey = (id?: number,
+    params?: DownloadFileWithLinkParams,) => {
+    return [
+    `/api/download/${id}/signed`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getDownloadFileWithLinkQueryOptions = <TData = Awaited<ReturnType<typeof downloadFileWithLink>>, TError = ErrorType<unknown>>(id: number,
+    params?: DownloadFileWithLinkParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFileWithLink>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getDownloadFileWithLinkQueryKey(id, params);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadFileWithLink>>> = ({ signal }) =>
-    downloadFileWithLink(id, params, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getDownloadFileWithLinkQueryKey(id,params);
 
-  return { queryKey, queryFn, enabled: !!id, ...queryOptions } as UseQueryOptions<
-    Awaited<ReturnType<typeof downloadFileWithLink>>,
-    TError,
-    TData
-  > & { queryKey: DataTag<QueryKey, TData, TError> };
-};
+  
 
-export type DownloadFileWithLinkQueryResult = NonNullable<Awaited<ReturnType<typeof downloadFileWithLink>>>;
-export type DownloadFileWithLinkQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadFileWithLink>>> = ({ signal }) => downloadFileWithLink(id,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadFileWithLink>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type DownloadFileWithLinkQueryResult = NonNullable<Awaited<ReturnType<typeof downloadFileWithLink>>>
+export type DownloadFileWithLinkQueryError = ErrorType<unknown>
+
 
 export function useDownloadFileWithLink<TData = Awaited<ReturnType<typeof downloadFileWithLink>>, TError = ErrorType<unknown>>(
-  id: number,
-  params: undefined | DownloadFileWithLinkParams,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFileWithLink>>, TError, TData>> &
-      Pick<
+ id: number,
+    params: undefined |  DownloadFileWithLinkParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFileWithLink>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadFileWithLink>>,
           TError,
           Awaited<ReturnType<typeof downloadFileWithLink>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadFileWithLink<TData = Awaited<ReturnType<typeof downloadFileWithLink>>, TError = ErrorType<unknown>>(
-  id: number,
-  params?: DownloadFileWithLinkParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFileWithLink>>, TError, TData>> &
-      Pick<
+ id: number,
+    params?: DownloadFileWithLinkParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFileWithLink>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadFileWithLink>>,
           TError,
           Awaited<ReturnType<typeof downloadFileWithLink>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadFileWithLink<TData = Awaited<ReturnType<typeof downloadFileWithLink>>, TError = ErrorType<unknown>>(
-  id: number,
-  params?: DownloadFileWithLinkParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFileWithLink>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ id: number,
+    params?: DownloadFileWithLinkParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFileWithLink>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The file through a signed link (GET or HEAD), no bearer token: 403 when the link was altered, 410 once it expired.
  */
 
 export function useDownloadFileWithLink<TData = Awaited<ReturnType<typeof downloadFileWithLink>>, TError = ErrorType<unknown>>(
-  id: number,
-  params?: DownloadFileWithLinkParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFileWithLink>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getDownloadFileWithLinkQueryOptions(id, params, options);
+ id: number,
+    params?: DownloadFileWithLinkParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadFileWithLink>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getDownloadFileWithLinkQueryOptions(id,params,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
 
+
+
 /**
  * @summary The caller's own downloads, newest first.
  */
-export const getListDownloadHistoryUrl = (params?: ListDownloadHistoryParams) => {
+export const getListDownloadHistoryUrl = (params?: ListDownloadHistoryParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+    
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : value.toString());
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/downloads/history?${stringifiedParams}` : `/api/downloads/history`;
-};
+  return stringifiedParams.length > 0 ? `/api/downloads/history?${stringifiedParams}` : `/api/downloads/history`
+}
 
-export const listDownloadHistory = async (
-  params?: ListDownloadHistoryParams,
-  options?: RequestInit,
-): Promise<DownloadHistoryResponseDto> => {
-  return httpClient<DownloadHistoryResponseDto>(getListDownloadHistoryUrl(params), {
+export const listDownloadHistory = async (params?: ListDownloadHistoryParams, options?: RequestInit): Promise<DownloadHistoryResponseDto> => {
+  
+  return httpClient<DownloadHistoryResponseDto>(getListDownloadHistoryUrl(params),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getListDownloadHistoryQueryKey = (params?: ListDownloadHistoryParams) => {
-  return [`/api/downloads/history`, ...(params ? [params] : [])] as const;
-};
 
-export const getListDownloadHistoryQueryOptions = <TData = Awaited<ReturnType<typeof listDownloadHistory>>, TError = ErrorType<unknown>>(
-  params?: ListDownloadHistoryParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getListDownloadHistoryQueryKey = (params?: ListDownloadHistoryParams,) => {
+    return [
+    `/api/downloads/history`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListDownloadHistoryQueryOptions = <TData = Awaited<ReturnType<typeof listDownloadHistory>>, TError = ErrorType<unknown>>(params?: ListDownloadHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getListDownloadHistoryQueryKey(params);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listDownloadHistory>>> = ({ signal }) =>
-    listDownloadHistory(params, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListDownloadHistoryQueryKey(params);
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type ListDownloadHistoryQueryResult = NonNullable<Awaited<ReturnType<typeof listDownloadHistory>>>;
-export type ListDownloadHistoryQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listDownloadHistory>>> = ({ signal }) => listDownloadHistory(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListDownloadHistoryQueryResult = NonNullable<Awaited<ReturnType<typeof listDownloadHistory>>>
+export type ListDownloadHistoryQueryError = ErrorType<unknown>
+
 
 export function useListDownloadHistory<TData = Awaited<ReturnType<typeof listDownloadHistory>>, TError = ErrorType<unknown>>(
-  params: undefined | ListDownloadHistoryParams,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, Awaited<ReturnType<typeof listDownloadHistory>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params: undefined |  ListDownloadHistoryParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listDownloadHistory>>,
+          TError,
+          Awaited<ReturnType<typeof listDownloadHistory>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListDownloadHistory<TData = Awaited<ReturnType<typeof listDownloadHistory>>, TError = ErrorType<unknown>>(
-  params?: ListDownloadHistoryParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData>> &
-      Pick<
+ params?: ListDownloadHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listDownloadHistory>>,
           TError,
           Awaited<ReturnType<typeof listDownloadHistory>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListDownloadHistory<TData = Awaited<ReturnType<typeof listDownloadHistory>>, TError = ErrorType<unknown>>(
-  params?: ListDownloadHistoryParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListDownloadHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The caller's own downloads, newest first.
  */
 
 export function useListDownloadHistory<TData = Awaited<ReturnType<typeof listDownloadHistory>>, TError = ErrorType<unknown>>(
-  params?: ListDownloadHistoryParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListDownloadHistoryQueryOptions(params, options);
+ params?: ListDownloadHistoryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDownloadHistory>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListDownloadHistoryQueryOptions(params,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary Versions with their distribution files, latest first then newest release (any signed-in user).
  */
 export const getListVersionsUrl = () => {
-  return `/api/versions`;
-};
 
-export const listVersions = async (options?: RequestInit): Promise<ClientVersionListResponseDto> => {
-  return httpClient<ClientVersionListResponseDto>(getListVersionsUrl(), {
+
+  
+
+  return `/api/versions`
+}
+
+export const listVersions = async ( options?: RequestInit): Promise<ClientVersionListResponseDto> => {
+  
+  return httpClient<ClientVersionListResponseDto>(getListVersionsUrl(),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
 
 export const getListVersionsQueryKey = () => {
-  return [`/api/versions`] as const;
-};
+    return [
+    `/api/versions`
+    ] as const;
+    }
 
-export const getListVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>(options?: {
-  query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>;
-  request?: SecondParameter<typeof httpClient>;
-}) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
+    
+export const getListVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
 
-  const queryKey = queryOptions?.queryKey ?? getListVersionsQueryKey();
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listVersions>>> = ({ signal }) => listVersions({ signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListVersionsQueryKey();
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type ListVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listVersions>>>;
-export type ListVersionsQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listVersions>>> = ({ signal }) => listVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listVersions>>>
+export type ListVersionsQueryError = ErrorType<unknown>
+
 
 export function useListVersions<TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>(
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof listVersions>>, TError, Awaited<ReturnType<typeof listVersions>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listVersions>>,
+          TError,
+          Awaited<ReturnType<typeof listVersions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListVersions<TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof listVersions>>, TError, Awaited<ReturnType<typeof listVersions>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listVersions>>,
+          TError,
+          Awaited<ReturnType<typeof listVersions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListVersions<TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Versions with their distribution files, latest first then newest release (any signed-in user).
  */
 
 export function useListVersions<TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListVersionsQueryOptions(options);
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListVersionsQueryOptions(options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
+

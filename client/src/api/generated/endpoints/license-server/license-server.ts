@@ -5,7 +5,10 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  useMutation,
+  useQuery
+} from '@tanstack/react-query';
 import type {
   DataTag,
   DefinedInitialDataOptions,
@@ -18,367 +21,433 @@ import type {
   UseMutationOptions,
   UseMutationResult,
   UseQueryOptions,
-  UseQueryResult,
+  UseQueryResult
 } from '@tanstack/react-query';
 
-import type { ActivationRequestDto, ActivationResponseDto, DeactivationRequestDto, PublicKeyResponseDto } from '../../model';
+import type {
+  ActivationRequestDto,
+  ActivationResponseDto,
+  DeactivationRequestDto,
+  PublicKeyResponseDto
+} from '../../model';
 
 import { httpClient } from '../../../http-client';
-import type { ErrorType, BodyType } from '../../../http-client';
+import type { ErrorType , BodyType } from '../../../http-client';
+
 
 type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
+
+
 
 /**
  * @summary Activates this server (server_uid) on a license; the same server again takes no new seat. Codes: VALID, EXPIRED, REVOKED, PENDING, TOO_MANY_DEVICES, NOT_FOUND.
  */
 export const getActivateServerUrl = () => {
-  return `/api/license-server/activate`;
-};
+
+
+  
+
+  return `/api/license-server/activate`
+}
 
 export const activateServer = async (activationRequestDto: ActivationRequestDto, options?: RequestInit): Promise<ActivationResponseDto> => {
-  return httpClient<ActivationResponseDto>(getActivateServerUrl(), {
+  
+  return httpClient<ActivationResponseDto>(getActivateServerUrl(),
+  {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(activationRequestDto),
-  });
-};
+    body: JSON.stringify(
+      activationRequestDto,)
+  }
+);}
 
-export const getActivateServerMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof activateServer>>, TError, { data: BodyType<ActivationRequestDto> }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof activateServer>>, TError, { data: BodyType<ActivationRequestDto> }, TContext> => {
-  const mutationKey = ['activateServer'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof activateServer>>, { data: BodyType<ActivationRequestDto> }> = (props) => {
-    const { data } = props ?? {};
 
-    return activateServer(data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getActivateServerMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateServer>>, TError,{data: BodyType<ActivationRequestDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof activateServer>>, TError,{data: BodyType<ActivationRequestDto>}, TContext> => {
 
-export type ActivateServerMutationResult = NonNullable<Awaited<ReturnType<typeof activateServer>>>;
-export type ActivateServerMutationBody = BodyType<ActivationRequestDto>;
-export type ActivateServerMutationError = ErrorType<unknown>;
+const mutationKey = ['activateServer'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof activateServer>>, {data: BodyType<ActivationRequestDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  activateServer(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ActivateServerMutationResult = NonNullable<Awaited<ReturnType<typeof activateServer>>>
+    export type ActivateServerMutationBody = BodyType<ActivationRequestDto>
+    export type ActivateServerMutationError = ErrorType<unknown>
+
+    /**
  * @summary Activates this server (server_uid) on a license; the same server again takes no new seat. Codes: VALID, EXPIRED, REVOKED, PENDING, TOO_MANY_DEVICES, NOT_FOUND.
  */
-export const useActivateServer = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof activateServer>>, TError, { data: BodyType<ActivationRequestDto> }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof activateServer>>, TError, { data: BodyType<ActivationRequestDto> }, TContext> => {
-  const mutationOptions = getActivateServerMutationOptions(options);
+export const useActivateServer = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateServer>>, TError,{data: BodyType<ActivationRequestDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof activateServer>>,
+        TError,
+        {data: BodyType<ActivationRequestDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getActivateServerMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Gives this server's seat back (code DEACTIVATED, or NOT_ACTIVATED / NOT_FOUND).
  */
 export const getDeactivateServerUrl = () => {
-  return `/api/license-server/deactivate`;
-};
 
-export const deactivateServer = async (
-  deactivationRequestDto: DeactivationRequestDto,
-  options?: RequestInit,
-): Promise<ActivationResponseDto> => {
-  return httpClient<ActivationResponseDto>(getDeactivateServerUrl(), {
+
+  
+
+  return `/api/license-server/deactivate`
+}
+
+export const deactivateServer = async (deactivationRequestDto: DeactivationRequestDto, options?: RequestInit): Promise<ActivationResponseDto> => {
+  
+  return httpClient<ActivationResponseDto>(getDeactivateServerUrl(),
+  {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(deactivationRequestDto),
-  });
-};
+    body: JSON.stringify(
+      deactivationRequestDto,)
+  }
+);}
 
-export const getDeactivateServerMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof deactivateServer>>, TError, { data: BodyType<DeactivationRequestDto> }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof deactivateServer>>, TError, { data: BodyType<DeactivationRequestDto> }, TContext> => {
-  const mutationKey = ['deactivateServer'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof deactivateServer>>, { data: BodyType<DeactivationRequestDto> }> = (
-    props,
-  ) => {
-    const { data } = props ?? {};
 
-    return deactivateServer(data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getDeactivateServerMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deactivateServer>>, TError,{data: BodyType<DeactivationRequestDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof deactivateServer>>, TError,{data: BodyType<DeactivationRequestDto>}, TContext> => {
 
-export type DeactivateServerMutationResult = NonNullable<Awaited<ReturnType<typeof deactivateServer>>>;
-export type DeactivateServerMutationBody = BodyType<DeactivationRequestDto>;
-export type DeactivateServerMutationError = ErrorType<unknown>;
+const mutationKey = ['deactivateServer'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deactivateServer>>, {data: BodyType<DeactivationRequestDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  deactivateServer(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeactivateServerMutationResult = NonNullable<Awaited<ReturnType<typeof deactivateServer>>>
+    export type DeactivateServerMutationBody = BodyType<DeactivationRequestDto>
+    export type DeactivateServerMutationError = ErrorType<unknown>
+
+    /**
  * @summary Gives this server's seat back (code DEACTIVATED, or NOT_ACTIVATED / NOT_FOUND).
  */
-export const useDeactivateServer = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<
-      Awaited<ReturnType<typeof deactivateServer>>,
-      TError,
-      { data: BodyType<DeactivationRequestDto> },
-      TContext
-    >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof deactivateServer>>, TError, { data: BodyType<DeactivationRequestDto> }, TContext> => {
-  const mutationOptions = getDeactivateServerMutationOptions(options);
+export const useDeactivateServer = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deactivateServer>>, TError,{data: BodyType<DeactivationRequestDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deactivateServer>>,
+        TError,
+        {data: BodyType<DeactivationRequestDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getDeactivateServerMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary The Ed25519 public key that verifies license.key files and activation answers.
  */
 export const getGetLicensePublicKeyUrl = () => {
-  return `/api/license-server/public-key`;
-};
 
-export const getLicensePublicKey = async (options?: RequestInit): Promise<PublicKeyResponseDto> => {
-  return httpClient<PublicKeyResponseDto>(getGetLicensePublicKeyUrl(), {
+
+  
+
+  return `/api/license-server/public-key`
+}
+
+export const getLicensePublicKey = async ( options?: RequestInit): Promise<PublicKeyResponseDto> => {
+  
+  return httpClient<PublicKeyResponseDto>(getGetLicensePublicKeyUrl(),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
 
 export const getGetLicensePublicKeyQueryKey = () => {
-  return [`/api/license-server/public-key`] as const;
-};
+    return [
+    `/api/license-server/public-key`
+    ] as const;
+    }
 
-export const getGetLicensePublicKeyQueryOptions = <
-  TData = Awaited<ReturnType<typeof getLicensePublicKey>>,
-  TError = ErrorType<unknown>,
->(options?: {
-  query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData>>;
-  request?: SecondParameter<typeof httpClient>;
-}) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
+    
+export const getGetLicensePublicKeyQueryOptions = <TData = Awaited<ReturnType<typeof getLicensePublicKey>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
 
-  const queryKey = queryOptions?.queryKey ?? getGetLicensePublicKeyQueryKey();
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof getLicensePublicKey>>> = ({ signal }) =>
-    getLicensePublicKey({ signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getGetLicensePublicKeyQueryKey();
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type GetLicensePublicKeyQueryResult = NonNullable<Awaited<ReturnType<typeof getLicensePublicKey>>>;
-export type GetLicensePublicKeyQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getLicensePublicKey>>> = ({ signal }) => getLicensePublicKey({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetLicensePublicKeyQueryResult = NonNullable<Awaited<ReturnType<typeof getLicensePublicKey>>>
+export type GetLicensePublicKeyQueryError = ErrorType<unknown>
+
 
 export function useGetLicensePublicKey<TData = Awaited<ReturnType<typeof getLicensePublicKey>>, TError = ErrorType<unknown>>(
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, Awaited<ReturnType<typeof getLicensePublicKey>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getLicensePublicKey>>,
+          TError,
+          Awaited<ReturnType<typeof getLicensePublicKey>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetLicensePublicKey<TData = Awaited<ReturnType<typeof getLicensePublicKey>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData>> &
-      Pick<
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getLicensePublicKey>>,
           TError,
           Awaited<ReturnType<typeof getLicensePublicKey>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetLicensePublicKey<TData = Awaited<ReturnType<typeof getLicensePublicKey>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The Ed25519 public key that verifies license.key files and activation answers.
  */
 
 export function useGetLicensePublicKey<TData = Awaited<ReturnType<typeof getLicensePublicKey>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getGetLicensePublicKeyQueryOptions(options);
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicensePublicKey>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getGetLicensePublicKeyQueryOptions(options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary The test-script archive: a Node script that activates a license, validates on an interval and prints what the portal says.
  */
 export const getDownloadTestScriptUrl = () => {
-  return `/api/license-server/test-script.tar.gz`;
-};
 
-export const downloadTestScript = async (options?: RequestInit): Promise<Blob> => {
-  return httpClient<Blob>(getDownloadTestScriptUrl(), {
+
+  
+
+  return `/api/license-server/test-script.tar.gz`
+}
+
+export const downloadTestScript = async ( options?: RequestInit): Promise<Blob> => {
+  
+  return httpClient<Blob>(getDownloadTestScriptUrl(),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
 
 export const getDownloadTestScriptQueryKey = () => {
-  return [`/api/license-server/test-script.tar.gz`] as const;
-};
+    return [
+    `/api/license-server/test-script.tar.gz`
+    ] as const;
+    }
 
-export const getDownloadTestScriptQueryOptions = <
-  TData = Awaited<ReturnType<typeof downloadTestScript>>,
-  TError = ErrorType<unknown>,
->(options?: {
-  query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData>>;
-  request?: SecondParameter<typeof httpClient>;
-}) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
+    
+export const getDownloadTestScriptQueryOptions = <TData = Awaited<ReturnType<typeof downloadTestScript>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
 
-  const queryKey = queryOptions?.queryKey ?? getDownloadTestScriptQueryKey();
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadTestScript>>> = ({ signal }) =>
-    downloadTestScript({ signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getDownloadTestScriptQueryKey();
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type DownloadTestScriptQueryResult = NonNullable<Awaited<ReturnType<typeof downloadTestScript>>>;
-export type DownloadTestScriptQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadTestScript>>> = ({ signal }) => downloadTestScript({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type DownloadTestScriptQueryResult = NonNullable<Awaited<ReturnType<typeof downloadTestScript>>>
+export type DownloadTestScriptQueryError = ErrorType<unknown>
+
 
 export function useDownloadTestScript<TData = Awaited<ReturnType<typeof downloadTestScript>>, TError = ErrorType<unknown>>(
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, Awaited<ReturnType<typeof downloadTestScript>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadTestScript>>,
+          TError,
+          Awaited<ReturnType<typeof downloadTestScript>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadTestScript<TData = Awaited<ReturnType<typeof downloadTestScript>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, Awaited<ReturnType<typeof downloadTestScript>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadTestScript>>,
+          TError,
+          Awaited<ReturnType<typeof downloadTestScript>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadTestScript<TData = Awaited<ReturnType<typeof downloadTestScript>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The test-script archive: a Node script that activates a license, validates on an interval and prints what the portal says.
  */
 
 export function useDownloadTestScript<TData = Awaited<ReturnType<typeof downloadTestScript>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getDownloadTestScriptQueryOptions(options);
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTestScript>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getDownloadTestScriptQueryOptions(options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary Heartbeat: VALID while the license is usable and this server holds a seat (else EXPIRED, REVOKED, PENDING, NOT_ACTIVATED, NOT_FOUND).
  */
 export const getValidateServerUrl = () => {
-  return `/api/license-server/validate`;
-};
+
+
+  
+
+  return `/api/license-server/validate`
+}
 
 export const validateServer = async (activationRequestDto: ActivationRequestDto, options?: RequestInit): Promise<ActivationResponseDto> => {
-  return httpClient<ActivationResponseDto>(getValidateServerUrl(), {
+  
+  return httpClient<ActivationResponseDto>(getValidateServerUrl(),
+  {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(activationRequestDto),
-  });
-};
+    body: JSON.stringify(
+      activationRequestDto,)
+  }
+);}
 
-export const getValidateServerMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof validateServer>>, TError, { data: BodyType<ActivationRequestDto> }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof validateServer>>, TError, { data: BodyType<ActivationRequestDto> }, TContext> => {
-  const mutationKey = ['validateServer'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof validateServer>>, { data: BodyType<ActivationRequestDto> }> = (props) => {
-    const { data } = props ?? {};
 
-    return validateServer(data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getValidateServerMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof validateServer>>, TError,{data: BodyType<ActivationRequestDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof validateServer>>, TError,{data: BodyType<ActivationRequestDto>}, TContext> => {
 
-export type ValidateServerMutationResult = NonNullable<Awaited<ReturnType<typeof validateServer>>>;
-export type ValidateServerMutationBody = BodyType<ActivationRequestDto>;
-export type ValidateServerMutationError = ErrorType<unknown>;
+const mutationKey = ['validateServer'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof validateServer>>, {data: BodyType<ActivationRequestDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  validateServer(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ValidateServerMutationResult = NonNullable<Awaited<ReturnType<typeof validateServer>>>
+    export type ValidateServerMutationBody = BodyType<ActivationRequestDto>
+    export type ValidateServerMutationError = ErrorType<unknown>
+
+    /**
  * @summary Heartbeat: VALID while the license is usable and this server holds a seat (else EXPIRED, REVOKED, PENDING, NOT_ACTIVATED, NOT_FOUND).
  */
-export const useValidateServer = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof validateServer>>, TError, { data: BodyType<ActivationRequestDto> }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof validateServer>>, TError, { data: BodyType<ActivationRequestDto> }, TContext> => {
-  const mutationOptions = getValidateServerMutationOptions(options);
+export const useValidateServer = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof validateServer>>, TError,{data: BodyType<ActivationRequestDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof validateServer>>,
+        TError,
+        {data: BodyType<ActivationRequestDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
+      const mutationOptions = getValidateServerMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    

@@ -5,7 +5,10 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  useMutation,
+  useQuery
+} from '@tanstack/react-query';
 import type {
   DataTag,
   DefinedInitialDataOptions,
@@ -18,7 +21,7 @@ import type {
   UseMutationOptions,
   UseMutationResult,
   UseQueryOptions,
-  UseQueryResult,
+  UseQueryResult
 } from '@tanstack/react-query';
 
 import type {
@@ -39,1020 +42,1120 @@ import type {
   ListMyLicensesParams,
   RevokeLicenseResponseDto,
   UpdateAdminLicenseDto,
-  VerifyLicenseDto,
+  VerifyLicenseDto
 } from '../../model';
 
 import { httpClient } from '../../../http-client';
-import type { ErrorType, BodyType } from '../../../http-client';
+import type { ErrorType , BodyType } from '../../../http-client';
+
 
 type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
+
+
 
 /**
  * @summary Lists licenses: search over license_key, user_email, product_name; sort license_key, expires_at, created_at (default created_at desc); 25 per page by default.
  */
-export const getListAdminLicensesUrl = (params?: ListAdminLicensesParams) => {
+export const getListAdminLicensesUrl = (params?: ListAdminLicensesParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+    
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : value.toString());
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/admin/licenses?${stringifiedParams}` : `/api/admin/licenses`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/licenses?${stringifiedParams}` : `/api/admin/licenses`
+}
 
 export const listAdminLicenses = async (params?: ListAdminLicensesParams, options?: RequestInit): Promise<AdminLicenseListResponseDto> => {
-  return httpClient<AdminLicenseListResponseDto>(getListAdminLicensesUrl(params), {
+  
+  return httpClient<AdminLicenseListResponseDto>(getListAdminLicensesUrl(params),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getListAdminLicensesQueryKey = (params?: ListAdminLicensesParams) => {
-  return [`/api/admin/licenses`, ...(params ? [params] : [])] as const;
-};
 
-export const getListAdminLicensesQueryOptions = <TData = Awaited<ReturnType<typeof listAdminLicenses>>, TError = ErrorType<unknown>>(
-  params?: ListAdminLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getListAdminLicensesQueryKey = (params?: ListAdminLicensesParams,) => {
+    return [
+    `/api/admin/licenses`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListAdminLicensesQueryOptions = <TData = Awaited<ReturnType<typeof listAdminLicenses>>, TError = ErrorType<unknown>>(params?: ListAdminLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getListAdminLicensesQueryKey(params);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminLicenses>>> = ({ signal }) =>
-    listAdminLicenses(params, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListAdminLicensesQueryKey(params);
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type ListAdminLicensesQueryResult = NonNullable<Awaited<ReturnType<typeof listAdminLicenses>>>;
-export type ListAdminLicensesQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminLicenses>>> = ({ signal }) => listAdminLicenses(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListAdminLicensesQueryResult = NonNullable<Awaited<ReturnType<typeof listAdminLicenses>>>
+export type ListAdminLicensesQueryError = ErrorType<unknown>
+
 
 export function useListAdminLicenses<TData = Awaited<ReturnType<typeof listAdminLicenses>>, TError = ErrorType<unknown>>(
-  params: undefined | ListAdminLicensesParams,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, Awaited<ReturnType<typeof listAdminLicenses>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params: undefined |  ListAdminLicensesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAdminLicenses>>,
+          TError,
+          Awaited<ReturnType<typeof listAdminLicenses>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAdminLicenses<TData = Awaited<ReturnType<typeof listAdminLicenses>>, TError = ErrorType<unknown>>(
-  params?: ListAdminLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, Awaited<ReturnType<typeof listAdminLicenses>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListAdminLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAdminLicenses>>,
+          TError,
+          Awaited<ReturnType<typeof listAdminLicenses>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAdminLicenses<TData = Awaited<ReturnType<typeof listAdminLicenses>>, TError = ErrorType<unknown>>(
-  params?: ListAdminLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListAdminLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Lists licenses: search over license_key, user_email, product_name; sort license_key, expires_at, created_at (default created_at desc); 25 per page by default.
  */
 
 export function useListAdminLicenses<TData = Awaited<ReturnType<typeof listAdminLicenses>>, TError = ErrorType<unknown>>(
-  params?: ListAdminLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListAdminLicensesQueryOptions(params, options);
+ params?: ListAdminLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminLicenses>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListAdminLicensesQueryOptions(params,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary Issues a license. Product is one of "{app} Pro|Enterprise|Basic"; the key is generated unless one is typed.
  */
 export const getCreateAdminLicenseUrl = () => {
-  return `/api/admin/licenses`;
-};
 
-export const createAdminLicense = async (
-  createAdminLicenseDto: CreateAdminLicenseDto,
-  options?: RequestInit,
-): Promise<AdminLicenseResponseDto> => {
-  return httpClient<AdminLicenseResponseDto>(getCreateAdminLicenseUrl(), {
+
+  
+
+  return `/api/admin/licenses`
+}
+
+export const createAdminLicense = async (createAdminLicenseDto: CreateAdminLicenseDto, options?: RequestInit): Promise<AdminLicenseResponseDto> => {
+  
+  return httpClient<AdminLicenseResponseDto>(getCreateAdminLicenseUrl(),
+  {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(createAdminLicenseDto),
-  });
-};
+    body: JSON.stringify(
+      createAdminLicenseDto,)
+  }
+);}
 
-export const getCreateAdminLicenseMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<
-    Awaited<ReturnType<typeof createAdminLicense>>,
-    TError,
-    { data: BodyType<CreateAdminLicenseDto> },
-    TContext
-  >;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof createAdminLicense>>, TError, { data: BodyType<CreateAdminLicenseDto> }, TContext> => {
-  const mutationKey = ['createAdminLicense'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof createAdminLicense>>, { data: BodyType<CreateAdminLicenseDto> }> = (
-    props,
-  ) => {
-    const { data } = props ?? {};
 
-    return createAdminLicense(data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getCreateAdminLicenseMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAdminLicense>>, TError,{data: BodyType<CreateAdminLicenseDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof createAdminLicense>>, TError,{data: BodyType<CreateAdminLicenseDto>}, TContext> => {
 
-export type CreateAdminLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof createAdminLicense>>>;
-export type CreateAdminLicenseMutationBody = BodyType<CreateAdminLicenseDto>;
-export type CreateAdminLicenseMutationError = ErrorType<unknown>;
+const mutationKey = ['createAdminLicense'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createAdminLicense>>, {data: BodyType<CreateAdminLicenseDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createAdminLicense(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateAdminLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof createAdminLicense>>>
+    export type CreateAdminLicenseMutationBody = BodyType<CreateAdminLicenseDto>
+    export type CreateAdminLicenseMutationError = ErrorType<unknown>
+
+    /**
  * @summary Issues a license. Product is one of "{app} Pro|Enterprise|Basic"; the key is generated unless one is typed.
  */
-export const useCreateAdminLicense = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<
-      Awaited<ReturnType<typeof createAdminLicense>>,
-      TError,
-      { data: BodyType<CreateAdminLicenseDto> },
-      TContext
-    >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof createAdminLicense>>, TError, { data: BodyType<CreateAdminLicenseDto> }, TContext> => {
-  const mutationOptions = getCreateAdminLicenseMutationOptions(options);
+export const useCreateAdminLicense = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAdminLicense>>, TError,{data: BodyType<CreateAdminLicenseDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createAdminLicense>>,
+        TError,
+        {data: BodyType<CreateAdminLicenseDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getCreateAdminLicenseMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Product choices: the admin tiers ("{app} Pro|Enterprise|Basic") and the versions clients may license ("{app} v{version}").
  */
 export const getListAvailableVersionsUrl = () => {
-  return `/api/admin/licenses/available-versions`;
-};
 
-export const listAvailableVersions = async (options?: RequestInit): Promise<AvailableVersionsResponseDto> => {
-  return httpClient<AvailableVersionsResponseDto>(getListAvailableVersionsUrl(), {
+
+  
+
+  return `/api/admin/licenses/available-versions`
+}
+
+export const listAvailableVersions = async ( options?: RequestInit): Promise<AvailableVersionsResponseDto> => {
+  
+  return httpClient<AvailableVersionsResponseDto>(getListAvailableVersionsUrl(),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
 
 export const getListAvailableVersionsQueryKey = () => {
-  return [`/api/admin/licenses/available-versions`] as const;
-};
+    return [
+    `/api/admin/licenses/available-versions`
+    ] as const;
+    }
 
-export const getListAvailableVersionsQueryOptions = <
-  TData = Awaited<ReturnType<typeof listAvailableVersions>>,
-  TError = ErrorType<unknown>,
->(options?: {
-  query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData>>;
-  request?: SecondParameter<typeof httpClient>;
-}) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
+    
+export const getListAvailableVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listAvailableVersions>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
 
-  const queryKey = queryOptions?.queryKey ?? getListAvailableVersionsQueryKey();
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listAvailableVersions>>> = ({ signal }) =>
-    listAvailableVersions({ signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListAvailableVersionsQueryKey();
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type ListAvailableVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listAvailableVersions>>>;
-export type ListAvailableVersionsQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAvailableVersions>>> = ({ signal }) => listAvailableVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListAvailableVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listAvailableVersions>>>
+export type ListAvailableVersionsQueryError = ErrorType<unknown>
+
 
 export function useListAvailableVersions<TData = Awaited<ReturnType<typeof listAvailableVersions>>, TError = ErrorType<unknown>>(
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData>> &
-      Pick<
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listAvailableVersions>>,
           TError,
           Awaited<ReturnType<typeof listAvailableVersions>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAvailableVersions<TData = Awaited<ReturnType<typeof listAvailableVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData>> &
-      Pick<
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listAvailableVersions>>,
           TError,
           Awaited<ReturnType<typeof listAvailableVersions>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAvailableVersions<TData = Awaited<ReturnType<typeof listAvailableVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Product choices: the admin tiers ("{app} Pro|Enterprise|Basic") and the versions clients may license ("{app} v{version}").
  */
 
 export function useListAvailableVersions<TData = Awaited<ReturnType<typeof listAvailableVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListAvailableVersionsQueryOptions(options);
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailableVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListAvailableVersionsQueryOptions(options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
 
+
+
 /**
  * @summary Every license (optionally searched or filtered) as a CSV or JSON file download.
  */
-export const getExportLicensesUrl = (params?: ExportLicensesParams) => {
+export const getExportLicensesUrl = (params?: ExportLicensesParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+    
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : value.toString());
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/admin/licenses/export?${stringifiedParams}` : `/api/admin/licenses/export`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/licenses/export?${stringifiedParams}` : `/api/admin/licenses/export`
+}
 
 export const exportLicenses = async (params?: ExportLicensesParams, options?: RequestInit): Promise<string> => {
-  return httpClient<string>(getExportLicensesUrl(params), {
+  
+  return httpClient<string>(getExportLicensesUrl(params),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getExportLicensesQueryKey = (params?: ExportLicensesParams) => {
-  return [`/api/admin/licenses/export`, ...(params ? [params] : [])] as const;
-};
 
-export const getExportLicensesQueryOptions = <TData = Awaited<ReturnType<typeof exportLicenses>>, TError = ErrorType<unknown>>(
-  params?: ExportLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getExportLicensesQueryKey = (params?: ExportLicensesParams,) => {
+    return [
+    `/api/admin/licenses/export`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getExportLicensesQueryOptions = <TData = Awaited<ReturnType<typeof exportLicenses>>, TError = ErrorType<unknown>>(params?: ExportLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getExportLicensesQueryKey(params);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof exportLicenses>>> = ({ signal }) =>
-    exportLicenses(params, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getExportLicensesQueryKey(params);
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type ExportLicensesQueryResult = NonNullable<Awaited<ReturnType<typeof exportLicenses>>>;
-export type ExportLicensesQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof exportLicenses>>> = ({ signal }) => exportLicenses(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ExportLicensesQueryResult = NonNullable<Awaited<ReturnType<typeof exportLicenses>>>
+export type ExportLicensesQueryError = ErrorType<unknown>
+
 
 export function useExportLicenses<TData = Awaited<ReturnType<typeof exportLicenses>>, TError = ErrorType<unknown>>(
-  params: undefined | ExportLicensesParams,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, Awaited<ReturnType<typeof exportLicenses>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params: undefined |  ExportLicensesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof exportLicenses>>,
+          TError,
+          Awaited<ReturnType<typeof exportLicenses>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useExportLicenses<TData = Awaited<ReturnType<typeof exportLicenses>>, TError = ErrorType<unknown>>(
-  params?: ExportLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, Awaited<ReturnType<typeof exportLicenses>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ExportLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof exportLicenses>>,
+          TError,
+          Awaited<ReturnType<typeof exportLicenses>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useExportLicenses<TData = Awaited<ReturnType<typeof exportLicenses>>, TError = ErrorType<unknown>>(
-  params?: ExportLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ExportLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Every license (optionally searched or filtered) as a CSV or JSON file download.
  */
 
 export function useExportLicenses<TData = Awaited<ReturnType<typeof exportLicenses>>, TError = ErrorType<unknown>>(
-  params?: ExportLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getExportLicensesQueryOptions(params, options);
+ params?: ExportLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportLicenses>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getExportLicensesQueryOptions(params,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary A fresh, unused key (SH- and 125 random bits), for the Create License form.
  */
 export const getGenerateLicenseKeyUrl = () => {
-  return `/api/admin/licenses/generate-key`;
-};
 
-export const generateLicenseKey = async (options?: RequestInit): Promise<GeneratedKeyResponseDto> => {
-  return httpClient<GeneratedKeyResponseDto>(getGenerateLicenseKeyUrl(), {
+
+  
+
+  return `/api/admin/licenses/generate-key`
+}
+
+export const generateLicenseKey = async ( options?: RequestInit): Promise<GeneratedKeyResponseDto> => {
+  
+  return httpClient<GeneratedKeyResponseDto>(getGenerateLicenseKeyUrl(),
+  {      
     ...options,
-    method: 'POST',
-  });
-};
+    method: 'POST'
+    
+    
+  }
+);}
 
-export const getGenerateLicenseKeyMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof generateLicenseKey>>, TError, void, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof generateLicenseKey>>, TError, void, TContext> => {
-  const mutationKey = ['generateLicenseKey'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof generateLicenseKey>>, void> = () => {
-    return generateLicenseKey(requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
 
-export type GenerateLicenseKeyMutationResult = NonNullable<Awaited<ReturnType<typeof generateLicenseKey>>>;
+export const getGenerateLicenseKeyMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof generateLicenseKey>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof generateLicenseKey>>, TError,void, TContext> => {
 
-export type GenerateLicenseKeyMutationError = ErrorType<unknown>;
+const mutationKey = ['generateLicenseKey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof generateLicenseKey>>, void> = () => {
+          
+
+          return  generateLicenseKey(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type GenerateLicenseKeyMutationResult = NonNullable<Awaited<ReturnType<typeof generateLicenseKey>>>
+    
+    export type GenerateLicenseKeyMutationError = ErrorType<unknown>
+
+    /**
  * @summary A fresh, unused key (SH- and 125 random bits), for the Create License form.
  */
-export const useGenerateLicenseKey = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof generateLicenseKey>>, TError, void, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof generateLicenseKey>>, TError, void, TContext> => {
-  const mutationOptions = getGenerateLicenseKeyMutationOptions(options);
+export const useGenerateLicenseKey = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof generateLicenseKey>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof generateLicenseKey>>,
+        TError,
+        void,
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getGenerateLicenseKeyMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Totals by status, test and paid licenses, licenses expiring within 30 days, and seats in use.
  */
 export const getGetLicenseStatsUrl = () => {
-  return `/api/admin/licenses/stats`;
-};
 
-export const getLicenseStats = async (options?: RequestInit): Promise<LicenseStatsResponseDto> => {
-  return httpClient<LicenseStatsResponseDto>(getGetLicenseStatsUrl(), {
+
+  
+
+  return `/api/admin/licenses/stats`
+}
+
+export const getLicenseStats = async ( options?: RequestInit): Promise<LicenseStatsResponseDto> => {
+  
+  return httpClient<LicenseStatsResponseDto>(getGetLicenseStatsUrl(),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
 
 export const getGetLicenseStatsQueryKey = () => {
-  return [`/api/admin/licenses/stats`] as const;
-};
+    return [
+    `/api/admin/licenses/stats`
+    ] as const;
+    }
 
-export const getGetLicenseStatsQueryOptions = <TData = Awaited<ReturnType<typeof getLicenseStats>>, TError = ErrorType<unknown>>(options?: {
-  query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData>>;
-  request?: SecondParameter<typeof httpClient>;
-}) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
+    
+export const getGetLicenseStatsQueryOptions = <TData = Awaited<ReturnType<typeof getLicenseStats>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
 
-  const queryKey = queryOptions?.queryKey ?? getGetLicenseStatsQueryKey();
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof getLicenseStats>>> = ({ signal }) =>
-    getLicenseStats({ signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getGetLicenseStatsQueryKey();
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type GetLicenseStatsQueryResult = NonNullable<Awaited<ReturnType<typeof getLicenseStats>>>;
-export type GetLicenseStatsQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getLicenseStats>>> = ({ signal }) => getLicenseStats({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetLicenseStatsQueryResult = NonNullable<Awaited<ReturnType<typeof getLicenseStats>>>
+export type GetLicenseStatsQueryError = ErrorType<unknown>
+
 
 export function useGetLicenseStats<TData = Awaited<ReturnType<typeof getLicenseStats>>, TError = ErrorType<unknown>>(
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, Awaited<ReturnType<typeof getLicenseStats>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getLicenseStats>>,
+          TError,
+          Awaited<ReturnType<typeof getLicenseStats>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetLicenseStats<TData = Awaited<ReturnType<typeof getLicenseStats>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, Awaited<ReturnType<typeof getLicenseStats>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getLicenseStats>>,
+          TError,
+          Awaited<ReturnType<typeof getLicenseStats>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetLicenseStats<TData = Awaited<ReturnType<typeof getLicenseStats>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Totals by status, test and paid licenses, licenses expiring within 30 days, and seats in use.
  */
 
 export function useGetLicenseStats<TData = Awaited<ReturnType<typeof getLicenseStats>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getGetLicenseStatsQueryOptions(options);
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseStats>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getGetLicenseStatsQueryOptions(options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
 
+
+
 /**
  * @summary Deletes for good: deactivates its devices and revokes it on the license server; answers with both outcomes.
  */
-export const getDeleteAdminLicenseUrl = (id: number) => {
-  return `/api/admin/licenses/${id}`;
-};
+export const getDeleteAdminLicenseUrl = (id: number,) => {
+
+
+  
+
+  return `/api/admin/licenses/${id}`
+}
 
 export const deleteAdminLicense = async (id: number, options?: RequestInit): Promise<DeleteLicenseResponseDto> => {
-  return httpClient<DeleteLicenseResponseDto>(getDeleteAdminLicenseUrl(id), {
+  
+  return httpClient<DeleteLicenseResponseDto>(getDeleteAdminLicenseUrl(id),
+  {      
     ...options,
-    method: 'DELETE',
-  });
-};
+    method: 'DELETE'
+    
+    
+  }
+);}
 
-export const getDeleteAdminLicenseMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof deleteAdminLicense>>, TError, { id: number }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof deleteAdminLicense>>, TError, { id: number }, TContext> => {
-  const mutationKey = ['deleteAdminLicense'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteAdminLicense>>, { id: number }> = (props) => {
-    const { id } = props ?? {};
 
-    return deleteAdminLicense(id, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getDeleteAdminLicenseMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAdminLicense>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteAdminLicense>>, TError,{id: number}, TContext> => {
 
-export type DeleteAdminLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof deleteAdminLicense>>>;
+const mutationKey = ['deleteAdminLicense'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-export type DeleteAdminLicenseMutationError = ErrorType<unknown>;
+      
 
-/**
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteAdminLicense>>, {id: number}> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteAdminLicense(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteAdminLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof deleteAdminLicense>>>
+    
+    export type DeleteAdminLicenseMutationError = ErrorType<unknown>
+
+    /**
  * @summary Deletes for good: deactivates its devices and revokes it on the license server; answers with both outcomes.
  */
-export const useDeleteAdminLicense = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof deleteAdminLicense>>, TError, { id: number }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof deleteAdminLicense>>, TError, { id: number }, TContext> => {
-  const mutationOptions = getDeleteAdminLicenseMutationOptions(options);
+export const useDeleteAdminLicense = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAdminLicense>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteAdminLicense>>,
+        TError,
+        {id: number},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-export const getGetAdminLicenseUrl = (id: number) => {
-  return `/api/admin/licenses/${id}`;
-};
+      const mutationOptions = getDeleteAdminLicenseMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    export const getGetAdminLicenseUrl = (id: number,) => {
+
+
+  
+
+  return `/api/admin/licenses/${id}`
+}
 
 export const getAdminLicense = async (id: number, options?: RequestInit): Promise<AdminLicenseResponseDto> => {
-  return httpClient<AdminLicenseResponseDto>(getGetAdminLicenseUrl(id), {
+  
+  return httpClient<AdminLicenseResponseDto>(getGetAdminLicenseUrl(id),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getGetAdminLicenseQueryKey = (id?: number) => {
-  return [`/api/admin/licenses/${id}`] as const;
-};
 
-export const getGetAdminLicenseQueryOptions = <TData = Awaited<ReturnType<typeof getAdminLicense>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getGetAdminLicenseQueryKey = (id?: number,) => {
+    return [
+    `/api/admin/licenses/${id}`
+    ] as const;
+    }
+
+    
+export const getGetAdminLicenseQueryOptions = <TData = Awaited<ReturnType<typeof getAdminLicense>>, TError = ErrorType<unknown>>(id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getGetAdminLicenseQueryKey(id);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof getAdminLicense>>> = ({ signal }) =>
-    getAdminLicense(id, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getGetAdminLicenseQueryKey(id);
 
-  return { queryKey, queryFn, enabled: !!id, ...queryOptions } as UseQueryOptions<
-    Awaited<ReturnType<typeof getAdminLicense>>,
-    TError,
-    TData
-  > & { queryKey: DataTag<QueryKey, TData, TError> };
-};
+  
 
-export type GetAdminLicenseQueryResult = NonNullable<Awaited<ReturnType<typeof getAdminLicense>>>;
-export type GetAdminLicenseQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAdminLicense>>> = ({ signal }) => getAdminLicense(id, { signal, ...requestOptions });
 
-export function useGetAdminLicense<TData = Awaited<ReturnType<typeof getAdminLicense>>, TError = ErrorType<unknown>>(
-  id: number,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, Awaited<ReturnType<typeof getAdminLicense>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-export function useGetAdminLicense<TData = Awaited<ReturnType<typeof getAdminLicense>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, Awaited<ReturnType<typeof getAdminLicense>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-export function useGetAdminLicense<TData = Awaited<ReturnType<typeof getAdminLicense>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetAdminLicenseQueryResult = NonNullable<Awaited<ReturnType<typeof getAdminLicense>>>
+export type GetAdminLicenseQueryError = ErrorType<unknown>
+
 
 export function useGetAdminLicense<TData = Awaited<ReturnType<typeof getAdminLicense>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getGetAdminLicenseQueryOptions(id, options);
+ id: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getAdminLicense>>,
+          TError,
+          Awaited<ReturnType<typeof getAdminLicense>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetAdminLicense<TData = Awaited<ReturnType<typeof getAdminLicense>>, TError = ErrorType<unknown>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getAdminLicense>>,
+          TError,
+          Awaited<ReturnType<typeof getAdminLicense>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetAdminLicense<TData = Awaited<ReturnType<typeof getAdminLicense>>, TError = ErrorType<unknown>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+export function useGetAdminLicense<TData = Awaited<ReturnType<typeof getAdminLicense>>, TError = ErrorType<unknown>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminLicense>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  query.queryKey = queryOptions.queryKey;
+  const queryOptions = getGetAdminLicenseQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary Edits product, e-mail, expiry, max activations or the trial mark; the key never changes.
  */
-export const getUpdateAdminLicenseUrl = (id: number) => {
-  return `/api/admin/licenses/${id}`;
-};
+export const getUpdateAdminLicenseUrl = (id: number,) => {
 
-export const updateAdminLicense = async (
-  id: number,
-  updateAdminLicenseDto: UpdateAdminLicenseDto,
-  options?: RequestInit,
-): Promise<AdminLicenseResponseDto> => {
-  return httpClient<AdminLicenseResponseDto>(getUpdateAdminLicenseUrl(id), {
+
+  
+
+  return `/api/admin/licenses/${id}`
+}
+
+export const updateAdminLicense = async (id: number,
+    updateAdminLicenseDto: UpdateAdminLicenseDto, options?: RequestInit): Promise<AdminLicenseResponseDto> => {
+  
+  return httpClient<AdminLicenseResponseDto>(getUpdateAdminLicenseUrl(id),
+  {      
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(updateAdminLicenseDto),
-  });
-};
+    body: JSON.stringify(
+      updateAdminLicenseDto,)
+  }
+);}
 
-export const getUpdateAdminLicenseMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<
-    Awaited<ReturnType<typeof updateAdminLicense>>,
-    TError,
-    { id: number; data: BodyType<UpdateAdminLicenseDto> },
-    TContext
-  >;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<
-  Awaited<ReturnType<typeof updateAdminLicense>>,
-  TError,
-  { id: number; data: BodyType<UpdateAdminLicenseDto> },
-  TContext
-> => {
-  const mutationKey = ['updateAdminLicense'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<
-    Awaited<ReturnType<typeof updateAdminLicense>>,
-    { id: number; data: BodyType<UpdateAdminLicenseDto> }
-  > = (props) => {
-    const { id, data } = props ?? {};
 
-    return updateAdminLicense(id, data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getUpdateAdminLicenseMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAdminLicense>>, TError,{id: number;data: BodyType<UpdateAdminLicenseDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateAdminLicense>>, TError,{id: number;data: BodyType<UpdateAdminLicenseDto>}, TContext> => {
 
-export type UpdateAdminLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof updateAdminLicense>>>;
-export type UpdateAdminLicenseMutationBody = BodyType<UpdateAdminLicenseDto>;
-export type UpdateAdminLicenseMutationError = ErrorType<unknown>;
+const mutationKey = ['updateAdminLicense'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateAdminLicense>>, {id: number;data: BodyType<UpdateAdminLicenseDto>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  updateAdminLicense(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateAdminLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof updateAdminLicense>>>
+    export type UpdateAdminLicenseMutationBody = BodyType<UpdateAdminLicenseDto>
+    export type UpdateAdminLicenseMutationError = ErrorType<unknown>
+
+    /**
  * @summary Edits product, e-mail, expiry, max activations or the trial mark; the key never changes.
  */
-export const useUpdateAdminLicense = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<
-      Awaited<ReturnType<typeof updateAdminLicense>>,
-      TError,
-      { id: number; data: BodyType<UpdateAdminLicenseDto> },
-      TContext
-    >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<
-  Awaited<ReturnType<typeof updateAdminLicense>>,
-  TError,
-  { id: number; data: BodyType<UpdateAdminLicenseDto> },
-  TContext
-> => {
-  const mutationOptions = getUpdateAdminLicenseMutationOptions(options);
+export const useUpdateAdminLicense = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateAdminLicense>>, TError,{id: number;data: BodyType<UpdateAdminLicenseDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateAdminLicense>>,
+        TError,
+        {id: number;data: BodyType<UpdateAdminLicenseDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getUpdateAdminLicenseMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Makes a revoked or pending license active again (an expired one must be extended).
  */
-export const getActivateLicenseUrl = (id: number) => {
-  return `/api/admin/licenses/${id}/activate`;
-};
+export const getActivateLicenseUrl = (id: number,) => {
+
+
+  
+
+  return `/api/admin/licenses/${id}/activate`
+}
 
 export const activateLicense = async (id: number, options?: RequestInit): Promise<AdminLicenseResponseDto> => {
-  return httpClient<AdminLicenseResponseDto>(getActivateLicenseUrl(id), {
+  
+  return httpClient<AdminLicenseResponseDto>(getActivateLicenseUrl(id),
+  {      
     ...options,
-    method: 'POST',
-  });
-};
+    method: 'POST'
+    
+    
+  }
+);}
 
-export const getActivateLicenseMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof activateLicense>>, TError, { id: number }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof activateLicense>>, TError, { id: number }, TContext> => {
-  const mutationKey = ['activateLicense'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof activateLicense>>, { id: number }> = (props) => {
-    const { id } = props ?? {};
 
-    return activateLicense(id, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getActivateLicenseMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateLicense>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof activateLicense>>, TError,{id: number}, TContext> => {
 
-export type ActivateLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof activateLicense>>>;
+const mutationKey = ['activateLicense'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-export type ActivateLicenseMutationError = ErrorType<unknown>;
+      
 
-/**
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof activateLicense>>, {id: number}> = (props) => {
+          const {id} = props ?? {};
+
+          return  activateLicense(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ActivateLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof activateLicense>>>
+    
+    export type ActivateLicenseMutationError = ErrorType<unknown>
+
+    /**
  * @summary Makes a revoked or pending license active again (an expired one must be extended).
  */
-export const useActivateLicense = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof activateLicense>>, TError, { id: number }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof activateLicense>>, TError, { id: number }, TContext> => {
-  const mutationOptions = getActivateLicenseMutationOptions(options);
+export const useActivateLicense = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof activateLicense>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof activateLicense>>,
+        TError,
+        {id: number},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getActivateLicenseMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Extends by `days` or `months` (default 30 days); an expired license becomes active again.
  */
-export const getExtendLicenseUrl = (id: number) => {
-  return `/api/admin/licenses/${id}/extend`;
-};
+export const getExtendLicenseUrl = (id: number,) => {
 
-export const extendLicense = async (
-  id: number,
-  extendLicenseDto: ExtendLicenseDto,
-  options?: RequestInit,
-): Promise<AdminLicenseResponseDto> => {
-  return httpClient<AdminLicenseResponseDto>(getExtendLicenseUrl(id), {
+
+  
+
+  return `/api/admin/licenses/${id}/extend`
+}
+
+export const extendLicense = async (id: number,
+    extendLicenseDto: ExtendLicenseDto, options?: RequestInit): Promise<AdminLicenseResponseDto> => {
+  
+  return httpClient<AdminLicenseResponseDto>(getExtendLicenseUrl(id),
+  {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(extendLicenseDto),
-  });
-};
+    body: JSON.stringify(
+      extendLicenseDto,)
+  }
+);}
 
-export const getExtendLicenseMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<
-    Awaited<ReturnType<typeof extendLicense>>,
-    TError,
-    { id: number; data: BodyType<ExtendLicenseDto> },
-    TContext
-  >;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof extendLicense>>, TError, { id: number; data: BodyType<ExtendLicenseDto> }, TContext> => {
-  const mutationKey = ['extendLicense'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof extendLicense>>, { id: number; data: BodyType<ExtendLicenseDto> }> = (
-    props,
-  ) => {
-    const { id, data } = props ?? {};
 
-    return extendLicense(id, data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getExtendLicenseMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof extendLicense>>, TError,{id: number;data: BodyType<ExtendLicenseDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof extendLicense>>, TError,{id: number;data: BodyType<ExtendLicenseDto>}, TContext> => {
 
-export type ExtendLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof extendLicense>>>;
-export type ExtendLicenseMutationBody = BodyType<ExtendLicenseDto>;
-export type ExtendLicenseMutationError = ErrorType<unknown>;
+const mutationKey = ['extendLicense'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof extendLicense>>, {id: number;data: BodyType<ExtendLicenseDto>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  extendLicense(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ExtendLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof extendLicense>>>
+    export type ExtendLicenseMutationBody = BodyType<ExtendLicenseDto>
+    export type ExtendLicenseMutationError = ErrorType<unknown>
+
+    /**
  * @summary Extends by `days` or `months` (default 30 days); an expired license becomes active again.
  */
-export const useExtendLicense = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<
-      Awaited<ReturnType<typeof extendLicense>>,
-      TError,
-      { id: number; data: BodyType<ExtendLicenseDto> },
-      TContext
-    >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof extendLicense>>, TError, { id: number; data: BodyType<ExtendLicenseDto> }, TContext> => {
-  const mutationOptions = getExtendLicenseMutationOptions(options);
+export const useExtendLicense = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof extendLicense>>, TError,{id: number;data: BodyType<ExtendLicenseDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof extendLicense>>,
+        TError,
+        {id: number;data: BodyType<ExtendLicenseDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getExtendLicenseMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Status revoked and every device deactivated; the user loses access until the license is activated again.
  */
-export const getRevokeLicenseUrl = (id: number) => {
-  return `/api/admin/licenses/${id}/revoke`;
-};
+export const getRevokeLicenseUrl = (id: number,) => {
+
+
+  
+
+  return `/api/admin/licenses/${id}/revoke`
+}
 
 export const revokeLicense = async (id: number, options?: RequestInit): Promise<RevokeLicenseResponseDto> => {
-  return httpClient<RevokeLicenseResponseDto>(getRevokeLicenseUrl(id), {
+  
+  return httpClient<RevokeLicenseResponseDto>(getRevokeLicenseUrl(id),
+  {      
     ...options,
-    method: 'POST',
-  });
-};
+    method: 'POST'
+    
+    
+  }
+);}
 
-export const getRevokeLicenseMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof revokeLicense>>, TError, { id: number }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof revokeLicense>>, TError, { id: number }, TContext> => {
-  const mutationKey = ['revokeLicense'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof revokeLicense>>, { id: number }> = (props) => {
-    const { id } = props ?? {};
 
-    return revokeLicense(id, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getRevokeLicenseMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof revokeLicense>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof revokeLicense>>, TError,{id: number}, TContext> => {
 
-export type RevokeLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof revokeLicense>>>;
+const mutationKey = ['revokeLicense'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-export type RevokeLicenseMutationError = ErrorType<unknown>;
+      
 
-/**
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof revokeLicense>>, {id: number}> = (props) => {
+          const {id} = props ?? {};
+
+          return  revokeLicense(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RevokeLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof revokeLicense>>>
+    
+    export type RevokeLicenseMutationError = ErrorType<unknown>
+
+    /**
  * @summary Status revoked and every device deactivated; the user loses access until the license is activated again.
  */
-export const useRevokeLicense = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof revokeLicense>>, TError, { id: number }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof revokeLicense>>, TError, { id: number }, TContext> => {
-  const mutationOptions = getRevokeLicenseMutationOptions(options);
+export const useRevokeLicense = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof revokeLicense>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof revokeLicense>>,
+        TError,
+        {id: number},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getRevokeLicenseMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary The caller's licenses, newest first (default 50 per page).
  */
-export const getListMyLicensesUrl = (params?: ListMyLicensesParams) => {
+export const getListMyLicensesUrl = (params?: ListMyLicensesParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+    
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : value.toString());
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/licenses?${stringifiedParams}` : `/api/licenses`;
-};
+  return stringifiedParams.length > 0 ? `/api/licenses?${stringifiedParams}` : `/api/licenses`
+}
 
 export const listMyLicenses = async (params?: ListMyLicensesParams, options?: RequestInit): Promise<LicenseListResponseDto> => {
-  return httpClient<LicenseListResponseDto>(getListMyLicensesUrl(params), {
+  
+  return httpClient<LicenseListResponseDto>(getListMyLicensesUrl(params),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getListMyLicensesQueryKey = (params?: ListMyLicensesParams) => {
-  return [`/api/licenses`, ...(params ? [params] : [])] as const;
-};
 
-export const getListMyLicensesQueryOptions = <TData = Awaited<ReturnType<typeof listMyLicenses>>, TError = ErrorType<unknown>>(
-  params?: ListMyLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getListMyLicensesQueryKey = (params?: ListMyLicensesParams,) => {
+    return [
+    `/api/licenses`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListMyLicensesQueryOptions = <TData = Awaited<ReturnType<typeof listMyLicenses>>, TError = ErrorType<unknown>>(params?: ListMyLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getListMyLicensesQueryKey(params);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listMyLicenses>>> = ({ signal }) =>
-    listMyLicenses(params, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListMyLicensesQueryKey(params);
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type ListMyLicensesQueryResult = NonNullable<Awaited<ReturnType<typeof listMyLicenses>>>;
-export type ListMyLicensesQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listMyLicenses>>> = ({ signal }) => listMyLicenses(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListMyLicensesQueryResult = NonNullable<Awaited<ReturnType<typeof listMyLicenses>>>
+export type ListMyLicensesQueryError = ErrorType<unknown>
+
 
 export function useListMyLicenses<TData = Awaited<ReturnType<typeof listMyLicenses>>, TError = ErrorType<unknown>>(
-  params: undefined | ListMyLicensesParams,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, Awaited<ReturnType<typeof listMyLicenses>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params: undefined |  ListMyLicensesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMyLicenses>>,
+          TError,
+          Awaited<ReturnType<typeof listMyLicenses>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListMyLicenses<TData = Awaited<ReturnType<typeof listMyLicenses>>, TError = ErrorType<unknown>>(
-  params?: ListMyLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, Awaited<ReturnType<typeof listMyLicenses>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListMyLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMyLicenses>>,
+          TError,
+          Awaited<ReturnType<typeof listMyLicenses>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListMyLicenses<TData = Awaited<ReturnType<typeof listMyLicenses>>, TError = ErrorType<unknown>>(
-  params?: ListMyLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListMyLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The caller's licenses, newest first (default 50 per page).
  */
 
 export function useListMyLicenses<TData = Awaited<ReturnType<typeof listMyLicenses>>, TError = ErrorType<unknown>>(
-  params?: ListMyLicensesParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListMyLicensesQueryOptions(params, options);
+ params?: ListMyLicensesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMyLicenses>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListMyLicensesQueryOptions(params,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary Issues a license to the signed-in user. `trial`: duration and devices from the test-license settings
@@ -1061,212 +1164,247 @@ duration_months, charged through the payment provider at the server's price. dur
 user_email are accepted for compatibility and ignored.
  */
 export const getCreateLicenseUrl = () => {
-  return `/api/licenses`;
-};
+
+
+  
+
+  return `/api/licenses`
+}
 
 export const createLicense = async (createLicenseDto: CreateLicenseDto, options?: RequestInit): Promise<LicenseRequestResponseDto> => {
-  return httpClient<LicenseRequestResponseDto>(getCreateLicenseUrl(), {
+  
+  return httpClient<LicenseRequestResponseDto>(getCreateLicenseUrl(),
+  {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(createLicenseDto),
-  });
-};
+    body: JSON.stringify(
+      createLicenseDto,)
+  }
+);}
 
-export const getCreateLicenseMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof createLicense>>, TError, { data: BodyType<CreateLicenseDto> }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof createLicense>>, TError, { data: BodyType<CreateLicenseDto> }, TContext> => {
-  const mutationKey = ['createLicense'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof createLicense>>, { data: BodyType<CreateLicenseDto> }> = (props) => {
-    const { data } = props ?? {};
 
-    return createLicense(data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getCreateLicenseMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createLicense>>, TError,{data: BodyType<CreateLicenseDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof createLicense>>, TError,{data: BodyType<CreateLicenseDto>}, TContext> => {
 
-export type CreateLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof createLicense>>>;
-export type CreateLicenseMutationBody = BodyType<CreateLicenseDto>;
-export type CreateLicenseMutationError = ErrorType<unknown>;
+const mutationKey = ['createLicense'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createLicense>>, {data: BodyType<CreateLicenseDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  createLicense(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof createLicense>>>
+    export type CreateLicenseMutationBody = BodyType<CreateLicenseDto>
+    export type CreateLicenseMutationError = ErrorType<unknown>
+
+    /**
  * @summary Issues a license to the signed-in user. `trial`: duration and devices from the test-license settings
 (403 when test licenses are off, 409 at the per-user limit). `paid`: an order for max_activations devices ×
 duration_months, charged through the payment provider at the server's price. duration_days, price and
 user_email are accepted for compatibility and ignored.
  */
-export const useCreateLicense = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof createLicense>>, TError, { data: BodyType<CreateLicenseDto> }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof createLicense>>, TError, { data: BodyType<CreateLicenseDto> }, TContext> => {
-  const mutationOptions = getCreateLicenseMutationOptions(options);
+export const useCreateLicense = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createLicense>>, TError,{data: BodyType<CreateLicenseDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createLicense>>,
+        TError,
+        {data: BodyType<CreateLicenseDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getCreateLicenseMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Whether a license key is usable now (code VALID, EXPIRED, REVOKED, PENDING or NOT_FOUND). Any key may be
 checked; the full license is returned only for the caller's own keys.
  */
 export const getVerifyLicenseUrl = () => {
-  return `/api/licenses/verify`;
-};
+
+
+  
+
+  return `/api/licenses/verify`
+}
 
 export const verifyLicense = async (verifyLicenseDto: VerifyLicenseDto, options?: RequestInit): Promise<LicenseVerificationResponseDto> => {
-  return httpClient<LicenseVerificationResponseDto>(getVerifyLicenseUrl(), {
+  
+  return httpClient<LicenseVerificationResponseDto>(getVerifyLicenseUrl(),
+  {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(verifyLicenseDto),
-  });
-};
+    body: JSON.stringify(
+      verifyLicenseDto,)
+  }
+);}
 
-export const getVerifyLicenseMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof verifyLicense>>, TError, { data: BodyType<VerifyLicenseDto> }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof verifyLicense>>, TError, { data: BodyType<VerifyLicenseDto> }, TContext> => {
-  const mutationKey = ['verifyLicense'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifyLicense>>, { data: BodyType<VerifyLicenseDto> }> = (props) => {
-    const { data } = props ?? {};
 
-    return verifyLicense(data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getVerifyLicenseMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyLicense>>, TError,{data: BodyType<VerifyLicenseDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof verifyLicense>>, TError,{data: BodyType<VerifyLicenseDto>}, TContext> => {
 
-export type VerifyLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof verifyLicense>>>;
-export type VerifyLicenseMutationBody = BodyType<VerifyLicenseDto>;
-export type VerifyLicenseMutationError = ErrorType<unknown>;
+const mutationKey = ['verifyLicense'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifyLicense>>, {data: BodyType<VerifyLicenseDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  verifyLicense(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type VerifyLicenseMutationResult = NonNullable<Awaited<ReturnType<typeof verifyLicense>>>
+    export type VerifyLicenseMutationBody = BodyType<VerifyLicenseDto>
+    export type VerifyLicenseMutationError = ErrorType<unknown>
+
+    /**
  * @summary Whether a license key is usable now (code VALID, EXPIRED, REVOKED, PENDING or NOT_FOUND). Any key may be
 checked; the full license is returned only for the caller's own keys.
  */
-export const useVerifyLicense = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof verifyLicense>>, TError, { data: BodyType<VerifyLicenseDto> }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof verifyLicense>>, TError, { data: BodyType<VerifyLicenseDto> }, TContext> => {
-  const mutationOptions = getVerifyLicenseMutationOptions(options);
+export const useVerifyLicense = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyLicense>>, TError,{data: BodyType<VerifyLicenseDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof verifyLicense>>,
+        TError,
+        {data: BodyType<VerifyLicenseDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getVerifyLicenseMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary The signed license file `license.key` (owner or admin): an Ed25519 signature over canonical JSON,
 verifiable offline with GET /api/license-server/public-key.
  */
-export const getDownloadLicenseFileUrl = (id: number) => {
-  return `/api/licenses/${id}/file`;
-};
+export const getDownloadLicenseFileUrl = (id: number,) => {
+
+
+  
+
+  return `/api/licenses/${id}/file`
+}
 
 export const downloadLicenseFile = async (id: number, options?: RequestInit): Promise<string> => {
-  return httpClient<string>(getDownloadLicenseFileUrl(id), {
+  
+  return httpClient<string>(getDownloadLicenseFileUrl(id),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getDownloadLicenseFileQueryKey = (id?: number) => {
-  return [`/api/licenses/${id}/file`] as const;
-};
 
-export const getDownloadLicenseFileQueryOptions = <TData = Awaited<ReturnType<typeof downloadLicenseFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getDownloadLicenseFileQueryKey = (id?: number,) => {
+    return [
+    `/api/licenses/${id}/file`
+    ] as const;
+    }
+
+    
+export const getDownloadLicenseFileQueryOptions = <TData = Awaited<ReturnType<typeof downloadLicenseFile>>, TError = ErrorType<unknown>>(id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getDownloadLicenseFileQueryKey(id);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadLicenseFile>>> = ({ signal }) =>
-    downloadLicenseFile(id, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getDownloadLicenseFileQueryKey(id);
 
-  return { queryKey, queryFn, enabled: !!id, ...queryOptions } as UseQueryOptions<
-    Awaited<ReturnType<typeof downloadLicenseFile>>,
-    TError,
-    TData
-  > & { queryKey: DataTag<QueryKey, TData, TError> };
-};
+  
 
-export type DownloadLicenseFileQueryResult = NonNullable<Awaited<ReturnType<typeof downloadLicenseFile>>>;
-export type DownloadLicenseFileQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadLicenseFile>>> = ({ signal }) => downloadLicenseFile(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type DownloadLicenseFileQueryResult = NonNullable<Awaited<ReturnType<typeof downloadLicenseFile>>>
+export type DownloadLicenseFileQueryError = ErrorType<unknown>
+
 
 export function useDownloadLicenseFile<TData = Awaited<ReturnType<typeof downloadLicenseFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, Awaited<ReturnType<typeof downloadLicenseFile>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ id: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadLicenseFile>>,
+          TError,
+          Awaited<ReturnType<typeof downloadLicenseFile>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadLicenseFile<TData = Awaited<ReturnType<typeof downloadLicenseFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, TData>> &
-      Pick<
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadLicenseFile>>,
           TError,
           Awaited<ReturnType<typeof downloadLicenseFile>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadLicenseFile<TData = Awaited<ReturnType<typeof downloadLicenseFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The signed license file `license.key` (owner or admin): an Ed25519 signature over canonical JSON,
 verifiable offline with GET /api/license-server/public-key.
  */
 
 export function useDownloadLicenseFile<TData = Awaited<ReturnType<typeof downloadLicenseFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getDownloadLicenseFileQueryOptions(id, options);
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadLicenseFile>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getDownloadLicenseFileQueryOptions(id,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
+

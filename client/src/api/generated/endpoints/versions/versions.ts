@@ -5,7 +5,10 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  useMutation,
+  useQuery
+} from '@tanstack/react-query';
 import type {
   DataTag,
   DefinedInitialDataOptions,
@@ -18,7 +21,7 @@ import type {
   UseMutationOptions,
   UseMutationResult,
   UseQueryOptions,
-  UseQueryResult,
+  UseQueryResult
 } from '@tanstack/react-query';
 
 import type {
@@ -29,13 +32,16 @@ import type {
   SupportedVersionsResponseDto,
   ToggleVersionStatusDto,
   UpdateVersionDto,
-  UploadVersionDto,
+  UploadVersionDto
 } from '../../model';
 
 import { httpClient } from '../../../http-client';
-import type { ErrorType, BodyType } from '../../../http-client';
+import type { ErrorType , BodyType } from '../../../http-client';
+
 
 type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
+
+
 
 /**
  * @summary Upload Version (multipart/form-data). The file is optional
@@ -43,673 +49,714 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 SHA-256 is computed. The first version, or one sent with is_latest, becomes the latest.
  */
 export const getUploadVersionUrl = () => {
-  return `/api/admin/upload`;
-};
+
+
+  
+
+  return `/api/admin/upload`
+}
 
 export const uploadVersion = async (uploadVersionDto: UploadVersionDto, options?: RequestInit): Promise<AdminVersionResponseDto> => {
-  const formData = new FormData();
-  if (uploadVersionDto.changelog !== undefined && uploadVersionDto.changelog !== null) {
-    formData.append(`changelog`, uploadVersionDto.changelog);
-  }
-  if (uploadVersionDto.download_url !== undefined && uploadVersionDto.download_url !== null) {
-    formData.append(`download_url`, uploadVersionDto.download_url);
-  }
-  if (uploadVersionDto.encryption_key !== undefined && uploadVersionDto.encryption_key !== null) {
-    formData.append(`encryption_key`, uploadVersionDto.encryption_key);
-  }
-  if (uploadVersionDto.file !== undefined) {
-    formData.append(`file`, uploadVersionDto.file);
-  }
-  if (uploadVersionDto.is_latest !== undefined) {
-    formData.append(`is_latest`, uploadVersionDto.is_latest.toString());
-  }
-  if (uploadVersionDto.is_stable !== undefined) {
-    formData.append(`is_stable`, uploadVersionDto.is_stable.toString());
-  }
-  if (uploadVersionDto.min_system_requirements !== undefined && uploadVersionDto.min_system_requirements !== null) {
-    formData.append(`min_system_requirements`, uploadVersionDto.min_system_requirements);
-  }
-  formData.append(`release_date`, uploadVersionDto.release_date);
-  if (uploadVersionDto.secret_hash !== undefined && uploadVersionDto.secret_hash !== null) {
-    formData.append(`secret_hash`, uploadVersionDto.secret_hash);
-  }
-  if (uploadVersionDto.sync_to_license_server !== undefined) {
-    formData.append(`sync_to_license_server`, uploadVersionDto.sync_to_license_server.toString());
-  }
-  formData.append(`version`, uploadVersionDto.version);
+    const formData = new FormData();
+if(uploadVersionDto.changelog !== undefined && uploadVersionDto.changelog !== null) {
+ formData.append(`changelog`, uploadVersionDto.changelog)
+ }
+if(uploadVersionDto.download_url !== undefined && uploadVersionDto.download_url !== null) {
+ formData.append(`download_url`, uploadVersionDto.download_url)
+ }
+if(uploadVersionDto.encryption_key !== undefined && uploadVersionDto.encryption_key !== null) {
+ formData.append(`encryption_key`, uploadVersionDto.encryption_key)
+ }
+if(uploadVersionDto.file !== undefined) {
+ formData.append(`file`, uploadVersionDto.file)
+ }
+if(uploadVersionDto.is_latest !== undefined) {
+ formData.append(`is_latest`, uploadVersionDto.is_latest.toString())
+ }
+if(uploadVersionDto.is_stable !== undefined) {
+ formData.append(`is_stable`, uploadVersionDto.is_stable.toString())
+ }
+if(uploadVersionDto.min_system_requirements !== undefined && uploadVersionDto.min_system_requirements !== null) {
+ formData.append(`min_system_requirements`, uploadVersionDto.min_system_requirements)
+ }
+formData.append(`release_date`, uploadVersionDto.release_date)
+if(uploadVersionDto.secret_hash !== undefined && uploadVersionDto.secret_hash !== null) {
+ formData.append(`secret_hash`, uploadVersionDto.secret_hash)
+ }
+if(uploadVersionDto.sync_to_license_server !== undefined) {
+ formData.append(`sync_to_license_server`, uploadVersionDto.sync_to_license_server.toString())
+ }
+formData.append(`version`, uploadVersionDto.version)
 
-  return httpClient<AdminVersionResponseDto>(getUploadVersionUrl(), {
+  return httpClient<AdminVersionResponseDto>(getUploadVersionUrl(),
+  {      
     ...options,
-    method: 'POST',
-    body: formData,
-  });
-};
+    method: 'POST'
+    ,
+    body: 
+      formData,
+  }
+);}
 
-export const getUploadVersionMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof uploadVersion>>, TError, { data: BodyType<UploadVersionDto> }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof uploadVersion>>, TError, { data: BodyType<UploadVersionDto> }, TContext> => {
-  const mutationKey = ['uploadVersion'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadVersion>>, { data: BodyType<UploadVersionDto> }> = (props) => {
-    const { data } = props ?? {};
 
-    return uploadVersion(data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getUploadVersionMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadVersion>>, TError,{data: BodyType<UploadVersionDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof uploadVersion>>, TError,{data: BodyType<UploadVersionDto>}, TContext> => {
 
-export type UploadVersionMutationResult = NonNullable<Awaited<ReturnType<typeof uploadVersion>>>;
-export type UploadVersionMutationBody = BodyType<UploadVersionDto>;
-export type UploadVersionMutationError = ErrorType<unknown>;
+const mutationKey = ['uploadVersion'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadVersion>>, {data: BodyType<UploadVersionDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  uploadVersion(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UploadVersionMutationResult = NonNullable<Awaited<ReturnType<typeof uploadVersion>>>
+    export type UploadVersionMutationBody = BodyType<UploadVersionDto>
+    export type UploadVersionMutationError = ErrorType<unknown>
+
+    /**
  * @summary Upload Version (multipart/form-data). The file is optional
 (.zip, .exe, .dmg, .pkg; 415 otherwise, 413 beyond MAX_UPLOAD_BYTES); it streams to storage while its
 SHA-256 is computed. The first version, or one sent with is_latest, becomes the latest.
  */
-export const useUploadVersion = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof uploadVersion>>, TError, { data: BodyType<UploadVersionDto> }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof uploadVersion>>, TError, { data: BodyType<UploadVersionDto> }, TContext> => {
-  const mutationOptions = getUploadVersionMutationOptions(options);
+export const useUploadVersion = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadVersion>>, TError,{data: BodyType<UploadVersionDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof uploadVersion>>,
+        TError,
+        {data: BodyType<UploadVersionDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getUploadVersionMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Lists versions: search over version, changelog, download_url; sort release_date, created_at or version (default created_at desc); 25 per page by default.
  */
-export const getListAdminVersionsUrl = (params?: ListAdminVersionsParams) => {
+export const getListAdminVersionsUrl = (params?: ListAdminVersionsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+    
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : value.toString());
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/admin/versions?${stringifiedParams}` : `/api/admin/versions`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/versions?${stringifiedParams}` : `/api/admin/versions`
+}
 
 export const listAdminVersions = async (params?: ListAdminVersionsParams, options?: RequestInit): Promise<AdminVersionListResponseDto> => {
-  return httpClient<AdminVersionListResponseDto>(getListAdminVersionsUrl(params), {
+  
+  return httpClient<AdminVersionListResponseDto>(getListAdminVersionsUrl(params),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getListAdminVersionsQueryKey = (params?: ListAdminVersionsParams) => {
-  return [`/api/admin/versions`, ...(params ? [params] : [])] as const;
-};
 
-export const getListAdminVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listAdminVersions>>, TError = ErrorType<unknown>>(
-  params?: ListAdminVersionsParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getListAdminVersionsQueryKey = (params?: ListAdminVersionsParams,) => {
+    return [
+    `/api/admin/versions`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListAdminVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listAdminVersions>>, TError = ErrorType<unknown>>(params?: ListAdminVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getListAdminVersionsQueryKey(params);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminVersions>>> = ({ signal }) =>
-    listAdminVersions(params, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getListAdminVersionsQueryKey(params);
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type ListAdminVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listAdminVersions>>>;
-export type ListAdminVersionsQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminVersions>>> = ({ signal }) => listAdminVersions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListAdminVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof listAdminVersions>>>
+export type ListAdminVersionsQueryError = ErrorType<unknown>
+
 
 export function useListAdminVersions<TData = Awaited<ReturnType<typeof listAdminVersions>>, TError = ErrorType<unknown>>(
-  params: undefined | ListAdminVersionsParams,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, Awaited<ReturnType<typeof listAdminVersions>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params: undefined |  ListAdminVersionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAdminVersions>>,
+          TError,
+          Awaited<ReturnType<typeof listAdminVersions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAdminVersions<TData = Awaited<ReturnType<typeof listAdminVersions>>, TError = ErrorType<unknown>>(
-  params?: ListAdminVersionsParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, Awaited<ReturnType<typeof listAdminVersions>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListAdminVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAdminVersions>>,
+          TError,
+          Awaited<ReturnType<typeof listAdminVersions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAdminVersions<TData = Awaited<ReturnType<typeof listAdminVersions>>, TError = ErrorType<unknown>>(
-  params?: ListAdminVersionsParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ params?: ListAdminVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Lists versions: search over version, changelog, download_url; sort release_date, created_at or version (default created_at desc); 25 per page by default.
  */
 
 export function useListAdminVersions<TData = Awaited<ReturnType<typeof listAdminVersions>>, TError = ErrorType<unknown>>(
-  params?: ListAdminVersionsParams,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getListAdminVersionsQueryOptions(params, options);
+ params?: ListAdminVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getListAdminVersionsQueryOptions(params,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary What uploads accept (OS types, architectures, extensions, maximum size) and every version, latest first.
  */
 export const getGetSupportedVersionsUrl = () => {
-  return `/api/admin/versions/supported`;
-};
 
-export const getSupportedVersions = async (options?: RequestInit): Promise<SupportedVersionsResponseDto> => {
-  return httpClient<SupportedVersionsResponseDto>(getGetSupportedVersionsUrl(), {
+
+  
+
+  return `/api/admin/versions/supported`
+}
+
+export const getSupportedVersions = async ( options?: RequestInit): Promise<SupportedVersionsResponseDto> => {
+  
+  return httpClient<SupportedVersionsResponseDto>(getGetSupportedVersionsUrl(),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
 
 export const getGetSupportedVersionsQueryKey = () => {
-  return [`/api/admin/versions/supported`] as const;
-};
+    return [
+    `/api/admin/versions/supported`
+    ] as const;
+    }
 
-export const getGetSupportedVersionsQueryOptions = <
-  TData = Awaited<ReturnType<typeof getSupportedVersions>>,
-  TError = ErrorType<unknown>,
->(options?: {
-  query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData>>;
-  request?: SecondParameter<typeof httpClient>;
-}) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
+    
+export const getGetSupportedVersionsQueryOptions = <TData = Awaited<ReturnType<typeof getSupportedVersions>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
 
-  const queryKey = queryOptions?.queryKey ?? getGetSupportedVersionsQueryKey();
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof getSupportedVersions>>> = ({ signal }) =>
-    getSupportedVersions({ signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getGetSupportedVersionsQueryKey();
 
-  return { queryKey, queryFn, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type GetSupportedVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof getSupportedVersions>>>;
-export type GetSupportedVersionsQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getSupportedVersions>>> = ({ signal }) => getSupportedVersions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetSupportedVersionsQueryResult = NonNullable<Awaited<ReturnType<typeof getSupportedVersions>>>
+export type GetSupportedVersionsQueryError = ErrorType<unknown>
+
 
 export function useGetSupportedVersions<TData = Awaited<ReturnType<typeof getSupportedVersions>>, TError = ErrorType<unknown>>(
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData>> &
-      Pick<
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getSupportedVersions>>,
           TError,
           Awaited<ReturnType<typeof getSupportedVersions>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetSupportedVersions<TData = Awaited<ReturnType<typeof getSupportedVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData>> &
-      Pick<
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getSupportedVersions>>,
           TError,
           Awaited<ReturnType<typeof getSupportedVersions>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetSupportedVersions<TData = Awaited<ReturnType<typeof getSupportedVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary What uploads accept (OS types, architectures, extensions, maximum size) and every version, latest first.
  */
 
 export function useGetSupportedVersions<TData = Awaited<ReturnType<typeof getSupportedVersions>>, TError = ErrorType<unknown>>(
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getGetSupportedVersionsQueryOptions(options);
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSupportedVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getGetSupportedVersionsQueryOptions(options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
 
+
+
 /**
  * @summary Deletes the version with its distribution files (rows and stored files); the newest remaining version becomes latest if needed.
  */
-export const getDeleteVersionUrl = (id: number) => {
-  return `/api/admin/versions/${id}`;
-};
+export const getDeleteVersionUrl = (id: number,) => {
+
+
+  
+
+  return `/api/admin/versions/${id}`
+}
 
 export const deleteVersion = async (id: number, options?: RequestInit): Promise<MessageResponseDto> => {
-  return httpClient<MessageResponseDto>(getDeleteVersionUrl(id), {
+  
+  return httpClient<MessageResponseDto>(getDeleteVersionUrl(id),
+  {      
     ...options,
-    method: 'DELETE',
-  });
-};
+    method: 'DELETE'
+    
+    
+  }
+);}
 
-export const getDeleteVersionMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<Awaited<ReturnType<typeof deleteVersion>>, TError, { id: number }, TContext>;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof deleteVersion>>, TError, { id: number }, TContext> => {
-  const mutationKey = ['deleteVersion'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteVersion>>, { id: number }> = (props) => {
-    const { id } = props ?? {};
 
-    return deleteVersion(id, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getDeleteVersionMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteVersion>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteVersion>>, TError,{id: number}, TContext> => {
 
-export type DeleteVersionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteVersion>>>;
+const mutationKey = ['deleteVersion'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-export type DeleteVersionMutationError = ErrorType<unknown>;
+      
 
-/**
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteVersion>>, {id: number}> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteVersion(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteVersionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteVersion>>>
+    
+    export type DeleteVersionMutationError = ErrorType<unknown>
+
+    /**
  * @summary Deletes the version with its distribution files (rows and stored files); the newest remaining version becomes latest if needed.
  */
-export const useDeleteVersion = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<Awaited<ReturnType<typeof deleteVersion>>, TError, { id: number }, TContext>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof deleteVersion>>, TError, { id: number }, TContext> => {
-  const mutationOptions = getDeleteVersionMutationOptions(options);
+export const useDeleteVersion = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteVersion>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteVersion>>,
+        TError,
+        {id: number},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-export const getGetVersionUrl = (id: number) => {
-  return `/api/admin/versions/${id}`;
-};
+      const mutationOptions = getDeleteVersionMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    export const getGetVersionUrl = (id: number,) => {
+
+
+  
+
+  return `/api/admin/versions/${id}`
+}
 
 export const getVersion = async (id: number, options?: RequestInit): Promise<AdminVersionResponseDto> => {
-  return httpClient<AdminVersionResponseDto>(getGetVersionUrl(id), {
+  
+  return httpClient<AdminVersionResponseDto>(getGetVersionUrl(id),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getGetVersionQueryKey = (id?: number) => {
-  return [`/api/admin/versions/${id}`] as const;
-};
 
-export const getGetVersionQueryOptions = <TData = Awaited<ReturnType<typeof getVersion>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getGetVersionQueryKey = (id?: number,) => {
+    return [
+    `/api/admin/versions/${id}`
+    ] as const;
+    }
+
+    
+export const getGetVersionQueryOptions = <TData = Awaited<ReturnType<typeof getVersion>>, TError = ErrorType<unknown>>(id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getGetVersionQueryKey(id);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof getVersion>>> = ({ signal }) => getVersion(id, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getGetVersionQueryKey(id);
 
-  return { queryKey, queryFn, enabled: !!id, ...queryOptions } as UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData> & {
-    queryKey: DataTag<QueryKey, TData, TError>;
-  };
-};
+  
 
-export type GetVersionQueryResult = NonNullable<Awaited<ReturnType<typeof getVersion>>>;
-export type GetVersionQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getVersion>>> = ({ signal }) => getVersion(id, { signal, ...requestOptions });
 
-export function useGetVersion<TData = Awaited<ReturnType<typeof getVersion>>, TError = ErrorType<unknown>>(
-  id: number,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof getVersion>>, TError, Awaited<ReturnType<typeof getVersion>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-export function useGetVersion<TData = Awaited<ReturnType<typeof getVersion>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData>> &
-      Pick<
-        UndefinedInitialDataOptions<Awaited<ReturnType<typeof getVersion>>, TError, Awaited<ReturnType<typeof getVersion>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-export function useGetVersion<TData = Awaited<ReturnType<typeof getVersion>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetVersionQueryResult = NonNullable<Awaited<ReturnType<typeof getVersion>>>
+export type GetVersionQueryError = ErrorType<unknown>
+
 
 export function useGetVersion<TData = Awaited<ReturnType<typeof getVersion>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getGetVersionQueryOptions(id, options);
+ id: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getVersion>>,
+          TError,
+          Awaited<ReturnType<typeof getVersion>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetVersion<TData = Awaited<ReturnType<typeof getVersion>>, TError = ErrorType<unknown>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getVersion>>,
+          TError,
+          Awaited<ReturnType<typeof getVersion>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetVersion<TData = Awaited<ReturnType<typeof getVersion>>, TError = ErrorType<unknown>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+export function useGetVersion<TData = Awaited<ReturnType<typeof getVersion>>, TError = ErrorType<unknown>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getVersion>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  query.queryKey = queryOptions.queryKey;
+  const queryOptions = getGetVersionQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
+
+
 
 /**
  * @summary Edits a version (any subset of fields; version and release date cannot be emptied). is_latest true makes it the one latest version.
  */
-export const getUpdateVersionUrl = (id: number) => {
-  return `/api/admin/versions/${id}`;
-};
+export const getUpdateVersionUrl = (id: number,) => {
 
-export const updateVersion = async (
-  id: number,
-  updateVersionDto: UpdateVersionDto,
-  options?: RequestInit,
-): Promise<AdminVersionResponseDto> => {
-  return httpClient<AdminVersionResponseDto>(getUpdateVersionUrl(id), {
+
+  
+
+  return `/api/admin/versions/${id}`
+}
+
+export const updateVersion = async (id: number,
+    updateVersionDto: UpdateVersionDto, options?: RequestInit): Promise<AdminVersionResponseDto> => {
+  
+  return httpClient<AdminVersionResponseDto>(getUpdateVersionUrl(id),
+  {      
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(updateVersionDto),
-  });
-};
+    body: JSON.stringify(
+      updateVersionDto,)
+  }
+);}
 
-export const getUpdateVersionMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<
-    Awaited<ReturnType<typeof updateVersion>>,
-    TError,
-    { id: number; data: BodyType<UpdateVersionDto> },
-    TContext
-  >;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<Awaited<ReturnType<typeof updateVersion>>, TError, { id: number; data: BodyType<UpdateVersionDto> }, TContext> => {
-  const mutationKey = ['updateVersion'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateVersion>>, { id: number; data: BodyType<UpdateVersionDto> }> = (
-    props,
-  ) => {
-    const { id, data } = props ?? {};
 
-    return updateVersion(id, data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getUpdateVersionMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateVersion>>, TError,{id: number;data: BodyType<UpdateVersionDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateVersion>>, TError,{id: number;data: BodyType<UpdateVersionDto>}, TContext> => {
 
-export type UpdateVersionMutationResult = NonNullable<Awaited<ReturnType<typeof updateVersion>>>;
-export type UpdateVersionMutationBody = BodyType<UpdateVersionDto>;
-export type UpdateVersionMutationError = ErrorType<unknown>;
+const mutationKey = ['updateVersion'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateVersion>>, {id: number;data: BodyType<UpdateVersionDto>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  updateVersion(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateVersionMutationResult = NonNullable<Awaited<ReturnType<typeof updateVersion>>>
+    export type UpdateVersionMutationBody = BodyType<UpdateVersionDto>
+    export type UpdateVersionMutationError = ErrorType<unknown>
+
+    /**
  * @summary Edits a version (any subset of fields; version and release date cannot be emptied). is_latest true makes it the one latest version.
  */
-export const useUpdateVersion = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<
-      Awaited<ReturnType<typeof updateVersion>>,
-      TError,
-      { id: number; data: BodyType<UpdateVersionDto> },
-      TContext
-    >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<Awaited<ReturnType<typeof updateVersion>>, TError, { id: number; data: BodyType<UpdateVersionDto> }, TContext> => {
-  const mutationOptions = getUpdateVersionMutationOptions(options);
+export const useUpdateVersion = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateVersion>>, TError,{id: number;data: BodyType<UpdateVersionDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateVersion>>,
+        TError,
+        {id: number;data: BodyType<UpdateVersionDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
-/**
+      const mutationOptions = getUpdateVersionMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary The file uploaded with the version (Range and HEAD supported).
  */
-export const getDownloadVersionFileUrl = (id: number) => {
-  return `/api/admin/versions/${id}/file`;
-};
+export const getDownloadVersionFileUrl = (id: number,) => {
+
+
+  
+
+  return `/api/admin/versions/${id}/file`
+}
 
 export const downloadVersionFile = async (id: number, options?: RequestInit): Promise<Blob> => {
-  return httpClient<Blob>(getDownloadVersionFileUrl(id), {
+  
+  return httpClient<Blob>(getDownloadVersionFileUrl(id),
+  {      
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+    
+    
+  }
+);}
 
-export const getDownloadVersionFileQueryKey = (id?: number) => {
-  return [`/api/admin/versions/${id}/file`] as const;
-};
 
-export const getDownloadVersionFileQueryOptions = <TData = Awaited<ReturnType<typeof downloadVersionFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
+
+
+
+export const getDownloadVersionFileQueryKey = (id?: number,) => {
+    return [
+    `/api/admin/versions/${id}/file`
+    ] as const;
+    }
+
+    
+export const getDownloadVersionFileQueryOptions = <TData = Awaited<ReturnType<typeof downloadVersionFile>>, TError = ErrorType<unknown>>(id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
-  const { query: queryOptions, request: requestOptions } = options ?? {};
 
-  const queryKey = queryOptions?.queryKey ?? getDownloadVersionFileQueryKey(id);
+const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadVersionFile>>> = ({ signal }) =>
-    downloadVersionFile(id, { signal, ...requestOptions });
+  const queryKey =  queryOptions?.queryKey ?? getDownloadVersionFileQueryKey(id);
 
-  return { queryKey, queryFn, enabled: !!id, ...queryOptions } as UseQueryOptions<
-    Awaited<ReturnType<typeof downloadVersionFile>>,
-    TError,
-    TData
-  > & { queryKey: DataTag<QueryKey, TData, TError> };
-};
+  
 
-export type DownloadVersionFileQueryResult = NonNullable<Awaited<ReturnType<typeof downloadVersionFile>>>;
-export type DownloadVersionFileQueryError = ErrorType<unknown>;
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadVersionFile>>> = ({ signal }) => downloadVersionFile(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type DownloadVersionFileQueryResult = NonNullable<Awaited<ReturnType<typeof downloadVersionFile>>>
+export type DownloadVersionFileQueryError = ErrorType<unknown>
+
 
 export function useDownloadVersionFile<TData = Awaited<ReturnType<typeof downloadVersionFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options: {
-    query: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, TData>> &
-      Pick<
-        DefinedInitialDataOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, Awaited<ReturnType<typeof downloadVersionFile>>>,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ id: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadVersionFile>>,
+          TError,
+          Awaited<ReturnType<typeof downloadVersionFile>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadVersionFile<TData = Awaited<ReturnType<typeof downloadVersionFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, TData>> &
-      Pick<
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadVersionFile>>,
           TError,
           Awaited<ReturnType<typeof downloadVersionFile>>
-        >,
-        'initialData'
-      >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useDownloadVersionFile<TData = Awaited<ReturnType<typeof downloadVersionFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The file uploaded with the version (Range and HEAD supported).
  */
 
 export function useDownloadVersionFile<TData = Awaited<ReturnType<typeof downloadVersionFile>>, TError = ErrorType<unknown>>(
-  id: number,
-  options?: {
-    query?: Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, TData>>;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-  const queryOptions = getDownloadVersionFileQueryOptions(id, options);
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadVersionFile>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const query = useQuery(queryOptions, queryClient) as UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+  const queryOptions = getDownloadVersionFileQueryOptions(id,options)
 
-  query.queryKey = queryOptions.queryKey;
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
 
   return query;
 }
 
+
+
 /**
  * @summary Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409).
  */
-export const getToggleVersionStatusUrl = (id: number) => {
-  return `/api/admin/versions/${id}/toggle-status`;
-};
+export const getToggleVersionStatusUrl = (id: number,) => {
 
-export const toggleVersionStatus = async (
-  id: number,
-  toggleVersionStatusDto: ToggleVersionStatusDto,
-  options?: RequestInit,
-): Promise<AdminVersionResponseDto> => {
-  return httpClient<AdminVersionResponseDto>(getToggleVersionStatusUrl(id), {
+
+  
+
+  return `/api/admin/versions/${id}/toggle-status`
+}
+
+export const toggleVersionStatus = async (id: number,
+    toggleVersionStatusDto: ToggleVersionStatusDto, options?: RequestInit): Promise<AdminVersionResponseDto> => {
+  
+  return httpClient<AdminVersionResponseDto>(getToggleVersionStatusUrl(id),
+  {      
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...options?.headers },
-    body: JSON.stringify(toggleVersionStatusDto),
-  });
-};
+    body: JSON.stringify(
+      toggleVersionStatusDto,)
+  }
+);}
 
-export const getToggleVersionStatusMutationOptions = <TError = ErrorType<unknown>, TContext = unknown>(options?: {
-  mutation?: UseMutationOptions<
-    Awaited<ReturnType<typeof toggleVersionStatus>>,
-    TError,
-    { id: number; data: BodyType<ToggleVersionStatusDto> },
-    TContext
-  >;
-  request?: SecondParameter<typeof httpClient>;
-}): UseMutationOptions<
-  Awaited<ReturnType<typeof toggleVersionStatus>>,
-  TError,
-  { id: number; data: BodyType<ToggleVersionStatusDto> },
-  TContext
-> => {
-  const mutationKey = ['toggleVersionStatus'];
-  const { mutation: mutationOptions, request: requestOptions } = options
-    ? options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey
-      ? options
-      : { ...options, mutation: { ...options.mutation, mutationKey } }
-    : { mutation: { mutationKey }, request: undefined };
 
-  const mutationFn: MutationFunction<
-    Awaited<ReturnType<typeof toggleVersionStatus>>,
-    { id: number; data: BodyType<ToggleVersionStatusDto> }
-  > = (props) => {
-    const { id, data } = props ?? {};
 
-    return toggleVersionStatus(id, data, requestOptions);
-  };
 
-  return { mutationFn, ...mutationOptions };
-};
+export const getToggleVersionStatusMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleVersionStatus>>, TError,{id: number;data: BodyType<ToggleVersionStatusDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof toggleVersionStatus>>, TError,{id: number;data: BodyType<ToggleVersionStatusDto>}, TContext> => {
 
-export type ToggleVersionStatusMutationResult = NonNullable<Awaited<ReturnType<typeof toggleVersionStatus>>>;
-export type ToggleVersionStatusMutationBody = BodyType<ToggleVersionStatusDto>;
-export type ToggleVersionStatusMutationError = ErrorType<unknown>;
+const mutationKey = ['toggleVersionStatus'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
 
-/**
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof toggleVersionStatus>>, {id: number;data: BodyType<ToggleVersionStatusDto>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  toggleVersionStatus(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ToggleVersionStatusMutationResult = NonNullable<Awaited<ReturnType<typeof toggleVersionStatus>>>
+    export type ToggleVersionStatusMutationBody = BodyType<ToggleVersionStatusDto>
+    export type ToggleVersionStatusMutationError = ErrorType<unknown>
+
+    /**
  * @summary Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409).
  */
-export const useToggleVersionStatus = <TError = ErrorType<unknown>, TContext = unknown>(
-  options?: {
-    mutation?: UseMutationOptions<
-      Awaited<ReturnType<typeof toggleVersionStatus>>,
-      TError,
-      { id: number; data: BodyType<ToggleVersionStatusDto> },
-      TContext
-    >;
-    request?: SecondParameter<typeof httpClient>;
-  },
-  queryClient?: QueryClient,
-): UseMutationResult<
-  Awaited<ReturnType<typeof toggleVersionStatus>>,
-  TError,
-  { id: number; data: BodyType<ToggleVersionStatusDto> },
-  TContext
-> => {
-  const mutationOptions = getToggleVersionStatusMutationOptions(options);
+export const useToggleVersionStatus = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleVersionStatus>>, TError,{id: number;data: BodyType<ToggleVersionStatusDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof toggleVersionStatus>>,
+        TError,
+        {id: number;data: BodyType<ToggleVersionStatusDto>},
+        TContext
+      > => {
 
-  return useMutation(mutationOptions, queryClient);
-};
+      const mutationOptions = getToggleVersionStatusMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    
