@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +40,8 @@ describe(`downloads (${process.env.TEST_DB})`, () => {
     alice = await t.signUpClient();
     bob = await t.signUpClient();
     const version = await createVersion(t, '2.1.0', { release_date: '2025-06-01', secret_hash: 'never-shown' });
-    debBytes = someBytes(300_000);
+    // Larger than one read chunk (512 KiB), so a whole download streams; small ranges are read in one piece.
+    debBytes = someBytes(1_300_000);
     deb = await uploadFile(t, { version_id: version.id, name: 'streamhub_2.1.0_amd64.deb', bytes: debBytes });
     rpm = await uploadFile(t, { version_id: version.id, name: 'streamhub-2.1.0.x86_64.rpm', bytes: someBytes(5000) });
   });
@@ -71,8 +73,10 @@ describe(`downloads (${process.env.TEST_DB})`, () => {
       expect(response.headers['content-length']).toBe('1000');
       const tail = await download(deb.id, alice.token).set('Range', 'bytes=-500').expect(206);
       expect(tail.body.equals(debBytes.subarray(debBytes.length - 500))).toBe(true);
-      const rest = await download(deb.id, alice.token).set('Range', 'bytes=299000-').expect(206);
-      expect(rest.body.equals(debBytes.subarray(299_000))).toBe(true);
+      const rest = await download(deb.id, alice.token).set('Range', 'bytes=1299000-').expect(206);
+      expect(rest.body.equals(debBytes.subarray(1_299_000))).toBe(true);
+      const streamed = await download(deb.id, alice.token).set('Range', 'bytes=100000-1250000').expect(206);
+      expect(streamed.body.equals(debBytes.subarray(100_000, 1_250_001))).toBe(true);
       expect(await countOf(deb.id)).toBe(1);
     });
 
@@ -83,7 +87,7 @@ describe(`downloads (${process.env.TEST_DB})`, () => {
     });
 
     it('answers 416 to a range beyond the end, HEAD with headers only, and 304 to a matching If-None-Match, counting none of them', async () => {
-      const refused = await t.api().get(`/api/download/${deb.id}`).set(bearer(alice.token)).set('Range', 'bytes=300000-').expect(416);
+      const refused = await t.api().get(`/api/download/${deb.id}`).set(bearer(alice.token)).set('Range', 'bytes=1300000-').expect(416);
       expect(refused.headers['content-range']).toBe(`bytes */${debBytes.length}`);
       const head = await t.api().head(`/api/download/${deb.id}`).set(bearer(alice.token)).expect(200);
       expect(head.headers).toMatchObject({
@@ -118,6 +122,54 @@ describe(`downloads (${process.env.TEST_DB})`, () => {
         architecture: 'x64',
       });
       await t.api().get('/api/download/99999/info').set(bearer(bob.token)).expect(404);
+    });
+
+    it('answers 404 when the stored bytes are gone and 409 when they no longer match the record, counting neither', async () => {
+      const version = await createVersion(t, '2.1.1', { release_date: '2025-06-02' });
+      const file = await uploadFile(t, { version_id: version.id, name: 'streamhub-2.1.1.tar.gz', bytes: someBytes(2000) });
+      const [{ storage_key: key }] = await t.dataSource.query('SELECT storage_key FROM distribution_files WHERE id = ?', [file.id]);
+      const path = join(t.config.storage.dir, key);
+      writeFileSync(path, someBytes(1999));
+      const changed = await t.api().get(`/api/download/${file.id}`).set(bearer(alice.token)).expect(409);
+      expect(changed.body.message).toBe('The stored file does not match its record; upload it again');
+      unlinkSync(path);
+      const missing = await t.api().get(`/api/download/${file.id}`).set(bearer(alice.token)).expect(404);
+      expect(missing.body.message).toBe('The file is missing from storage');
+      expect(await countOf(file.id)).toBe(0);
+    });
+
+    it('closes the file when the client goes away mid-transfer, and keeps serving', async () => {
+      const version = await createVersion(t, '2.1.2', { release_date: '2025-06-03' });
+      // More than the loopback socket buffers hold, so the transfer is still under way when the client leaves.
+      const bytes = someBytes(24 * 1024 * 1024);
+      const file = await uploadFile(t, { version_id: version.id, name: 'streamhub-2.1.2.tar.gz', bytes });
+      const [{ storage_key: key }] = await t.dataSource.query('SELECT storage_key FROM distribution_files WHERE id = ?', [file.id]);
+      const stored = join(t.config.storage.dir, key);
+      const openCopies = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`) === stored;
+          } catch {
+            return false; // closed while listing
+          }
+        }).length;
+      const { port } = t.app.getHttpServer().address() as AddressInfo;
+      await new Promise<void>((resolve, reject) => {
+        const request = httpGet({ port, path: `/api/download/${file.id}`, headers: bearer(alice.token), agent: false }, (response) => {
+          expect(response.statusCode).toBe(200);
+          response.once('data', () => {
+            response.pause();
+            expect(openCopies()).toBe(1);
+            request.destroy();
+            resolve();
+          });
+        });
+        request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+      });
+      for (let tries = 0; openCopies() > 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(openCopies()).toBe(0);
+      const again = await download(file.id, alice.token).expect(200);
+      expect(sha256(again.body)).toBe(file.file_hash);
     });
 
     it('refuses anonymous callers and unknown files', async () => {

@@ -23,6 +23,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) {
+      // Too late for an error answer (a download failed mid-transfer): cut the connection so the client sees it.
+      this.logger.error(`Failed after the answer began: ${exception instanceof Error ? exception.stack : String(exception)}`);
       response.destroy();
       return;
     }

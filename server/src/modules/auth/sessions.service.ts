@@ -3,10 +3,11 @@ import { JwtService } from '@nestjs/jwt';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { LessThan, Repository } from 'typeorm';
+import { DataSource, LessThan, Repository } from 'typeorm';
 import { AuthUser } from '../../common/current-user.decorator';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { PreparedSql } from '../../database/prepared-sql';
 import { UserEntity } from '../users/user.entity';
 import { SessionEntity } from './session.entity';
 
@@ -16,18 +17,27 @@ interface TokenClaims {
 }
 
 export const JWT_ALGORITHM = 'HS256';
+
+// Run on every authenticated request: a prepared statement, not a query built anew each time.
+const RESOLVE_SQL =
+  'SELECT s.id AS sid, u.id AS id, u.email AS email, u.role AS role FROM sessions s INNER JOIN users u ON u.id = s.user_id ' +
+  'WHERE s.id = ? AND u.id = ? AND s.expires_at > ? AND s.token_version = u.token_version AND u.is_active = ?';
 export const JWT_ISSUER = 'streamhub-portal';
 
 /** Issues bearer tokens and decides, per request, whether one is still good. */
 @Injectable()
 export class SessionsService {
   private readonly logger = new Logger('Sessions');
+  private readonly sql: PreparedSql;
 
   constructor(
     @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
     private readonly jwt: JwtService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    dataSource: DataSource,
+  ) {
+    this.sql = PreparedSql.for(dataSource);
+  }
 
   async start(user: UserEntity, client: { ip?: string; userAgent?: string }): Promise<string> {
     const id = randomUUID();
@@ -53,16 +63,12 @@ export class SessionsService {
       return null;
     }
     if (typeof claims.sid !== 'string' || typeof claims.sub !== 'number') return null;
-    const row = await this.sessions
-      .createQueryBuilder('s')
-      .innerJoin('s.user', 'u')
-      .select(['s.id AS sid', 'u.id AS id', 'u.email AS email', 'u.role AS role'])
-      .where('s.id = :sid', { sid: claims.sid })
-      .andWhere('u.id = :sub', { sub: claims.sub })
-      .andWhere('s.expires_at > :now', { now: new Date() })
-      .andWhere('s.token_version = u.token_version')
-      .andWhere('u.is_active = :active', { active: true })
-      .getRawOne<{ sid: string; id: number; email: string; role: AuthUser['role'] }>();
+    const row = await this.sql.one<{ sid: string; id: number; email: string; role: AuthUser['role'] }>(RESOLVE_SQL, [
+      claims.sid,
+      claims.sub,
+      new Date(),
+      true,
+    ]);
     return row ? { id: Number(row.id), email: row.email, role: row.role, sessionId: row.sid } : null;
   }
 

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 /** An upload received into temporary space: complete, hashed, not yet visible under any key. */
 export interface ReceivedUpload {
@@ -9,11 +9,25 @@ export interface ReceivedUpload {
   sha256: string;
 }
 
+/** The largest piece read at once: a download stream's chunk, and the largest range read into one buffer. */
+export const READ_CHUNK_BYTES = 512 * 1024;
+
 export interface ByteRange {
   /** First byte, inclusive. */
   start: number;
   /** Last byte, inclusive. */
   end: number;
+}
+
+/** A stored object opened for reading: its size as stored, then exactly one of copyTo, read or close. */
+export interface OpenedObject {
+  size: number;
+  /** Writes the bytes of a range to `destination` with backpressure (not ending it); the object closes after. */
+  copyTo(range: ByteRange, destination: Writable): Promise<void>;
+  /** The bytes of a small range (at most READ_CHUNK_BYTES) in one buffer; the object closes after. */
+  read(range: ByteRange): Promise<Buffer>;
+  /** Closes the object without reading it. */
+  close(): void;
 }
 
 export class UploadTooLargeError extends Error {
@@ -36,10 +50,8 @@ export abstract class FileStorage {
   abstract commit(upload: ReceivedUpload, key: string): Promise<void>;
   /** Drops a received upload that will not be committed; a missing one is fine. */
   abstract discard(tempId: string): Promise<void>;
-  /** Size of a stored object, or null when it does not exist. */
-  abstract size(key: string): Promise<number | null>;
-  /** A stream of the object's bytes, or of one inclusive range of them. */
-  abstract read(key: string, range?: ByteRange): Readable;
+  /** Opens a stored object for reading (one lookup gives its size and its bytes), or null when it does not exist. */
+  abstract open(key: string): Promise<OpenedObject | null>;
   /** Removes a stored object; a missing one is fine. */
   abstract remove(key: string): Promise<void>;
   /** Bytes used by stored objects (for health figures). */

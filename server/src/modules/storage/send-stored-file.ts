@@ -1,8 +1,10 @@
 import type { Request, Response } from 'express';
-import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../../common/api-error';
-import { ByteRange, FileStorage } from './file-storage';
+import { ByteRange, FileStorage, READ_CHUNK_BYTES } from './file-storage';
 import { contentDisposition, contentTypeOf, parseRange } from './http-range';
+
+/** What a write to a response fails with once its client has disconnected. */
+const CLIENT_GONE = new Set(['ERR_STREAM_DESTROYED', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
 
 export interface SendableFile {
   storageKey: string;
@@ -70,20 +72,35 @@ export async function sendStoredFile(
     response.writeHead(status, headers).end();
     return outcome;
   }
-  const stored = await storage.size(file.storageKey);
+  const stored = await storage.open(file.storageKey);
   if (stored === null) throw ApiError.notFound('The file is missing from storage');
-  if (stored !== file.size) throw ApiError.conflict('The stored file does not match its record; upload it again');
-  await beforeBody?.(outcome);
+  if (stored.size !== file.size) {
+    stored.close();
+    throw ApiError.conflict('The stored file does not match its record; upload it again');
+  }
+  const bytes = range ?? { start: 0, end: file.size - 1 };
+  // What fits in one read goes out in one write, read while the download is being counted.
+  const reading = length <= READ_CHUNK_BYTES ? stored.read(bytes) : null;
+  reading?.catch(() => undefined); // its failure is reported below, once the count is settled
+  try {
+    await beforeBody?.(outcome);
+  } catch (error) {
+    if (!reading) stored.close();
+    throw error;
+  }
+  const body = reading && (await reading);
   response.writeHead(status, headers);
-  if (length === 0) {
-    response.end();
+  if (body) {
+    response.end(body);
     return outcome;
   }
   try {
-    await pipeline(storage.read(file.storageKey, range ?? undefined), response);
+    await stored.copyTo(bytes, response);
+    response.end();
   } catch (error) {
     // The client going away mid-transfer is routine (a resumable download resumes with Range).
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;
+    if (!CLIENT_GONE.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    response.destroy();
   }
   return outcome;
 }
