@@ -27,6 +27,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(config.database),
         ScheduleModule.forRoot(),
+        // First, so its routes are matched first: the activation API is the portal's busiest path.
+        LicenseServerModule,
         MailModule,
         HealthModule,
         UsersModule,
@@ -35,7 +37,6 @@ export class AppModule {
         LicensesModule,
         OrdersModule,
         DevicesModule,
-        LicenseServerModule,
         LogsModule,
         StorageModule,
         VersionsModule,

@@ -1,3 +1,4 @@
+import { API_SECURITY_HEADERS } from '../src/common/security-headers';
 import { UserEntity } from '../src/modules/users/user.entity';
 import { bearer, startTestApp, TestApp } from './support/test-app';
 
@@ -78,17 +79,14 @@ describe(`bad input (${process.env.TEST_DB})`, () => {
   it('refuses a registration that tries to choose its own role', async () => {
     await expectUnchanged(
       () =>
-        t
-          .api()
-          .post('/api/register')
-          .send({
-            first_name: 'M',
-            last_name: 'M',
-            email: 'mallory@portal.test',
-            password: 'password-1',
-            password_confirmation: 'password-1',
-            role: 'admin',
-          }),
+        t.api().post('/api/register').send({
+          first_name: 'M',
+          last_name: 'M',
+          email: 'mallory@portal.test',
+          password: 'password-1',
+          password_confirmation: 'password-1',
+          role: 'admin',
+        }),
       400,
     );
   });
@@ -122,10 +120,15 @@ describe(`bad input (${process.env.TEST_DB})`, () => {
     expect(response.body.statusCode).toBe(404);
   });
 
-  it('sets the security headers', async () => {
-    const response = await t.api().get('/api/health').expect(200);
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(response.headers['x-powered-by']).toBeUndefined();
+  it('sets the API security headers on API answers, and the page headers on Swagger UI', async () => {
+    for (const response of [await t.api().get('/api/health').expect(200), await t.api().get('/api/does-not-exist').expect(404)]) {
+      for (const [name, value] of API_SECURITY_HEADERS) expect(response.headers[name.toLowerCase()]).toBe(value);
+      expect(response.headers['x-powered-by']).toBeUndefined();
+    }
+    const docs = await t.api().get('/api/docs/').expect(200);
+    expect(docs.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(docs.headers['content-security-policy']).toContain("style-src 'self' 'unsafe-inline'");
+    expect(docs.headers['x-content-type-options']).toBe('nosniff');
+    expect(docs.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 });

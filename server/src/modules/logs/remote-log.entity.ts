@@ -5,7 +5,6 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
  * screen's remote entries. Kept by value (no foreign keys), so the record outlives a deleted license.
  */
 @Entity('remote_logs')
-@Index('IDX_remote_logs_license_key_created_at', ['license_key', 'created_at'])
 export class RemoteLogEntity {
   @PrimaryGeneratedColumn()
   id: number;
