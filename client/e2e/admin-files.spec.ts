@@ -1,6 +1,17 @@
 import { expect, Locator, Page, test } from '@playwright/test';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { adminToken, createVersionByApi, fitsViewport, loginAsAdmin, seriousAxeViolations, uploadFileByApi } from './support/portal';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  adminToken,
+  createVersionByApi,
+  fitsViewport,
+  loginAsAdmin,
+  recordListSearches,
+  seriousAxeViolations,
+  uploadFileByApi,
+} from './support/portal';
 
 const ALLOWED = 'File type not allowed. Allowed types: .exe, .dmg, .pkg, .tar.gz, .zip, .deb, .rpm';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -176,6 +187,25 @@ test.describe('File Management', () => {
       .setInputFiles({ name: `notes-${marker}.txt`, mimeType: 'text/plain', buffer: Buffer.from('not a build') });
     await again.getByRole('button', { name: 'Upload', exact: true }).click();
     await expect(again.getByText(ALLOWED)).toBeVisible();
+    // A custom name does not hide the original's type: the server refuses by both names, so the form does too.
+    const customName = again.getByRole('textbox', { name: 'Custom File Name (optional)' });
+    await again
+      .locator('input[type="file"]')
+      .setInputFiles({ name: `firmware-${marker}.bin`, mimeType: 'application/octet-stream', buffer: randomBytes(256) });
+    await customName.fill(`x-${marker}.deb`);
+    await expect(again.getByText(ALLOWED)).toHaveCount(0);
+    await again.getByRole('button', { name: 'Upload', exact: true }).click();
+    await expect(again.getByText(ALLOWED)).toHaveCount(1);
+    expect(uploads).toEqual([]);
+    await expect(customName).not.toHaveAttribute('aria-invalid', 'true');
+    // And the other way round: an allowed file under a custom name of a refused type.
+    await again
+      .locator('input[type="file"]')
+      .setInputFiles({ name: `firmware-${marker}.deb`, mimeType: 'application/octet-stream', buffer: randomBytes(256) });
+    await customName.fill(`x-${marker}.bin`);
+    await again.getByRole('button', { name: 'Upload', exact: true }).click();
+    await expect(again.getByText(ALLOWED)).toHaveCount(1);
+    await expect(customName).toHaveAttribute('aria-invalid', 'true');
     expect(uploads).toEqual([]);
     await again.getByRole('button', { name: 'Cancel' }).click();
     await expect(again).toHaveCount(0);
@@ -197,6 +227,66 @@ test.describe('File Management', () => {
     await expect(page.getByTestId('files-showing')).toHaveText('Showing 1 to 1 of 1 files');
     await expect.poll(async () => count(await stat(page, 'files'))).toBe(filesBefore);
     await expect.poll(() => stat(page, 'size')).toBe(sizeBefore);
+  });
+
+  test('sends one search request, with the whole term, for a term typed quickly (300 ms debounce)', async ({ page }) => {
+    const searches = recordListSearches(page, '/api/admin/distribution-files');
+    const term = `other-${marker}`;
+    await page.getByRole('textbox', { name: 'Search files' }).click();
+    const answered = page.waitForResponse((response) => {
+      const url = new URL(response.url());
+      return url.pathname === '/api/admin/distribution-files' && url.searchParams.get('search') === term;
+    });
+    // 40 ms between keys, well inside the 300 ms debounce.
+    await page.keyboard.type(term, { delay: 40 });
+    await answered;
+    await expect(page.getByTestId('files-showing')).toHaveText('Showing 1 to 1 of 1 files');
+    await expect(rowNamed(page, otherFile.file_name)).toHaveCount(1);
+    expect(searches.filter((search) => search !== null)).toEqual([term]);
+  });
+
+  test('only warns on the console about a file over 100 MB, and still sends it', async ({ page }) => {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    // Sparse files: 100 MB exactly, and one byte more.
+    const dir = mkdtempSync(join(tmpdir(), 'files-large-'));
+    const limit = join(dir, `limit-${marker}.zip`);
+    const large = join(dir, `large-${marker}.zip`);
+    writeFileSync(limit, '');
+    truncateSync(limit, 104_857_600);
+    writeFileSync(large, '');
+    truncateSync(large, 104_857_601);
+    // Proving that the upload goes out is enough: it is stopped at the door, so nothing that big is stored.
+    const sent: string[] = [];
+    await page.route('**/api/admin/distribution-files', (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      sent.push(route.request().url());
+      return route.abort('failed');
+    });
+    try {
+      await page.getByRole('button', { name: 'Upload File' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Upload Distribution File' });
+      await choose(page, dialog, 'Version', versionOption(versionA.version));
+      await choose(page, dialog, 'Operating System', 'macOS');
+      await choose(page, dialog, 'Architecture', 'arm64');
+      const network = dialog.getByRole('alert').filter({ hasText: 'Network error: Unable to connect to server.' });
+
+      await dialog.locator('input[type="file"]').setInputFiles(limit);
+      await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+      await expect(network).toBeVisible();
+      expect(sent).toHaveLength(1);
+      expect(warnings.filter((text) => text.startsWith('Large upload'))).toEqual([]);
+
+      await dialog.locator('input[type="file"]').setInputFiles(large);
+      await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+      await expect.poll(() => sent.length).toBe(2);
+      await expect(network).toBeVisible();
+      expect(warnings.filter((text) => text.startsWith('Large upload'))).toEqual([`Large upload: large-${marker}.zip (104857601 bytes)`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('has no serious accessibility violations with data and with the upload modal open, on desktop and phone', async ({ page }) => {

@@ -7,7 +7,11 @@ const DAY = 24 * 3600 * 1000;
 const isoDate = (daysAhead: number) => new Date(Date.now() + daysAhead * DAY).toISOString().slice(0, 10);
 
 /** A license issued through the admin API, as another admin would through the screen. */
-async function issueLicense(page: Page, token: string, data: { user_email: string; expires_at: string; max_activations?: number }) {
+async function issueLicense(
+  page: Page,
+  token: string,
+  data: { user_email: string; expires_at: string; max_activations?: number; status?: 'active' | 'pending' },
+) {
   const response = await page.request.post('/api/admin/licenses', {
     headers: { Authorization: `Bearer ${token}` },
     data: { product_name: 'StreamHub Pro', ...data },
@@ -34,6 +38,9 @@ async function activateServer(page: Page, licenseKey: string, n: number) {
 }
 
 const rows = (page: Page) => page.getByTestId('licenses-table').locator('tbody tr');
+/** A row's status actions: Activate and Revoke, whichever it offers. */
+const statusActions = (page: Page, key: string) =>
+  row(page, key).getByRole('button', { name: new RegExp(`^(Activate|Revoke) license ${key}$`) });
 const search = (page: Page) => page.getByPlaceholder('Search licenses...');
 const row = (page: Page, key: string) => page.getByTestId(`license-row-${key}`);
 
@@ -146,6 +153,38 @@ test.describe('License Management', () => {
     await expect(page.getByTestId('licenses-empty')).toContainText('No licenses found');
   });
 
+  test('offers Activate only for a revoked license and Revoke for any other, and the revoke message clears after 5 s', async ({ page }) => {
+    const token = await adminToken(page);
+    const email = `${marker}@portal.test`;
+    const active = await issueLicense(page, token, { user_email: email, expires_at: isoDate(90) });
+    const pending = await issueLicense(page, token, { user_email: email, expires_at: isoDate(90), status: 'pending' });
+    const revoked = await issueLicense(page, token, { user_email: email, expires_at: isoDate(90) });
+    const revoking = await page.request.post(`/api/admin/licenses/${revoked.id}/revoke`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(revoking.status()).toBe(200);
+    await search(page).fill(email);
+    await expect(rows(page)).toHaveCount(3);
+
+    await expect(row(page, active.license_key).getByTestId('license-status')).toHaveText('Active');
+    await expect(statusActions(page, active.license_key)).toHaveAccessibleName(`Revoke license ${active.license_key}`);
+    await expect(row(page, pending.license_key).getByTestId('license-status')).toHaveText('Pending');
+    await expect(statusActions(page, pending.license_key)).toHaveCount(1);
+    await expect(statusActions(page, pending.license_key)).toHaveAccessibleName(`Revoke license ${pending.license_key}`);
+    await expect(row(page, revoked.license_key).getByTestId('license-status')).toHaveText('Revoked');
+    await expect(statusActions(page, revoked.license_key)).toHaveAccessibleName(`Activate license ${revoked.license_key}`);
+
+    // Revoking the pending license turns its one action into Activate.
+    await page.getByRole('button', { name: `Revoke license ${pending.license_key}` }).click();
+    await page.getByRole('dialog', { name: 'Revoke license' }).getByRole('button', { name: 'Revoke License' }).click();
+    const message = page.getByText('License revoked successfully');
+    await expect(message).toBeVisible();
+    // The revoke message clears itself after 5 s (admin spec section 8): still there at 3 s, gone soon after 5.
+    await page.waitForTimeout(3000);
+    await expect(message).toBeVisible();
+    await expect(message).toHaveCount(0, { timeout: 3500 });
+    await expect(row(page, pending.license_key).getByTestId('license-status')).toHaveText('Revoked');
+    await expect(statusActions(page, pending.license_key)).toHaveAccessibleName(`Activate license ${pending.license_key}`);
+  });
+
   test('shows activations as a progress bar capped at 100% and deletes with the device count', async ({ page }) => {
     const token = await adminToken(page);
     const license = await issueLicense(page, token, { user_email: `${marker}@portal.test`, expires_at: isoDate(90), max_activations: 4 });
@@ -198,13 +237,14 @@ test.describe('License Management', () => {
     await expect(page.getByTestId('licenses-empty')).toBeVisible();
   });
 
-  test('says sync is not configured instead of faking one, and exports CSV and JSON', async ({ page }) => {
+  test('syncs with the license server (this portal itself), and exports CSV and JSON', async ({ page }) => {
     const token = await adminToken(page);
     const license = await issueLicense(page, token, { user_email: `${marker}@portal.test`, expires_at: isoDate(60) });
-    const sync = page.getByRole('button', { name: 'Sync with License Server' });
-    await expect(sync).toHaveAttribute('aria-disabled', 'true');
-    await sync.hover();
-    await expect(page.getByRole('tooltip')).toContainText('Sync is not configured');
+    await expect(page.getByTestId('license-server-line')).toHaveText('License server: this portal');
+    await page.getByRole('button', { name: 'Sync with License Server' }).click();
+    await expect(page.getByText(/^Sync completed! 0 new licenses, \d+ updated$/)).toBeVisible();
+    await expect(page.getByTestId('licenses-sync-status')).toHaveText(/Last sync: \w{3} \d{1,2}, \d{4}/);
+    await expect(page.getByTestId('licenses-sync-status')).not.toContainText('Sync recommended');
     await expect(page.getByTestId('license-stats')).toContainText('Total licenses');
 
     await search(page).fill(marker);

@@ -3,7 +3,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adminToken, createVerifiedClient, fitsViewport, loginAsClient, seriousAxeViolations } from './support/portal';
+import { createVerifiedClient, fitsViewport, loginAsAdmin, loginAsClient, seriousAxeViolations } from './support/portal';
 
 const base = () => process.env.E2E_BASE_URL!;
 const LICENSE_HEADER = '-----BEGIN STREAMHUB LICENSE-----';
@@ -78,6 +78,7 @@ test.describe('Client licenses and devices', () => {
   test('takes a trial, buys with a live Total, downloads license.key, activates a server with the test script, and sees a revocation reported', async ({
     page,
     context,
+    browser,
   }) => {
     test.setTimeout(120_000);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -182,14 +183,27 @@ test.describe('Client licenses and devices', () => {
     await expect(device.getByTestId('device-server-id')).toHaveText(serverUid);
     await expect(page.getByTestId(`license-${paidKey}`).getByTestId('license-devices')).toHaveText('1/2');
 
-    // An admin revokes the license; the script's next validation reports it and stops.
-    const token = await adminToken(page);
-    const headers = { Authorization: `Bearer ${token}` };
-    const found = await page.request.get('/api/admin/licenses', { headers, params: { search: paidKey } });
-    const licenseId = ((await found.json()).data as Array<{ id: number; license_key: string }>).find(
-      (row) => row.license_key === paidKey,
-    )!.id;
-    expect((await page.request.post(`/api/admin/licenses/${licenseId}/revoke`, { headers })).status()).toBe(200);
+    // An admin, in a browser of their own, revokes the license on License Management; the script's next validation reports it and stops.
+    const adminContext = await browser.newContext();
+    try {
+      const admin = await adminContext.newPage();
+      await loginAsAdmin(admin);
+      await admin.goto('/secret-admin/licenses');
+      await expect(admin.getByRole('heading', { name: 'License Management' })).toBeVisible();
+      await admin.getByPlaceholder('Search licenses...').fill(paidKey);
+      await expect(admin.getByTestId('licenses-table').locator('tbody tr')).toHaveCount(1);
+      const licenseRow = admin.getByTestId(`license-row-${paidKey}`);
+      await expect(licenseRow.getByTestId('license-activations')).toHaveText('1 / 2');
+      await licenseRow.getByRole('button', { name: `Revoke license ${paidKey}` }).click();
+      const confirm = admin.getByRole('dialog', { name: 'Revoke license' });
+      await expect(confirm).toContainText(paidKey);
+      await expect(confirm).toContainText('Deactivate all installations using it (1 active now)');
+      await confirm.getByRole('button', { name: 'Revoke License' }).click();
+      await expect(admin.getByText('License revoked successfully')).toBeVisible();
+      await expect(licenseRow.getByTestId('license-status')).toHaveText('Revoked');
+    } finally {
+      await adminContext.close();
+    }
     await run.waitFor(/validate\s+REVOKED\s+License has been revoked/);
     expect(await run.exited).toBe(2);
     expect(run.output()).toContain('The portal says REVOKED');

@@ -3,6 +3,8 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { PUBLIC_EXTENSION } from './common/public.decorator';
 
 export const BEARER = 'bearer';
+/** The sync API's credential: another portal's LICENSE_SERVER_SYNC_TOKEN, not a session. */
+export const SYNC_TOKEN = 'sync-token';
 
 /**
  * The API contract, built from the running module graph. Operation ids are handler names; every
@@ -17,6 +19,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion('1.0.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'LICENSE_SERVER_SYNC_TOKEN of this portal' }, SYNC_TOKEN)
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller: string, method: string) => method,

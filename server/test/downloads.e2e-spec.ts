@@ -28,6 +28,8 @@ describe(`downloads (${process.env.TEST_DB})`, () => {
       install_command: string | null;
       download_command: string;
     };
+  /** Where supertest sends requests (no PUBLIC_URL is set, so links point there). */
+  const origin = () => `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
   /** The path and query of an absolute link, for supertest. */
   const local = (url: string) => {
     const parsed = new URL(url);
@@ -223,7 +225,7 @@ describe(`downloads (${process.env.TEST_DB})`, () => {
       const before = await countOf(deb.id);
       const link = await signedLink(deb.id, bob.token);
       expect(link.url).toMatch(
-        new RegExp(`^${t.config.publicUrl}/api/download/${deb.id}/signed\\?expires=\\d+&user=${bob.id}&signature=[\\w-]{43}$`),
+        new RegExp(`^${origin()}/api/download/${deb.id}/signed\\?expires=\\d+&user=${bob.id}&signature=[\\w-]{43}$`),
       );
       const expiresIn = Date.parse(link.expires_at) - Date.now();
       expect(expiresIn).toBeGreaterThan(0);
@@ -297,10 +299,58 @@ describe(`downloads (${process.env.TEST_DB})`, () => {
       expect(rpmLink.install_command).toMatch(/sha256sum -c - && sudo dnf install -y \.\/streamhub-2\.1\.0\.x86_64\.rpm$/);
     });
 
+    describe('point at', () => {
+      const linkFor = (app: TestApp, fileId: number, token: string, headers: Record<string, string>) =>
+        app.api().post(`/api/download/${fileId}/link`).set(bearer(token)).set(headers).expect(200);
+      /** Another portal with these settings, one file in it, and a client to ask for links. */
+      const portalWithFile = async (env: Record<string, string>) => {
+        const app = await startTestApp(env);
+        const version = await createVersion(app, '1.0.0');
+        const file = await uploadFile(app, { version_id: version.id, name: 'streamhub_1.0.0_amd64.deb' });
+        return { app, file, client: await app.signUpClient() };
+      };
+
+      it('the host the request came to when PUBLIC_URL is not set, in the link and in the install command', async () => {
+        expect(t.config.publicUrlSet).toBe(false);
+        const response = await linkFor(t, deb.id, alice.token, { Host: 'portal.example.test:8443' });
+        const { url, install_command } = response.body.data;
+        expect(url).toMatch(new RegExp(`^http://portal\\.example\\.test:8443/api/download/${deb.id}/signed\\?expires=`));
+        expect(install_command).toContain(`-o streamhub_2.1.0_amd64.deb '${url}' && `);
+      });
+
+      it('the configured base (PUBLIC_URL or its default) when the Host is no plain host[:port]', async () => {
+        const response = await linkFor(t, deb.id, alice.token, { Host: 'evil.test/phish?' });
+        expect(response.body.data.url).toMatch(new RegExp(`^${t.config.publicUrl}/api/download/${deb.id}/signed\\?expires=`));
+      });
+
+      it('the forwarded protocol and host only behind a trusted proxy (TRUST_PROXY)', async () => {
+        const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'portal.example.test' };
+        const untrusted = await linkFor(t, deb.id, alice.token, forwarded);
+        expect(untrusted.body.data.url).toMatch(new RegExp(`^${origin()}/api/download/`));
+        const proxied = await portalWithFile({ TRUST_PROXY: 'loopback' });
+        try {
+          const trusted = await linkFor(proxied.app, proxied.file.id, proxied.client.token, forwarded);
+          expect(trusted.body.data.url).toMatch(new RegExp(`^https://portal\\.example\\.test/api/download/${proxied.file.id}/signed\\?`));
+        } finally {
+          await proxied.app.close();
+        }
+      });
+
+      it('PUBLIC_URL when it is set, whatever host the request names', async () => {
+        const configured = await portalWithFile({ PUBLIC_URL: 'https://downloads.example.com/' });
+        try {
+          const response = await linkFor(configured.app, configured.file.id, configured.client.token, { Host: 'portal.example.test:8443' });
+          const { url, install_command } = response.body.data;
+          expect(url).toMatch(new RegExp(`^https://downloads\\.example\\.com/api/download/${configured.file.id}/signed\\?expires=`));
+          expect(install_command).toContain(`'${url}'`);
+        } finally {
+          await configured.app.close();
+        }
+      });
+    });
+
     it('runs: the download command fetches the file with curl and sha256sum accepts it', async () => {
-      const link = await signedLink(deb.id, alice.token);
-      const { port } = t.app.getHttpServer().address() as AddressInfo;
-      const command = link.download_command.split(t.config.publicUrl).join(`http://127.0.0.1:${port}`);
+      const { download_command: command } = await signedLink(deb.id, alice.token);
       const dir = mkdtempSync(join(tmpdir(), 'portal-install-'));
       try {
         // Asynchronously: the server answering curl runs in this very process.

@@ -1,4 +1,3 @@
-import { VersionsService } from '../src/modules/versions/versions.service';
 import { asBuffer, countRows, createVersion, postVersion, sha256, someBytes, storedFiles, uploadFile } from './support/distribution';
 import { bearer, startTestApp, TestApp } from './support/test-app';
 
@@ -240,12 +239,16 @@ describe(`versions (${process.env.TEST_DB})`, () => {
 
     it('shows the sync state: an edit makes a synced version pending again; sync off is Local Only', async () => {
       const versionId = await id('3.4.0');
-      await t.app.get(VersionsService).markSynced([versionId], new Date('2025-08-01T10:00:00Z'));
+      const before = Date.now();
+      await t.api().post(`/api/admin/versions/${versionId}/sync`).set(bearer(admin)).expect(200);
       const synced = await list({ search: '3.4.0' });
-      expect(synced.data[0]).toMatchObject({ sync_status: 'synced', last_sync_at: '2025-08-01T10:00:00.000Z' });
-      expect(synced.meta.last_sync_at).toBe('2025-08-01T10:00:00.000Z');
+      expect(synced.data[0]).toMatchObject({ sync_status: 'synced' });
+      expect(Date.parse(synced.data[0].last_sync_at)).toBeGreaterThanOrEqual(before - 1000);
+      expect(synced.meta.last_sync_at).toBe(synced.data[0].last_sync_at);
       const edited = await t.api().put(`/api/admin/versions/${versionId}`).set(bearer(admin)).send({ changelog: 'Changed' }).expect(200);
       expect(edited.body.data).toMatchObject({ sync_status: 'pending', last_sync_at: null });
+      // 'Last sync' is the time of the last sync run: an edit makes the version pending, it does not undo the sync.
+      expect((await list({ search: '3.4.0' })).meta.last_sync_at).toBe(synced.meta.last_sync_at);
       const local = await t
         .api()
         .put(`/api/admin/versions/${versionId}`)

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
@@ -136,4 +137,26 @@ export async function uploadFileByApi(
   });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()).data;
+}
+
+/**
+ * The `search` parameter of every GET to this list path from now on (null for a request without one), to prove
+ * that typing is debounced into one request.
+ */
+export function recordListSearches(page: Page, pathname: string): Array<string | null> {
+  const searches: Array<string | null> = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (request.method() === 'GET' && url.pathname === pathname) searches.push(url.searchParams.get('search'));
+  });
+  return searches;
+}
+
+/** A local URL where nothing listens (a port just released), for a license server that cannot be reached. */
+export async function closedPortUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}`;
 }

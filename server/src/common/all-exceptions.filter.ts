@@ -30,7 +30,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const { status, body } = this.describe(exception);
     if (exception instanceof TooManyAttemptsError) response.setHeader('Retry-After', String(exception.retryAfterSeconds));
-    if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    // A 502/504 is another server's failure, already worded for the admin: a warning, not this portal's bug.
+    if (status === 502 || status === 504) this.logger.warn(String(body.message));
+    else if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     response.status(status).json(body);
   }
 
@@ -67,11 +69,36 @@ export class AllExceptionsFilter implements ExceptionFilter {
         body: { statusCode: HttpStatus.CONFLICT, message: 'A record with these values already exists' },
       };
     }
+    if (exception instanceof QueryFailedError && isValueTooLong(exception)) {
+      // A DTO limit that does not fit its column: worth fixing, so say so in the log.
+      this.logger.warn(`Refused by the database as too long: ${exception.message}`);
+      // The database names the column ("Data too long for column 'changelog'"); columns carry the fields' names.
+      const column = /column '(\w+)'/.exec(exception.message)?.[1];
+      const message = `${column ?? 'A value'} is too long (or out of range) to store`;
+      const body = { statusCode: HttpStatus.BAD_REQUEST, message };
+      return { status: HttpStatus.BAD_REQUEST, body: column ? { ...body, errors: { [column]: [message] } } : body };
+    }
     return { status: 500, body: { statusCode: 500, message: 'Internal server error' } };
   }
 }
 
+/** MySQL/MariaDB strict mode refusing a value that does not fit its column (too long, out of range, truncated). */
+const VALUE_TOO_LONG = new Set([
+  'ER_DATA_TOO_LONG',
+  'ER_WARN_DATA_OUT_OF_RANGE',
+  'WARN_DATA_TRUNCATED',
+  'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
+]);
+
+function driverCode(error: unknown): string | undefined {
+  return (error as { code?: string; driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
+}
+
+function isValueTooLong(error: unknown): boolean {
+  return VALUE_TOO_LONG.has(driverCode(error) ?? '');
+}
+
 export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string; driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
+  const code = driverCode(error);
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

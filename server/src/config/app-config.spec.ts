@@ -13,6 +13,12 @@ describe('loadConfig', () => {
     expect(config.port).toBe(3000);
     expect(config.database).toEqual({ type: 'sqlite', path: join(dataDir, 'portal.sqlite') });
     expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.publicUrlSet).toBe(false);
+  });
+
+  it('tells a PUBLIC_URL that was set (trailing slashes dropped) from the localhost default', () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: 'https://portal.example.com/' });
+    expect(config).toMatchObject({ publicUrl: 'https://portal.example.com', publicUrlSet: true });
   });
 
   it('reads DATABASE_URL for MySQL and MariaDB', () => {

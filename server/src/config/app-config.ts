@@ -10,7 +10,10 @@ export interface AppConfig {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /** Base of links in mails (PUBLIC_URL, else http://localhost:$PORT). */
   publicUrl: string;
+  /** PUBLIC_URL was given: download links use it; otherwise they follow the origin of the request. */
+  publicUrlSet: boolean;
   dataDir: string;
   database: DatabaseConfig;
   admin: { email: string; password: string | null };
@@ -54,6 +57,8 @@ export interface LicensingConfig {
   paymentProvider: (typeof PAYMENT_PROVIDERS)[number];
   /** A device that has not reported for this long is shown (and stored) as inactive. */
   deviceInactiveAfterSeconds: number;
+  /** The token other portals send to use this one as their license server (LICENSE_SERVER_SYNC_TOKEN); null: no sync API. */
+  syncApiToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     host: env.HOST || '0.0.0.0',
     publicUrl,
+    publicUrlSet: Boolean(env.PUBLIC_URL),
     dataDir,
     database,
     admin: { email: adminEmail, password: adminPassword },
@@ -132,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       signingKeyPem: parseSigningKey(env.LICENSE_SIGNING_KEY, problems),
       paymentProvider: parsePaymentProvider(env.PAYMENT_PROVIDER, problems),
       deviceInactiveAfterSeconds: int('DEVICE_INACTIVE_AFTER_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
+      syncApiToken: syncApiToken(env.LICENSE_SERVER_SYNC_TOKEN, problems),
     },
     storage: {
       dir: resolve(env.STORAGE_DIR || join(dataDir, 'storage')),
@@ -166,6 +173,14 @@ function parseSigningKey(raw: string | undefined, problems: string[]): string | 
   }
   problems.push('LICENSE_SIGNING_KEY must be an Ed25519 private key in PEM (e.g. `openssl genpkey -algorithm ed25519`)');
   return null;
+}
+
+/** A shared secret between two portals: long enough not to be guessed. */
+function syncApiToken(raw: string | undefined, problems: string[]): string | null {
+  const token = raw?.trim();
+  if (!token) return null;
+  if (token.length < 24) problems.push('LICENSE_SERVER_SYNC_TOKEN must be at least 24 characters');
+  return token;
 }
 
 function parsePaymentProvider(raw: string | undefined, problems: string[]): LicensingConfig['paymentProvider'] {

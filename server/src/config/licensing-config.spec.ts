@@ -8,7 +8,12 @@ const base = () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-licensing-con
 
 describe('licensing configuration', () => {
   it('defaults to the sandbox payment provider, a generated signing key and one day of device silence', () => {
-    expect(loadConfig(base()).licensing).toEqual({ paymentProvider: 'sandbox', signingKeyPem: null, deviceInactiveAfterSeconds: 86400 });
+    expect(loadConfig(base()).licensing).toEqual({
+      paymentProvider: 'sandbox',
+      signingKeyPem: null,
+      deviceInactiveAfterSeconds: 86400,
+      syncApiToken: null,
+    });
   });
 
   it('stops the start on an unknown payment provider', () => {

@@ -57,15 +57,16 @@ export class PreparedSql {
   /**
    * Inserts many rows as multi-row INSERTs, all or nothing: on SQLite in one transaction, in statements of
    * 256, 64, 16, 4 and 1 rows (few prepared statements, few calls into the driver); on MySQL 500 rows per INSERT.
+   * `ignoreDuplicates` skips rows that a unique index already holds.
    */
-  async insertMany(table: string, columns: string[], rows: Param[][]): Promise<void> {
+  async insertMany(table: string, columns: string[], rows: Param[][], options: { ignoreDuplicates?: boolean } = {}): Promise<void> {
     if (!rows.length) return;
     if (this.engine === 'sqlite') {
       this.transaction(() => {
         for (let start = 0; start < rows.length;) {
           const count = SQLITE_INSERT_SIZES.find((size) => size <= rows.length - start)!;
           const params = rows.slice(start, start + count).flatMap((row) => this.bind(row));
-          this.statement(this.insertSql(table, columns, count)).run(...params);
+          this.statement(this.insertSql(table, columns, count, options.ignoreDuplicates)).run(...params);
           start += count;
         }
       });
@@ -73,18 +74,19 @@ export class PreparedSql {
     }
     for (let start = 0; start < rows.length; start += 500) {
       const chunk = rows.slice(start, start + 500);
-      await this.mysql('query', this.insertSql(table, columns, chunk.length), chunk.flat());
+      await this.mysql('query', this.insertSql(table, columns, chunk.length, options.ignoreDuplicates), chunk.flat());
     }
   }
 
   /** `INSERT INTO table (columns) VALUES (?, …), …` for `count` rows, made once per table, columns and count. */
-  private insertSql(table: string, columns: string[], count: number): string {
-    const key = `${table}(${columns.join(',')})${count}`;
+  private insertSql(table: string, columns: string[], count: number, ignoreDuplicates = false): string {
+    const key = `${ignoreDuplicates}${table}(${columns.join(',')})${count}`;
     let sql = this.inserts.get(key);
     if (!sql) {
       const tuple = `(${columns.map(() => '?').join(', ')})`;
       const list = columns.map((column) => this.quote(column)).join(', ');
-      sql = `INSERT INTO ${this.quote(table)} (${list}) VALUES ${Array.from({ length: count }, () => tuple).join(', ')}`;
+      const insert = ignoreDuplicates ? (this.engine === 'sqlite' ? 'INSERT OR IGNORE' : 'INSERT IGNORE') : 'INSERT';
+      sql = `${insert} INTO ${this.quote(table)} (${list}) VALUES ${Array.from({ length: count }, () => tuple).join(', ')}`;
       if (this.engine === 'sqlite') this.inserts.set(key, sql);
     }
     return sql;

@@ -1,9 +1,19 @@
 /** What the server takes for distribution files (admin spec section 5), used until its own list has loaded. */
 export const DISTRIBUTION_EXTENSIONS = ['.exe', '.dmg', '.pkg', '.tar.gz', '.zip', '.deb', '.rpm'] as const;
 
+/** Above this an upload only earns a console warning (admin spec sections 5 and 9); the server's own limit decides. */
+export const LARGE_UPLOAD_BYTES = 104_857_600;
+
 /** The allowed extension a file name ends with, or null (case-insensitive; a bare extension is no name). */
 export function allowedExtension(name: string, allowed: readonly string[]): string | null {
   const lower = name.toLowerCase();
   const match = [...allowed].sort((a, b) => b.length - a.length).find((ext) => lower.endsWith(ext));
   return match && lower.length > match.length ? match : null;
+}
+
+/** The spec's console warning for an upload over 100 MB; true when it warned. */
+export function warnIfLargeUpload(file: Pick<File, 'name' | 'size'> | null | undefined): boolean {
+  if (!file || file.size <= LARGE_UPLOAD_BYTES) return false;
+  console.warn(`Large upload: ${file.name} (${file.size} bytes)`);
+  return true;
 }

@@ -2,6 +2,13 @@ import { InitialSchema1764000000000 } from './1764000000000-InitialSchema';
 import { Licensing1764200000000 } from './1764200000000-Licensing';
 import { Distribution1764300000000 } from './1764300000000-Distribution';
 import { RemoteLogIndexes1764400000000 } from './1764400000000-RemoteLogIndexes';
+import { LicenseServerSync1764500000000 } from './1764500000000-LicenseServerSync';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
-export const MIGRATIONS = [InitialSchema1764000000000, Licensing1764200000000, Distribution1764300000000, RemoteLogIndexes1764400000000];
+export const MIGRATIONS = [
+  InitialSchema1764000000000,
+  Licensing1764200000000,
+  Distribution1764300000000,
+  RemoteLogIndexes1764400000000,
+  LicenseServerSync1764500000000,
+];

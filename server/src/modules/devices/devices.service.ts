@@ -47,6 +47,27 @@ export interface SeatOutcome {
 
 export type DeviceWithLicense = DeviceEntity & { license: LicenseEntity };
 
+/** A device as portals exchange it when syncing with a license server. */
+export type SyncedDevice = Pick<
+  DeviceEntity,
+  | 'id'
+  | 'server_uid'
+  | 'device_name'
+  | 'hostname'
+  | 'product'
+  | 'version'
+  | 'status'
+  | 'activated_at'
+  | 'last_activity_at'
+  | 'deactivated_at'
+> & { license_key: string };
+
+/** Plugged in by the license-server sync: a seat given back here must be given back on the external license server. */
+export interface DeviceServerHooks {
+  /** Deactivates the device on the external license server first; throws (and nothing changes here) when it cannot. */
+  deactivate(licenseKey: string, serverUid: string): Promise<void>;
+}
+
 export interface DevicePage {
   rows: DeviceWithLicense[];
   total: number;
@@ -108,6 +129,7 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('Devices');
   private readonly sql: PreparedSql;
   private readonly heartbeats = new GroupCommit<Heartbeat>((beats) => this.writeHeartbeats(beats));
+  private serverHooks: DeviceServerHooks | null = null;
   /** The activation in progress per license and server, to take same-server calls one at a time. */
   private readonly activating = new Map<string, Promise<void>>();
 
@@ -117,6 +139,10 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sql = PreparedSql.for(devices.manager.connection);
+  }
+
+  registerServerHooks(hooks: DeviceServerHooks): void {
+    this.serverHooks = hooks;
   }
 
   onModuleInit(): void {
@@ -259,7 +285,10 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
   async deactivateOwn(id: number, user: AuthUser): Promise<DeviceWithLicense> {
     const device = await this.devices.findOne({ where: { id }, relations: { license: true } });
     if (!device || device.license?.user_id !== user.id) throw ApiError.notFound('Device not found');
-    if (device.deactivated_at === null) await this.release(device);
+    if (device.deactivated_at === null) {
+      await this.serverHooks?.deactivate(device.license!.license_key, device.server_uid);
+      await this.release(device);
+    }
     return (await this.devices.findOneOrFail({ where: { id }, relations: { license: true } })) as DeviceWithLicense;
   }
 
@@ -294,7 +323,10 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
     if (!license) throw ApiError.notFound('License not found');
     const device = await this.devices.findOneBy({ license_id: license.id, server_uid: serverUid });
     if (!device) throw ApiError.notFound('No device with this server_uid on this license');
-    if (device.deactivated_at === null) await this.release(device);
+    if (device.deactivated_at === null) {
+      await this.serverHooks?.deactivate(license.license_key, serverUid);
+      await this.release(device);
+    }
     return Object.assign(await this.devices.findOneByOrFail({ id: device.id }), {
       license: (await this.licenses.findById(license.id)) ?? license,
     });
@@ -342,6 +374,53 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
       .getRawMany<{ name: string; count: string | number }>();
     stats.by_version = versions.map((row) => ({ name: row.name, count: Number(row.count) }));
     return stats;
+  }
+
+  // ---- syncing with a license server -----------------------------------------------------------
+
+  /** This server's devices after `afterId`, by id, with their license keys (for a portal that syncs from this one). */
+  async listForSync(afterId: number, limit: number): Promise<SyncedDevice[]> {
+    await this.markSilentDevicesInactive();
+    const rows = await this.devices
+      .createQueryBuilder('d')
+      .innerJoinAndSelect('d.license', 'l')
+      .where('d.id > :afterId', { afterId })
+      .orderBy('d.id', 'ASC')
+      .take(limit)
+      .getMany();
+    return rows.map((device) => ({ ...syncedDeviceFields(device), license_key: device.license!.license_key }));
+  }
+
+  /**
+   * The license server's devices, mirrored here for the licenses this portal knows (their seats come with the
+   * licenses): matched by license and server_uid, added or brought up to date. Returns how many changed.
+   */
+  async mirrorFromServer(devices: SyncedDevice[]): Promise<number> {
+    let changed = 0;
+    const licenseIds = new Map<string, number | null>();
+    for (const { license_key, id: _serverId, ...fields } of devices) {
+      if (!licenseIds.has(license_key)) licenseIds.set(license_key, (await this.licenses.findByKey(license_key))?.id ?? null);
+      const licenseId = licenseIds.get(license_key);
+      if (!licenseId) continue;
+      const local = await this.devices.findOneBy({ license_id: licenseId, server_uid: fields.server_uid });
+      if (!local) {
+        await this.devices.insert({ ...fields, license_id: licenseId });
+        changed++;
+      } else if (differs(local, fields)) {
+        await this.devices.update({ id: local.id }, fields);
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  /** Deactivates a device for a portal that syncs from this one; false when there is no such device. */
+  async deactivateForPortal(licenseKey: string, serverUid: string): Promise<boolean> {
+    const license = await this.licenses.findByKey(licenseKey);
+    const device = license && (await this.devices.findOneBy({ license_id: license.id, server_uid: serverUid }));
+    if (!device) return false;
+    if (device.deactivated_at === null) await this.release(device);
+    return true;
   }
 
   // ---- seats and housekeeping ------------------------------------------------------------------
@@ -458,4 +537,19 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
       );
     }
   }
+}
+
+function syncedDeviceFields(device: DeviceEntity): Omit<SyncedDevice, 'license_key'> {
+  const { id, server_uid, device_name, hostname, product, version, status, activated_at, last_activity_at, deactivated_at } = device;
+  return { id, server_uid, device_name, hostname, product, version, status, activated_at, last_activity_at, deactivated_at };
+}
+
+const time = (date: Date | null) => date?.getTime() ?? null;
+
+/** Whether a stored device differs from what the license server holds. */
+function differs(local: DeviceEntity, server: Omit<SyncedDevice, 'license_key' | 'id'>): boolean {
+  return (
+    (['device_name', 'hostname', 'product', 'version', 'status'] as const).some((key) => local[key] !== server[key]) ||
+    (['activated_at', 'last_activity_at', 'deactivated_at'] as const).some((key) => time(local[key]) !== time(server[key]))
+  );
 }

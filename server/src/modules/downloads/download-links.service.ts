@@ -13,7 +13,15 @@ export interface SignedLink {
 
 export type LinkCheck = { ok: true; link: SignedLink } | { ok: false; reason: 'invalid' | 'expired' };
 
+/** Where a request arrived, as Express sees it (`request.protocol`, `request.host`; proxy headers count under TRUST_PROXY). */
+export interface RequestOrigin {
+  protocol: string;
+  host: string | undefined;
+}
+
 const DIGITS = /^\d{1,15}$/;
+/** A DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
+const HOST = /^([a-z\d.-]+|\[[\da-f:.]+\])(:\d{1,5})?$/i;
 
 /**
  * Short-lived download links for curl and package managers: an HMAC-SHA256 over file id, user id and expiry
@@ -43,10 +51,17 @@ export class DownloadLinksService {
     return { ok: true, link: { fileId, userId: Number(user), expires: Number(expires), signature } };
   }
 
-  /** The absolute URL of a signed link. */
-  url(link: SignedLink): string {
+  /** The absolute URL of a signed link: on PUBLIC_URL when it is set, else on the origin the request came to. */
+  url(link: SignedLink, origin: RequestOrigin): string {
     const query = new URLSearchParams({ expires: String(link.expires), user: String(link.userId), signature: link.signature });
-    return `${this.config.publicUrl}/api/download/${link.fileId}/signed?${query.toString()}`;
+    return `${this.baseUrl(origin)}/api/download/${link.fileId}/signed?${query.toString()}`;
+  }
+
+  private baseUrl({ protocol, host }: RequestOrigin): string {
+    if (this.config.publicUrlSet) return this.config.publicUrl;
+    // A Host that is not a plain host[:port] would make a link to somewhere else: fall back to the configured base.
+    const usable = (protocol === 'http' || protocol === 'https') && host !== undefined && HOST.test(host);
+    return usable ? `${protocol}://${host}` : this.config.publicUrl;
   }
 
   private mac(fileId: number, userId: number, expires: number): Buffer {

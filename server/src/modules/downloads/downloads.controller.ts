@@ -65,10 +65,15 @@ export class DownloadsController {
    */
   @Post('download/:id/link')
   @HttpCode(200)
-  async createDownloadLink(@Param('id', ParseIntPipe) id: number, @CurrentUser() user: AuthUser): Promise<DownloadLinkResponseDto> {
+  async createDownloadLink(
+    @Param('id', ParseIntPipe) id: number,
+    @CurrentUser() user: AuthUser,
+    @Req() request: Request,
+  ): Promise<DownloadLinkResponseDto> {
     const file = await this.downloads.find(id);
     const link = this.links.sign(file.id, user.id);
-    const url = this.links.url(link);
+    // Express 5's request.host honours X-Forwarded-Host under TRUST_PROXY, as request.protocol does X-Forwarded-Proto.
+    const url = this.links.url(link, { protocol: request.protocol, host: request.host });
     return {
       success: true,
       data: {

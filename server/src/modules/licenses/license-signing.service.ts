@@ -17,7 +17,7 @@ interface SigningKey {
 
 /**
  * The portal's Ed25519 key: it signs license files and activation answers. Given by LICENSE_SIGNING_KEY,
- * or generated on first use and kept in DATA_DIR (mode 600). Instances behind one load balancer must share it.
+ * or generated at the first start and kept in DATA_DIR (mode 600). Instances behind one load balancer must share it.
  */
 @Injectable()
 export class LicenseSigningService {
@@ -25,6 +25,12 @@ export class LicenseSigningService {
   private key: SigningKey | null = null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** Loads the key now, creating the key file if there is none yet; says where the key comes from. */
+  ensureKey(): { keyId: string; source: string } {
+    const { keyId } = this.load();
+    return { keyId, source: this.config.licensing.signingKeyPem ? 'LICENSE_SIGNING_KEY' : this.keyFile() };
+  }
 
   get publicKeyPem(): string {
     return this.load().publicKeyPem;
@@ -48,7 +54,7 @@ export class LicenseSigningService {
     return this.sign(Buffer.from(canonicalJson(value), 'utf8')).toString('base64');
   }
 
-  // Loaded on first use, so building the app for the OpenAPI generator writes no key file.
+  // Loaded on first use (main.ts asks at start), so building the app for the OpenAPI generator writes no key file.
   private load(): SigningKey {
     if (this.key) return this.key;
     const privateKey = createPrivateKey(this.config.licensing.signingKeyPem ?? this.readOrCreateKeyFile());
@@ -59,8 +65,12 @@ export class LicenseSigningService {
     return this.key;
   }
 
+  private keyFile(): string {
+    return join(this.config.dataDir, SIGNING_KEY_FILE);
+  }
+
   private readOrCreateKeyFile(): string {
-    const file = join(this.config.dataDir, SIGNING_KEY_FILE);
+    const file = this.keyFile();
     try {
       return readFileSync(file, 'utf8');
     } catch (error) {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, LessThanOrEqual, Repository } from 'typeorm';
+import { In, IsNull, LessThanOrEqual, MoreThan, Not, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../common/all-exceptions.filter';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
@@ -26,6 +26,28 @@ export interface LicenseDeviceHooks {
   /** Deactivates every device still holding a seat on the license; returns how many there were. */
   deactivateAll(licenseId: number): Promise<number>;
 }
+
+/** Plugged in by the license-server sync, so licenses need not know it to keep an external license server in step. */
+export interface LicenseServerHooks {
+  /** Revokes the license on the external license server; true when it is gone there (or there is none). */
+  revoke(licenseKey: string): Promise<boolean>;
+  /** A license changed here and waits to be pushed to the external license server. */
+  changed(): void;
+}
+
+/** A license as portals exchange it when syncing with a license server. */
+export type SyncedLicense = Pick<
+  LicenseEntity,
+  'license_key' | 'product_name' | 'user_email' | 'status' | 'expires_at' | 'max_activations' | 'is_trial'
+>;
+
+/** A license as a license server holds it, seats included. */
+export type SyncedLicenseState = SyncedLicense & Pick<LicenseEntity, 'id' | 'current_activations'>;
+
+const SYNCED_FIELDS = ['product_name', 'user_email', 'status', 'max_activations', 'is_trial'] as const;
+
+/** The latest expiry the databases store and every client can show. */
+export const MAX_EXPIRY = new Date('9999-12-31T23:59:59.999Z');
 
 export interface NewLicense {
   product_name: string;
@@ -82,6 +104,7 @@ function parseExpiry(value: string): Date {
 export class LicensesService {
   private readonly logger = new Logger('Licenses');
   private deviceHooks: LicenseDeviceHooks | null = null;
+  private serverHooks: LicenseServerHooks | null = null;
 
   constructor(
     @InjectRepository(LicenseEntity) private readonly licenses: Repository<LicenseEntity>,
@@ -92,6 +115,10 @@ export class LicensesService {
 
   registerDeviceHooks(hooks: LicenseDeviceHooks): void {
     this.deviceHooks = hooks;
+  }
+
+  registerServerHooks(hooks: LicenseServerHooks): void {
+    this.serverHooks = hooks;
   }
 
   // ---- issuing ---------------------------------------------------------------------------------
@@ -124,6 +151,7 @@ export class LicensesService {
           order_id: fields.order_id ?? null,
           synced_at: syncedAt,
         });
+        if (!syncedAt) this.serverHooks?.changed();
         return await this.licenses.findOneByOrFail({ id: result.identifiers[0].id as number });
       } catch (error) {
         const keyTaken = isUniqueViolation(error) && /license_key/.test(String((error as Error).message));
@@ -398,8 +426,7 @@ export class LicensesService {
         changes.status = changes.expires_at.getTime() > Date.now() ? 'active' : 'expired';
       }
     }
-    changes.synced_at = await this.selfSyncStamp();
-    await this.licenses.update({ id }, changes);
+    await this.saveChanges(id, changes);
     return this.get(id);
   }
 
@@ -413,15 +440,16 @@ export class LicensesService {
     await this.licenses.update({ id }, { status: 'revoked' });
     const deactivated = (await this.deviceHooks?.deactivateAll(id)) ?? 0;
     await this.licenses.delete({ id });
-    // No sync client pushes revocations to an external license server yet: with one configured, say so.
-    const serverRevocationSuccess = (await this.settings.get('license_server')).url === '';
+    const serverRevocationSuccess = this.serverHooks
+      ? await this.serverHooks.revoke(license.license_key)
+      : (await this.settings.get('license_server')).url === '';
     return { license, deactivated, serverRevocationSuccess };
   }
 
   /** Revokes: status revoked, every device deactivated. Can be undone with activate. */
   async revoke(id: number): Promise<{ license: LicenseEntity; deactivated: number }> {
     await this.get(id);
-    await this.licenses.update({ id }, { status: 'revoked' });
+    await this.saveChanges(id, { status: 'revoked' });
     const deactivated = (await this.deviceHooks?.deactivateAll(id)) ?? 0;
     return { license: await this.get(id), deactivated };
   }
@@ -433,7 +461,7 @@ export class LicensesService {
     if (license.expires_at.getTime() <= Date.now()) {
       throw ApiError.conflict('This license has expired; extend it to make it active again.');
     }
-    await this.licenses.update({ id }, { status: 'active', synced_at: await this.selfSyncStamp() });
+    await this.saveChanges(id, { status: 'active' });
     return this.get(id);
   }
 
@@ -445,8 +473,12 @@ export class LicensesService {
     const license = await this.get(id);
     const base = new Date(Math.max(Date.now(), license.expires_at.getTime()));
     const expiresAt = dto.months !== undefined ? addMonths(base, dto.months) : new Date(base.getTime() + (dto.days ?? 30) * DAY_MS);
+    if (expiresAt.getTime() > MAX_EXPIRY.getTime()) {
+      const message = 'The new expiry would pass 9999-12-31; extend by less.';
+      throw ApiError.badRequest(message, { [dto.months !== undefined ? 'months' : 'days']: [message] });
+    }
     const status: LicenseStatus = license.status === 'expired' ? 'active' : license.status;
-    await this.licenses.update({ id }, { expires_at: expiresAt, status, synced_at: await this.selfSyncStamp() });
+    await this.saveChanges(id, { expires_at: expiresAt, status });
     return this.get(id);
   }
 
@@ -549,9 +581,123 @@ export class LicensesService {
   }
 
   /** While the portal is its own license server, a license is live there the moment it is written. */
+  /** The sync stamp of a change: now while the portal is its own license server, else null (pending) until pushed. */
   private async selfSyncStamp(): Promise<Date | null> {
     return (await this.settings.get('license_server')).url === '' ? new Date() : null;
   }
+
+  /** An admin's change: stored with its sync stamp, and handed to the sync when it must reach the license server. */
+  private async saveChanges(id: number, changes: Partial<LicenseEntity>): Promise<void> {
+    const syncedAt = await this.selfSyncStamp();
+    await this.licenses.update({ id }, { ...changes, synced_at: syncedAt });
+    if (!syncedAt) this.serverHooks?.changed();
+  }
+
+  // ---- syncing with a license server -----------------------------------------------------------
+
+  /** Licenses changed here that the external license server has not confirmed yet, oldest first. */
+  pendingForServer(limit: number): Promise<LicenseEntity[]> {
+    return this.licenses.find({ where: { synced_at: IsNull() }, order: { id: 'ASC' }, take: limit });
+  }
+
+  /** Confirms pushed licenses as synced, each only if it still holds what was pushed (a newer change stays pending). */
+  async markSynced(pushed: SyncedLicense[], at: Date): Promise<void> {
+    for (const license of pushed) await this.licenses.update({ ...syncedFields(license), synced_at: IsNull() }, { synced_at: at });
+  }
+
+  /** While the portal is its own license server, every pending license is live here: they are confirmed now. */
+  async confirmAllPending(at: Date): Promise<number> {
+    return (await this.licenses.update({ synced_at: IsNull() }, { synced_at: at })).affected ?? 0;
+  }
+
+  /**
+   * The license server's licenses, taken over here: new keys are added (linked to the account with their
+   * e-mail), known ones follow the server (status, expiry, seats), except those changed here and not pushed yet.
+   */
+  async applyFromServer(states: SyncedLicenseState[], at: Date): Promise<{ created: number; updated: number }> {
+    if (!states.length) return { created: 0, updated: 0 };
+    const known = new Map(
+      (await this.licenses.findBy({ license_key: In(states.map((state) => state.license_key)) })).map((row) => [row.license_key, row]),
+    );
+    let created = 0;
+    let updated = 0;
+    for (const state of states) {
+      const local = known.get(state.license_key);
+      if (!local) {
+        const owner = await this.users.findByEmail(state.user_email);
+        await this.licenses.insert({
+          ...syncedFields(state),
+          current_activations: state.current_activations,
+          user_id: owner?.id ?? null,
+          synced_at: at,
+        });
+        created++;
+        continue;
+      }
+      if (local.synced_at === null) continue;
+      const changes: Partial<LicenseEntity> = { synced_at: at };
+      for (const field of SYNCED_FIELDS) if (local[field] !== state[field]) Object.assign(changes, { [field]: state[field] });
+      if (local.expires_at.getTime() !== state.expires_at.getTime()) changes.expires_at = state.expires_at;
+      if (local.current_activations !== state.current_activations) changes.current_activations = state.current_activations;
+      if (changes.user_email !== undefined) changes.user_id = (await this.users.findByEmail(changes.user_email))?.id ?? null;
+      if (Object.keys(changes).length > 1) updated++;
+      await this.licenses.update({ id: local.id, synced_at: Not(IsNull()) }, changes);
+    }
+    return { created, updated };
+  }
+
+  /**
+   * Licenses pushed by a portal that uses this one as its license server: created or updated by key; a revoked
+   * one loses its devices here. Returns counts and each license as this server now holds it.
+   */
+  async upsertFromPortal(items: SyncedLicense[]): Promise<{ created: number; updated: number; licenses: SyncedLicenseState[] }> {
+    const at = new Date();
+    let created = 0;
+    let updated = 0;
+    for (const item of items) {
+      const local = await this.licenses.findOneBy({ license_key: item.license_key });
+      if (!local) {
+        const owner = await this.users.findByEmail(item.user_email);
+        await this.licenses.insert({ ...syncedFields(item), current_activations: 0, user_id: owner?.id ?? null, synced_at: at });
+        created++;
+        continue;
+      }
+      const changed =
+        SYNCED_FIELDS.some((field) => local[field] !== item[field]) || local.expires_at.getTime() !== item.expires_at.getTime();
+      if (!changed) continue;
+      const changes: Partial<LicenseEntity> = { ...syncedFields(item), synced_at: at };
+      if (item.user_email !== local.user_email) changes.user_id = (await this.users.findByEmail(item.user_email))?.id ?? null;
+      await this.licenses.update({ id: local.id }, changes);
+      if (item.status === 'revoked' && local.status !== 'revoked') await this.deviceHooks?.deactivateAll(local.id);
+      updated++;
+    }
+    const stored = await this.licenses.findBy({ license_key: In(items.map((item) => item.license_key)) });
+    return { created, updated, licenses: stored.map(toSyncedState) };
+  }
+
+  /** This server's licenses after `afterId`, by id (for a portal that syncs from this one). */
+  async listForSync(afterId: number, limit: number): Promise<SyncedLicenseState[]> {
+    await this.expireDue();
+    const rows = await this.licenses.find({ where: { id: MoreThan(afterId) }, order: { id: 'ASC' }, take: limit });
+    return rows.map(toSyncedState);
+  }
+
+  /** Revokes a license by key for a portal that deleted it; `found` is false when this server never had it. */
+  async revokeByKey(key: string): Promise<{ found: boolean; deactivated: number }> {
+    const license = await this.findByKey(key);
+    if (!license) return { found: false, deactivated: 0 };
+    await this.licenses.update({ id: license.id }, { status: 'revoked', synced_at: new Date() });
+    return { found: true, deactivated: (await this.deviceHooks?.deactivateAll(license.id)) ?? 0 };
+  }
+}
+
+function syncedFields(license: SyncedLicense): SyncedLicense {
+  const { license_key, product_name, user_email, status, expires_at, max_activations, is_trial } = license;
+  return { license_key, product_name, user_email, status, expires_at, max_activations, is_trial };
+}
+
+function toSyncedState(license: LicenseEntity): SyncedLicenseState {
+  return { ...syncedFields(license), status: effectiveStatus(license), id: license.id, current_activations: license.current_activations };
 }
 
 function keyInUse(): ApiError {

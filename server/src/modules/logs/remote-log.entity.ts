@@ -5,6 +5,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
  * screen's remote entries. Kept by value (no foreign keys), so the record outlives a deleted license.
  */
 @Entity('remote_logs')
+@Index('UQ_remote_logs_origin_origin_id', ['origin', 'origin_id'], { unique: true })
 export class RemoteLogEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -49,4 +50,12 @@ export class RemoteLogEntity {
   @Index('IDX_remote_logs_created_at')
   @Column({ type: 'datetime', precision: 3 })
   created_at: Date;
+
+  /** The external license server an entry was pulled from (its URL), or null for this portal's own activation API. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  origin: string | null;
+
+  /** The entry's id on that server. */
+  @Column({ type: 'int', nullable: true })
+  origin_id: number | null;
 }

@@ -1,10 +1,15 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
 import { RemoteLogEntity } from './remote-log.entity';
 
-export type RemoteLogEntry = Omit<RemoteLogEntity, 'id'>;
+/** An entry of this portal's own activation API. */
+export type RemoteLogEntry = Omit<RemoteLogEntity, 'id' | 'origin' | 'origin_id'>;
+
+/** An entry as a license server hands it out for syncing: its own id, and what it recorded. */
+export type SyncedRemoteLog = RemoteLogEntry & { id: number };
 
 const COLUMNS: Array<keyof RemoteLogEntry> = [
   'action',
@@ -33,7 +38,10 @@ export class RemoteLogsService implements BeforeApplicationShutdown {
     ),
   );
 
-  constructor(dataSource: DataSource) {
+  constructor(
+    dataSource: DataSource,
+    @InjectRepository(RemoteLogEntity) private readonly logs: Repository<RemoteLogEntity>,
+  ) {
     this.sql = PreparedSql.for(dataSource);
   }
 
@@ -49,6 +57,27 @@ export class RemoteLogsService implements BeforeApplicationShutdown {
       version: entry.version?.slice(0, 50) ?? null,
       ip_address: entry.ip_address?.slice(0, 64) ?? null,
     });
+  }
+
+  /** This portal's own entries after `afterId`, oldest first (for a portal that syncs from this one). */
+  async listOwnSince(afterId: number, limit: number): Promise<SyncedRemoteLog[]> {
+    const rows = await this.logs
+      .createQueryBuilder('r')
+      .where('r.id > :afterId AND r.origin IS NULL', { afterId })
+      .orderBy('r.id', 'ASC')
+      .take(limit)
+      .getMany();
+    return rows.map(({ origin: _origin, origin_id: _originId, ...entry }) => entry);
+  }
+
+  /** Stores entries pulled from a license server; an entry already pulled (same server and id) is skipped. */
+  async importFrom(origin: string, entries: SyncedRemoteLog[]): Promise<void> {
+    await this.sql.insertMany(
+      'remote_logs',
+      [...COLUMNS, 'origin', 'origin_id'],
+      entries.map((entry) => [...COLUMNS.map((column) => entry[column]), origin.slice(0, 255), entry.id]),
+      { ignoreDuplicates: true },
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -29,6 +29,22 @@ const GROUP_DTOS = {
   license_server: LicenseServerSettingsInputDto,
 } as const;
 
+/** Not a settings group: where the license-server sync stands. Kept in the same table, never in the settings API. */
+const SYNC_STATE_KEY = 'license_server_sync_state';
+
+export interface LicenseServerSyncState {
+  /** When versions were last pushed (or confirmed by this portal as its own license server). */
+  versions_synced_at: string | null;
+  /** When licenses, devices and remote logs were last exchanged. */
+  licenses_synced_at: string | null;
+  /** How far remote logs were pulled, per license server. */
+  remote_logs: { origin: string; after_id: number } | null;
+  /** The last failed sync's reason, cleared by the next success. */
+  last_error: string | null;
+}
+
+const NO_SYNC_YET: LicenseServerSyncState = { versions_synced_at: null, licenses_synced_at: null, remote_logs: null, last_error: null };
+
 /** Money is stored in cents; the API shows the main unit as the spec does (`price_per_device: 10`). */
 const toCents = (amount: number) => Math.round(amount * 100);
 const fromCents = (cents: number) => cents / 100;
@@ -59,6 +75,18 @@ export class SettingsService {
     const missing = GROUP_KEYS.filter((key) => !existing.has(key));
     if (missing.length) await this.settings.insert(missing.map((key) => ({ key, value: JSON.stringify(DEFAULT_SETTINGS[key]) })));
     return missing;
+  }
+
+  async syncState(): Promise<LicenseServerSyncState> {
+    const row = await this.settings.findOneBy({ key: SYNC_STATE_KEY });
+    return { ...NO_SYNC_YET, ...(row ? JSON.parse(row.value) : {}) };
+  }
+
+  /** Merges `changes` into the sync state (the sync runs one at a time per process, and each write is whole). */
+  async recordSyncState(changes: Partial<LicenseServerSyncState>): Promise<LicenseServerSyncState> {
+    const next = { ...(await this.syncState()), ...changes };
+    await this.settings.save({ key: SYNC_STATE_KEY, value: JSON.stringify(next) });
+    return next;
   }
 
   /** Whether clients may request test licenses: the group's switch and the feature flag must both be on. */

@@ -7,12 +7,30 @@ import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { whereSearch } from '../../common/pagination';
 import { PreparedSql } from '../../database/prepared-sql';
+import { SettingsService } from '../settings/settings.service';
 import { FileStorage } from '../storage/file-storage';
 import { fileNameProblem } from '../storage/file-names';
 import type { StoredUpload } from '../storage/upload.interceptor';
 import { ListVersionsQueryDto, VersionSortKey } from './dto/list-versions-query.dto';
 import { UpdateVersionDto, UploadVersionDto, VersionFlag } from './dto/version-form.dto';
 import { VersionEntity } from './version.entity';
+
+/** A version as portals exchange it when syncing with a license server. */
+export type SyncedVersion = Pick<
+  VersionEntity,
+  | 'version'
+  | 'release_date'
+  | 'changelog'
+  | 'download_url'
+  | 'file_name'
+  | 'file_size'
+  | 'file_hash'
+  | 'secret_hash'
+  | 'encryption_key'
+  | 'min_system_requirements'
+  | 'is_stable'
+  | 'is_latest'
+>;
 
 export interface VersionPage {
   rows: VersionEntity[];
@@ -47,6 +65,7 @@ export class VersionsService {
   constructor(
     @InjectRepository(VersionEntity) private readonly versions: Repository<VersionEntity>,
     private readonly storage: FileStorage,
+    private readonly settings: SettingsService,
     dataSource: DataSource,
   ) {
     this.sql = PreparedSql.for(dataSource);
@@ -67,19 +86,11 @@ export class VersionsService {
       .skip((page - 1) * limit)
       .take(limit)
       .getManyAndCount();
-    const overall = await this.versions
-      .createQueryBuilder('v')
-      .select('COUNT(*)', 'count')
-      .addSelect('MAX(v.last_sync_at)', 'last')
-      .getRawOne<{ count: number | string; last: Date | string | null }>();
-    return {
-      rows,
-      total,
-      overallTotal: Number(overall?.count ?? 0),
-      lastSyncAt: this.sql.readDate(overall?.last ?? null),
-      page,
-      limit,
-    };
+    const [overallTotal, sync] = await Promise.all([this.versions.count(), this.settings.syncState()]);
+    // The time of the last sync run, not of the most recently synced row: editing a version makes it pending,
+    // it does not undo the sync.
+    const lastSyncAt = sync.versions_synced_at ? new Date(sync.versions_synced_at) : null;
+    return { rows, total, overallTotal, lastSyncAt, page, limit };
   }
 
   /** Every version, latest first, then by release date (for selects, the client's downloads and license products). */
@@ -182,15 +193,53 @@ export class VersionsService {
   async remove(id: number): Promise<void> {
     const version = await this.get(id);
     for (const hook of this.deletionHooks) await hook(id);
+    // The flag moves to the newest other version before this one goes, so there is never a moment without a latest.
+    if (version.is_latest) await this.handOverLatest(id);
     const result = await this.versions.delete({ id });
     if (!result.affected) throw ApiError.notFound(`Version ${id} not found`);
     if (version.storage_key) await this.storage.remove(version.storage_key);
     await this.ensureLatest();
   }
 
+  /** Versions to push to the license server: the given ones, or every version marked for syncing. */
+  forSync(ids?: number[]): Promise<VersionEntity[]> {
+    if (ids) return this.findByIds(ids);
+    return this.versions.find({ where: { license_server_sync: true }, order: { id: 'ASC' } });
+  }
+
   /** Records a successful push to the license server (for the sync client). */
   async markSynced(ids: number[], at = new Date()): Promise<void> {
     if (ids.length) await this.versions.update({ id: In(ids) }, { last_sync_at: at, license_server_sync: true });
+  }
+
+  /**
+   * Versions pushed by a portal that uses this one as its license server: matched by version number, created
+   * (without a stored file here) or updated; a pushed latest version becomes the latest. Counts new and changed ones.
+   */
+  async upsertFromPortal(items: SyncedVersion[]): Promise<{ created: number; updated: number }> {
+    const now = new Date();
+    const existing = new Map((await this.versions.findBy({ version: In(items.map((item) => item.version)) })).map((v) => [v.version, v]));
+    let created = 0;
+    let updated = 0;
+    let latestId: number | null = null;
+    for (const { is_latest, ...fields } of items) {
+      const found = existing.get(fields.version);
+      let id: number;
+      if (!found) {
+        const inserted = await this.versions.insert({ ...fields, is_latest: false, license_server_sync: true, last_sync_at: now });
+        id = inserted.identifiers[0].id as number;
+        created++;
+      } else {
+        id = found.id;
+        const changed = (Object.keys(fields) as Array<keyof typeof fields>).some((key) => fields[key] !== found[key]);
+        if (changed || is_latest !== found.is_latest) updated++;
+        await this.versions.update({ id }, { ...fields, license_server_sync: true, last_sync_at: now });
+      }
+      if (is_latest) latestId = id;
+    }
+    if (latestId !== null) await this.makeLatest(latestId);
+    await this.ensureLatest();
+    return { created, updated };
   }
 
   /** One statement: this row becomes the latest and every other row stops being it. */
@@ -199,6 +248,16 @@ export class VersionsService {
       `UPDATE ${this.sql.quote('versions')} SET ${this.sql.quote('is_latest')} = CASE WHEN id = ? THEN 1 ELSE 0 END ` +
         `WHERE ${this.sql.quote('is_latest')} = 1 OR id = ?`,
       [id, id],
+    );
+  }
+
+  /** One statement: the newest release other than `id` becomes the latest (if there is one), and `id` stops being it. */
+  private async handOverLatest(id: number): Promise<void> {
+    const versions = this.sql.quote('versions');
+    await this.sql.run(
+      `UPDATE ${versions} SET ${this.sql.quote('is_latest')} = CASE WHEN id = ? THEN 0 ELSE 1 END WHERE id = ? OR id = ` +
+        `(SELECT id FROM (SELECT id FROM ${versions} WHERE id <> ? ORDER BY release_date DESC, id DESC LIMIT 1) newest)`,
+      [id, id, id],
     );
   }
 

@@ -9,7 +9,7 @@
 export interface UploadVersionDto {
   /**
    * What changed; shown to clients under the version ('No description available' when empty).
-   * @maxLength 20000
+   * @maxLength 16000
    * @nullable
    */
   changelog?: string | null;

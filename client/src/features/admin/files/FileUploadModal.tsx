@@ -14,7 +14,7 @@ import { ApiError } from '../../../api/http-client';
 import { paths } from '../../../app/paths';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { formatAdminBytes } from '../../../i18n/format';
-import { allowedExtension, DISTRIBUTION_EXTENSIONS } from '../upload-rules';
+import { allowedExtension, DISTRIBUTION_EXTENSIONS, warnIfLargeUpload } from '../upload-rules';
 import { ARCHITECTURES, fileProblem, OS_TYPES, uploadFailure, uploadSucceeded, versionChoiceLabel } from './file-display';
 
 /** The spec's words for a refusal that is not the server's own message (admin spec section 8, Logs and files). */
@@ -50,22 +50,25 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
   // What the server takes; the spec's list stands in until it has loaded (or when that call fails).
   const extensions = supported.data?.data.file_extensions ?? [...DISTRIBUTION_EXTENSIONS];
 
+  const typeNotAllowed = () => intl.formatMessage({ id: 'admin.files.upload.fileType' }, { types: extensions.join(', ') });
+
   const form = useForm<FormValues>({
     initialValues: { version_id: null, os_type: null, architecture: null, file: null, file_name: '' },
     validate: {
       version_id: (value) => (value ? null : intl.formatMessage({ id: 'admin.files.upload.versionRequired' })),
       os_type: (value) => (value ? null : intl.formatMessage({ id: 'admin.files.upload.osRequired' })),
       architecture: (value) => (value ? null : intl.formatMessage({ id: 'admin.files.upload.architectureRequired' })),
-      file: (value, values) => {
+      file: (value) => {
         const problem = fileProblem(value, maxBytes);
         if (problem === 'missing') return intl.formatMessage({ id: 'admin.files.upload.fileRequired' });
-        // The name the file is stored under decides its type: the custom name when one is given.
-        if (!allowedExtension(values.file_name.trim() || value!.name, extensions))
-          return intl.formatMessage({ id: 'admin.files.upload.fileType' }, { types: extensions.join(', ') });
+        // The server refuses by the original name's type even when a custom name is given (415).
+        if (!allowedExtension(value!.name, extensions)) return typeNotAllowed();
         if (problem === 'tooLarge')
           return intl.formatMessage({ id: 'admin.files.upload.fileTooLarge' }, { size: formatAdminBytes(maxBytes ?? 0, intl.locale) });
         return null;
       },
+      // ...and by the name the file is stored under.
+      file_name: (value) => (value.trim() && !allowedExtension(value.trim(), extensions) ? typeNotAllowed() : null),
     },
   });
 
@@ -75,6 +78,7 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
 
   const submit = form.onSubmit(async (values) => {
     setFailure(null);
+    warnIfLargeUpload(values.file);
     try {
       const response = await upload.mutateAsync({
         data: {

@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Group, Loader, Menu, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Anchor, Button, Card, Group, Loader, Menu, Select, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { IconArrowLeft, IconDownload, IconKey, IconPlus, IconRefresh } from '@tabler/icons-react';
@@ -15,6 +15,11 @@ import {
   useListAdminLicenses,
   useRevokeLicense,
 } from '../../../api/generated/endpoints/licenses/licenses';
+import {
+  getGetLicenseServerStatusQueryKey,
+  useGetLicenseServerStatus,
+  useSyncLicenses,
+} from '../../../api/generated/endpoints/license-server/license-server';
 import type { AdminLicenseDto, LicenseStatus, ListAdminLicensesSort } from '../../../api/generated/model';
 import { paths } from '../../../app/paths';
 import { SuccessAlert } from '../../../components/SuccessAlert';
@@ -29,6 +34,7 @@ import { DEFAULT_SORT, DELETE_MESSAGE_MS, exportFileName, exportText, MESSAGE_MS
 import { LicenseCreateModal } from './LicenseCreateModal';
 import { LicensesTable } from './LicensesTable';
 import { LicenseStatsCards } from './LicenseStatsCards';
+import { LastSync, LicenseServerLine, SyncButton } from '../sync-controls';
 
 const STATUSES: LicenseStatus[] = ['active', 'expired', 'revoked', 'pending'];
 
@@ -82,6 +88,7 @@ export default function LicensesPage() {
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: getListAdminLicensesQueryKey().slice(0, 1) });
     void queryClient.invalidateQueries({ queryKey: getGetLicenseStatsQueryKey() });
+    void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
   };
   const succeeded = (message: string, flash = showSuccess) => {
     setActionError(null);
@@ -129,6 +136,19 @@ export default function LicensesPage() {
       onError: failed('adminLicenses.errors.delete', 'adminLicenses.errors.deleteFallback'),
     },
   });
+
+  const sync = useSyncLicenses({
+    mutation: {
+      onSuccess: ({ data }) =>
+        succeeded(intl.formatMessage({ id: 'adminLicenses.sync.completed' }, { created: data.synced_new, updated: data.updated_existing })),
+      onError: (error) => {
+        failed('adminLicenses.sync.failed')(error);
+        void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
+      },
+    },
+  });
+  const server = useGetLicenseServerStatus();
+  const lastSync = server.data?.data.licenses_synced_at ?? null;
 
   const busyId = revoke.isPending
     ? (revoke.variables?.id ?? null)
@@ -184,22 +204,13 @@ export default function LicensesPage() {
           </Text>
         </div>
         <Group gap="xs" wrap="wrap">
-          {/* No sync client exists yet: the button says so instead of pretending to sync. */}
-          <Tooltip label={intl.formatMessage({ id: 'adminLicenses.sync.unavailable' })} multiline w={280} withArrow>
-            <Button
-              variant="default"
-              leftSection={<IconRefresh size={16} />}
-              data-disabled
-              aria-disabled
-              aria-describedby="licenses-sync-unavailable"
-              onClick={(event) => event.preventDefault()}
-            >
-              <FormattedMessage id="adminLicenses.sync.button" />
-            </Button>
-          </Tooltip>
-          <Text id="licenses-sync-unavailable" hidden>
-            {intl.formatMessage({ id: 'adminLicenses.sync.unavailable' })}
-          </Text>
+          <SyncButton
+            label="adminLicenses.sync.button"
+            lastSync={lastSync}
+            known={!!server.data}
+            loading={sync.isPending}
+            onClick={() => sync.mutate()}
+          />
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
               <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting}>
@@ -219,6 +230,11 @@ export default function LicensesPage() {
             <FormattedMessage id="adminLicenses.create" />
           </Button>
         </Group>
+      </Group>
+
+      <Group gap="lg" wrap="wrap" data-testid="licenses-sync-status">
+        <LicenseServerLine status={server.data?.data} syncing={sync.isPending} />
+        {server.data && <LastSync lastSync={lastSync} testId="licenses-last-sync" />}
       </Group>
 
       {[success, deleted].map(

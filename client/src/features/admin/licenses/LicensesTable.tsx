@@ -4,7 +4,7 @@ import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { AdminLicenseDto, ListAdminLicensesSort } from '../../../api/generated/model';
 import { SortableTh } from '../../../components/SortableTh';
 import type { MessageId } from '../../../i18n/message-id';
-import { activationColor, activationPercent, expiresSoon, isSynced, STATUS_COLORS } from './license-display';
+import { activationColor, activationPercent, expiresSoon, isSynced, STATUS_COLORS, statusAction } from './license-display';
 
 export interface LicenseActions {
   onRevoke: (license: AdminLicenseDto) => void;
@@ -85,7 +85,7 @@ export function LicensesTable({ licenses, sort, order, onSort, busyId, onRevoke,
           {licenses.map((license) => {
             const key = license.license_key;
             const busy = busyId === license.id;
-            const revoked = license.status === 'revoked';
+            const action = statusAction(license.status);
             return (
               <Table.Tr key={license.id} data-testid={`license-row-${key}`}>
                 <Table.Td>
@@ -147,7 +147,7 @@ export function LicensesTable({ licenses, sort, order, onSort, busyId, onRevoke,
                 </Table.Td>
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
-                    {(revoked || license.status === 'pending') && (
+                    {action === 'activate' ? (
                       <Tooltip label={intl.formatMessage({ id: 'adminLicenses.actions.activateShort' })}>
                         <ActionIcon
                           variant="subtle"
@@ -159,8 +159,7 @@ export function LicensesTable({ licenses, sort, order, onSort, busyId, onRevoke,
                           <IconPlayerPlay size={16} />
                         </ActionIcon>
                       </Tooltip>
-                    )}
-                    {!revoked && (
+                    ) : (
                       <Tooltip label={intl.formatMessage({ id: 'adminLicenses.actions.revokeShort' })}>
                         <ActionIcon
                           variant="subtle"

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { activationColor, activationPercent, exportFileName, exportText, expiresSoon, isSynced, maxActivationsOf } from './license-display';
+import {
+  activationColor,
+  activationPercent,
+  exportFileName,
+  exportText,
+  expiresSoon,
+  isSynced,
+  maxActivationsOf,
+  statusAction,
+} from './license-display';
 
 const DAY = 24 * 3600 * 1000;
 const now = Date.parse('2025-06-01T12:00:00Z');
@@ -16,6 +25,15 @@ describe('expiresSoon', () => {
     expect(expiresSoon({ status: 'active', expires_at: at(-1) }, now)).toBe(false);
     expect(expiresSoon({ status: 'revoked', expires_at: at(5) }, now)).toBe(false);
     expect(expiresSoon({ status: 'expired', expires_at: at(5) }, now)).toBe(false);
+  });
+});
+
+describe('statusAction', () => {
+  it('offers Activate for a revoked license and Revoke for every other status', () => {
+    expect(statusAction('revoked')).toBe('activate');
+    expect(statusAction('active')).toBe('revoke');
+    expect(statusAction('pending')).toBe('revoke');
+    expect(statusAction('expired')).toBe('revoke');
   });
 });
 

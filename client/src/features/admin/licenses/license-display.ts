@@ -20,6 +20,9 @@ export const STATUS_COLORS: Record<LicenseStatus, string> = {
   pending: 'yellow',
 };
 
+/** The one status action a row offers (admin spec section 2): Activate for a revoked license, Revoke for any other. */
+export const statusAction = (status: LicenseStatus): 'activate' | 'revoke' => (status === 'revoked' ? 'activate' : 'revoke');
+
 /** An active license whose expiry is still ahead but no more than 30 days away. */
 export function expiresSoon(license: Pick<AdminLicenseDto, 'status' | 'expires_at'>, now = Date.now()): boolean {
   if (license.status !== 'active') return false;

@@ -6,9 +6,9 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useGetSupportedVersions, useUploadVersion } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto } from '../../../api/generated/model';
 import { ErrorAlert } from '../../../components/ErrorAlert';
-import { LARGE_FILE_BYTES, orNull, VERSION_EXTENSIONS } from './version-display';
+import { orNull, VERSION_EXTENSIONS } from './version-display';
 import { formatAdminBytes } from '../../../i18n/format';
-import { allowedExtension } from '../upload-rules';
+import { allowedExtension, warnIfLargeUpload } from '../upload-rules';
 import { EMPTY_VERSION_FORM, showFieldErrors, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
 
 interface UploadValues extends VersionFormValues {
@@ -49,8 +49,7 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
 
   const submit = form.onSubmit(async (values) => {
     setFailure(null);
-    // The spec only warns about large files; the server's own limit decides.
-    if (values.file && values.file.size > LARGE_FILE_BYTES) console.warn(`Large upload: ${values.file.name} (${values.file.size} bytes)`);
+    warnIfLargeUpload(values.file);
     try {
       const response = await upload.mutateAsync({
         data: {

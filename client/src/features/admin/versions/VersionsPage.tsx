@@ -1,10 +1,16 @@
-import { Anchor, Button, Card, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Anchor, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { IconArrowLeft, IconCloud, IconPackage, IconRefresh, IconUpload } from '@tabler/icons-react';
+import { IconArrowLeft, IconPackage, IconRefresh, IconUpload } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
+import {
+  getGetLicenseServerStatusQueryKey,
+  useGetLicenseServerStatus,
+  useSyncVersion,
+  useSyncVersions,
+} from '../../../api/generated/endpoints/license-server/license-server';
 import {
   getGetSupportedVersionsQueryKey,
   getListAdminVersionsQueryKey,
@@ -12,7 +18,7 @@ import {
   useListAdminVersions,
   useToggleVersionStatus,
 } from '../../../api/generated/endpoints/versions/versions';
-import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
+import type { AdminVersionDto, ListAdminVersionsSort, VersionSyncResponseDto } from '../../../api/generated/model';
 import { paths } from '../../../app/paths';
 import { SuccessAlert } from '../../../components/SuccessAlert';
 import { SearchField } from '../../../components/SearchField';
@@ -22,7 +28,8 @@ import { pageRange, nextSort } from '../../../components/pagination';
 import { useFlash } from '../../../components/use-flash';
 import type { MessageId } from '../../../i18n/message-id';
 import { confirmDeleteVersion } from './version-confirmations';
-import { DEFAULT_SORT, MESSAGE_MS, PAGE_SIZE, syncRecommended, WARNING_TEXT } from './version-display';
+import { LastSync, LicenseServerLine, SyncButton } from '../sync-controls';
+import { DEFAULT_SORT, MESSAGE_MS, PAGE_SIZE } from './version-display';
 import { VersionEditModal } from './VersionEditModal';
 import { VersionsTable } from './VersionsTable';
 import { VersionUploadModal } from './VersionUploadModal';
@@ -59,6 +66,7 @@ export default function VersionsPage() {
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: getListAdminVersionsQueryKey().slice(0, 1) });
     void queryClient.invalidateQueries({ queryKey: getGetSupportedVersionsQueryKey() });
+    void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
   };
   const succeeded = (id: MessageId, version: string) => {
     setActionError(null);
@@ -87,14 +95,31 @@ export default function VersionsPage() {
     },
   });
   const remove = useDeleteVersion({ mutation: { onError: failed('admin.versions.errors.delete') } });
+  const syncCompleted = ({ data }: VersionSyncResponseDto) => {
+    setActionError(null);
+    showSuccess(intl.formatMessage({ id: 'admin.versions.sync.completed' }, { created: data.synced_count, updated: data.updated_count }));
+    refresh();
+  };
+  const syncFailed = (id: MessageId) => (error: Error) => {
+    failed(id)(error);
+    void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
+  };
+  const syncAll = useSyncVersions({ mutation: { onSuccess: syncCompleted, onError: syncFailed('admin.versions.sync.failed') } });
+  const syncOne = useSyncVersion({ mutation: { onSuccess: syncCompleted, onError: syncFailed('admin.versions.errors.sync') } });
+  const server = useGetLicenseServerStatus();
   const deleteVersion = (version: AdminVersionDto) =>
     remove.mutate({ id: version.id }, { onSuccess: () => succeeded('admin.versions.messages.deleted', version.version) });
 
-  const busyId = toggle.isPending ? (toggle.variables?.id ?? null) : remove.isPending ? (remove.variables?.id ?? null) : null;
+  const busyId = toggle.isPending
+    ? (toggle.variables?.id ?? null)
+    : remove.isPending
+      ? (remove.variables?.id ?? null)
+      : syncOne.isPending
+        ? (syncOne.variables?.id ?? null)
+        : null;
   const { from, to } = pageRange(meta?.page ?? 1, meta?.limit ?? PAGE_SIZE, meta?.total ?? 0);
   const lastSync = meta?.last_sync_at ?? null;
-  const recommended = !!meta && syncRecommended(lastSync);
-  const syncUnavailable = intl.formatMessage({ id: 'admin.versions.sync.unavailable' });
+  const syncing = syncAll.isPending || syncOne.isPending;
 
   return (
     <Stack gap="md">
@@ -114,25 +139,14 @@ export default function VersionsPage() {
           </Text>
         </div>
         <Group gap="xs" wrap="wrap">
-          {/* No sync client exists yet: the button says so instead of pretending to sync. */}
-          <Tooltip label={syncUnavailable} multiline w={280} withArrow>
-            <Button
-              variant={recommended ? 'light' : 'default'}
-              color={recommended ? 'orange' : undefined}
-              c={recommended ? WARNING_TEXT : undefined}
-              leftSection={<IconRefresh size={16} />}
-              aria-disabled
-              aria-describedby="versions-sync-unavailable"
-              data-sync-recommended={recommended || undefined}
-              style={{ cursor: 'not-allowed' }}
-              onClick={(event) => event.preventDefault()}
-            >
-              <FormattedMessage id="admin.versions.sync.button" />
-            </Button>
-          </Tooltip>
-          <Text id="versions-sync-unavailable" hidden>
-            {syncUnavailable}
-          </Text>
+          <SyncButton
+            label="admin.versions.sync.button"
+            lastSync={lastSync}
+            known={!!meta}
+            loading={syncAll.isPending}
+            disabled={syncing}
+            onClick={() => syncAll.mutate()}
+          />
           <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
             <FormattedMessage id="admin.versions.upload.button" />
           </Button>
@@ -147,24 +161,8 @@ export default function VersionsPage() {
               <FormattedMessage id="admin.versions.status.count" values={{ count: meta?.overall_total ?? 0 }} />
             </Text>
           </Group>
-          <Group gap={6} wrap="wrap" data-testid="versions-last-sync">
-            <IconCloud size={16} aria-hidden />
-            <Text fz="sm">
-              <FormattedMessage
-                id="admin.versions.status.lastSync"
-                values={{
-                  time: lastSync
-                    ? intl.formatDate(lastSync, { dateStyle: 'medium', timeStyle: 'short' })
-                    : intl.formatMessage({ id: 'admin.versions.status.never' }),
-                }}
-              />
-            </Text>
-            {recommended && (
-              <Text fz="sm" fw={600} c={WARNING_TEXT} data-testid="versions-sync-recommended">
-                <FormattedMessage id="admin.versions.status.recommended" />
-              </Text>
-            )}
-          </Group>
+          <LicenseServerLine status={server.data?.data} syncing={syncing} />
+          {meta && <LastSync lastSync={lastSync} testId="versions-last-sync" />}
         </Group>
       </Card>
 
@@ -221,6 +219,7 @@ export default function VersionsPage() {
               onMakeLatest={(version) => toggle.mutate({ id: version.id, data: { flag: 'is_latest' } })}
               onEdit={setEditing}
               onDelete={(version) => confirmDeleteVersion(intl, version, () => deleteVersion(version))}
+              onSync={(version) => syncOne.mutate({ id: version.id })}
             />
           )}
         </Card>

@@ -3,7 +3,8 @@ import { IconCloudUpload, IconExternalLink, IconPencil, IconTrash } from '@table
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
 import { SortableTh } from '../../../components/SortableTh';
-import { shortKey, SYNC_COLORS, WARNING_TEXT } from './version-display';
+import { WARNING_TEXT } from '../sync-display';
+import { shortKey, SYNC_COLORS } from './version-display';
 import { formatAdminBytes } from '../../../i18n/format';
 
 export interface VersionActions {
@@ -11,6 +12,7 @@ export interface VersionActions {
   onMakeLatest: (version: AdminVersionDto) => void;
   onEdit: (version: AdminVersionDto) => void;
   onDelete: (version: AdminVersionDto) => void;
+  onSync: (version: AdminVersionDto) => void;
 }
 
 interface VersionsTableProps extends VersionActions {
@@ -53,9 +55,9 @@ export function VersionsTable({
   onMakeLatest,
   onEdit,
   onDelete,
+  onSync,
 }: VersionsTableProps) {
   const intl = useIntl();
-  const syncUnavailable = intl.formatMessage({ id: 'admin.versions.sync.unavailable' });
 
   return (
     <Table.ScrollContainer minWidth={980}>
@@ -246,15 +248,12 @@ export function VersionsTable({
                       </ActionIcon>
                     </Tooltip>
                     {version.sync_status !== 'synced' && (
-                      // No sync client exists yet: the action says so instead of pretending to sync.
-                      <Tooltip label={syncUnavailable} multiline w={280} withArrow>
+                      <Tooltip label={intl.formatMessage({ id: 'admin.versions.sync.one' })}>
                         <ActionIcon
                           variant="subtle"
-                          color="gray"
-                          data-disabled
-                          aria-disabled
+                          disabled={busy}
                           aria-label={intl.formatMessage({ id: 'admin.versions.actions.sync' }, values)}
-                          onClick={(event) => event.preventDefault()}
+                          onClick={() => onSync(version)}
                         >
                           <IconCloudUpload size={16} />
                         </ActionIcon>

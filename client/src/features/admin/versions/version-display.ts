@@ -8,32 +8,16 @@ export const DEFAULT_SORT: Sorting<ListAdminVersionsSort> = { sort: 'created_at'
 /** Version messages clear after 5 s (admin spec section 8). */
 export const MESSAGE_MS = 5000;
 
-/** A sync older than this is stale: '(Sync recommended)' and an orange sync button (admin spec sections 4 and 9). */
-export const SYNC_STALE_MS = 24 * 3600 * 1000;
-
 /** Hashes and keys are shown by their first 8 characters (admin spec section 9). */
 export const SHORT_LENGTH = 8;
 
 /** What a version's own file may be, as the server checks it; used until the server's list has loaded. */
 export const VERSION_EXTENSIONS = ['.zip', '.exe', '.dmg', '.pkg'] as const;
 
-/** Above this size the spec only warns (admin spec section 9). */
-export const LARGE_FILE_BYTES = 104_857_600;
-
 /** The server's version pattern: 2.1.0, 10.4, 3.0.0-beta.1, 1.2.3+build.7. */
 export const VERSION_PATTERN = /^\d+(\.\d+){0,3}([-+][0-9A-Za-z.-]+)?$/;
 
-/** A dark orange that keeps AA contrast on white and on the light yellow/orange backgrounds (Mantine's orange.9 does not). */
-export const WARNING_TEXT = '#a63c06';
-
 export const SYNC_COLORS: Record<SyncStatus, string> = { synced: 'green', local_only: 'gray', pending: 'yellow' };
-
-/** Missing or older than 24 hours. */
-export function syncRecommended(lastSyncAt: string | null | undefined, now = Date.now()): boolean {
-  if (!lastSyncAt) return true;
-  const at = new Date(lastSyncAt).getTime();
-  return Number.isNaN(at) || now - at > SYNC_STALE_MS;
-}
 
 /** The first 8 characters of a hash or key, or null when there is none ('Not set'). */
 export function shortKey(value: string | null | undefined): string | null {

@@ -72,13 +72,37 @@ function IsJsonObjectText(options?: ValidationOptions) {
     });
 }
 
+/**
+ * The column's size as MariaDB counts it: code points in a varchar, UTF-8 bytes in a text column. MaxLength
+ * alone does not ensure it: it counts an emoji with its variation selector (2 code points, up to 7 bytes) as one.
+ */
+function FitsColumn(size: { chars: number } | { bytes: number }, options?: ValidationOptions) {
+  const measure = 'bytes' in size ? (text: string) => Buffer.byteLength(text, 'utf8') : (text: string) => [...text].length;
+  const max = 'bytes' in size ? size.bytes : size.chars;
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'fitsColumn',
+      target: object.constructor,
+      propertyName,
+      options: { message: `${propertyName} is too long to store`, ...options },
+      validator: { validate: (value: unknown) => typeof value !== 'string' || measure(value) <= max },
+    });
+}
+
+/** A MariaDB `text` column holds 65,535 bytes. */
+const TEXT_COLUMN_BYTES = 65_535;
+/** 16,000 characters of up to 4 bytes each fit a text column. */
+const CHANGELOG_MAX = 16_000;
+const CHANGELOG_TOO_LONG = `Changelog must be at most ${CHANGELOG_MAX} characters`;
+
 /** Fields shared by the Upload Version form (multipart) and the Edit form (JSON). */
 class VersionDetailFields {
   /** What changed; shown to clients under the version ('No description available' when empty). */
   @IsOptional()
   @EmptyAsNull()
   @IsString()
-  @MaxLength(20_000)
+  @MaxLength(CHANGELOG_MAX, { message: CHANGELOG_TOO_LONG })
+  @FitsColumn({ bytes: TEXT_COLUMN_BYTES }, { message: CHANGELOG_TOO_LONG })
   changelog?: string | null;
 
   /** http(s) URL where the version can also be fetched. */
@@ -87,6 +111,7 @@ class VersionDetailFields {
   @Trim()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: DOWNLOAD_URL_FORMAT })
   @MaxLength(500)
+  @FitsColumn({ chars: 500 })
   download_url?: string | null;
 
   /** License-server secret for this version (admin-only). */
@@ -95,6 +120,7 @@ class VersionDetailFields {
   @Trim()
   @IsString()
   @MaxLength(255)
+  @FitsColumn({ chars: 255 })
   secret_hash?: string | null;
 
   /** License-server encryption key for this version (admin-only). */
@@ -103,12 +129,14 @@ class VersionDetailFields {
   @Trim()
   @IsString()
   @MaxLength(255)
+  @FitsColumn({ chars: 255 })
   encryption_key?: string | null;
 
   /** JSON text with os, ram and storage. */
   @IsOptional()
   @EmptyAsNull()
   @IsJsonObjectText({ message: REQUIREMENTS_FORMAT })
+  // 5,000 characters of MaxLength's counting take at most 35,000 bytes: within a text column.
   @MaxLength(5000)
   min_system_requirements?: string | null;
 

@@ -28,7 +28,10 @@ import type {
   ActivationRequestDto,
   ActivationResponseDto,
   DeactivationRequestDto,
-  PublicKeyResponseDto
+  LicenseServerStatusResponseDto,
+  LicenseSyncResponseDto,
+  PublicKeyResponseDto,
+  VersionSyncResponseDto
 } from '../../model';
 
 import { httpClient } from '../../../http-client';
@@ -40,6 +43,315 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
+ * @summary Which license server this portal uses, and when it last synced with it.
+ */
+export const getGetLicenseServerStatusUrl = () => {
+
+
+  
+
+  return `/api/admin/license-server`
+}
+
+export const getLicenseServerStatus = async ( options?: RequestInit): Promise<LicenseServerStatusResponseDto> => {
+  
+  return httpClient<LicenseServerStatusResponseDto>(getGetLicenseServerStatusUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetLicenseServerStatusQueryKey = () => {
+    return [
+    `/api/admin/license-server`
+    ] as const;
+    }
+
+    
+export const getGetLicenseServerStatusQueryOptions = <TData = Awaited<ReturnType<typeof getLicenseServerStatus>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseServerStatus>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetLicenseServerStatusQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getLicenseServerStatus>>> = ({ signal }) => getLicenseServerStatus({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getLicenseServerStatus>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetLicenseServerStatusQueryResult = NonNullable<Awaited<ReturnType<typeof getLicenseServerStatus>>>
+export type GetLicenseServerStatusQueryError = ErrorType<unknown>
+
+
+export function useGetLicenseServerStatus<TData = Awaited<ReturnType<typeof getLicenseServerStatus>>, TError = ErrorType<unknown>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseServerStatus>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getLicenseServerStatus>>,
+          TError,
+          Awaited<ReturnType<typeof getLicenseServerStatus>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetLicenseServerStatus<TData = Awaited<ReturnType<typeof getLicenseServerStatus>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseServerStatus>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getLicenseServerStatus>>,
+          TError,
+          Awaited<ReturnType<typeof getLicenseServerStatus>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetLicenseServerStatus<TData = Awaited<ReturnType<typeof getLicenseServerStatus>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseServerStatus>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Which license server this portal uses, and when it last synced with it.
+ */
+
+export function useGetLicenseServerStatus<TData = Awaited<ReturnType<typeof getLicenseServerStatus>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getLicenseServerStatus>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetLicenseServerStatusQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * @summary Sync with License Server (License Management): licenses both ways, then devices and the activation log.
+ */
+export const getSyncLicensesUrl = () => {
+
+
+  
+
+  return `/api/admin/licenses/sync`
+}
+
+export const syncLicenses = async ( options?: RequestInit): Promise<LicenseSyncResponseDto> => {
+  
+  return httpClient<LicenseSyncResponseDto>(getSyncLicensesUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+export const getSyncLicensesMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof syncLicenses>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof syncLicenses>>, TError,void, TContext> => {
+
+const mutationKey = ['syncLicenses'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof syncLicenses>>, void> = () => {
+          
+
+          return  syncLicenses(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SyncLicensesMutationResult = NonNullable<Awaited<ReturnType<typeof syncLicenses>>>
+    
+    export type SyncLicensesMutationError = ErrorType<unknown>
+
+    /**
+ * @summary Sync with License Server (License Management): licenses both ways, then devices and the activation log.
+ */
+export const useSyncLicenses = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof syncLicenses>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof syncLicenses>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getSyncLicensesMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary Sync with License Server (Version Management): pushes every version marked for syncing.
+ */
+export const getSyncVersionsUrl = () => {
+
+
+  
+
+  return `/api/admin/versions/sync`
+}
+
+export const syncVersions = async ( options?: RequestInit): Promise<VersionSyncResponseDto> => {
+  
+  return httpClient<VersionSyncResponseDto>(getSyncVersionsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+export const getSyncVersionsMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof syncVersions>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof syncVersions>>, TError,void, TContext> => {
+
+const mutationKey = ['syncVersions'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof syncVersions>>, void> = () => {
+          
+
+          return  syncVersions(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SyncVersionsMutationResult = NonNullable<Awaited<ReturnType<typeof syncVersions>>>
+    
+    export type SyncVersionsMutationError = ErrorType<unknown>
+
+    /**
+ * @summary Sync with License Server (Version Management): pushes every version marked for syncing.
+ */
+export const useSyncVersions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof syncVersions>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof syncVersions>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getSyncVersionsMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary The Sync action of one version: pushes it, and marks it for syncing from now on.
+ */
+export const getSyncVersionUrl = (id: number,) => {
+
+
+  
+
+  return `/api/admin/versions/${id}/sync`
+}
+
+export const syncVersion = async (id: number, options?: RequestInit): Promise<VersionSyncResponseDto> => {
+  
+  return httpClient<VersionSyncResponseDto>(getSyncVersionUrl(id),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getSyncVersionMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof syncVersion>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof syncVersion>>, TError,{id: number}, TContext> => {
+
+const mutationKey = ['syncVersion'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof syncVersion>>, {id: number}> = (props) => {
+          const {id} = props ?? {};
+
+          return  syncVersion(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SyncVersionMutationResult = NonNullable<Awaited<ReturnType<typeof syncVersion>>>
+    
+    export type SyncVersionMutationError = ErrorType<unknown>
+
+    /**
+ * @summary The Sync action of one version: pushes it, and marks it for syncing from now on.
+ */
+export const useSyncVersion = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof syncVersion>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof syncVersion>>,
+        TError,
+        {id: number},
+        TContext
+      > => {
+
+      const mutationOptions = getSyncVersionMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Activates this server (server_uid) on a license; the same server again takes no new seat. Codes: VALID, EXPIRED, REVOKED, PENDING, TOO_MANY_DEVICES, NOT_FOUND.
  */
 export const getActivateServerUrl = () => {

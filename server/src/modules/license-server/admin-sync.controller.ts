@@ -1,0 +1,42 @@
+import { Controller, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { LicenseServerStatusResponseDto, LicenseSyncResponseDto, VersionSyncResponseDto } from './dto/sync.dto';
+import { LicenseServerSyncService } from './license-server-sync.service';
+
+/**
+ * The admin's Sync actions (Version Management, License Management) and the license-server status line.
+ * Registered before the versions and licenses controllers, so `versions/sync` is not taken for a version id.
+ */
+@ApiTags('license-server')
+@Controller('admin')
+export class AdminSyncController {
+  constructor(private readonly sync: LicenseServerSyncService) {}
+
+  /** Which license server this portal uses, and when it last synced with it. */
+  @Get('license-server')
+  async getLicenseServerStatus(): Promise<LicenseServerStatusResponseDto> {
+    return { success: true, data: await this.sync.status() };
+  }
+
+  /** Sync with License Server (Version Management): pushes every version marked for syncing. */
+  @Get('versions/sync')
+  async syncVersions(): Promise<VersionSyncResponseDto> {
+    const data = await this.sync.syncVersions();
+    return { success: true, message: `Sync completed! ${data.synced_count} new versions, ${data.updated_count} updated`, data };
+  }
+
+  /** The Sync action of one version: pushes it, and marks it for syncing from now on. */
+  @Post('versions/:id/sync')
+  @HttpCode(200)
+  async syncVersion(@Param('id', ParseIntPipe) id: number): Promise<VersionSyncResponseDto> {
+    const data = await this.sync.syncVersions([id]);
+    return { success: true, message: `Sync completed! ${data.synced_count} new versions, ${data.updated_count} updated`, data };
+  }
+
+  /** Sync with License Server (License Management): licenses both ways, then devices and the activation log. */
+  @Get('licenses/sync')
+  async syncLicenses(): Promise<LicenseSyncResponseDto> {
+    const data = await this.sync.syncLicenses();
+    return { success: true, message: `Sync completed! ${data.synced_new} new licenses, ${data.updated_existing} updated`, data };
+  }
+}

@@ -1,0 +1,88 @@
+import { Body, Controller, Get, HttpCode, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Public } from '../../common/public.decorator';
+import { SYNC_TOKEN } from '../../openapi';
+import { DevicesService } from '../devices/devices.service';
+import { LicensesService } from '../licenses/licenses.service';
+import { RemoteLogsService } from '../logs/remote-logs.service';
+import { VersionsService } from '../versions/versions.service';
+import {
+  PushLicensesDto,
+  PushLicensesResponseDto,
+  PushVersionsDto,
+  SYNC_BATCH_MAX,
+  SyncCountsResponseDto,
+  SyncDeactivationResponseDto,
+  SyncDeviceKeyDto,
+  SyncDevicePageDto,
+  SyncLicenseKeyDto,
+  SyncLicensePageDto,
+  SyncPageQueryDto,
+  SyncRemoteLogPageDto,
+  SyncRevocationResponseDto,
+} from './dto/sync.dto';
+import { SyncTokenGuard } from './sync-token.guard';
+
+/**
+ * The sync API: what this portal offers when another portal uses it as its external license server. The other
+ * portal pushes versions and licenses, pulls licenses, devices and the activation log, and revokes licenses and
+ * deactivates devices it removed. Authenticated by LICENSE_SERVER_SYNC_TOKEN, not by a session.
+ */
+@ApiTags('license-server-sync')
+@ApiBearerAuth(SYNC_TOKEN)
+@Controller('license-server/sync')
+@Public()
+@UseGuards(SyncTokenGuard)
+export class SyncApiController {
+  constructor(
+    private readonly versions: VersionsService,
+    private readonly licenses: LicensesService,
+    private readonly devices: DevicesService,
+    private readonly remoteLogs: RemoteLogsService,
+  ) {}
+
+  /** Creates or updates versions by version number. */
+  @Put('versions')
+  async pushVersions(@Body() body: PushVersionsDto): Promise<SyncCountsResponseDto> {
+    return { success: true, data: await this.versions.upsertFromPortal(body.versions) };
+  }
+
+  /** Creates or updates licenses by key (a revoked one loses its devices); answers with each license as stored here. */
+  @Put('licenses')
+  async pushLicenses(@Body() body: PushLicensesDto): Promise<PushLicensesResponseDto> {
+    return { success: true, data: await this.licenses.upsertFromPortal(body.licenses) };
+  }
+
+  /** Licenses after `after_id`, oldest first, with their seats. */
+  @Get('licenses')
+  async pullLicenses(@Query() query: SyncPageQueryDto): Promise<SyncLicensePageDto> {
+    return { success: true, data: await this.licenses.listForSync(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX) };
+  }
+
+  /** Devices after `after_id`, oldest first, with their license keys. */
+  @Get('devices')
+  async pullDevices(@Query() query: SyncPageQueryDto): Promise<SyncDevicePageDto> {
+    return { success: true, data: await this.devices.listForSync(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX) };
+  }
+
+  /** This portal's activation API calls after `after_id`, oldest first. */
+  @Get('remote-logs')
+  async pullRemoteLogs(@Query() query: SyncPageQueryDto): Promise<SyncRemoteLogPageDto> {
+    return { success: true, data: await this.remoteLogs.listOwnSince(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX) };
+  }
+
+  /** Revokes a license the other portal deleted (found: false when this server never had it). */
+  @Post('licenses/revoke')
+  @HttpCode(200)
+  async revokeSyncedLicense(@Body() body: SyncLicenseKeyDto): Promise<SyncRevocationResponseDto> {
+    const { found, deactivated } = await this.licenses.revokeByKey(body.license_key);
+    return { success: true, data: { found, deactivated_installations: deactivated } };
+  }
+
+  /** Deactivates a device the other portal deactivated, giving its seat back. */
+  @Post('devices/deactivate')
+  @HttpCode(200)
+  async deactivateSyncedDevice(@Body() body: SyncDeviceKeyDto): Promise<SyncDeactivationResponseDto> {
+    return { success: true, data: { found: await this.devices.deactivateForPortal(body.license_key, body.server_uid) } };
+  }
+}
