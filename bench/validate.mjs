@@ -7,7 +7,7 @@
 //          (and on MariaDB when `mariadb-admin ping` answers)
 // Targets: validate ≥ 0.6 × nest, p99 < 50 ms, and every validation recorded as a remote log.
 // Needs the built server (npm run build). BENCH_DURATION (seconds per run, default 10) and BENCH_ROUNDS (default 3;
-// the median of the rounds is compared) set the length.
+// the median of the rounds is compared) set the length; BENCH_ENGINES (default "sqlite,mariadb") picks the portal's databases.
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
@@ -26,6 +26,7 @@ const LICENSES = 100;
 const DEVICES_PER_LICENSE = 2;
 const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
 const TARGETS = { ratio: 0.6, p99: 50 };
+const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,mariadb').split(',').map((engine) => engine.trim());
 
 requireBuiltServer();
 
@@ -262,7 +263,7 @@ async function main() {
     { name: 'node http', target: await startFixed('bare') },
     { name: 'nestjs fixed', target: await startFixed('nest') },
   ];
-  for (const engine of ['sqlite', 'mariadb']) {
+  for (const engine of ENGINES) {
     const target = await startPortal(engine);
     if (!target) console.log('  (MariaDB not reachable: `mariadb-admin ping` failed; skipped)');
     else

@@ -20,6 +20,10 @@ process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
 /** Starts a child process whose output is kept (for error messages) and which dies with this one. */
 export function start(command, args, env = {}) {
+  // BENCH_PROFILE_DIR: every Node server writes a V8 CPU profile there when it exits (to see where its time goes).
+  if (process.env.BENCH_PROFILE_DIR && command === process.execPath) {
+    args = ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`, ...args];
+  }
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';

@@ -164,6 +164,46 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     expect(after.version).toBe('2.2.0');
   });
 
+  it('keeps last activity to the second: a repeated heartbeat within it writes nothing, a changed detail always does', async () => {
+    const issued = await issueLicense(t);
+    const uid = serverUid();
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: uid, version: '2.1.0' }).expect(200);
+    const [device] = await devicesOf(issued.id);
+    const justNow = new Date(Date.now() - 200);
+    await setDate(t, 'devices', device.id, 'last_activity_at', justNow);
+
+    const again = await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: uid, version: '2.1.0' });
+    expect(again.body.data).toMatchObject({ code: 'VALID', device: { last_activity_at: justNow.toISOString() } });
+    expect((await devicesOf(issued.id))[0].last_activity_at).toEqual(justNow);
+
+    const upgraded = await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: uid, version: '2.2.0' });
+    expect(upgraded.body.data.code).toBe('VALID');
+    const [after] = await devicesOf(issued.id);
+    expect(after.version).toBe('2.2.0');
+    expect(after.last_activity_at!.getTime()).toBeGreaterThan(justNow.getTime());
+  });
+
+  it('answers many concurrent heartbeats of different licenses and servers each with its own license and device', async () => {
+    const licenses = await Promise.all([1, 2, 3].map(() => issueLicense(t, { max_activations: 3 })));
+    const seats = licenses.flatMap((issued) => [serverUid(), serverUid()].map((uid) => ({ key: issued.license_key, uid })));
+    for (const { key, uid } of seats) await callLicenseServer(t, 'activate', { license_key: key, server_uid: uid }).expect(200);
+    const calls = [
+      ...seats.flatMap((seat) => [seat, seat, seat]).map((seat) => ({ ...seat, code: 'VALID' })),
+      ...licenses.map((issued) => ({ key: issued.license_key, uid: serverUid(), code: 'NOT_ACTIVATED' })),
+      { key: 'SH-0000-0000-0000-0000-0000', uid: seats[0].uid, code: 'NOT_FOUND' },
+    ];
+    const answers = await Promise.all(
+      calls.map(({ key, uid }) => callLicenseServer(t, 'validate', { license_key: key, server_uid: uid }).expect(200)),
+    );
+    answers.forEach((response, i) => {
+      const { key, uid, code } = calls[i];
+      expect(response.body.data).toMatchObject({ code, license_key: key, server_uid: uid });
+      if (code !== 'NOT_FOUND') expect(response.body.data.license.license_key).toBe(key);
+      if (code === 'VALID') expect(response.body.data.device.server_uid).toBe(uid);
+      else expect(response.body.data.device).toBeNull();
+    });
+  });
+
   it('marks devices that stopped reporting inactive (scheduled job and on read); a heartbeat brings them back', async () => {
     const issued = await issueLicense(t, { max_activations: 2, user_email: alice.email });
     const silent = serverUid();

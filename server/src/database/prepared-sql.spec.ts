@@ -24,6 +24,19 @@ describe('PreparedSql on SQLite', () => {
     });
   });
 
+  it('reads the first row for each parameter list, in their order, undefined where none matches', async () => {
+    await sql.insertMany(
+      'items',
+      ['id', 'name', 'flag', 'at'],
+      [
+        [1, 'one', true, null],
+        [2, 'two', false, null],
+      ],
+    );
+    const rows = await sql.firstRowEach<{ name: string }>('SELECT name FROM items WHERE id = ?', [[2], [9], [1], [2]]);
+    expect(rows).toEqual([{ name: 'two' }, undefined, { name: 'one' }, { name: 'two' }]);
+  });
+
   it('inserts all or nothing: one bad row leaves none of the batch', async () => {
     const rows = Array.from({ length: 70 }, (_, i) => [i + 1, i === 65 ? null : `item ${i + 1}`, false, null]);
     await expect(sql.insertMany('items', ['id', 'name', 'flag', 'at'], rows)).rejects.toThrow(/NOT NULL/);

@@ -9,6 +9,7 @@ import { whereSearch } from '../../common/pagination';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { GroupCommit } from '../../database/group-commit';
+import { GroupRead } from '../../database/group-read';
 import { PreparedSql } from '../../database/prepared-sql';
 import { LicenseEntity } from '../licenses/license.entity';
 import { effectiveStatus, LicensesService } from '../licenses/licenses.service';
@@ -89,6 +90,9 @@ export function refusalOf(license: LicenseEntity, now = Date.now()): ActivationC
   }
 }
 
+/** How precisely a device's last activity is kept (heartbeats closer together than this are not written). */
+const HEARTBEAT_RESOLUTION_MS = 1000;
+
 interface Heartbeat {
   id: number;
   at: Date;
@@ -129,6 +133,10 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('Devices');
   private readonly sql: PreparedSql;
   private readonly heartbeats = new GroupCommit<Heartbeat>((beats) => this.writeHeartbeats(beats));
+  /** Lookups of concurrent activation calls, one round trip for many (MySQL; SQLite answers in-process). */
+  private readonly lookups = new GroupRead<[string, string], Record<string, unknown> | undefined>((pairs) =>
+    this.sql.firstRowEach(LOOKUP_SQL, pairs),
+  );
   private serverHooks: DeviceServerHooks | null = null;
   /** The activation in progress per license and server, to take same-server calls one at a time. */
   private readonly activating = new Map<string, Promise<void>>();
@@ -248,6 +256,9 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
     const now = new Date();
     const next = details(identity, device);
     const changed = (Object.keys(next) as Array<keyof typeof next>).some((key) => next[key] !== device[key]);
+    // Last activity is kept to the second: a repeated heartbeat within a second of the stored one writes nothing.
+    const recent = device.last_activity_at !== null && now.getTime() - device.last_activity_at.getTime() < HEARTBEAT_RESOLUTION_MS;
+    if (!changed && recent && device.status === 'active') return { code: 'VALID', license, device, written: Promise.resolve() };
     const written = this.heartbeats.add({ id: device.id, at: now, details: changed ? next : null });
     return { code: 'VALID', license, device: { ...device, ...next, status: 'active', last_activity_at: now }, written };
   }
@@ -482,7 +493,10 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
    * (the fields the activation API uses).
    */
   async lookup(licenseKey: string, serverUid: string): Promise<{ license: LicenseEntity | null; device: DeviceEntity | null }> {
-    const row = await this.sql.one<Record<string, unknown>>(LOOKUP_SQL, [serverUid, licenseKey]);
+    const row =
+      this.sql.engine === 'sqlite'
+        ? await this.sql.one<Record<string, unknown>>(LOOKUP_SQL, [serverUid, licenseKey])
+        : await this.lookups.load([serverUid, licenseKey]);
     if (!row) return { license: null, device: null };
     const license = Object.assign(new LicenseEntity(), {
       id: Number(row.l_id),
