@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -86,11 +87,13 @@ export class SyncVersionDto {
   is_latest: boolean;
 }
 
+/** A pushed batch: at most SYNC_BATCH_MAX items, each checked as `type`. */
+function SyncBatchOf(type: () => new () => object): PropertyDecorator {
+  return applyDecorators(IsArray(), ArrayMaxSize(SYNC_BATCH_MAX), ValidateNested({ each: true }), Type(type));
+}
+
 export class PushVersionsDto {
-  @IsArray()
-  @ArrayMaxSize(SYNC_BATCH_MAX)
-  @ValidateNested({ each: true })
-  @Type(() => SyncVersionDto)
+  @SyncBatchOf(() => SyncVersionDto)
   versions: SyncVersionDto[];
 }
 
@@ -139,10 +142,7 @@ export class SyncLicenseDto extends SyncLicenseKeyDto {
 }
 
 export class PushLicensesDto {
-  @IsArray()
-  @ArrayMaxSize(SYNC_BATCH_MAX)
-  @ValidateNested({ each: true })
-  @Type(() => SyncLicenseDto)
+  @SyncBatchOf(() => SyncLicenseDto)
   licenses: SyncLicenseDto[];
 }
 
