@@ -183,7 +183,9 @@ function curl(url, headers, output = '/dev/null') {
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
-    child.on('exit', () => {
+    child.on('exit', (code, signal) => {
+      if (!out.trim())
+        return resolve({ status: 0, size: 0, exitCode: code, error: `curl ended by ${signal ?? `exit ${code}`} without a report` });
       const [status, size, exitCode, ...error] = out.trim().split(' ');
       resolve({ status: Number(status), size: Number(size), exitCode: Number(exitCode), error: error.join(' ') });
     });
@@ -353,6 +355,9 @@ main()
   })
   .catch(async (error) => {
     console.error(error);
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    for (const cleanup of cleanups.reverse())
+      await Promise.resolve()
+        .then(cleanup)
+        .catch(() => undefined);
     process.exit(1);
   });

@@ -204,6 +204,31 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     });
   });
 
+  it('finds the same license and device for lookups made together (one batched statement on MySQL) as for each alone', async () => {
+    const devices = t.app.get(DevicesService);
+    const licenses = await Promise.all([1, 2].map(() => issueLicense(t, { max_activations: 3 })));
+    const uids = [serverUid(), serverUid(), serverUid()];
+    await callLicenseServer(t, 'activate', { license_key: licenses[0].license_key, server_uid: uids[0] }).expect(200);
+    await callLicenseServer(t, 'activate', { license_key: licenses[0].license_key, server_uid: uids[1] }).expect(200);
+    await callLicenseServer(t, 'activate', { license_key: licenses[1].license_key, server_uid: uids[1] }).expect(200);
+    const pairs: Array<[string, string]> = [
+      ...licenses.flatMap((issued) => uids.map((uid): [string, string] => [issued.license_key, uid])),
+      [licenses[0].license_key, uids[0].toUpperCase()],
+      ['SH-NOT-A-KEY-OF-OURS', uids[0]],
+      [licenses[1].license_key, uids[1]],
+    ];
+    const summary = ({ license, device }: Awaited<ReturnType<DevicesService['lookup']>>) => ({
+      license: license && { id: license.id, key: license.license_key, seats: license.current_activations },
+      device: device && { id: device.id, license_id: device.license_id, status: device.status },
+    });
+    const alone = [];
+    for (const [key, uid] of pairs) alone.push(summary(await devices.lookup(key, uid)));
+    const together = (await Promise.all(pairs.map(([key, uid]) => devices.lookup(key, uid)))).map(summary);
+    expect(together).toEqual(alone);
+    expect(alone.slice(0, 6).map((found) => Boolean(found.device))).toEqual([true, true, false, false, true, false]);
+    expect(alone[7]).toEqual({ license: null, device: null });
+  });
+
   it('marks devices that stopped reporting inactive (scheduled job and on read); a heartbeat brings them back', async () => {
     const issued = await issueLicense(t, { max_activations: 2, user_email: alice.email });
     const silent = serverUid();

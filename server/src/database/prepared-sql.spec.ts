@@ -24,7 +24,7 @@ describe('PreparedSql on SQLite', () => {
     });
   });
 
-  it('reads the first row for each parameter list, in their order, undefined where none matches', async () => {
+  it('reads one row or all rows of a query', async () => {
     await sql.insertMany(
       'items',
       ['id', 'name', 'flag', 'at'],
@@ -33,8 +33,9 @@ describe('PreparedSql on SQLite', () => {
         [2, 'two', false, null],
       ],
     );
-    const rows = await sql.firstRowEach<{ name: string }>('SELECT name FROM items WHERE id = ?', [[2], [9], [1], [2]]);
-    expect(rows).toEqual([{ name: 'two' }, undefined, { name: 'one' }, { name: 'two' }]);
+    expect(await sql.one('SELECT name FROM items WHERE id = ?', [2])).toEqual({ name: 'two' });
+    expect(await sql.one('SELECT name FROM items WHERE id = ?', [3])).toBeUndefined();
+    expect(await sql.all('SELECT name FROM items WHERE id > ? ORDER BY id', [0])).toEqual([{ name: 'one' }, { name: 'two' }]);
   });
 
   it('inserts all or nothing: one bad row leaves none of the batch', async () => {

@@ -5,11 +5,10 @@ type Param = string | number | boolean | null | Date;
 
 /** Rows per SQLite INSERT statement, largest first (at 256 rows, 32 columns stay under SQLite's 32,766 parameters). */
 const SQLITE_INSERT_SIZES = [256, 64, 16, 4, 1];
-/** Copies of a SELECT per MySQL statement in `firstRowEach`, smallest first. */
-const UNION_SIZES = [1, 2, 4, 8, 16, 32, 64];
 
 interface SqliteStatement {
   get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
   run(...params: unknown[]): { changes: number };
 }
 interface SqliteDatabase {
@@ -30,7 +29,6 @@ export class PreparedSql {
   private static readonly instances = new WeakMap<DataSource, PreparedSql>();
   private readonly statements = new Map<string, SqliteStatement>();
   private readonly inserts = new Map<string, string>();
-  private readonly unions = new Map<string, string>();
   readonly engine: 'sqlite' | 'mysql';
 
   private constructor(private readonly dataSource: DataSource) {
@@ -43,31 +41,17 @@ export class PreparedSql {
     return instance;
   }
 
+  /** Every row. */
+  async all<T>(sql: string, params: Param[]): Promise<T[]> {
+    if (this.engine === 'sqlite') return this.statement(sql).all(...this.bind(params)) as T[];
+    return this.mysql<T[]>('execute', sql, params);
+  }
+
   /** The first row, or undefined. */
   async one<T>(sql: string, params: Param[]): Promise<T | undefined> {
     if (this.engine === 'sqlite') return this.statement(sql).get(...this.bind(params)) as T | undefined;
     const rows = await this.mysql<T[]>('execute', sql, params);
     return rows[0];
-  }
-
-  /**
-   * The first row of a SELECT for each parameter list, in their order. On SQLite one call per list; on MySQL one
-   * round trip for all: the SELECT repeated with UNION ALL, each copy tagged with its list's index. The lists are
-   * padded to the next of a few sizes, so a connection prepares few distinct statements.
-   */
-  async firstRowEach<T>(sql: string, paramsList: Param[][]): Promise<Array<T | undefined>> {
-    if (this.engine === 'sqlite') return paramsList.map((params) => this.statement(sql).get(...this.bind(params)) as T | undefined);
-    const firsts: Array<T | undefined> = new Array(paramsList.length).fill(undefined);
-    for (let start = 0; start < paramsList.length; start += UNION_SIZES[UNION_SIZES.length - 1]) {
-      const chunk = paramsList.slice(start, start + UNION_SIZES[UNION_SIZES.length - 1]);
-      const size = UNION_SIZES.find((candidate) => candidate >= chunk.length)!;
-      const padded = Array.from({ length: size }, (_, index) => chunk[Math.min(index, chunk.length - 1)]);
-      const rows = await this.mysql<Array<T & { __index: number }>>('execute', this.unionSql(sql, size), padded.flat());
-      for (const { __index, ...row } of rows) {
-        if (__index < chunk.length && firsts[start + __index] === undefined) firsts[start + __index] = row as T;
-      }
-    }
-    return firsts;
   }
 
   /** Runs a statement; returns the number of rows it changed. */
@@ -113,18 +97,6 @@ export class PreparedSql {
       if (this.engine === 'sqlite') this.inserts.set(key, sql);
     }
     return sql;
-  }
-
-  /** `SELECT 0 AS __index, … UNION ALL SELECT 1 AS __index, …` for `size` copies of a SELECT. */
-  private unionSql(sql: string, size: number): string {
-    const key = `${size}:${sql}`;
-    let union = this.unions.get(key);
-    if (!union) {
-      const rest = sql.replace(/^\s*SELECT\s/i, '');
-      union = Array.from({ length: size }, (_, index) => `SELECT ${index} AS __index, ${rest}`).join(' UNION ALL ');
-      this.unions.set(key, union);
-    }
-    return union;
   }
 
   /** Runs one statement for each parameter list: in one transaction on SQLite, one after another on MySQL. */

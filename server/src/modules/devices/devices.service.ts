@@ -99,15 +99,29 @@ interface Heartbeat {
   details: DeviceDetails | null;
 }
 
-/** The license of a key and the device of a server on it, in one statement over the two unique indexes. */
-const LOOKUP_SQL =
+const LOOKUP_COLUMNS =
   'SELECT l.id AS l_id, l.license_key AS l_license_key, l.product_name AS l_product_name, l.user_id AS l_user_id, ' +
   'l.user_email AS l_user_email, l.status AS l_status, l.is_trial AS l_is_trial, l.expires_at AS l_expires_at, ' +
   'l.max_activations AS l_max_activations, l.current_activations AS l_current_activations, ' +
   'd.id AS d_id, d.device_name AS d_device_name, d.hostname AS d_hostname, d.product AS d_product, d.version AS d_version, ' +
   'd.status AS d_status, d.activated_at AS d_activated_at, d.last_activity_at AS d_last_activity_at, ' +
-  'd.deactivated_at AS d_deactivated_at, d.last_ip AS d_last_ip ' +
-  'FROM licenses l LEFT JOIN devices d ON d.license_id = l.id AND d.server_uid = ? WHERE l.license_key = ?';
+  'd.deactivated_at AS d_deactivated_at, d.last_ip AS d_last_ip, d.server_uid AS d_server_uid ';
+
+/** The license of a key and the device of a server on it, in one statement over the two unique indexes. */
+const LOOKUP_SQL =
+  LOOKUP_COLUMNS + 'FROM licenses l LEFT JOIN devices d ON d.license_id = l.id AND d.server_uid = ? WHERE l.license_key = ?';
+
+/** Sizes the key and server lists of a batched lookup are padded to, so a connection prepares few statements. */
+const LOOKUP_LIST_SIZES = [1, 2, 4, 8, 16, 32, 64];
+
+/** The licenses of many keys with their devices of many servers, in one statement (MySQL's batched lookup). */
+function batchLookupSql(keys: number, uids: number): string {
+  const list = (count: number) => Array.from({ length: count }, () => '?').join(', ');
+  return (
+    LOOKUP_COLUMNS +
+    `FROM licenses l LEFT JOIN devices d ON d.license_id = l.id AND d.server_uid IN (${list(uids)}) WHERE l.license_key IN (${list(keys)})`
+  );
+}
 
 type DeviceDetails = Pick<DeviceEntity, 'device_name' | 'hostname' | 'product' | 'version' | 'last_ip'>;
 
@@ -134,9 +148,7 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly sql: PreparedSql;
   private readonly heartbeats = new GroupCommit<Heartbeat>((beats) => this.writeHeartbeats(beats));
   /** Lookups of concurrent activation calls, one round trip for many (MySQL; SQLite answers in-process). */
-  private readonly lookups = new GroupRead<[string, string], Record<string, unknown> | undefined>((pairs) =>
-    this.sql.firstRowEach(LOOKUP_SQL, pairs),
-  );
+  private readonly lookups = new GroupRead<[string, string], Record<string, unknown> | undefined>((pairs) => this.lookupMany(pairs));
   private serverHooks: DeviceServerHooks | null = null;
   /** The activation in progress per license and server, to take same-server calls one at a time. */
   private readonly activating = new Map<string, Promise<void>>();
@@ -526,6 +538,29 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
       last_ip: row.d_last_ip as string | null,
     });
     return { license, device };
+  }
+
+  /**
+   * Many lookups in one statement: every license of the keys, joined with its devices among the servers, matched
+   * back to each (server, key) pair here. Keys and server ids are letters, digits and `._:-` (checked on the way in),
+   * which the column collation compares without regard to case, and so does this.
+   */
+  private async lookupMany(pairs: Array<[string, string]>): Promise<Array<Record<string, unknown> | undefined>> {
+    const padded = (values: string[]) => {
+      const size = LOOKUP_LIST_SIZES.find((candidate) => candidate >= values.length) ?? values.length;
+      return [...values, ...Array.from({ length: size - values.length }, () => '')];
+    };
+    const uids = padded([...new Set(pairs.map(([uid]) => uid.toLowerCase()))]);
+    const keys = padded([...new Set(pairs.map(([, key]) => key.toUpperCase()))]);
+    const rows = await this.sql.all<Record<string, unknown>>(batchLookupSql(keys.length, uids.length), [...uids, ...keys]);
+    const licenses = new Map<string, Record<string, unknown>>();
+    const devices = new Map<string, Record<string, unknown>>();
+    for (const row of rows) {
+      const key = String(row.l_license_key).toUpperCase();
+      if (!licenses.has(key)) licenses.set(key, { ...row, d_id: null });
+      if (row.d_id !== null) devices.set(`${String(row.d_server_uid).toLowerCase()} ${key}`, row);
+    }
+    return pairs.map(([uid, key]) => devices.get(`${uid.toLowerCase()} ${key.toUpperCase()}`) ?? licenses.get(key.toUpperCase()));
   }
 
   /** One write for many heartbeats: the activity time of every device, and the details of those that changed. */
