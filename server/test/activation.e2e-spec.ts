@@ -216,6 +216,8 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
       [licenses[0].license_key, uids[0].toUpperCase()],
       ['SH-NOT-A-KEY-OF-OURS', uids[0]],
       [licenses[1].license_key, uids[1]],
+      // Equal to a stored key under MariaDB's accent-insensitive collation, but not the key: no match on either engine.
+      [`${licenses[0].license_key.slice(0, 4)}\u0301${licenses[0].license_key.slice(4)}`, uids[0]],
     ];
     const summary = ({ license, device }: Awaited<ReturnType<DevicesService['lookup']>>) => ({
       license: license && { id: license.id, key: license.license_key, seats: license.current_activations },
@@ -227,6 +229,7 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     expect(together).toEqual(alone);
     expect(alone.slice(0, 6).map((found) => Boolean(found.device))).toEqual([true, true, false, false, true, false]);
     expect(alone[7]).toEqual({ license: null, device: null });
+    expect(alone[9]).toEqual({ license: null, device: null });
   });
 
   it('marks devices that stopped reporting inactive (scheduled job and on read); a heartbeat brings them back', async () => {

@@ -542,8 +542,9 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
 
   /**
    * Many lookups in one statement: every license of the keys, joined with its devices among the servers, matched
-   * back to each (server, key) pair here. Keys and server ids are letters, digits and `._:-` (checked on the way in),
-   * which the column collation compares without regard to case, and so does this.
+   * back to each (server, key) pair here. Server ids are letters, digits and `._:-` (checked on the way in), which
+   * the column collation compares without regard to case, and so does this; keys are compared in capitals, exactly
+   * (so a key with accents matches nothing here, as on SQLite, where the collation would have let it through).
    */
   private async lookupMany(pairs: Array<[string, string]>): Promise<Array<Record<string, unknown> | undefined>> {
     const padded = (values: string[]) => {
