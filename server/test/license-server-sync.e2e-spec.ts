@@ -219,46 +219,39 @@ describe(`license-server sync (${process.env.TEST_DB})`, () => {
       expect(closed.body.message).toBe('This portal does not accept license-server sync: LICENSE_SERVER_SYNC_TOKEN is not set');
     });
 
+    const pushToServer = (licenses: object[]) =>
+      server.api().put('/api/license-server/sync/licenses').set(bearer(SYNC_TOKEN)).send({ licenses });
+    const pushedItem = (fields: object) => ({
+      product_name: 'X',
+      user_email: 'a@b.test',
+      status: 'active',
+      expires_at: '2030-01-01T00:00:00.000Z',
+      max_activations: 1,
+      is_trial: false,
+      ...fields,
+    });
+
     it('refuses a malformed push with 400 and stores nothing', async () => {
       const before = await server.api().get('/api/license-server/sync/licenses').set(bearer(SYNC_TOKEN)).expect(200);
-      await server
-        .api()
-        .put('/api/license-server/sync/licenses')
-        .set(bearer(SYNC_TOKEN))
-        .send({
-          licenses: [
-            {
-              license_key: 'SH-1',
-              product_name: 'X',
-              user_email: 'not-an-email',
-              status: 'active',
-              expires_at: 'soon',
-              max_activations: 0,
-              is_trial: false,
-            },
-          ],
-        })
-        .expect(400);
-      await server
-        .api()
-        .put('/api/license-server/sync/licenses')
-        .set(bearer(SYNC_TOKEN))
-        .send({
-          licenses: [
-            {
-              license_key: 'SH-2',
-              product_name: 'X',
-              user_email: 'a@b.test',
-              status: 'active',
-              expires_at: '10000-01-01T00:00:00Z',
-              max_activations: 1,
-              is_trial: false,
-            },
-          ],
-        })
-        .expect(400);
+      await pushToServer([pushedItem({ license_key: 'SH-1', user_email: 'not-an-email', expires_at: 'soon', max_activations: 0 })]).expect(
+        400,
+      );
+      await pushToServer([pushedItem({ license_key: 'SH-2', expires_at: '10000-01-01T00:00:00Z' })]).expect(400);
       const after = await server.api().get('/api/license-server/sync/licenses').set(bearer(SYNC_TOKEN)).expect(200);
       expect(after.body.data).toEqual(before.body.data);
+    });
+
+    it('takes a pushed key in capitals, as keys are stored, and a key pushed twice in one batch once, as last pushed', async () => {
+      const key = `SH-PUSHED-${Date.now()}`;
+      const pushed = await pushToServer([
+        pushedItem({ license_key: ` ${key.toLowerCase()} `, max_activations: 2 }),
+        pushedItem({ license_key: key, max_activations: 4 }),
+      ]).expect(200);
+      expect(pushed.body.data).toMatchObject({ created: 1, updated: 0 });
+      expect(pushed.body.data.licenses).toEqual([expect.objectContaining({ license_key: key, max_activations: 4 })]);
+      const again = await pushToServer([pushedItem({ license_key: key.toLowerCase(), max_activations: 5 })]).expect(200);
+      expect(again.body.data).toMatchObject({ created: 0, updated: 1 });
+      expect((await licenseOn(server, serverAdmin, key)).max_activations).toBe(5);
     });
   });
 });

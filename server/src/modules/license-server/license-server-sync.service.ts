@@ -2,10 +2,10 @@ import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { ApiError } from '../../common/api-error';
 import { DevicesService } from '../devices/devices.service';
-import { LicensesService } from '../licenses/licenses.service';
+import { LicensesService, toSyncedLicense } from '../licenses/licenses.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { SettingsService } from '../settings/settings.service';
-import { VersionsService } from '../versions/versions.service';
+import { toSyncedVersion, VersionsService } from '../versions/versions.service';
 import {
   LicenseServerStatusDto,
   LicenseSyncResultDto,
@@ -76,21 +76,7 @@ export class LicenseServerSyncService implements OnModuleInit {
       let result: VersionSyncResultDto = { synced_count: 0, updated_count: versions.length };
       if (client) {
         result = { synced_count: 0, updated_count: 0 };
-        const items = versions.map((v) => ({
-          version: v.version,
-          release_date: v.release_date,
-          changelog: v.changelog,
-          download_url: v.download_url,
-          file_name: v.file_name,
-          file_size: v.file_size,
-          file_hash: v.file_hash,
-          secret_hash: v.secret_hash,
-          encryption_key: v.encryption_key,
-          min_system_requirements: v.min_system_requirements,
-          is_stable: v.is_stable,
-          is_latest: v.is_latest,
-        }));
-        for (const batch of batchesBySize(items)) {
+        for (const batch of batchesBySize(versions.map(toSyncedVersion))) {
           const { data } = await this.guarded(client.call('PUT', '/versions', SyncCountsResponseDto, { versions: batch }));
           result.synced_count += data.created;
           result.updated_count += data.updated;
@@ -118,23 +104,13 @@ export class LicenseServerSyncService implements OnModuleInit {
         result.updated_existing = await this.licenses.confirmAllPending(at);
       } else {
         result.pushed = await this.pushPendingLicenses(client);
-        for (let page = 0, afterId = 0; page < MAX_PAGES; page++) {
-          const { data } = await this.guarded(
-            client.call('GET', `/licenses?after_id=${afterId}&limit=${SYNC_BATCH_MAX}`, SyncLicensePageDto),
-          );
-          const counts = await this.licenses.applyFromServer(data, at);
+        for await (const licenses of this.pages(client, '/licenses', SyncLicensePageDto)) {
+          const counts = await this.licenses.applyFromServer(licenses, at);
           result.synced_new += counts.created;
           result.updated_existing += counts.updated;
-          if (data.length < SYNC_BATCH_MAX) break;
-          afterId = data[data.length - 1].id;
         }
-        for (let page = 0, afterId = 0; page < MAX_PAGES; page++) {
-          const { data } = await this.guarded(
-            client.call('GET', `/devices?after_id=${afterId}&limit=${SYNC_BATCH_MAX}`, SyncDevicePageDto),
-          );
-          result.devices_updated += await this.devices.mirrorFromServer(data);
-          if (data.length < SYNC_BATCH_MAX) break;
-          afterId = data[data.length - 1].id;
+        for await (const devices of this.pages(client, '/devices', SyncDevicePageDto)) {
+          result.devices_updated += await this.devices.mirrorFromServer(devices);
         }
         result.remote_logs_added = await this.pullRemoteLogs(client);
       }
@@ -175,15 +151,7 @@ export class LicenseServerSyncService implements OnModuleInit {
     for (let round = 0; round < PUSH_ROUNDS; round++) {
       const pending = await this.licenses.pendingForServer(SYNC_BATCH_MAX);
       if (!pending.length) break;
-      const batch = pending.map((license) => ({
-        license_key: license.license_key,
-        product_name: license.product_name,
-        user_email: license.user_email,
-        status: license.status,
-        expires_at: license.expires_at,
-        max_activations: license.max_activations,
-        is_trial: license.is_trial,
-      }));
+      const batch = pending.map(toSyncedLicense);
       await this.guarded(client.call('PUT', '/licenses', PushLicensesResponseDto, { licenses: batch }));
       await this.licenses.markSynced(batch, new Date());
       pushed += batch.length;
@@ -193,20 +161,30 @@ export class LicenseServerSyncService implements OnModuleInit {
 
   private async pullRemoteLogs(client: LicenseServerClient): Promise<number> {
     const state = await this.settings.syncState();
-    let afterId = state.remote_logs?.origin === client.url ? state.remote_logs.after_id : 0;
+    const after = state.remote_logs?.origin === client.url ? state.remote_logs.after_id : 0;
     let added = 0;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const { data } = await this.guarded(
-        client.call('GET', `/remote-logs?after_id=${afterId}&limit=${SYNC_BATCH_MAX}`, SyncRemoteLogPageDto),
-      );
-      if (!data.length) break;
-      await this.remoteLogs.importFrom(client.url, data);
-      added += data.length;
-      afterId = data[data.length - 1].id;
-      await this.settings.recordSyncState({ remote_logs: { origin: client.url, after_id: afterId } });
-      if (data.length < SYNC_BATCH_MAX) break;
+    for await (const entries of this.pages(client, '/remote-logs', SyncRemoteLogPageDto, after)) {
+      await this.remoteLogs.importFrom(client.url, entries);
+      added += entries.length;
+      await this.settings.recordSyncState({ remote_logs: { origin: client.url, after_id: entries[entries.length - 1].id } });
     }
     return added;
+  }
+
+  /** The license server's items of one kind after `afterId`, page by page (at most MAX_PAGES), oldest first. */
+  private async *pages<T extends { id: number }>(
+    client: LicenseServerClient,
+    path: string,
+    pageType: new () => { data: T[] },
+    afterId = 0,
+  ): AsyncGenerator<T[]> {
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const { data } = await this.guarded(client.call('GET', `${path}?after_id=${afterId}&limit=${SYNC_BATCH_MAX}`, pageType));
+      if (!data.length) return;
+      yield data;
+      if (data.length < SYNC_BATCH_MAX) return;
+      afterId = data[data.length - 1].id;
+    }
   }
 
   /** For a license deleted here: true once the license server has revoked it (or when there is none). */

@@ -580,7 +580,6 @@ export class LicensesService {
       .execute();
   }
 
-  /** While the portal is its own license server, a license is live there the moment it is written. */
   /** The sync stamp of a change: now while the portal is its own license server, else null (pending) until pushed. */
   private async selfSyncStamp(): Promise<Date | null> {
     return (await this.settings.get('license_server')).url === '' ? new Date() : null;
@@ -602,7 +601,7 @@ export class LicensesService {
 
   /** Confirms pushed licenses as synced, each only if it still holds what was pushed (a newer change stays pending). */
   async markSynced(pushed: SyncedLicense[], at: Date): Promise<void> {
-    for (const license of pushed) await this.licenses.update({ ...syncedFields(license), synced_at: IsNull() }, { synced_at: at });
+    for (const license of pushed) await this.licenses.update({ ...toSyncedLicense(license), synced_at: IsNull() }, { synced_at: at });
   }
 
   /** While the portal is its own license server, every pending license is live here: they are confirmed now. */
@@ -616,21 +615,13 @@ export class LicensesService {
    */
   async applyFromServer(states: SyncedLicenseState[], at: Date): Promise<{ created: number; updated: number }> {
     if (!states.length) return { created: 0, updated: 0 };
-    const known = new Map(
-      (await this.licenses.findBy({ license_key: In(states.map((state) => state.license_key)) })).map((row) => [row.license_key, row]),
-    );
+    const known = await this.byKeys(states);
     let created = 0;
     let updated = 0;
     for (const state of states) {
       const local = known.get(state.license_key);
       if (!local) {
-        const owner = await this.users.findByEmail(state.user_email);
-        await this.licenses.insert({
-          ...syncedFields(state),
-          current_activations: state.current_activations,
-          user_id: owner?.id ?? null,
-          synced_at: at,
-        });
+        await this.insertSynced(state, state.current_activations, at);
         created++;
         continue;
       }
@@ -654,25 +645,38 @@ export class LicensesService {
     const at = new Date();
     let created = 0;
     let updated = 0;
-    for (const item of items) {
-      const local = await this.licenses.findOneBy({ license_key: item.license_key });
+    const known = await this.byKeys(items);
+    // A key pushed twice in one batch counts once, as last pushed.
+    for (const item of new Map(items.map((pushed) => [pushed.license_key, pushed])).values()) {
+      const local = known.get(item.license_key);
       if (!local) {
-        const owner = await this.users.findByEmail(item.user_email);
-        await this.licenses.insert({ ...syncedFields(item), current_activations: 0, user_id: owner?.id ?? null, synced_at: at });
+        await this.insertSynced(item, 0, at);
         created++;
         continue;
       }
       const changed =
         SYNCED_FIELDS.some((field) => local[field] !== item[field]) || local.expires_at.getTime() !== item.expires_at.getTime();
       if (!changed) continue;
-      const changes: Partial<LicenseEntity> = { ...syncedFields(item), synced_at: at };
+      const changes: Partial<LicenseEntity> = { ...toSyncedLicense(item), synced_at: at };
       if (item.user_email !== local.user_email) changes.user_id = (await this.users.findByEmail(item.user_email))?.id ?? null;
       await this.licenses.update({ id: local.id }, changes);
       if (item.status === 'revoked' && local.status !== 'revoked') await this.deviceHooks?.deactivateAll(local.id);
       updated++;
     }
-    const stored = await this.licenses.findBy({ license_key: In(items.map((item) => item.license_key)) });
-    return { created, updated, licenses: stored.map(toSyncedState) };
+    const stored = await this.byKeys(items);
+    return { created, updated, licenses: [...stored.values()].map(toSyncedState) };
+  }
+
+  /** The stored licenses of the given keys, by key. */
+  private async byKeys(items: Array<{ license_key: string }>): Promise<Map<string, LicenseEntity>> {
+    const rows = await this.licenses.findBy({ license_key: In(items.map((item) => item.license_key)) });
+    return new Map(rows.map((row) => [row.license_key, row]));
+  }
+
+  /** A license that came by sync, linked to the account with its e-mail (if there is one). */
+  private async insertSynced(license: SyncedLicense, seats: number, at: Date): Promise<void> {
+    const owner = await this.users.findByEmail(license.user_email);
+    await this.licenses.insert({ ...toSyncedLicense(license), current_activations: seats, user_id: owner?.id ?? null, synced_at: at });
   }
 
   /** This server's licenses after `afterId`, by id (for a portal that syncs from this one). */
@@ -691,13 +695,19 @@ export class LicensesService {
   }
 }
 
-function syncedFields(license: SyncedLicense): SyncedLicense {
+/** Just the fields portals exchange about a license. */
+export function toSyncedLicense(license: SyncedLicense): SyncedLicense {
   const { license_key, product_name, user_email, status, expires_at, max_activations, is_trial } = license;
   return { license_key, product_name, user_email, status, expires_at, max_activations, is_trial };
 }
 
 function toSyncedState(license: LicenseEntity): SyncedLicenseState {
-  return { ...syncedFields(license), status: effectiveStatus(license), id: license.id, current_activations: license.current_activations };
+  return {
+    ...toSyncedLicense(license),
+    status: effectiveStatus(license),
+    id: license.id,
+    current_activations: license.current_activations,
+  };
 }
 
 function keyInUse(): ApiError {

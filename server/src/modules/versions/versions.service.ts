@@ -15,22 +15,27 @@ import { ListVersionsQueryDto, VersionSortKey } from './dto/list-versions-query.
 import { UpdateVersionDto, UploadVersionDto, VersionFlag } from './dto/version-form.dto';
 import { VersionEntity } from './version.entity';
 
-/** A version as portals exchange it when syncing with a license server. */
-export type SyncedVersion = Pick<
-  VersionEntity,
-  | 'version'
-  | 'release_date'
-  | 'changelog'
-  | 'download_url'
-  | 'file_name'
-  | 'file_size'
-  | 'file_hash'
-  | 'secret_hash'
-  | 'encryption_key'
-  | 'min_system_requirements'
-  | 'is_stable'
-  | 'is_latest'
->;
+/** What portals exchange about a version when syncing with a license server (never the stored file or its key). */
+const SYNCED_VERSION_FIELDS = [
+  'version',
+  'release_date',
+  'changelog',
+  'download_url',
+  'file_name',
+  'file_size',
+  'file_hash',
+  'secret_hash',
+  'encryption_key',
+  'min_system_requirements',
+  'is_stable',
+  'is_latest',
+] as const;
+
+export type SyncedVersion = Pick<VersionEntity, (typeof SYNCED_VERSION_FIELDS)[number]>;
+
+export function toSyncedVersion(version: SyncedVersion): SyncedVersion {
+  return Object.fromEntries(SYNCED_VERSION_FIELDS.map((field) => [field, version[field]])) as SyncedVersion;
+}
 
 export interface VersionPage {
   rows: VersionEntity[];

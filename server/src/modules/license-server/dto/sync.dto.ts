@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -21,6 +21,7 @@ import {
 } from 'class-validator';
 import { DEVICE_STATUSES, DeviceStatus } from '../../devices/device.entity';
 import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/license.entity';
+import { normalizeLicenseKey } from '../../licenses/license-key';
 import { MAX_EXPIRY } from '../../licenses/licenses.service';
 import { SERVER_UID_PATTERN } from './activation.dto';
 
@@ -97,8 +98,9 @@ export class PushVersionsDto {
   versions: SyncVersionDto[];
 }
 
-/** Names a license (revocation). */
+/** Names a license (revocation). Keys are stored in capitals, so they are compared that way. */
 export class SyncLicenseKeyDto {
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? normalizeLicenseKey(value) : value))
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
