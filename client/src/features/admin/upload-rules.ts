@@ -11,9 +11,7 @@ export function allowedExtension(name: string, allowed: readonly string[]): stri
   return match && lower.length > match.length ? match : null;
 }
 
-/** The spec's console warning for an upload over 100 MB; true when it warned. */
-export function warnIfLargeUpload(file: Pick<File, 'name' | 'size'> | null | undefined): boolean {
-  if (!file || file.size <= LARGE_UPLOAD_BYTES) return false;
-  console.warn(`Large upload: ${file.name} (${file.size} bytes)`);
-  return true;
+/** The spec's console warning for an upload over 100 MB. */
+export function warnIfLargeUpload(file: Pick<File, 'name' | 'size'> | null | undefined): void {
+  if (file && file.size > LARGE_UPLOAD_BYTES) console.warn(`Large upload: ${file.name} (${file.size} bytes)`);
 }

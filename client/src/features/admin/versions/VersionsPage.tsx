@@ -29,6 +29,7 @@ import { useFlash } from '../../../components/use-flash';
 import type { MessageId } from '../../../i18n/message-id';
 import { confirmDeleteVersion } from './version-confirmations';
 import { LastSync, LicenseServerLine, SyncButton } from '../sync-controls';
+import { failureText } from '../sync-display';
 import { DEFAULT_SORT, MESSAGE_MS, PAGE_SIZE } from './version-display';
 import { VersionEditModal } from './VersionEditModal';
 import { VersionsTable } from './VersionsTable';
@@ -68,14 +69,17 @@ export default function VersionsPage() {
     void queryClient.invalidateQueries({ queryKey: getGetSupportedVersionsQueryKey() });
     void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
   };
-  const succeeded = (id: MessageId, version: string) => {
+  const announce = (message: string) => {
     setActionError(null);
-    showSuccess(intl.formatMessage({ id }, { version }));
+    showSuccess(message);
     refresh();
   };
-  const failed = (id: MessageId) => (error: Error) => {
+  const succeeded = (id: MessageId, version: string) => announce(intl.formatMessage({ id }, { version }));
+  /** `id` with the error's reason; `withoutReason` is the whole message when there is none. */
+  const failed = (id: MessageId, withoutReason?: MessageId) => (error: Error) => {
     showSuccess(null);
-    setActionError(intl.formatMessage({ id }, { message: error.message }));
+    const bare = withoutReason && intl.formatMessage({ id: withoutReason });
+    setActionError(failureText((message) => intl.formatMessage({ id }, { message }), bare, error.message));
     refresh();
   };
 
@@ -95,17 +99,12 @@ export default function VersionsPage() {
     },
   });
   const remove = useDeleteVersion({ mutation: { onError: failed('admin.versions.errors.delete') } });
-  const syncCompleted = ({ data }: VersionSyncResponseDto) => {
-    setActionError(null);
-    showSuccess(intl.formatMessage({ id: 'admin.versions.sync.completed' }, { created: data.synced_count, updated: data.updated_count }));
-    refresh();
-  };
-  const syncFailed = (id: MessageId) => (error: Error) => {
-    failed(id)(error);
-    void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
-  };
-  const syncAll = useSyncVersions({ mutation: { onSuccess: syncCompleted, onError: syncFailed('admin.versions.sync.failed') } });
-  const syncOne = useSyncVersion({ mutation: { onSuccess: syncCompleted, onError: syncFailed('admin.versions.errors.sync') } });
+  const syncCompleted = ({ data }: VersionSyncResponseDto) =>
+    announce(intl.formatMessage({ id: 'admin.versions.sync.completed' }, { created: data.synced_count, updated: data.updated_count }));
+  const syncAll = useSyncVersions({
+    mutation: { onSuccess: syncCompleted, onError: failed('admin.versions.sync.failed', 'admin.versions.sync.failedWithoutReason') },
+  });
+  const syncOne = useSyncVersion({ mutation: { onSuccess: syncCompleted, onError: failed('admin.versions.errors.sync') } });
   const server = useGetLicenseServerStatus();
   const deleteVersion = (version: AdminVersionDto) =>
     remove.mutate({ id: version.id }, { onSuccess: () => succeeded('admin.versions.messages.deleted', version.version) });
