@@ -48,9 +48,27 @@ export async function readRange(fd: number, range: ByteRange): Promise<Buffer> {
   return buffer;
 }
 
-/** Writes a chunk; resolves once the destination no longer holds it (handed to the kernel for a socket). */
+/** Node's own error for a stream that closed early, so callers treat it like any client going away. */
+function prematureClose(): NodeJS.ErrnoException {
+  return Object.assign(new Error('The destination closed before the transfer ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+}
+
+/**
+ * Writes a chunk; resolves once the destination no longer holds it (handed to the kernel for a socket). Fails as
+ * soon as the destination closes: a response whose client went away does not always call back a pending write,
+ * and a copy waiting on it forever would keep its file open.
+ */
 function writeChunk(destination: Writable, chunk: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => destination.write(chunk, (error) => (error ? reject(error) : resolve())));
+  return new Promise((resolve, reject) => {
+    const closed = () => reject(prematureClose());
+    if (destination.destroyed) return closed();
+    destination.once('close', closed);
+    destination.write(chunk, (error) => {
+      destination.off('close', closed);
+      if (error) reject(error);
+      else resolve();
+    });
+  });
 }
 
 /**
