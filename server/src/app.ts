@@ -1,8 +1,8 @@
 import { Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { json, type NextFunction, type Request, type Response } from 'express';
+import express, { json, type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -38,7 +38,7 @@ export async function createApp(
   config: AppConfig,
   options: CreateAppOptions = {},
 ): Promise<{ app: NestExpressApplication; seeds: SeedReport | null }> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ExpressAdapter(exactRouting()), {
     bodyParser: false,
     logger: LEVELS[config.logLevel],
   });
@@ -69,6 +69,17 @@ export async function createApp(
   return { app, seeds };
 }
 
+/**
+ * An Express app whose router matches paths exactly: `/api/ADMIN/users` or `/api/admin/users/` is a 404, not
+ * another name for an admin route. Set before the first `use`, which is when Express creates its router.
+ */
+function exactRouting(): express.Express {
+  const server = express();
+  server.set('case sensitive routing', true);
+  server.set('strict routing', true);
+  return server;
+}
+
 /** express.json, with a parse failure reported as such rather than as the parser's internal message. */
 function jsonBodyParser(limit: string) {
   const parse = json({ limit });
@@ -80,6 +91,9 @@ function jsonBodyParser(limit: string) {
     });
 }
 
+/** Paths under /api in any spelling end in the API's 404, never in the web client's page. */
+const API_PREFIX_ANY_CASE = /^\/+api(\/|$)/i;
+
 /** The built React app on the same origin: hashed assets cached for good, every other non-API GET gets index.html. */
 function serveClient(app: NestExpressApplication, dist: string): void {
   app.useStaticAssets(dist, {
@@ -90,7 +104,7 @@ function serveClient(app: NestExpressApplication, dist: string): void {
   });
   const indexHtml = join(dist, 'index.html');
   app.use((request: Request, response: Response, next: NextFunction) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.path.startsWith('/api')) return next();
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || API_PREFIX_ANY_CASE.test(request.path)) return next();
     response.setHeader('Cache-Control', 'no-cache');
     response.sendFile(indexHtml);
   });

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { concrete, registeredRoutes, RegisteredRoute } from './support/routes';
+import { rawRequest } from './support/raw-request';
+import { concrete, registeredRoutes, RegisteredRoute, spellingVariants } from './support/routes';
 import { bearer, startTestApp, TestApp } from './support/test-app';
 
 /** The only routes an anonymous visitor may reach. Adding to this list is a security decision. */
@@ -79,6 +80,16 @@ describe(`access control over every registered route (${process.env.TEST_DB})`, 
     expect(failures).toEqual([]);
   });
 
+  it('marks every /api/admin/* route except the sign-in as admin-only in openapi.yaml', () => {
+    const document = t.openApiDocument();
+    const unmarked = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations as Record<string, Record<string, unknown>>)
+        .filter(([, operation]) => path.startsWith('/api/admin') && path !== '/api/admin/login' && operation['x-required-role'] !== 'admin')
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(unmarked).toEqual([]);
+  });
+
   it('answers 403 to a signed-in client on every /api/admin/* route', async () => {
     const adminRoutes = protectedRoutes.filter((route) => route.path.startsWith('/api/admin'));
     expect(adminRoutes.length).toBeGreaterThan(5);
@@ -88,6 +99,41 @@ describe(`access control over every registered route (${process.env.TEST_DB})`, 
       if (response.status !== 403) failures.push(`${key(route)} → ${response.status}`);
     }
     expect(failures).toEqual([]);
+  });
+
+  it('finds no admin route under another spelling of its path, for anonymous and client callers alike', async () => {
+    const adminRoutes = protectedRoutes.filter((route) => route.path.startsWith('/api/admin/') || route.path === '/api/admin');
+    const failures: string[] = [];
+    let tried = 0;
+    for (const route of adminRoutes) {
+      for (const path of spellingVariants(concrete(route.path))) {
+        for (const [caller, token] of [
+          ['anonymous', null],
+          ['client', clientToken],
+        ] as const) {
+          tried += 1;
+          const { status } = await rawRequest(t, route.method, path, token);
+          // A variant of a later segment may land on a `:id` route (`/api/admin/versions/SYNC`), which refuses it;
+          // a path that does not begin with `/api/admin/` exactly is no admin route at all.
+          const allowed = path.startsWith('/api/admin/') ? [401, 403, 404] : [404];
+          if (!allowed.includes(status)) failures.push(`${caller} ${route.method} ${path} → ${status}`);
+        }
+      }
+    }
+    expect(tried).toBeGreaterThan(adminRoutes.length * 20);
+    expect(failures).toEqual([]);
+  });
+
+  it('does not let a client make itself admin through an upper-case path', async () => {
+    const client = await t.signUpClient();
+    const escalate = await rawRequest(t, 'PUT', `/api/ADMIN/users/${client.id}`, client.token, { role: 'admin', user_type: 'admin' });
+    expect(escalate.status).toBe(404);
+    const admin = await t.adminToken();
+    const stored = await t.api().get(`/api/admin/users/${client.id}`).set(bearer(admin)).expect(200);
+    expect(stored.body.data.role).toBe('client');
+    const login = await t.api().post('/api/admin/login').send({ email: client.email, password: client.password });
+    expect(login.status).toBeGreaterThanOrEqual(400);
+    expect(login.body.data).toBeUndefined();
   });
 
   it('lets the client through to its own routes', async () => {

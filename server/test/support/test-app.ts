@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app';
+import { buildOpenApiDocument } from '../../src/openapi';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { createTestDatabase, TestDatabase } from './databases';
 
@@ -21,6 +23,8 @@ export interface TestApp {
   /** Status codes of every response served, so a suite can prove it never caused a 5xx. */
   statuses: number[];
   adminToken(): Promise<string>;
+  /** The OpenAPI document of the running app (what openapi.yaml holds). */
+  openApiDocument(): OpenAPIObject;
   /** Registers, verifies through the mailed link, and signs in a client; returns its token and id. */
   signUpClient(overrides?: Partial<Registration>): Promise<{ token: string; id: number; email: string; password: string }>;
   /** The newest verification token mailed to this address (from DATA_DIR/mail.log). */
@@ -78,6 +82,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       adminToken = response.body.data.token as string;
       return adminToken;
     },
+    openApiDocument: () => buildOpenApiDocument(app),
     verificationTokenFor(email: string) {
       const log = readFileSync(join(dataDir, 'mail.log'), 'utf8');
       const mails = log.split('----\n').filter((mail) => mail.includes(`To: ${email}\n`));

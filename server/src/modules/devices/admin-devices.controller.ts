@@ -11,8 +11,10 @@ import {
   ListAdminDevicesQueryDto,
   toAdminDeviceDto,
 } from './dto/device.dto';
+import { AdminOnly } from '../../common/admin-only.decorator';
 
 @ApiTags('devices')
+@AdminOnly()
 @Controller('admin/devices')
 export class AdminDevicesController {
   constructor(private readonly devices: DevicesService) {}

@@ -16,9 +16,11 @@ import {
   toFileVersionChoiceDto,
 } from './dto/distribution-file.dto';
 import { DistributionFilesService } from './distribution-files.service';
+import { AdminOnly } from '../../common/admin-only.decorator';
 
 /** File Management. Static paths come before /:id so they are not taken for ids. */
 @ApiTags('distribution-files')
+@AdminOnly()
 @Controller('admin/distribution-files')
 export class DistributionFilesController {
   constructor(

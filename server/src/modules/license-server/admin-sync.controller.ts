@@ -2,12 +2,14 @@ import { Controller, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/co
 import { ApiTags } from '@nestjs/swagger';
 import { LicenseServerStatusResponseDto, LicenseSyncResponseDto, VersionSyncResponseDto } from './dto/sync.dto';
 import { LicenseServerSyncService } from './license-server-sync.service';
+import { AdminOnly } from '../../common/admin-only.decorator';
 
 /**
  * The admin's Sync actions (Version Management, License Management) and the license-server status line.
  * Registered before the versions and licenses controllers, so `versions/sync` is not taken for a version id.
  */
 @ApiTags('license-server')
+@AdminOnly()
 @Controller('admin')
 export class AdminSyncController {
   constructor(private readonly sync: LicenseServerSyncService) {}

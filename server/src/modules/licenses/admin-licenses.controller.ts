@@ -23,6 +23,7 @@ import {
 import { LicenseEntity } from './license.entity';
 import { LicenseProductsService } from './license-products.service';
 import { LicensesService } from './licenses.service';
+import { AdminOnly } from '../../common/admin-only.decorator';
 
 const EXPORT_COLUMNS: Array<keyof LicenseEntity> = [
   'id',
@@ -42,6 +43,7 @@ const EXPORT_COLUMNS: Array<keyof LicenseEntity> = [
 
 /** License Management. Static paths come before /:id so they are not taken for ids. */
 @ApiTags('licenses')
+@AdminOnly()
 @Controller('admin/licenses')
 export class AdminLicensesController {
   constructor(

@@ -4,8 +4,10 @@ import { pageMeta } from '../../common/pagination';
 import { ListOrdersQueryDto } from './dto/create-order.dto';
 import { AdminOrderListResponseDto, OrderStatisticsResponseDto, toAdminOrderDto } from './dto/order.dto';
 import { OrdersService } from './orders.service';
+import { AdminOnly } from '../../common/admin-only.decorator';
 
 @ApiTags('orders')
+@AdminOnly()
 @Controller('admin/orders')
 export class AdminOrdersController {
   constructor(private readonly orders: OrdersService) {}

@@ -7,8 +7,10 @@ import { AdminUserListResponseDto, AdminUserResponseDto, toAdminUserDto } from '
 import { ListUsersQueryDto } from './dto/list-users-query.dto';
 import { CreateUserDto, UpdateUserDto } from './dto/user-form.dto';
 import { UsersService } from './users.service';
+import { AdminOnly } from '../../common/admin-only.decorator';
 
 @ApiTags('users')
+@AdminOnly()
 @Controller('admin/users')
 export class UsersController {
   constructor(private readonly users: UsersService) {}

@@ -32,9 +32,11 @@ import { ListVersionsQueryDto } from './dto/list-versions-query.dto';
 import { ToggleVersionStatusDto, UpdateVersionDto, UploadVersionDto } from './dto/version-form.dto';
 import { AdminVersionListResponseDto, AdminVersionResponseDto, SupportedVersionsResponseDto, toAdminVersionDto } from './dto/version.dto';
 import { VersionsService } from './versions.service';
+import { AdminOnly } from '../../common/admin-only.decorator';
 
 /** Version Management. Static paths come before /:id so they are not taken for ids. */
 @ApiTags('versions')
+@AdminOnly()
 @Controller('admin')
 export class VersionsController {
   constructor(
