@@ -10,6 +10,7 @@ import { runSeeds, SeedReport } from '../../seeds/seed-runner';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { ApiError } from './common/api-error';
+import { assertJsonWithinLimits } from './common/json-limits';
 import { securityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/app-config';
@@ -80,14 +81,23 @@ function exactRouting(): express.Express {
   return server;
 }
 
-/** express.json, with a parse failure reported as such rather than as the parser's internal message. */
+/**
+ * express.json, with a parse failure reported as such rather than as the parser's internal message, and a
+ * body too deep, too wide or not valid Unicode refused before validation (see json-limits.ts).
+ */
 function jsonBodyParser(limit: string) {
   const parse = json({ limit });
   return (request: Request, response: Response, next: NextFunction) =>
     parse(request, response, (error?: unknown) => {
       if ((error as { type?: string } | undefined)?.type === 'entity.parse.failed')
         return next(ApiError.badRequest('Malformed JSON in request body'));
-      next(error);
+      if (error) return next(error);
+      try {
+        assertJsonWithinLimits(request.body);
+      } catch (refusal) {
+        return next(refusal);
+      }
+      next();
     });
 }
 

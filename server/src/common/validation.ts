@@ -1,4 +1,5 @@
 import { HttpStatus, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ValidateIf } from 'class-validator';
 import { ApiError, FieldErrors } from './api-error';
 
 // Rule families in the order the spec checks them: presence, then format, then length, then agreement.
@@ -32,11 +33,26 @@ function flatten(errors: ValidationError[], prefix = ''): Failure[] {
   });
 }
 
-/** Turns class-validator failures into `{statusCode: 400, message, errors}`; `message` is the first failure in the spec's rule order. */
+/** At most this many fields are listed in `errors`: enough to fix a form, too few to echo a hostile body back. */
+export const MAX_LISTED_FIELDS = 20;
+
+/**
+ * Turns class-validator failures into `{statusCode: 400, message, errors}`; `message` is the first failure in
+ * the spec's rule order, `errors` lists the first MAX_LISTED_FIELDS fields in that order.
+ */
 export function validationErrorFactory(errors: ValidationError[]): ApiError {
   const failures = flatten(errors).sort((a, b) => a.order - b.order);
-  const fieldErrors: FieldErrors = {};
-  for (const failure of failures) (fieldErrors[failure.field] ??= []).push(failure.message);
+  // No prototype: a field named `constructor` or `__proto__` is a key like any other.
+  const fieldErrors: FieldErrors = Object.create(null);
+  let listed = 0;
+  for (const failure of failures) {
+    if (!(failure.field in fieldErrors)) {
+      if (listed === MAX_LISTED_FIELDS) continue;
+      fieldErrors[failure.field] = [];
+      listed++;
+    }
+    fieldErrors[failure.field].push(failure.message);
+  }
   return new ApiError(HttpStatus.BAD_REQUEST, failures[0]?.message ?? 'Invalid request', fieldErrors);
 }
 
@@ -50,3 +66,9 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: validationErrorFactory,
   });
 }
+
+/**
+ * The field may be left out, but when it is sent it is validated, so `null` is refused by the type check
+ * (IsOptional would let `null` through to the service as if it were a value).
+ */
+export const OptionalNotNull = () => ValidateIf((_object: object, value: unknown) => value !== undefined);

@@ -1,10 +1,11 @@
-import { Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { pageMeta } from '../../common/pagination';
 import { DevicesService } from './devices.service';
 import { DeviceListResponseDto, DeviceResponseDto, toDeviceDto } from './dto/device.dto';
+import { IdParam } from '../../common/id-param';
 
 /** My Devices: the servers that activated the caller's licenses. */
 @ApiTags('devices')
@@ -22,7 +23,7 @@ export class DevicesController {
   /** Deactivates one of the caller's devices and frees its seat, so the license can move to another server. */
   @Post(':id/deactivate')
   @HttpCode(200)
-  async deactivateMyDevice(@Param('id', ParseIntPipe) id: number, @CurrentUser() user: AuthUser): Promise<DeviceResponseDto> {
+  async deactivateMyDevice(@IdParam() id: number, @CurrentUser() user: AuthUser): Promise<DeviceResponseDto> {
     return { success: true, message: 'Device deactivated', data: toDeviceDto(await this.devices.deactivateOwn(id, user)) };
   }
 }

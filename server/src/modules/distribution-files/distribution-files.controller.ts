@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
@@ -17,6 +17,7 @@ import {
 } from './dto/distribution-file.dto';
 import { DistributionFilesService } from './distribution-files.service';
 import { AdminOnly } from '../../common/admin-only.decorator';
+import { IdParam } from '../../common/id-param';
 
 /** File Management. Static paths come before /:id so they are not taken for ids. */
 @ApiTags('distribution-files')
@@ -67,7 +68,7 @@ export class DistributionFilesController {
 
   /** Deletes the file: its row and its stored bytes. */
   @Delete(':id')
-  async deleteDistributionFile(@Param('id', ParseIntPipe) id: number): Promise<MessageResponseDto> {
+  async deleteDistributionFile(@IdParam() id: number): Promise<MessageResponseDto> {
     await this.files.remove(id);
     return { success: true, message: 'File deleted successfully' };
   }

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, HttpStatus, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiError } from '../../common/api-error';
@@ -20,6 +20,7 @@ import {
   toDownloadHistoryEntryDto,
 } from './dto/download.dto';
 import { installCommands } from './install-command';
+import { IdParam } from '../../common/id-param';
 
 const FILE_STREAM = { schema: { type: 'string', format: 'binary' } } as const;
 
@@ -43,7 +44,7 @@ export class DownloadsController {
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ description: 'The file', ...FILE_STREAM })
   async downloadFile(
-    @Param('id', ParseIntPipe) id: number,
+    @IdParam() id: number,
     @CurrentUser() user: AuthUser,
     @Req() request: Request,
     @Res() response: Response,
@@ -54,7 +55,7 @@ export class DownloadsController {
 
   /** Name, size, SHA-256 and version of a file. */
   @Get('download/:id/info')
-  async getDownloadInfo(@Param('id', ParseIntPipe) id: number): Promise<DownloadInfoResponseDto> {
+  async getDownloadInfo(@IdParam() id: number): Promise<DownloadInfoResponseDto> {
     const file = await this.files.get(id);
     return { success: true, data: toDistributionFileDto(file, file.version) };
   }
@@ -66,7 +67,7 @@ export class DownloadsController {
   @Post('download/:id/link')
   @HttpCode(200)
   async createDownloadLink(
-    @Param('id', ParseIntPipe) id: number,
+    @IdParam() id: number,
     @CurrentUser() user: AuthUser,
     @Req() request: Request,
   ): Promise<DownloadLinkResponseDto> {
@@ -93,7 +94,7 @@ export class DownloadsController {
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ description: 'The file', ...FILE_STREAM })
   async downloadFileWithLink(
-    @Param('id', ParseIntPipe) id: number,
+    @IdParam() id: number,
     @Query() query: SignedDownloadQueryDto,
     @Req() request: Request,
     @Res() response: Response,

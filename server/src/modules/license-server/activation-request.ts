@@ -11,7 +11,12 @@ export interface ActivationRequest {
   version?: string | null;
 }
 
-const OPTIONAL_TEXT: Record<string, number> = { device_name: 150, hostname: 255, product: 150, version: 50 };
+const OPTIONAL_TEXT = new Map<string, number>([
+  ['device_name', 150],
+  ['hostname', 255],
+  ['product', 150],
+  ['version', 50],
+]);
 
 /**
  * Checks an activation API body by the same rules as ActivationRequestDto / DeactivationRequestDto (which stay
@@ -19,7 +24,8 @@ const OPTIONAL_TEXT: Record<string, number> = { device_name: 150, hostname: 255,
  * those two cost a tenth of the request. activation-request.spec.ts proves both agree.
  */
 export function parseActivationRequest(body: unknown, withDetails: boolean): ActivationRequest {
-  const errors: FieldErrors = {};
+  // No prototype: a body key named `constructor` or `__proto__` is a field like any other, never an inherited member.
+  const errors: FieldErrors = Object.create(null);
   const input = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const fail = (field: string, message: string) => ((errors[field] ??= []).push(message), undefined);
 
@@ -37,7 +43,7 @@ export function parseActivationRequest(body: unknown, withDetails: boolean): Act
   const request: ActivationRequest = { license_key: key!, server_uid: input.server_uid as string, nonce: input.nonce as string };
   for (const field of Object.keys(input)) {
     if (field === 'license_key' || field === 'server_uid' || field === 'nonce') continue;
-    const max = withDetails ? OPTIONAL_TEXT[field] : undefined;
+    const max = withDetails ? OPTIONAL_TEXT.get(field) : undefined;
     if (max === undefined) {
       fail(field, `property ${field} should not exist`);
       continue;

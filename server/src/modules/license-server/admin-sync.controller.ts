@@ -1,8 +1,9 @@
-import { Controller, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { LicenseServerStatusResponseDto, LicenseSyncResponseDto, VersionSyncResponseDto } from './dto/sync.dto';
 import { LicenseServerSyncService } from './license-server-sync.service';
 import { AdminOnly } from '../../common/admin-only.decorator';
+import { IdParam } from '../../common/id-param';
 
 /**
  * The admin's Sync actions (Version Management, License Management) and the license-server status line.
@@ -30,8 +31,8 @@ export class AdminSyncController {
   /** The Sync action of one version: pushes it, and marks it for syncing from now on. */
   @Post('versions/:id/sync')
   @HttpCode(200)
-  async syncVersion(@Param('id', ParseIntPipe) id: number): Promise<VersionSyncResponseDto> {
-    const data = await this.sync.syncVersions([id]);
+  async syncVersion(@IdParam() id: number): Promise<VersionSyncResponseDto> {
+    const data = await this.sync.syncVersion(id);
     return { success: true, message: `Sync completed! ${data.synced_count} new versions, ${data.updated_count} updated`, data };
   }
 

@@ -68,6 +68,12 @@ export class LicenseServerSyncService implements OnModuleInit {
   }
 
   /** Pushes the given versions, or every version marked for syncing; they show as synced afterwards. */
+  /** The Sync action of one version: 404 for an id that names no version. */
+  async syncVersion(id: number): Promise<VersionSyncResultDto> {
+    await this.versions.get(id);
+    return this.syncVersions([id]);
+  }
+
   syncVersions(ids?: number[]): Promise<VersionSyncResultDto> {
     return this.serially(async () => {
       const versions = await this.versions.forSync(ids);

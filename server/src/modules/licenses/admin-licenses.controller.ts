@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { pageMeta } from '../../common/pagination';
@@ -24,6 +24,7 @@ import { LicenseEntity } from './license.entity';
 import { LicenseProductsService } from './license-products.service';
 import { LicensesService } from './licenses.service';
 import { AdminOnly } from '../../common/admin-only.decorator';
+import { IdParam } from '../../common/id-param';
 
 const EXPORT_COLUMNS: Array<keyof LicenseEntity> = [
   'id',
@@ -109,19 +110,19 @@ export class AdminLicensesController {
   }
 
   @Get(':id')
-  async getAdminLicense(@Param('id', ParseIntPipe) id: number): Promise<AdminLicenseResponseDto> {
+  async getAdminLicense(@IdParam() id: number): Promise<AdminLicenseResponseDto> {
     return { success: true, data: toAdminLicenseDto(await this.licenses.get(id)) };
   }
 
   /** Edits product, e-mail, expiry, max activations or the trial mark; the key never changes. */
   @Put(':id')
-  async updateAdminLicense(@Param('id', ParseIntPipe) id: number, @Body() dto: UpdateAdminLicenseDto): Promise<AdminLicenseResponseDto> {
+  async updateAdminLicense(@IdParam() id: number, @Body() dto: UpdateAdminLicenseDto): Promise<AdminLicenseResponseDto> {
     return { success: true, message: 'License updated successfully', data: toAdminLicenseDto(await this.licenses.update(id, dto)) };
   }
 
   /** Deletes for good: deactivates its devices and revokes it on the license server; answers with both outcomes. */
   @Delete(':id')
-  async deleteAdminLicense(@Param('id', ParseIntPipe) id: number): Promise<DeleteLicenseResponseDto> {
+  async deleteAdminLicense(@IdParam() id: number): Promise<DeleteLicenseResponseDto> {
     const { license, deactivated, serverRevocationSuccess } = await this.licenses.remove(id);
     const message =
       'License deleted successfully from local database' +
@@ -142,7 +143,7 @@ export class AdminLicensesController {
   /** Status revoked and every device deactivated; the user loses access until the license is activated again. */
   @Post(':id/revoke')
   @HttpCode(200)
-  async revokeLicense(@Param('id', ParseIntPipe) id: number): Promise<RevokeLicenseResponseDto> {
+  async revokeLicense(@IdParam() id: number): Promise<RevokeLicenseResponseDto> {
     const { license, deactivated } = await this.licenses.revoke(id);
     return {
       success: true,
@@ -154,14 +155,14 @@ export class AdminLicensesController {
   /** Makes a revoked or pending license active again (an expired one must be extended). */
   @Post(':id/activate')
   @HttpCode(200)
-  async activateLicense(@Param('id', ParseIntPipe) id: number): Promise<AdminLicenseResponseDto> {
+  async activateLicense(@IdParam() id: number): Promise<AdminLicenseResponseDto> {
     return { success: true, message: 'License activated successfully', data: toAdminLicenseDto(await this.licenses.activate(id)) };
   }
 
   /** Extends by `days` or `months` (default 30 days); an expired license becomes active again. */
   @Post(':id/extend')
   @HttpCode(200)
-  async extendLicense(@Param('id', ParseIntPipe) id: number, @Body() dto: ExtendLicenseDto): Promise<AdminLicenseResponseDto> {
+  async extendLicense(@IdParam() id: number, @Body() dto: ExtendLicenseDto): Promise<AdminLicenseResponseDto> {
     return { success: true, message: 'License extended successfully', data: toAdminLicenseDto(await this.licenses.extend(id, dto)) };
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
@@ -7,6 +7,7 @@ import { pageMeta } from '../../common/pagination';
 import { LicenseListResponseDto, LicenseVerificationResponseDto, toLicenseDto } from './dto/license.dto';
 import { VerifyLicenseDto } from './dto/verify-license.dto';
 import { LicensesService } from './licenses.service';
+import { IdParam } from '../../common/id-param';
 
 /** The signed-in client's own licenses (My Licenses). Requesting a license is POST /api/licenses, with orders. */
 @ApiTags('licenses')
@@ -39,7 +40,7 @@ export class LicensesController {
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'The armored license file', schema: { type: 'string' } })
   async downloadLicenseFile(
-    @Param('id', ParseIntPipe) id: number,
+    @IdParam() id: number,
     @CurrentUser() user: AuthUser,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string> {

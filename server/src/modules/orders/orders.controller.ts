@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
@@ -7,6 +7,7 @@ import { toLicenseDto } from '../licenses/dto/license.dto';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderListResponseDto, OrderResponseDto, PaymentResponseDto, toOrderDto } from './dto/order.dto';
 import { OrdersService } from './orders.service';
+import { IdParam } from '../../common/id-param';
 
 /** The signed-in client's orders. */
 @ApiTags('orders')
@@ -38,7 +39,7 @@ export class OrdersController {
    */
   @Post(':id/process-payment')
   @HttpCode(200)
-  async processOrderPayment(@Param('id', ParseIntPipe) id: number, @CurrentUser() user: AuthUser): Promise<PaymentResponseDto> {
+  async processOrderPayment(@IdParam() id: number, @CurrentUser() user: AuthUser): Promise<PaymentResponseDto> {
     const { order, license } = await this.orders.processPayment(id, user);
     return { success: true, message: 'Payment processed', data: { order: toOrderDto(order, license), license: toLicenseDto(license) } };
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
@@ -8,6 +8,7 @@ import { ListUsersQueryDto } from './dto/list-users-query.dto';
 import { CreateUserDto, UpdateUserDto } from './dto/user-form.dto';
 import { UsersService } from './users.service';
 import { AdminOnly } from '../../common/admin-only.decorator';
+import { IdParam } from '../../common/id-param';
 
 @ApiTags('users')
 @AdminOnly()
@@ -23,7 +24,7 @@ export class UsersController {
   }
 
   @Get(':id')
-  async getUser(@Param('id', ParseIntPipe) id: number): Promise<AdminUserResponseDto> {
+  async getUser(@IdParam() id: number): Promise<AdminUserResponseDto> {
     return { success: true, data: toAdminUserDto(await this.users.get(id)) };
   }
 
@@ -34,16 +35,12 @@ export class UsersController {
 
   /** Updates a user; a blank password keeps the current one. */
   @Put(':id')
-  async updateUser(
-    @Param('id', ParseIntPipe) id: number,
-    @Body() dto: UpdateUserDto,
-    @CurrentUser() actor: AuthUser,
-  ): Promise<AdminUserResponseDto> {
+  async updateUser(@IdParam() id: number, @Body() dto: UpdateUserDto, @CurrentUser() actor: AuthUser): Promise<AdminUserResponseDto> {
     return { success: true, message: 'User updated successfully!', data: toAdminUserDto(await this.users.update(id, dto, actor)) };
   }
 
   @Delete(':id')
-  async deleteUser(@Param('id', ParseIntPipe) id: number, @CurrentUser() actor: AuthUser): Promise<MessageResponseDto> {
+  async deleteUser(@IdParam() id: number, @CurrentUser() actor: AuthUser): Promise<MessageResponseDto> {
     await this.users.remove(id, actor);
     return { success: true, message: 'User deleted successfully!' };
   }
@@ -51,7 +48,7 @@ export class UsersController {
   /** Activates an inactive user or deactivates an active one (ending their sessions). */
   @Post(':id/toggle-status')
   @HttpCode(200)
-  async toggleUserStatus(@Param('id', ParseIntPipe) id: number, @CurrentUser() actor: AuthUser): Promise<AdminUserResponseDto> {
+  async toggleUserStatus(@IdParam() id: number, @CurrentUser() actor: AuthUser): Promise<AdminUserResponseDto> {
     const user = await this.users.toggleStatus(id, actor);
     return {
       success: true,
@@ -62,7 +59,7 @@ export class UsersController {
 
   @Post(':id/verify-email')
   @HttpCode(200)
-  async verifyUserEmail(@Param('id', ParseIntPipe) id: number): Promise<AdminUserResponseDto> {
+  async verifyUserEmail(@IdParam() id: number): Promise<AdminUserResponseDto> {
     return { success: true, message: 'User email verified successfully!', data: toAdminUserDto(await this.users.verifyEmail(id)) };
   }
 }

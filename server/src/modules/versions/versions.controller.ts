@@ -1,19 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  Post,
-  Put,
-  Query,
-  Req,
-  Res,
-  UploadedFile,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
@@ -33,6 +18,7 @@ import { ToggleVersionStatusDto, UpdateVersionDto, UploadVersionDto } from './dt
 import { AdminVersionListResponseDto, AdminVersionResponseDto, SupportedVersionsResponseDto, toAdminVersionDto } from './dto/version.dto';
 import { VersionsService } from './versions.service';
 import { AdminOnly } from '../../common/admin-only.decorator';
+import { IdParam } from '../../common/id-param';
 
 /** Version Management. Static paths come before /:id so they are not taken for ids. */
 @ApiTags('versions')
@@ -80,7 +66,7 @@ export class VersionsController {
   }
 
   @Get('versions/:id')
-  async getVersion(@Param('id', ParseIntPipe) id: number): Promise<AdminVersionResponseDto> {
+  async getVersion(@IdParam() id: number): Promise<AdminVersionResponseDto> {
     return { success: true, data: toAdminVersionDto(await this.versions.get(id)) };
   }
 
@@ -104,13 +90,13 @@ export class VersionsController {
 
   /** Edits a version (any subset of fields; version and release date cannot be emptied). is_latest true makes it the one latest version. */
   @Put('versions/:id')
-  async updateVersion(@Param('id', ParseIntPipe) id: number, @Body() dto: UpdateVersionDto): Promise<AdminVersionResponseDto> {
+  async updateVersion(@IdParam() id: number, @Body() dto: UpdateVersionDto): Promise<AdminVersionResponseDto> {
     return { success: true, message: 'Version updated successfully', data: toAdminVersionDto(await this.versions.update(id, dto)) };
   }
 
   /** Deletes the version with its distribution files (rows and stored files); the newest remaining version becomes latest if needed. */
   @Delete('versions/:id')
-  async deleteVersion(@Param('id', ParseIntPipe) id: number): Promise<MessageResponseDto> {
+  async deleteVersion(@IdParam() id: number): Promise<MessageResponseDto> {
     await this.versions.remove(id);
     return { success: true, message: 'Version deleted successfully' };
   }
@@ -118,7 +104,7 @@ export class VersionsController {
   /** Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409). */
   @Post('versions/:id/toggle-status')
   @HttpCode(200)
-  async toggleVersionStatus(@Param('id', ParseIntPipe) id: number, @Body() dto: ToggleVersionStatusDto): Promise<AdminVersionResponseDto> {
+  async toggleVersionStatus(@IdParam() id: number, @Body() dto: ToggleVersionStatusDto): Promise<AdminVersionResponseDto> {
     const flag = dto.flag ?? 'is_stable';
     const version = await this.versions.toggle(id, flag);
     const message =
@@ -130,7 +116,7 @@ export class VersionsController {
   @Get('versions/:id/file')
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
-  async downloadVersionFile(@Param('id', ParseIntPipe) id: number, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async downloadVersionFile(@IdParam() id: number, @Req() request: Request, @Res() response: Response): Promise<void> {
     const version = await this.versions.get(id);
     if (!version.storage_key || version.file_size === null || !version.file_hash || !version.file_name)
       throw ApiError.notFound(`Version ${version.version} has no uploaded file`);

@@ -109,7 +109,7 @@ export class VersionsService {
 
   async get(id: number): Promise<VersionEntity> {
     const version = await this.versions.findOneBy({ id });
-    if (!version) throw ApiError.notFound(`Version ${id} not found`);
+    if (!version) throw ApiError.notFound('Version not found');
     return version;
   }
 
@@ -201,7 +201,7 @@ export class VersionsService {
     // The flag moves to the newest other version before this one goes, so there is never a moment without a latest.
     if (version.is_latest) await this.handOverLatest(id);
     const result = await this.versions.delete({ id });
-    if (!result.affected) throw ApiError.notFound(`Version ${id} not found`);
+    if (!result.affected) throw ApiError.notFound('Version not found');
     if (version.storage_key) await this.storage.remove(version.storage_key);
     await this.ensureLatest();
   }

@@ -25,11 +25,11 @@ export interface UpdateVersionDto {
    * @nullable
    */
   encryption_key?: string | null;
-  /** Makes this the one latest version (the previous latest becomes older). */
+  /** Makes this the one latest version (the previous latest becomes older); null is refused. */
   is_latest?: boolean;
-  /** Stable (true) or Beta (false). */
+  /** Stable (true) or Beta (false); null is refused. */
   is_stable?: boolean;
-  /** Whether the version is pushed to the license server (false: Local Only). */
+  /** Whether the version is pushed to the license server (false: Local Only); null is refused. */
   license_server_sync?: boolean;
   /**
    * JSON text with os, ram and storage.
@@ -44,7 +44,7 @@ export interface UpdateVersionDto {
    * @nullable
    */
   secret_hash?: string | null;
-  /** Same as license_server_sync (the upload form's name for it). */
+  /** Same as license_server_sync (the upload form's name for it); null is refused. */
   sync_to_license_server?: boolean;
   /** @maxLength 50 */
   version?: string;

@@ -27,9 +27,9 @@ export interface UploadVersionDto {
   encryption_key?: string | null;
   /** The version's package: .zip, .exe, .dmg or .pkg (optional). */
   file?: Blob;
-  /** Makes this the one latest version (the previous latest becomes older). */
+  /** Makes this the one latest version (the previous latest becomes older); null is refused. */
   is_latest?: boolean;
-  /** Stable (true) or Beta (false). */
+  /** Stable (true) or Beta (false); null is refused. */
   is_stable?: boolean;
   /**
    * JSON text with os, ram and storage.

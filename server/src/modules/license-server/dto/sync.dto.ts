@@ -9,6 +9,7 @@ import {
   IsEmail,
   IsIn,
   IsInt,
+  IsObject,
   IsNotEmpty,
   IsOptional,
   IsString,
@@ -90,7 +91,7 @@ export class SyncVersionDto {
 
 /** A pushed batch: at most SYNC_BATCH_MAX items, each checked as `type`. */
 function SyncBatchOf(type: () => new () => object): PropertyDecorator {
-  return applyDecorators(IsArray(), ArrayMaxSize(SYNC_BATCH_MAX), ValidateNested({ each: true }), Type(type));
+  return applyDecorators(IsArray(), ArrayMaxSize(SYNC_BATCH_MAX), IsObject({ each: true }), ValidateNested({ each: true }), Type(type));
 }
 
 export class PushVersionsDto {

@@ -1,5 +1,4 @@
 import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsDateString,
@@ -16,6 +15,7 @@ import {
 } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
 import { NormalizeEmail, ToBoolean, Trim } from '../../../common/transforms';
+import { OptionalNotNull } from '../../../common/validation';
 import { LICENSE_STATUSES, LicenseStatus } from '../license.entity';
 
 export const ADMIN_LICENSE_SORT_KEYS = ['license_key', 'expires_at', 'created_at'] as const;
@@ -62,7 +62,7 @@ export class CreateAdminLicenseDto {
   expires_at: string;
 
   /** Devices that may activate the license (1 to 10000, default 1). */
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(MAX_ACTIVATIONS_LIMIT)
@@ -83,31 +83,35 @@ export class CreateAdminLicenseDto {
   status?: 'active' | 'pending';
 
   /** Marks a test license (default false). */
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   is_trial?: boolean;
 }
 
-/** Edits a license. The key never changes; status changes go through revoke, activate and extend. A new expiry may lie in the past (the license then expires). */
+/**
+ * Edits a license: a field left out stays as it is; `null` is refused (no field of a license can be emptied).
+ * The key never changes; status changes go through revoke, activate and extend. A new expiry may lie in the
+ * past (the license then expires).
+ */
 export class UpdateAdminLicenseDto extends PartialType(
   PickType(CreateAdminLicenseDto, ['product_name', 'user_email', 'max_activations', 'is_trial'] as const),
+  { skipNullProperties: false },
 ) {
-  @IsOptional()
+  @OptionalNotNull()
+  @IsNotEmpty({ message: 'Expiry date is required' })
   @IsDateString({}, { message: 'expires_at must be an ISO 8601 date' })
   expires_at?: string;
 }
 
 /** How far to extend: `days` or `months` (not both); default 30 days. Counted from the current expiry, or from now if it has passed. */
 export class ExtendLicenseDto {
-  @IsOptional()
-  @Type(() => Number)
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(3650)
   days?: number;
 
-  @IsOptional()
-  @Type(() => Number)
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(120)

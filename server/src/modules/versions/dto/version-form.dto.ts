@@ -14,6 +14,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { ToBoolean, Trim } from '../../../common/transforms';
+import { OptionalNotNull } from '../../../common/validation';
 
 /** 2.1.0, 10.4, 3.0.0-beta.1, 1.2.3+build.7 */
 export const VERSION_PATTERN = /^\d+(\.\d+){0,3}([-+][0-9A-Za-z.-]+)?$/;
@@ -140,14 +141,14 @@ class VersionDetailFields {
   @MaxLength(5000)
   min_system_requirements?: string | null;
 
-  /** Stable (true) or Beta (false). */
-  @IsOptional()
+  /** Stable (true) or Beta (false); null is refused. */
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   is_stable?: boolean;
 
-  /** Makes this the one latest version (the previous latest becomes older). */
-  @IsOptional()
+  /** Makes this the one latest version (the previous latest becomes older); null is refused. */
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   is_latest?: boolean;
@@ -170,7 +171,7 @@ export class UploadVersionDto extends VersionDetailFields {
   release_date: string;
 
   /** Push the version to the license server (default on); off keeps it Local Only. */
-  @IsOptional()
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   sync_to_license_server?: boolean;
@@ -181,7 +182,10 @@ export class UploadVersionDto extends VersionDetailFields {
   file?: unknown;
 }
 
-/** Edit form and the list's toggles: every field optional; version and release date cannot be emptied. */
+/**
+ * Edit form and the list's toggles: a field left out stays as it is. `null` clears the optional texts
+ * (changelog, download_url, secrets, requirements) and is refused for version, release_date and the flags.
+ */
 export class UpdateVersionDto extends VersionDetailFields {
   @ValidateIf((dto: UpdateVersionDto) => dto.version !== undefined)
   @Trim()
@@ -197,14 +201,14 @@ export class UpdateVersionDto extends VersionDetailFields {
   @IsNotEmpty({ message: RELEASE_DATE_REQUIRED })
   release_date?: string;
 
-  /** Whether the version is pushed to the license server (false: Local Only). */
-  @IsOptional()
+  /** Whether the version is pushed to the license server (false: Local Only); null is refused. */
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   license_server_sync?: boolean;
 
-  /** Same as license_server_sync (the upload form's name for it). */
-  @IsOptional()
+  /** Same as license_server_sync (the upload form's name for it); null is refused. */
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   sync_to_license_server?: boolean;
