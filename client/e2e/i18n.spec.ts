@@ -19,9 +19,12 @@ test('switching to German applies everywhere and survives a reload', async ({ pa
   await page.goto('/secret-admin/users');
   await expect(page.getByRole('heading', { name: 'Benutzerverwaltung' })).toBeVisible();
   await expect(page.getByText(/Zeilen pro Seite/)).toBeVisible();
+  // The test portal runs on the sandbox payment provider, and the admin shell says so.
+  await expect(page.getByTestId('sandbox-payments')).toHaveText('Sandbox-Zahlungen');
   // Dates follow the locale too (e.g. "22.11.2026").
   await expect(page.getByTestId('users-table').locator('tbody tr').first()).toContainText(/\d{1,2}\.\d{1,2}\.\d{4}|\d{1,2}\. \w+/);
 
   await page.getByTestId('language-select').selectOption('en');
   await expect(page.getByRole('heading', { name: 'Users Management' })).toBeVisible();
+  await expect(page.getByTestId('sandbox-payments')).toHaveText('Sandbox payments');
 });

@@ -38,6 +38,8 @@ for (const width of [1280, 390]) {
       await loginAsAdmin(page);
       await page.goto('/secret-admin/users');
       await expect(page.getByTestId('users-table')).toBeVisible();
+      // The sandbox badge sits in the header where there is room, at the top of the page on phones.
+      await expect(page.getByTestId(width > 500 ? 'sandbox-payments' : 'sandbox-payments-compact')).toBeVisible();
       await page.screenshot({ path: join(dir, `admin-users-${width}.png`), fullPage: true });
       await expect.poll(() => fitsViewport(page)).toBe(true);
     });

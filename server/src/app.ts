@@ -45,7 +45,7 @@ export async function createApp(
   });
   app.enableShutdownHooks();
   app.disable('x-powered-by');
-  if (config.http.trustProxy) app.set('trust proxy', config.http.trustProxy);
+  app.set('trust proxy', config.http.trustProxy);
 
   app.use(securityHeaders());
   app.use(jsonBodyParser(config.http.bodyLimit));

@@ -37,6 +37,8 @@ export function securityHeaders(): RequestHandler {
     const path = request.path;
     if (!path.startsWith('/api/') || API_PAGES.test(path)) return pages(request, response, next);
     for (const [name, value] of API_SECURITY_HEADERS) response.setHeader(name, value);
+    // API answers may depend on the caller, so no cache keeps them; a handler whose answer may be kept says so itself.
+    response.setHeader('Cache-Control', 'no-store');
     next();
   };
 }

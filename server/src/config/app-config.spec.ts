@@ -42,8 +42,73 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir(), JWT_SECRET: secret })).toThrow(/JWT_SECRET is too weak/);
   });
 
+  /** What a production start needs besides the secret. */
+  const production = {
+    NODE_ENV: 'production',
+    JWT_SECRET: strongSecret,
+    PUBLIC_URL: 'https://portal.example.com',
+    PAYMENT_PROVIDER: 'sandbox',
+  };
+
   it('accepts a strong production secret', () => {
-    expect(loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir(), JWT_SECRET: strongSecret }).jwt.secret).toBe(strongSecret);
+    expect(loadConfig({ ...production, DATA_DIR: tempDir() }).jwt.secret).toBe(strongSecret);
+  });
+
+  describe('TRUST_PROXY, read as Express reads trust proxy', () => {
+    it.each([
+      [undefined, false],
+      ['', false],
+      ['false', false],
+      ['FALSE', false],
+      ['true', true],
+      [' True ', true],
+      ['0', 0],
+      ['1', 1],
+      ['2', 2],
+      ['loopback', ['loopback']],
+      ['loopback, 10.0.0.0/8', ['loopback', '10.0.0.0/8']],
+      ['172.18.0.2,uniquelocal,linklocal', ['172.18.0.2', 'uniquelocal', 'linklocal']],
+      ['::1, fd00::/8', ['::1', 'fd00::/8']],
+      ['10.0.0.0/255.0.0.0', ['10.0.0.0/255.0.0.0']],
+    ])('TRUST_PROXY=%j is %j', (raw, expected) => {
+      expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: raw }).http.trustProxy).toEqual(expected);
+    });
+
+    it.each(['yes', '1.5', '-1', '101', 'loopback,', '10.0.0.0/33', 'proxy.example.com', '1,2'])('refuses TRUST_PROXY=%j', (raw) => {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: raw })).toThrow(
+        /TRUST_PROXY must be true, false, a number of proxy hops/,
+      );
+    });
+  });
+
+  describe('production', () => {
+    it('refuses to start on the sandbox payment provider unless PAYMENT_PROVIDER names it', () => {
+      const { PAYMENT_PROVIDER: _named, ...implicit } = production;
+      expect(() => loadConfig({ ...implicit, DATA_DIR: tempDir() })).toThrow(/PAYMENT_PROVIDER is required when NODE_ENV=production/);
+      expect(loadConfig({ ...production, DATA_DIR: tempDir() }).licensing).toMatchObject({
+        paymentProvider: 'sandbox',
+        paymentProviderExplicit: true,
+      });
+    });
+
+    it('development keeps the sandbox as its default', () => {
+      expect(loadConfig({ DATA_DIR: tempDir() }).licensing).toMatchObject({ paymentProvider: 'sandbox', paymentProviderExplicit: false });
+    });
+
+    it('requires PUBLIC_URL or ALLOWED_HOSTS', () => {
+      const { PUBLIC_URL: _url, ...withoutUrl } = production;
+      expect(() => loadConfig({ ...withoutUrl, DATA_DIR: tempDir() })).toThrow(/PUBLIC_URL \(or ALLOWED_HOSTS\) is required/);
+      const config = loadConfig({ ...withoutUrl, DATA_DIR: tempDir(), ALLOWED_HOSTS: 'Portal.Example.com, portal.example.com:8443' });
+      expect(config).toMatchObject({
+        allowedHosts: ['portal.example.com', 'portal.example.com:8443'],
+        publicUrl: 'https://portal.example.com',
+        publicUrlSet: false,
+      });
+    });
+
+    it.each(['portal.example.com/path', 'https://portal.example.com', 'a b', ','])('refuses ALLOWED_HOSTS=%j', (raw) => {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), ALLOWED_HOSTS: raw })).toThrow(/ALLOWED_HOSTS must list host or host:port names/);
+    });
   });
 
   it('generates a development secret once, keeps it in DATA_DIR (mode 600), and reuses it', () => {

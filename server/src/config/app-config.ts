@@ -1,6 +1,7 @@
 import { createPrivateKey, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { compile as compileTrustedProxies } from 'proxy-addr';
 
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'mysql'; url: string; poolSize: number; flavor: 'mysql' | 'mariadb' };
@@ -10,16 +11,21 @@ export interface AppConfig {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
-  /** Base of links in mails (PUBLIC_URL, else http://localhost:$PORT). */
+  /** Base of links in mails (PUBLIC_URL, else https://{first of ALLOWED_HOSTS}, else http://localhost:$PORT). */
   publicUrl: string;
   /** PUBLIC_URL was given: download links use it; otherwise they follow the origin of the request. */
   publicUrlSet: boolean;
+  /**
+   * Hosts (host or host:port, lower case) that links may be made for when PUBLIC_URL is not set (ALLOWED_HOSTS);
+   * null: any host, which only development allows.
+   */
+  allowedHosts: string[] | null;
   dataDir: string;
   database: DatabaseConfig;
   admin: { email: string; password: string | null };
   jwt: { secret: string; ttlSeconds: number };
   mail: { smtpUrl: string | null; from: string };
-  http: { bodyLimit: string; trustProxy: string | false };
+  http: { bodyLimit: string; trustProxy: TrustProxy };
   throttle: {
     windowSeconds: number;
     loginFailuresPerAccount: number;
@@ -48,6 +54,9 @@ export interface DownloadsConfig {
   linkTtlSeconds: number;
 }
 
+/** Express's `trust proxy`: off, every hop, a number of hops, or the addresses and subnets of trusted proxies. */
+export type TrustProxy = boolean | number | string[];
+
 export const PAYMENT_PROVIDERS = ['sandbox'] as const;
 
 export interface LicensingConfig {
@@ -55,6 +64,8 @@ export interface LicensingConfig {
   signingKeyPem: string | null;
   /** Which PaymentProvider processes orders. */
   paymentProvider: (typeof PAYMENT_PROVIDERS)[number];
+  /** PAYMENT_PROVIDER was set; production refuses to start on the sandbox default. */
+  paymentProviderExplicit: boolean;
   /** A device that has not reported for this long is shown (and stored) as inactive. */
   deviceInactiveAfterSeconds: number;
   /** The token other portals send to use this one as their license server (LICENSE_SERVER_SYNC_TOKEN); null: no sync API. */
@@ -72,6 +83,8 @@ const MIN_SECRET_LENGTH = 32;
 // server/src/config when run from source, server/dist/server/src/config when built.
 export const REPO_ROOT = resolve(__dirname, __dirname.includes('/dist/') ? '../../../../..' : '../../..');
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A host name or [IPv6] address with an optional port: what a Host header may name. */
+export const HOST_NAME = /^([a-z\d.-]+|\[[\da-f:.]+\])(:\d{1,5})?$/i;
 
 /** Reads the environment once; collects every problem so one failed start lists them all. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -104,8 +117,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const jwtSecret = resolveJwtSecret(env.JWT_SECRET, nodeEnv, dataDir, problems);
   const ttlSeconds = int('JWT_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600);
 
-  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const allowedHosts = parseAllowedHosts(env.ALLOWED_HOSTS, problems);
+  // Mails need one base: PUBLIC_URL, else the first allowed host over https, else this machine.
+  const publicUrl = (env.PUBLIC_URL || (allowedHosts ? `https://${allowedHosts[0]}` : `http://localhost:${port}`)).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(publicUrl)) problems.push(`PUBLIC_URL must be an http(s) URL (got "${env.PUBLIC_URL}")`);
+  if (nodeEnv === 'production' && !env.PUBLIC_URL && !allowedHosts)
+    problems.push(
+      'PUBLIC_URL (or ALLOWED_HOSTS) is required when NODE_ENV=production: download links and install commands must not take their host from the request',
+    );
 
   const smtpUrl = env.SMTP_URL || null;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL must start with smtp:// or smtps://');
@@ -119,12 +138,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: env.HOST || '0.0.0.0',
     publicUrl,
     publicUrlSet: Boolean(env.PUBLIC_URL),
+    allowedHosts,
     dataDir,
     database,
     admin: { email: adminEmail, password: adminPassword },
     jwt: { secret: jwtSecret, ttlSeconds },
     mail: { smtpUrl, from: env.MAIL_FROM || 'StreamHub Portal <no-reply@localhost>' },
-    http: { bodyLimit: env.BODY_LIMIT || '1mb', trustProxy: env.TRUST_PROXY || false },
+    http: { bodyLimit: env.BODY_LIMIT || '1mb', trustProxy: parseTrustProxy(env.TRUST_PROXY, problems) },
     throttle: {
       windowSeconds: int('THROTTLE_WINDOW_SECONDS', 15 * 60, 1, 24 * 3600),
       loginFailuresPerAccount: int('THROTTLE_LOGIN_FAILURES_PER_ACCOUNT', 5, 1, 10_000),
@@ -137,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     licensing: {
       signingKeyPem: parseSigningKey(env.LICENSE_SIGNING_KEY, problems),
       paymentProvider: parsePaymentProvider(env.PAYMENT_PROVIDER, problems),
+      paymentProviderExplicit: Boolean(env.PAYMENT_PROVIDER?.trim()),
       deviceInactiveAfterSeconds: int('DEVICE_INACTIVE_AFTER_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
       syncApiToken: syncApiToken(env.LICENSE_SERVER_SYNC_TOKEN, problems),
     },
@@ -149,8 +170,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       linkTtlSeconds: int('DOWNLOAD_LINK_TTL_SECONDS', 15 * 60, 1, 7 * 24 * 3600),
     },
   };
+  if (nodeEnv === 'production' && !config.licensing.paymentProviderExplicit)
+    problems.push(
+      'PAYMENT_PROVIDER is required when NODE_ENV=production: the sandbox provider marks every order paid without charging anyone; set PAYMENT_PROVIDER=sandbox only if that is what you want',
+    );
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * TRUST_PROXY as Express reads `trust proxy`: true or false, a number of proxy hops (the compose file's 1: one
+ * proxy in front), or a comma-separated list of addresses, CIDR subnets and the names loopback, linklocal and
+ * uniquelocal. A bare "1" is a hop count, never the address 0.0.0.1.
+ */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops <= 100) return hops;
+  } else {
+    const list = value.split(',').map((entry) => entry.trim());
+    try {
+      // proxy-addr reads a bare number as an IPv4 address ("1" is 0.0.0.1); in a list, only full addresses count.
+      if (list.every((entry) => /[.:]/.test(entry) || TRUST_PROXY_NAMES.has(entry))) {
+        compileTrustedProxies(list);
+        return list;
+      }
+    } catch {
+      // reported below
+    }
+  }
+  problems.push(
+    `TRUST_PROXY must be true, false, a number of proxy hops (0 to 100), or a comma-separated list of addresses, subnets (10.0.0.0/8) and loopback, linklocal or uniquelocal (got "${raw}")`,
+  );
+  return false;
+}
+
+/** ALLOWED_HOSTS: comma-separated host or host:port names, e.g. "portal.example.com, portal.example.com:8443". */
+function parseAllowedHosts(raw: string | undefined, problems: string[]): string[] | null {
+  if (!raw?.trim()) return null;
+  const hosts = raw.split(',').map((host) => host.trim().toLowerCase());
+  const bad = hosts.filter((host) => !HOST_NAME.test(host));
+  if (bad.length) problems.push(`ALLOWED_HOSTS must list host or host:port names, separated by commas (not "${bad.join('", "')}")`);
+  return hosts;
 }
 
 /** A dedicated secret when given; otherwise a key derived from the JWT secret, so every instance agrees without another file. */

@@ -10,6 +10,7 @@ describe('licensing configuration', () => {
   it('defaults to the sandbox payment provider, a generated signing key and one day of device silence', () => {
     expect(loadConfig(base()).licensing).toEqual({
       paymentProvider: 'sandbox',
+      paymentProviderExplicit: false,
       signingKeyPem: null,
       deviceInactiveAfterSeconds: 86400,
       syncApiToken: null,

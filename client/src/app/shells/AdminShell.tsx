@@ -1,9 +1,10 @@
-import { AppShell, Box, Burger, Group, NavLink, ScrollArea, Text, Title } from '@mantine/core';
+import { AppShell, Badge, Box, Burger, Group, NavLink, ScrollArea, Text, Title, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconDashboard, IconFiles, IconKey, IconListDetails, IconPackage, IconShieldLock, IconUsers } from '@tabler/icons-react';
 import { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { NavLink as RouterNavLink, useNavigate } from 'react-router';
+import { useGetPaymentProvider } from '../../api/generated/endpoints/orders/orders';
 import { LanguageSelect } from '../../components/LanguageSelect';
 import { LogoutButton } from './LogoutButton';
 import { useAuth } from '../auth/auth-context';
@@ -42,6 +43,9 @@ export function AdminShell({ children }: { children: ReactNode }) {
             <Title order={1} fz={{ base: 'md', sm: 'lg' }} style={{ whiteSpace: 'nowrap' }}>
               <FormattedMessage id="admin.title" />
             </Title>
+            <Box visibleFrom="sm" display="flex">
+              <SandboxPaymentsBadge testId="sandbox-payments" />
+            </Box>
           </Group>
           <Group gap="sm" wrap="nowrap">
             <Text size="sm" visibleFrom="sm" data-testid="welcome">
@@ -73,7 +77,32 @@ export function AdminShell({ children }: { children: ReactNode }) {
           ))}
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main bg="var(--mantine-color-gray-0)">{children}</AppShell.Main>
+      <AppShell.Main bg="var(--mantine-color-gray-0)">
+        {/* Phones have no room in the header: the badge opens the page instead. */}
+        <Box hiddenFrom="sm" mb="sm">
+          <SandboxPaymentsBadge testId="sandbox-payments-compact" />
+        </Box>
+        {children}
+      </AppShell.Main>
     </AppShell>
+  );
+}
+
+/** Says, on every admin screen, that orders are not really charged (PAYMENT_PROVIDER=sandbox). */
+function SandboxPaymentsBadge({ testId }: { testId: string }) {
+  const intl = useIntl();
+  const provider = useGetPaymentProvider({ query: { staleTime: Infinity } });
+  if (!provider.data?.data.sandbox) return null;
+  return (
+    <Tooltip
+      label={intl.formatMessage({ id: 'admin.sandboxPayments.hint' })}
+      multiline
+      w={260}
+      events={{ hover: true, focus: true, touch: true }}
+    >
+      <Badge color="orange" variant="light" size="sm" tabIndex={0} data-testid={testId} style={{ flexShrink: 0 }}>
+        <FormattedMessage id="admin.sandboxPayments" />
+      </Badge>
+    </Tooltip>
   );
 }

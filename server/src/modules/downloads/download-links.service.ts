@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppConfig } from '../../config/app-config';
+import { ApiError } from '../../common/api-error';
+import { AppConfig, HOST_NAME } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 
 export interface SignedLink {
@@ -20,8 +21,6 @@ export interface RequestOrigin {
 }
 
 const DIGITS = /^\d{1,15}$/;
-/** A DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
-const HOST = /^([a-z\d.-]+|\[[\da-f:.]+\])(:\d{1,5})?$/i;
 
 /**
  * Short-lived download links for curl and package managers: an HMAC-SHA256 over file id, user id and expiry
@@ -51,17 +50,25 @@ export class DownloadLinksService {
     return { ok: true, link: { fileId, userId: Number(user), expires: Number(expires), signature } };
   }
 
-  /** The absolute URL of a signed link: on PUBLIC_URL when it is set, else on the origin the request came to. */
-  url(link: SignedLink, origin: RequestOrigin): string {
+  /** The absolute URL of a signed link on `baseUrl`. */
+  url(link: SignedLink, baseUrl: string): string {
     const query = new URLSearchParams({ expires: String(link.expires), user: String(link.userId), signature: link.signature });
-    return `${this.baseUrl(origin)}/api/download/${link.fileId}/signed?${query.toString()}`;
+    return `${baseUrl}/api/download/${link.fileId}/signed?${query.toString()}`;
   }
 
-  private baseUrl({ protocol, host }: RequestOrigin): string {
+  /**
+   * Where links point: PUBLIC_URL when it is set; else the origin the request came to, if its host is one of
+   * ALLOWED_HOSTS (400 otherwise, so a forged Host never gets a signed link). Without either (development
+   * only), a Host that is not a plain host[:port] falls back to http://localhost.
+   */
+  baseUrl({ protocol, host }: RequestOrigin): string {
     if (this.config.publicUrlSet) return this.config.publicUrl;
-    // A Host that is not a plain host[:port] would make a link to somewhere else: fall back to the configured base.
-    const usable = (protocol === 'http' || protocol === 'https') && host !== undefined && HOST.test(host);
-    return usable ? `${protocol}://${host}` : this.config.publicUrl;
+    const plain = (protocol === 'http' || protocol === 'https') && host !== undefined && HOST_NAME.test(host);
+    const allowed = this.config.allowedHosts;
+    if (allowed === null) return plain ? `${protocol}://${host}` : this.config.publicUrl;
+    if (!plain || !allowed.includes(host.toLowerCase()))
+      throw ApiError.badRequest('This host is not one the portal serves (ALLOWED_HOSTS), so no link is made for it');
+    return `${protocol}://${host}`;
   }
 
   private mac(fileId: number, userId: number, expires: number): Buffer {

@@ -72,9 +72,10 @@ export class DownloadsController {
     @Req() request: Request,
   ): Promise<DownloadLinkResponseDto> {
     const file = await this.downloads.find(id);
-    const link = this.links.sign(file.id, user.id);
     // Express 5's request.host honours X-Forwarded-Host under TRUST_PROXY, as request.protocol does X-Forwarded-Proto.
-    const url = this.links.url(link, { protocol: request.protocol, host: request.host });
+    const baseUrl = this.links.baseUrl({ protocol: request.protocol, host: request.host });
+    const link = this.links.sign(file.id, user.id);
+    const url = this.links.url(link, baseUrl);
     return {
       success: true,
       data: {

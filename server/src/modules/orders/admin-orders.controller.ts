@@ -1,8 +1,9 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { pageMeta } from '../../common/pagination';
 import { ListOrdersQueryDto } from './dto/create-order.dto';
-import { AdminOrderListResponseDto, OrderStatisticsResponseDto, toAdminOrderDto } from './dto/order.dto';
+import { AdminOrderListResponseDto, OrderStatisticsResponseDto, PaymentProviderStatusResponseDto, toAdminOrderDto } from './dto/order.dto';
+import { PAYMENT_PROVIDER, PaymentProvider, SandboxPaymentProvider } from './payment-provider';
 import { OrdersService } from './orders.service';
 import { AdminOnly } from '../../common/admin-only.decorator';
 
@@ -10,7 +11,10 @@ import { AdminOnly } from '../../common/admin-only.decorator';
 @AdminOnly()
 @Controller('admin/orders')
 export class AdminOrdersController {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(
+    private readonly orders: OrdersService,
+    @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
+  ) {}
 
   /** Every order: search over user_email and product_name, filter by status, sort created_at, amount or status (default created_at desc, 25 per page). */
   @Get()
@@ -27,5 +31,11 @@ export class AdminOrdersController {
   @Get('statistics/summary')
   async getOrderStatistics(): Promise<OrderStatisticsResponseDto> {
     return { success: true, data: await this.orders.statistics() };
+  }
+
+  /** Which payment provider processes orders, and whether it is the sandbox (no money moves). */
+  @Get('payment-provider')
+  getPaymentProvider(): PaymentProviderStatusResponseDto {
+    return { success: true, data: { name: this.payments.name, sandbox: this.payments instanceof SandboxPaymentProvider } };
   }
 }

@@ -86,6 +86,8 @@ export function UploadInterceptor(extensions: readonly string[]): Type<NestInter
       this.middleware = multer({
         storage: new StreamingStorageEngine(storage, extensions, this.maxBytes),
         limits: { fileSize: this.maxBytes, files: 1, fields: 30, parts: 40, fieldSize: 256 * 1024 },
+        // Browsers and curl send a file name's UTF-8 bytes without naming a charset; busboy's default reads them as Latin-1.
+        defParamCharset: 'utf8',
       }).single('file');
     }
 

@@ -147,6 +147,8 @@ export * from './osType';
 export * from './pageMetaDto';
 export * from './patchSettingDto';
 export * from './patchSettingDtoValue';
+export * from './paymentProviderStatusDto';
+export * from './paymentProviderStatusResponseDto';
 export * from './paymentResponseDto';
 export * from './paymentResultDto';
 export * from './pricingSettingsDto';

@@ -125,3 +125,15 @@ export function toOrderDto(order: OrderEntity, license: { id: number; license_ke
 export function toAdminOrderDto(order: OrderEntity, license: { id: number; license_key: string } | null): AdminOrderDto {
   return { ...toOrderDto(order, license), user_id: order.user_id, user_email: order.user_email, updated_at: order.updated_at };
 }
+
+export class PaymentProviderStatusDto {
+  /** The configured PAYMENT_PROVIDER, e.g. 'sandbox'. */
+  name: string;
+  /** True when orders are marked paid without charging anyone (the admin shell shows a 'Sandbox payments' badge). */
+  sandbox: boolean;
+}
+
+export class PaymentProviderStatusResponseDto {
+  success: boolean;
+  data: PaymentProviderStatusDto;
+}

@@ -32,6 +32,7 @@ import type {
   OrderListResponseDto,
   OrderResponseDto,
   OrderStatisticsResponseDto,
+  PaymentProviderStatusResponseDto,
   PaymentResponseDto
 } from '../../model';
 
@@ -139,6 +140,105 @@ export function useListAdminOrders<TData = Awaited<ReturnType<typeof listAdminOr
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getListAdminOrdersQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * @summary Which payment provider processes orders, and whether it is the sandbox (no money moves).
+ */
+export const getGetPaymentProviderUrl = () => {
+
+
+  
+
+  return `/api/admin/orders/payment-provider`
+}
+
+export const getPaymentProvider = async ( options?: RequestInit): Promise<PaymentProviderStatusResponseDto> => {
+  
+  return httpClient<PaymentProviderStatusResponseDto>(getGetPaymentProviderUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetPaymentProviderQueryKey = () => {
+    return [
+    `/api/admin/orders/payment-provider`
+    ] as const;
+    }
+
+    
+export const getGetPaymentProviderQueryOptions = <TData = Awaited<ReturnType<typeof getPaymentProvider>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPaymentProvider>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPaymentProviderQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPaymentProvider>>> = ({ signal }) => getPaymentProvider({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPaymentProvider>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetPaymentProviderQueryResult = NonNullable<Awaited<ReturnType<typeof getPaymentProvider>>>
+export type GetPaymentProviderQueryError = ErrorType<unknown>
+
+
+export function useGetPaymentProvider<TData = Awaited<ReturnType<typeof getPaymentProvider>>, TError = ErrorType<unknown>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPaymentProvider>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getPaymentProvider>>,
+          TError,
+          Awaited<ReturnType<typeof getPaymentProvider>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetPaymentProvider<TData = Awaited<ReturnType<typeof getPaymentProvider>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPaymentProvider>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getPaymentProvider>>,
+          TError,
+          Awaited<ReturnType<typeof getPaymentProvider>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetPaymentProvider<TData = Awaited<ReturnType<typeof getPaymentProvider>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPaymentProvider>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Which payment provider processes orders, and whether it is the sandbox (no money moves).
+ */
+
+export function useGetPaymentProvider<TData = Awaited<ReturnType<typeof getPaymentProvider>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPaymentProvider>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetPaymentProviderQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
