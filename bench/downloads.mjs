@@ -128,6 +128,8 @@ async function startPortal(folder, work) {
   const port = await freePort();
   const portal = start(process.execPath, [MAIN], {
     NODE_ENV: 'production',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PAYMENT_PROVIDER: 'sandbox',
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

@@ -27,6 +27,24 @@ test.describe('registration, verification and sign-in', () => {
     await expect(page.getByText('Passwords do not match')).toBeVisible();
   });
 
+  test('registration refuses a common password with the reason, in English and in German', async ({ page }) => {
+    await page.goto('/register');
+    const fill = async () => {
+      await page.getByRole('textbox', { name: /^(First name|Vorname)$/ }).fill('Ada');
+      await page.getByRole('textbox', { name: /^(Last name|Nachname)$/ }).fill('Lovelace');
+      await page.getByRole('textbox', { name: /^(Email|E-Mail)$/ }).fill(uniqueEmail('common'));
+      for (const field of await page.locator('input[type="password"]').all()) await field.fill('password123');
+    };
+    await fill();
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByText('This password is too common. Please choose one that is harder to guess.')).toBeVisible();
+
+    await page.getByTestId('language-select').first().selectOption('de');
+    await fill();
+    await page.locator('button[type="submit"]').click();
+    await expect(page.getByText('Dieses Passwort ist zu verbreitet. Bitte wählen Sie eines, das schwerer zu erraten ist.')).toBeVisible();
+  });
+
   test('register → success panel → /login with the check-your-e-mail message → verify by the mailed link → log in', async ({ page }) => {
     const email = uniqueEmail('newcomer');
     await page.goto('/register');
@@ -77,7 +95,7 @@ test.describe('registration, verification and sign-in', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('login shows the spec messages for a missing field, an unknown account and a wrong password', async ({ page }) => {
+  test('login says the same for an unknown account and a wrong password, so it tells no addresses apart', async ({ page }) => {
     const client = await createVerifiedClient(page);
     await page.goto('/login');
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -85,10 +103,12 @@ test.describe('registration, verification and sign-in', () => {
     await page.getByLabel('Email').fill('nobody@portal.test');
     await page.getByRole('textbox', { name: 'Password' }).fill('whatever-1');
     await page.getByRole('button', { name: 'Log in' }).click();
-    await expect(page.getByText('User not found or account is inactive.')).toBeVisible();
+    const failed = page.getByText('Invalid email or password. Please try again.');
+    await expect(failed).toBeVisible();
     await page.getByLabel('Email').fill(client.email);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await expect(page.getByText('Invalid password. Please try again.')).toBeVisible();
+    await expect(failed).toBeVisible();
+    await expect(page.getByText(/not found|inactive/i)).toHaveCount(0);
   });
 
   test('the admin login refuses a client', async ({ page }) => {

@@ -43,7 +43,7 @@ describe(`bad input (${process.env.TEST_DB})`, () => {
   });
 
   it('answers a 10 MB body with 413', async () => {
-    const huge = JSON.stringify({ email: 'big@portal.test', password: 'secret1', first_name: 'x'.repeat(10 * 1024 * 1024) });
+    const huge = JSON.stringify({ email: 'big@portal.test', password: 'secret-1x', first_name: 'x'.repeat(10 * 1024 * 1024) });
     const response = await expectUnchanged(
       () => t.api().post('/api/admin/users').set(bearer(admin)).set('Content-Type', 'application/json').send(huge),
       413,
@@ -52,12 +52,12 @@ describe(`bad input (${process.env.TEST_DB})`, () => {
   });
 
   it.each([
-    ['a number for the e-mail', { email: 12345, password: 'secret1' }],
+    ['a number for the e-mail', { email: 12345, password: 'secret-1x' }],
     ['an object for the password', { email: 'typed@portal.test', password: { $gt: '' } }],
-    ['an array for the first name', { email: 'typed@portal.test', password: 'secret1', first_name: ['a'] }],
-    ['a string for a boolean', { email: 'typed@portal.test', password: 'secret1', is_active: 'yes' }],
-    ['an unknown role', { email: 'typed@portal.test', password: 'secret1', user_type: 'root' }],
-    ['an over-long name', { email: 'typed@portal.test', password: 'secret1', first_name: 'x'.repeat(101) }],
+    ['an array for the first name', { email: 'typed@portal.test', password: 'secret-1x', first_name: ['a'] }],
+    ['a string for a boolean', { email: 'typed@portal.test', password: 'secret-1x', is_active: 'yes' }],
+    ['an unknown role', { email: 'typed@portal.test', password: 'secret-1x', user_type: 'root' }],
+    ['an over-long name', { email: 'typed@portal.test', password: 'secret-1x', first_name: 'x'.repeat(101) }],
   ])('refuses wrong types: %s', async (_case, body) => {
     await expectUnchanged(() => t.api().post('/api/admin/users').set(bearer(admin)).send(body), 400);
   });
@@ -69,7 +69,7 @@ describe(`bad input (${process.env.TEST_DB})`, () => {
           .api()
           .post('/api/admin/users')
           .set(bearer(admin))
-          .send({ email: 'extra@portal.test', password: 'secret1', password_hash: 'x', is_admin: true }),
+          .send({ email: 'extra@portal.test', password: 'secret-1x', password_hash: 'x', is_admin: true }),
       400,
     );
     expect(response.body.errors).toHaveProperty('password_hash');

@@ -24,7 +24,7 @@ describe(`users administration (${process.env.TEST_DB})`, () => {
         .api()
         .post('/api/admin/users')
         .set(bearer(admin))
-        .send({ first_name, last_name, email, password: 'secret1', role, is_active, is_verified })
+        .send({ first_name, last_name, email, password: 'secret-1x', role, is_active, is_verified })
         .expect(201);
     }
   });
@@ -99,7 +99,7 @@ describe(`users administration (${process.env.TEST_DB})`, () => {
     expect(refused.body.message).toBe('limit must be one of 5, 10, 25, 50, 100');
   });
 
-  it('creates with defaults: active on, verified off; password at least 6 characters', async () => {
+  it('creates with defaults: active on, verified off; password at least 6 characters and not a common one', async () => {
     const short = await t
       .api()
       .post('/api/admin/users')
@@ -107,13 +107,20 @@ describe(`users administration (${process.env.TEST_DB})`, () => {
       .send({ email: 'short@portal.test', password: '12345' })
       .expect(400);
     expect(short.body.message).toBe('Password must be at least 6 characters');
+    const common = await t
+      .api()
+      .post('/api/admin/users')
+      .set(bearer(admin))
+      .send({ email: 'common@portal.test', password: '123456' })
+      .expect(400);
+    expect(common.body.errors.password).toEqual(['This password is too common. Please choose one that is harder to guess.']);
     const missing = await t.api().post('/api/admin/users').set(bearer(admin)).send({ email: 'nopass@portal.test' }).expect(400);
     expect(missing.body.errors.password).toBeDefined();
     const created = await t
       .api()
       .post('/api/admin/users')
       .set(bearer(admin))
-      .send({ email: 'New@Portal.test', password: '123456' })
+      .send({ email: 'New@Portal.test', password: 'x7-q2-k9' })
       .expect(201);
     expect(created.body.message).toBe('User created successfully!');
     expect(created.body.data).toMatchObject({
@@ -128,7 +135,7 @@ describe(`users administration (${process.env.TEST_DB})`, () => {
       .api()
       .post('/api/admin/users')
       .set(bearer(admin))
-      .send({ email: 'new@portal.test', password: '123456' })
+      .send({ email: 'new@portal.test', password: 'x7-q2-k9' })
       .expect(409);
     expect(duplicate.body.errors.email).toEqual(['This email is already registered.']);
   });
@@ -146,7 +153,9 @@ describe(`users administration (${process.env.TEST_DB})`, () => {
       data: { first_name: 'Yuri-B', phone: '+49 30 1234', company: 'Acme', full_name: 'Yuri-B Baker' },
     });
     await t.api().post(`/api/admin/users/${yuri.id}/verify-email`).set(bearer(admin)).expect(200);
-    await t.api().post('/api/login').send({ email: 'yuri@portal.test', password: 'secret1' }).expect(200);
+    await t.api().post('/api/login').send({ email: 'yuri@portal.test', password: 'secret-1x' }).expect(200);
+    const common = await t.api().put(`/api/admin/users/${yuri.id}`).set(bearer(admin)).send({ password: 'qwerty123' }).expect(400);
+    expect(common.body.errors.password).toEqual(['This password is too common. Please choose one that is harder to guess.']);
   });
 
   it('keeps a moderator a moderator when the form sends its user type unchanged', async () => {

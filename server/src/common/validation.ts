@@ -2,7 +2,7 @@ import { HttpStatus, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ValidateIf } from 'class-validator';
 import { ApiError, FieldErrors } from './api-error';
 
-// Rule families in the order the spec checks them: presence, then format, then length, then agreement.
+// Rule families in the order the spec checks them: presence, then format, then length (then how common), then agreement.
 const RULE_ORDER: Record<string, number> = {
   isDefined: 0,
   isNotEmpty: 0,
@@ -10,7 +10,8 @@ const RULE_ORDER: Record<string, number> = {
   isEmail: 2,
   minLength: 3,
   maxLength: 3,
-  matchesProperty: 4,
+  isNotCommonPassword: 4,
+  matchesProperty: 5,
 };
 
 interface Failure {
@@ -27,7 +28,7 @@ function flatten(errors: ValidationError[], prefix = ''): Failure[] {
       field,
       rule,
       message,
-      order: (RULE_ORDER[rule] ?? 5) * 1000 + index,
+      order: (RULE_ORDER[rule] ?? 6) * 1000 + index,
     }));
     return [...own, ...flatten(error.children ?? [], field)];
   });

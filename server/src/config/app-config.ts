@@ -2,6 +2,7 @@ import { createPrivateKey, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compile as compileTrustedProxies } from 'proxy-addr';
+import { isCommonPassword } from '../common/password-policy';
 
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'mysql'; url: string; poolSize: number; flavor: 'mysql' | 'mariadb' };
@@ -31,6 +32,12 @@ export interface AppConfig {
     loginFailuresPerAccount: number;
     loginFailuresPerIp: number;
     registrationsPerIp: number;
+    /** Activation API calls per minute from one address (ACTIVATION_CALLS_PER_IP_PER_MINUTE). */
+    activationCallsPerIpPerMinute: number;
+    /** Activation API calls per minute for one license key (ACTIVATION_CALLS_PER_KEY_PER_MINUTE). */
+    activationCallsPerKeyPerMinute: number;
+    /** Unknown license keys one address may send per throttle window before it is refused (ACTIVATION_UNKNOWN_KEYS_PER_IP). */
+    activationUnknownKeysPerIp: number;
   };
   verificationTokenTtlSeconds: number;
   clientDist: string | null;
@@ -113,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!EMAIL.test(adminEmail)) problems.push(`ADMIN_EMAIL must be an e-mail address (got "${env.ADMIN_EMAIL}")`);
   const adminPassword = env.ADMIN_PASSWORD || null;
   if (adminPassword !== null && adminPassword.length < 8) problems.push('ADMIN_PASSWORD must be at least 8 characters');
+  else if (adminPassword !== null && isCommonPassword(adminPassword)) problems.push('ADMIN_PASSWORD is a common password: choose another');
 
   const jwtSecret = resolveJwtSecret(env.JWT_SECRET, nodeEnv, dataDir, problems);
   const ttlSeconds = int('JWT_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600);
@@ -150,6 +158,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       loginFailuresPerAccount: int('THROTTLE_LOGIN_FAILURES_PER_ACCOUNT', 5, 1, 10_000),
       loginFailuresPerIp: int('THROTTLE_LOGIN_FAILURES_PER_IP', 20, 1, 100_000),
       registrationsPerIp: int('THROTTLE_REGISTRATIONS_PER_IP', 10, 1, 100_000),
+      activationCallsPerIpPerMinute: int('ACTIVATION_CALLS_PER_IP_PER_MINUTE', 600, 1, 1_000_000_000),
+      activationCallsPerKeyPerMinute: int('ACTIVATION_CALLS_PER_KEY_PER_MINUTE', 60, 1, 1_000_000_000),
+      activationUnknownKeysPerIp: int('ACTIVATION_UNKNOWN_KEYS_PER_IP', 20, 1, 1_000_000_000),
     },
     verificationTokenTtlSeconds: int('VERIFICATION_TOKEN_TTL_SECONDS', 48 * 3600, 60, 30 * 24 * 3600),
     clientDist: env.CLIENT_DIST === '' ? null : resolve(env.CLIENT_DIST || join(REPO_ROOT, 'client/dist')),

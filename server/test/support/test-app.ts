@@ -58,6 +58,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     THROTTLE_REGISTRATIONS_PER_IP: '100000',
     THROTTLE_LOGIN_FAILURES_PER_IP: '100000',
     THROTTLE_LOGIN_FAILURES_PER_ACCOUNT: '10000',
+    ACTIVATION_CALLS_PER_IP_PER_MINUTE: '1000000',
+    ACTIVATION_CALLS_PER_KEY_PER_MINUTE: '1000000',
+    ACTIVATION_UNKNOWN_KEYS_PER_IP: '1000000',
     ...env,
   });
   const { app } = await createApp(config, { docs: true });

@@ -100,7 +100,7 @@ function SandboxPaymentsBadge({ testId }: { testId: string }) {
       w={260}
       events={{ hover: true, focus: true, touch: true }}
     >
-      <Badge color="orange" variant="light" size="sm" tabIndex={0} data-testid={testId} style={{ flexShrink: 0 }}>
+      <Badge color="yellow.4" variant="filled" autoContrast size="sm" tabIndex={0} data-testid={testId} style={{ flexShrink: 0 }}>
         <FormattedMessage id="admin.sandboxPayments" />
       </Badge>
     </Tooltip>

@@ -44,9 +44,12 @@ export default function RegisterPage() {
         onError: (error) => {
           const fields = error instanceof ApiError ? error.fieldErrors : {};
           if (fields.email && error instanceof ApiError && error.status === 409) return setFailure({ kind: 'duplicate' });
-          const joined = Object.values(fields).flat().join(', ');
-          const text = joined || error.message || intl.formatMessage({ id: 'register.errors.failed' });
-          setFailure({ kind: 'message', text: localizeServerMessage(intl, text) });
+          const joined = Object.values(fields)
+            .flat()
+            .map((message) => localizeServerMessage(intl, message))
+            .join(', ');
+          const text = joined || localizeServerMessage(intl, error.message || intl.formatMessage({ id: 'register.errors.failed' }));
+          setFailure({ kind: 'message', text });
         },
       },
     );

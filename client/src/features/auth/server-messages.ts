@@ -5,10 +5,8 @@ import { NETWORK_ERROR } from '../../api/http-client';
 // The server answers in the spec's English wording; these are shown in the chosen language.
 const KNOWN: Record<string, MessageId> = {
   [NETWORK_ERROR]: 'errors.network',
-  'User not found or account is inactive.': 'errors.login.notFound',
-  'Invalid password. Please try again.': 'errors.login.badPassword',
+  'Invalid email or password. Please try again.': 'errors.login.invalid',
   'Account not verified. Please check your email.': 'errors.login.unverified',
-  'Admin not found or account is inactive.': 'errors.adminLogin.notFound',
   'Admin account not verified. Please check your email.': 'errors.adminLogin.unverified',
   'Invalid admin credentials or insufficient permissions': 'errors.adminLogin.notAdmin',
   'Email and password are required': 'errors.login.required',
@@ -17,6 +15,7 @@ const KNOWN: Record<string, MessageId> = {
   'Authentication expired. Please log in again.': 'errors.sessionExpired',
   'Failed to initialize authentication': 'errors.authInit',
   'This verification link is invalid or has expired.': 'verify.invalid',
+  'This password is too common. Please choose one that is harder to guess.': 'errors.password.common',
 };
 
 /** The message in the user's language when the server's wording is one we know, else as the server said it. */

@@ -9,6 +9,7 @@ import { UsersModule } from '../users/users.module';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
+import { LoginThrottle } from './login-throttle';
 import { SessionEntity } from './session.entity';
 import { SessionsService } from './sessions.service';
 
@@ -27,7 +28,7 @@ import { SessionsService } from './sessions.service';
     UsersModule,
   ],
   controllers: [AuthController],
-  providers: [AuthService, SessionsService, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [AuthService, LoginThrottle, SessionsService, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [SessionsService],
 })
 export class AuthModule {}

@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../../common/api-error';
+import { RateLimit } from '../../common/rate-limit';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { MailService } from '../mail/mail.service';
 import { PasswordHasher } from '../users/password-hasher';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
-import { AttemptLimiter } from './attempt-limiter';
+import { LoginThrottle } from './login-throttle';
 import { AdminLoginResponseDto, LoginDto, LoginResponseDto, RegisterDto } from './dto/auth.dto';
 import { toSessionUser } from './session-user';
 import { SessionsService } from './sessions.service';
@@ -16,57 +17,60 @@ export interface ClientInfo {
   userAgent?: string;
 }
 
-// The spec's message catalogue, per kind of login.
-const MESSAGES = {
-  client: {
-    notFound: 'User not found or account is inactive.',
-    badPassword: 'Invalid password. Please try again.',
-    unverified: 'Account not verified. Please check your email.',
-  },
-  admin: {
-    notFound: 'Admin not found or account is inactive.',
-    badPassword: 'Invalid password. Please try again.',
-    unverified: 'Admin account not verified. Please check your email.',
-    notAdmin: 'Invalid admin credentials or insufficient permissions',
-  },
+/**
+ * One answer for every sign-in that fails before the password is proven (unknown address, inactive account, wrong
+ * password, a customer at the admin door), so the answer never tells which addresses have accounts.
+ */
+export const LOGIN_FAILED = {
+  client: 'Invalid email or password. Please try again.',
+  admin: 'Invalid admin credentials or insufficient permissions',
 };
-const TOO_MANY_LOGINS = 'Too many failed login attempts. Please try again in {minutes} minutes.';
+// Only shown once the password is right.
+const UNVERIFIED = {
+  client: 'Account not verified. Please check your email.',
+  admin: 'Admin account not verified. Please check your email.',
+};
 const TOO_MANY_REGISTRATIONS = 'Too many registration attempts. Please try again in {minutes} minutes.';
+const TOO_MANY_VERIFICATION_MAILS = 'Too many verification e-mails requested. Please try again in {minutes} minutes.';
+/** Verification mails one address may be sent per throttle window. */
+const VERIFICATION_MAILS_PER_ADDRESS = 3;
 export const VERIFICATION_SENT = 'Registration successful! Please check your email to verify your account.';
 export const RESEND_ANSWER = 'If an unverified account exists for this address, a new verification e-mail has been sent.';
 
 @Injectable()
 export class AuthService {
   private readonly logger = new Logger('Auth');
-  private readonly loginFailures: AttemptLimiter;
-  private readonly registrations: AttemptLimiter;
+  private readonly registrationsPerIp: RateLimit;
+  private readonly verificationMailsPerAddress: RateLimit;
 
   constructor(
     private readonly users: UsersService,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly mail: MailService,
+    private readonly loginThrottle: LoginThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.loginFailures = new AttemptLimiter(config.throttle.windowSeconds);
-    this.registrations = new AttemptLimiter(config.throttle.windowSeconds);
+    const { windowSeconds, registrationsPerIp } = config.throttle;
+    this.registrationsPerIp = new RateLimit({ name: 'registrations-ip', limit: registrationsPerIp, windowSeconds });
+    this.verificationMailsPerAddress = new RateLimit({ name: 'verification-mails', limit: VERIFICATION_MAILS_PER_ADDRESS, windowSeconds });
   }
 
   async register(dto: RegisterDto, client: ClientInfo): Promise<{ user: UserEntity; mailSent: boolean }> {
-    this.registrations.assertAllowed([[`ip:${client.ip}`, this.config.throttle.registrationsPerIp]], TOO_MANY_REGISTRATIONS);
-    this.registrations.record(`ip:${client.ip}`);
+    await this.registrationsPerIp.take(client.ip, TOO_MANY_REGISTRATIONS);
     const user = await this.users.createAccount({
       email: dto.email,
       password: dto.password,
       first_name: dto.first_name,
       last_name: dto.last_name,
     });
+    await this.verificationMailsPerAddress.hit(user.email);
     return { user, mailSent: await this.sendVerificationMail(user) };
   }
 
   async resendVerification(email: string, client: ClientInfo): Promise<void> {
-    this.registrations.assertAllowed([[`ip:${client.ip}`, this.config.throttle.registrationsPerIp]], TOO_MANY_REGISTRATIONS);
-    this.registrations.record(`ip:${client.ip}`);
+    await this.registrationsPerIp.take(client.ip, TOO_MANY_REGISTRATIONS);
+    await this.verificationMailsPerAddress.take(email, TOO_MANY_VERIFICATION_MAILS);
     const user = await this.users.findByEmail(email);
     if (user && user.is_active && !user.is_verified) await this.sendVerificationMail(user);
   }
@@ -78,17 +82,13 @@ export class AuthService {
 
   async login(dto: LoginDto, client: ClientInfo): Promise<LoginResponseDto> {
     const user = await this.checkCredentials(dto, client, 'client');
-    if (!user.is_verified) throw ApiError.forbidden(MESSAGES.client.unverified);
+    if (!user.is_verified) throw ApiError.forbidden(UNVERIFIED.client);
     return { token: await this.startSession(user, client), user: toSessionUser(user) };
   }
 
   async adminLogin(dto: LoginDto, client: ClientInfo): Promise<AdminLoginResponseDto> {
     const user = await this.checkCredentials(dto, client, 'admin');
-    if (user.role !== 'admin') {
-      this.loginFailures.record(`ip:${client.ip}`, `account:${user.email}`);
-      throw ApiError.forbidden(MESSAGES.admin.notAdmin);
-    }
-    if (!user.is_verified) throw ApiError.forbidden(MESSAGES.admin.unverified);
+    if (!user.is_verified) throw ApiError.forbidden(UNVERIFIED.admin);
     const admin = toSessionUser(user);
     return {
       success: true,
@@ -100,33 +100,24 @@ export class AuthService {
     return this.sessions.end(sessionId);
   }
 
-  private async checkCredentials(dto: LoginDto, client: ClientInfo, kind: 'client' | 'admin'): Promise<UserEntity> {
+  /**
+   * The account, when the password is right (and, at the admin door, the role is admin). Every failure costs the
+   * same argon2 work and gets the same answer, and counts against this address and the account.
+   */
+  private async checkCredentials(dto: LoginDto, client: ClientInfo, door: 'client' | 'admin'): Promise<UserEntity> {
     const email = dto.email.trim().toLowerCase();
-    const ipKey = `ip:${client.ip}`;
-    const accountKey = `account:${email}`;
-    const { loginFailuresPerIp, loginFailuresPerAccount } = this.config.throttle;
-    this.loginFailures.assertAllowed(
-      [
-        [ipKey, loginFailuresPerIp],
-        [accountKey, loginFailuresPerAccount],
-      ],
-      TOO_MANY_LOGINS,
-    );
-
+    await this.loginThrottle.assertMayTry(email, client.ip);
     const user = await this.users.findByEmail(email);
-    if (!user || !user.is_active) {
-      this.loginFailures.record(ipKey, accountKey);
-      throw ApiError.unauthorized(MESSAGES[kind].notFound);
+    const passwordRight = user ? await this.hasher.verify(user.password_hash, dto.password) : await this.hasher.verifyNothing(dto.password);
+    if (!user || !passwordRight || !user.is_active || (door === 'admin' && user.role !== 'admin')) {
+      await this.loginThrottle.recordFailure(email, client.ip);
+      throw ApiError.unauthorized(LOGIN_FAILED[door]);
     }
-    if (!(await this.hasher.verify(user.password_hash, dto.password))) {
-      this.loginFailures.record(ipKey, accountKey);
-      throw ApiError.unauthorized(MESSAGES[kind].badPassword);
-    }
+    await this.loginThrottle.recordSuccess(email, client.ip);
     return user;
   }
 
   private async startSession(user: UserEntity, client: ClientInfo): Promise<string> {
-    this.loginFailures.clear(`account:${user.email}`);
     await this.users.recordLogin(user.id);
     return this.sessions.start(user, client);
   }

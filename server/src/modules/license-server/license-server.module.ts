@@ -4,6 +4,7 @@ import { LicensesModule } from '../licenses/licenses.module';
 import { LogsModule } from '../logs/logs.module';
 import { SettingsModule } from '../settings/settings.module';
 import { VersionsModule } from '../versions/versions.module';
+import { ActivationThrottle } from './activation-throttle';
 import { AdminSyncController } from './admin-sync.controller';
 import { LicenseServerSyncService } from './license-server-sync.service';
 import { LicenseServerController } from './license-server.controller';
@@ -15,6 +16,6 @@ import { TestScriptArchive } from './test-script-archive';
 @Module({
   imports: [LicensesModule, DevicesModule, LogsModule, SettingsModule, VersionsModule],
   controllers: [LicenseServerController, SyncApiController, AdminSyncController],
-  providers: [LicenseServerService, TestScriptArchive, LicenseServerSyncService, SyncTokenGuard],
+  providers: [LicenseServerService, ActivationThrottle, TestScriptArchive, LicenseServerSyncService, SyncTokenGuard],
 })
 export class LicenseServerModule {}

@@ -6,6 +6,7 @@ import { normalizeLicenseKey } from '../licenses/license-key';
 import { LicenseSigningService } from '../licenses/license-signing.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { ActivationRequest } from './activation-request';
+import { ActivationThrottle } from './activation-throttle';
 import { ActivationAnswerDto, PublicKeyDto } from './dto/activation.dto';
 
 export type LicenseServerAction = ActivationAnswerDto['action'];
@@ -23,7 +24,7 @@ const MESSAGES: Record<ActivationCode, string> = {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** The activation API that streaming servers call: every answer signed, every call recorded as a remote log. */
+/** The activation API that streaming servers call: every answer signed, every call for a known key recorded as a remote log. */
 @Injectable()
 export class LicenseServerService {
   private readonly heartbeatSeconds: number;
@@ -32,6 +33,7 @@ export class LicenseServerService {
     private readonly devices: DevicesService,
     private readonly signing: LicenseSigningService,
     private readonly remoteLogs: RemoteLogsService,
+    private readonly throttle: ActivationThrottle,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     // Three heartbeats fit in the inactivity window, and at least one an hour.
@@ -56,15 +58,19 @@ export class LicenseServerService {
 
   private async handle(action: LicenseServerAction, request: ActivationRequest, ip: string | null): Promise<ActivationAnswerDto> {
     const licenseKey = normalizeLicenseKey(request.license_key);
+    await this.throttle.admit(ip ?? 'unknown', licenseKey);
     const { license, device } = await this.devices.lookup(licenseKey, request.server_uid);
-    let outcome: SeatOutcome | null = null;
-    let written: Promise<void> = Promise.resolve();
-    if (license) {
-      const identity = { ...request, ip };
-      if (action === 'activate') outcome = await this.devices.activate(license, identity);
-      else if (action === 'validate') ({ written, ...outcome } = await this.devices.validate(license, identity, device));
-      else outcome = await this.devices.deactivate(license, request.server_uid);
+    if (!license) {
+      // Counted, not logged: a flood of guessed keys must not become a flood of rows.
+      await this.throttle.unknownKey(ip ?? 'unknown');
+      return this.answer(action, request, licenseKey, null);
     }
+    let outcome: SeatOutcome;
+    let written: Promise<void> = Promise.resolve();
+    const identity = { ...request, ip };
+    if (action === 'activate') outcome = await this.devices.activate(license, identity);
+    else if (action === 'validate') ({ written, ...outcome } = await this.devices.validate(license, identity, device));
+    else outcome = await this.devices.deactivate(license, request.server_uid);
     const answer = this.answer(action, request, licenseKey, outcome);
     await Promise.all([
       written,
@@ -74,9 +80,9 @@ export class LicenseServerService {
         message: `${action} ${answer.code}: ${answer.message}`,
         license_key: licenseKey,
         server_uid: request.server_uid,
-        hostname: request.hostname ?? outcome?.device?.hostname ?? null,
-        product: request.product ?? outcome?.device?.product ?? null,
-        version: request.version ?? outcome?.device?.version ?? null,
+        hostname: request.hostname ?? outcome.device?.hostname ?? null,
+        product: request.product ?? outcome.device?.product ?? null,
+        version: request.version ?? outcome.device?.version ?? null,
         valid: answer.valid,
         code: answer.code,
         ip_address: ip,

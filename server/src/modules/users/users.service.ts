@@ -90,10 +90,12 @@ export class UsersService {
   /** Creates an account; a taken e-mail is a 409 with `errors.email`, also when two requests race. */
   async createAccount(account: NewAccount): Promise<UserEntity> {
     const email = account.email.trim().toLowerCase();
-    if (await this.users.existsBy({ email })) throw duplicateEmail();
+    // Hash first, taken address or not, so the answer's timing does not tell which addresses have accounts.
+    const [taken, passwordHash] = await Promise.all([this.users.existsBy({ email }), this.hasher.hash(account.password)]);
+    if (taken) throw duplicateEmail();
     const user = this.users.create({
       email,
-      password_hash: await this.hasher.hash(account.password),
+      password_hash: passwordHash,
       first_name: account.first_name ?? '',
       last_name: account.last_name ?? '',
       company: account.company || null,

@@ -18,6 +18,7 @@ import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-intl';
 import { useCreateUser, useUpdateUser } from '../../../api/generated/endpoints/users/users';
 import type { AdminUserDto, CreateUserDto } from '../../../api/generated/model';
+import { localizeServerMessage } from '../../auth/server-messages';
 import { ApiError } from '../../../api/http-client';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 
@@ -103,7 +104,8 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
     } catch (error) {
       if (error instanceof ApiError) {
         const fields = error.fieldErrors;
-        for (const [field, messages] of Object.entries(fields)) if (field in values) form.setFieldError(field, messages.join(', '));
+        for (const [field, messages] of Object.entries(fields))
+          if (field in values) form.setFieldError(field, messages.map((message) => localizeServerMessage(intl, message)).join(', '));
       }
       setFailure(intl.formatMessage({ id: 'users.errors.save' }, { message: (error as Error).message }));
     }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength, ValidateBy, ValidationArguments } from 'class-validator';
+import { IsNotCommonPassword } from '../../../common/password-policy';
 import { NormalizeEmail, Trim } from '../../../common/transforms';
 import { USER_ROLES, UserRole } from '../../users/user.entity';
 import { USER_TYPES, UserType } from '../../users/dto/admin-user.dto';
@@ -39,6 +40,7 @@ export class RegisterDto {
   email: string;
 
   @IsString({ message: REQUIRED })
+  @IsNotCommonPassword()
   @MaxLength(200)
   @MinLength(REGISTRATION_PASSWORD_MIN, { message: `Password must be at least ${REGISTRATION_PASSWORD_MIN} characters` })
   @IsNotEmpty({ message: REQUIRED })

@@ -1,5 +1,6 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsNotCommonPassword } from '../../../common/password-policy';
 import { NormalizeEmail, Trim } from '../../../common/transforms';
 import { USER_ROLES, UserRole } from '../user.entity';
 import { USER_TYPES, UserType } from './admin-user.dto';
@@ -67,6 +68,7 @@ export class CreateUserDto extends UserProfileFields {
   email: string;
 
   @IsString({ message: 'Password is required' })
+  @IsNotCommonPassword()
   @MinLength(ADMIN_PASSWORD_MIN, { message: `Password must be at least ${ADMIN_PASSWORD_MIN} characters` })
   @MaxLength(200)
   password: string;
@@ -83,6 +85,7 @@ export class UpdateUserDto extends PartialType(UserProfileFields) {
   /** Leave blank to keep the current password. */
   @ValidateIf((dto: UpdateUserDto) => dto.password !== undefined && dto.password !== null && dto.password !== '')
   @IsString()
+  @IsNotCommonPassword()
   @MinLength(ADMIN_PASSWORD_MIN, { message: `Password must be at least ${ADMIN_PASSWORD_MIN} characters` })
   @MaxLength(200)
   password?: string;

@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// Sign-in timing benchmark: does a failed sign-in take as long for an address without an account as for an account
+// with a wrong password (and for a registration of a taken address as for a new one)? A gap tells an attacker which
+// addresses have accounts. Sends BENCH_LOGINS (default 40) sequential sign-ins of each kind to the built portal and
+// prints the medians and their ratio; target: unknown / known between 0.8 and 1.25.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { api, freePort, killChildren, MAIN, median, requireBuiltServer, start, stop, waitFor } from './support/processes.mjs';
+
+const LOGINS = Number(process.env.BENCH_LOGINS ?? 40);
+const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
+const BAND = [0.8, 1.25];
+
+requireBuiltServer();
+
+async function timed(base, path, body) {
+  const started = process.hrtime.bigint();
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, status: response.status };
+}
+
+async function series(base, path, bodyOf) {
+  const times = [];
+  const statuses = new Set();
+  for (let i = 0; i < LOGINS; i++) {
+    const { ms, status } = await timed(base, path, bodyOf(i));
+    times.push(ms);
+    statuses.add(status);
+  }
+  return { median: median(times), statuses: [...statuses].join(',') };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-login-'));
+  const port = await freePort();
+  const portal = start(process.execPath, [MAIN], {
+    NODE_ENV: 'production',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PAYMENT_PROVIDER: 'sandbox',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    CLIENT_DIST: '',
+    LOG_LEVEL: 'warn',
+    // Every attempt must reach the password check, not the throttle.
+    THROTTLE_LOGIN_FAILURES_PER_IP: '100000',
+    THROTTLE_LOGIN_FAILURES_PER_ACCOUNT: '10000',
+    THROTTLE_REGISTRATIONS_PER_IP: '100000',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok);
+    // Warm-up: the first argon2 call of each kind allocates its memory.
+    await series(base, '/api/login', () => ({ email: ADMIN.email, password: 'warm-up-wrong' }));
+    const known = await series(base, '/api/login', (i) => ({ email: ADMIN.email, password: `wrong-password-${i}` }));
+    const unknown = await series(base, '/api/login', (i) => ({ email: `nobody-${i}@portal.test`, password: `wrong-password-${i}` }));
+    const registration = (email) => ({
+      first_name: 'A',
+      last_name: 'B',
+      email,
+      password: 'bench-pass-123',
+      password_confirmation: 'bench-pass-123',
+    });
+    const fresh = await series(base, '/api/register', (i) => registration(`fresh-${i}-${randomBytes(3).toString('hex')}@portal.test`));
+    const taken = await series(base, '/api/register', () => registration(ADMIN.email));
+
+    const rows = [
+      ['sign-in, wrong password', known],
+      ['sign-in, unknown address', unknown],
+      ['register, new address', fresh],
+      ['register, taken address', taken],
+    ];
+    console.log(`Sign-in timing: ${LOGINS} sequential requests each, median ms (statuses)`);
+    for (const [name, result] of rows) console.log(`  ${name.padEnd(26)} ${result.median.toFixed(1).padStart(7)} ms  (${result.statuses})`);
+    const ratios = [
+      ['sign-in: unknown / wrong password', unknown.median / known.median],
+      ['register: taken / new', taken.median / fresh.median],
+    ];
+    let failed = false;
+    for (const [name, ratio] of ratios) {
+      const pass = ratio >= BAND[0] && ratio <= BAND[1];
+      failed ||= !pass;
+      console.log(`  ${pass ? 'PASS' : 'FAIL'}  ${name.padEnd(36)} ${ratio.toFixed(2)} (target ${BAND[0]}-${BAND[1]})`);
+    }
+    return failed ? 1 : 0;
+  } finally {
+    await stop(portal);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main()
+  .then((code) => process.exit(code))
+  .catch((error) => {
+    console.error(error);
+    killChildren();
+    process.exit(1);
+  });
