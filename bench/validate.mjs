@@ -5,7 +5,8 @@
 //   nest   a NestJS route on the portal's platform answering the same fixed body (the framework's ceiling)
 //   portal the built portal validating existing activated licenses, unique nonce per request, on SQLite
 //          (and on MariaDB when `mariadb-admin ping` answers)
-// Targets: validate ≥ 0.6 × nest, p99 < 50 ms, and every validation recorded as a remote log.
+//   and the same portal with ACCESS_LOG=off, to price the access log (one row per request)
+// Targets: validate ≥ 0.6 × nest, p99 < 50 ms, every validation recorded as a remote log, access log ≤ 5 % of throughput.
 // Needs the built server (npm run build). BENCH_DURATION (seconds per run, default 10) and BENCH_ROUNDS (default 3;
 // the median of the rounds is compared) set the length; BENCH_ENGINES (default "sqlite,mariadb") picks the portal's databases.
 import autocannon from 'autocannon';
@@ -71,7 +72,7 @@ async function mariadbDatabase() {
 }
 
 /** The built portal on a fresh database, with LICENSES licenses of DEVICES_PER_LICENSE activated devices each. */
-async function startPortal(engine) {
+async function startPortal(engine, extraEnv = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), `portal-bench-${engine}-`));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   let database = null;
@@ -96,6 +97,7 @@ async function startPortal(engine) {
     ACTIVATION_CALLS_PER_IP_PER_MINUTE: '1000000000',
     ACTIVATION_CALLS_PER_KEY_PER_MINUTE: '1000000000',
     ...(database ? { DATABASE_URL: database.url } : { DATABASE_URL: '' }),
+    ...extraEnv,
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok);
@@ -270,18 +272,26 @@ async function main() {
   ];
   for (const engine of ENGINES) {
     const target = await startPortal(engine);
-    if (!target) console.log('  (MariaDB not reachable: `mariadb-admin ping` failed; skipped)');
-    else
-      targets.push({
-        name: `validate ${engine}`,
-        engine,
-        target,
-        before: await target.countRemoteLogs('validate'),
-        checks: { sampled: 0, failed: 0 },
-        answered: 0,
-        sent: 0,
-        non2xx: 0,
-      });
+    if (!target) {
+      console.log('  (MariaDB not reachable: `mariadb-admin ping` failed; skipped)');
+      continue;
+    }
+    targets.push({
+      name: `validate ${engine}`,
+      engine,
+      target,
+      before: await target.countRemoteLogs('validate'),
+      checks: { sampled: 0, failed: 0 },
+      answered: 0,
+      sent: 0,
+      non2xx: 0,
+    });
+    // The same portal without its access log: what one row per request costs.
+    targets.push({
+      name: `no access log ${engine.slice(0, 2)}`,
+      accessLogOf: `validate ${engine}`,
+      target: await startPortal(engine, { ACCESS_LOG: 'off' }),
+    });
   }
 
   const runs = new Map(targets.map(({ name }) => [name, []]));
@@ -323,6 +333,8 @@ async function main() {
   console.log('\nValidate targets:');
   for (const entry of targets.filter((e) => e.engine)) {
     const row = rows.find((r) => r.name === entry.name);
+    const withoutAccessLog = targets.find((e) => e.accessLogOf === entry.name);
+    const accessLogShare = ratioTo(entry.name, withoutAccessLog.name);
     // Requests in flight when a timed run closed its sockets are still answered: let them land first.
     const afterTimed = await settledCount(entry.target);
     const timedRows = afterTimed - entry.before;
@@ -333,6 +345,7 @@ async function main() {
     const checks = [
       [`≥ ${TARGETS.ratio} × nestjs fixed`, ratio >= TARGETS.ratio, ratio.toFixed(2)],
       [`p99 < ${TARGETS.p99} ms`, row.p99 < TARGETS.p99, `${row.p99} ms`],
+      ['access log costs ≤ 5 % (on / off ≥ 0.95)', accessLogShare >= 0.95, accessLogShare.toFixed(3)],
       ['only 2xx answers', entry.non2xx === 0, `${entry.non2xx} non-2xx or failed`],
       [
         'sampled answers VALID, signed, nonce echoed',

@@ -4,10 +4,12 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { DashboardModule } from './modules/dashboard/dashboard.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { DistributionFilesModule } from './modules/distribution-files/distribution-files.module';
 import { DownloadsModule } from './modules/downloads/downloads.module';
 import { HealthModule } from './modules/health/health.module';
+import { JobsModule } from './modules/jobs/jobs.module';
 import { LicenseServerModule } from './modules/license-server/license-server.module';
 import { LicensesModule } from './modules/licenses/licenses.module';
 import { LogsModule } from './modules/logs/logs.module';
@@ -27,6 +29,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(config.database),
         ScheduleModule.forRoot(),
+        JobsModule,
         // First, so its routes are matched first: the activation API is the portal's busiest path.
         LicenseServerModule,
         MailModule,
@@ -42,6 +45,7 @@ export class AppModule {
         VersionsModule,
         DistributionFilesModule,
         DownloadsModule,
+        DashboardModule,
       ],
     };
   }

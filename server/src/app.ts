@@ -15,6 +15,9 @@ import { securityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/app-config';
 import { migrate } from './database/database.module';
+import { AccessLogService } from './modules/logs/access-log.service';
+import { AuditLogService } from './modules/logs/audit-log.service';
+import { auditFailures } from './modules/logs/failure-reporter';
 import { buildOpenApiDocument } from './openapi';
 
 export interface CreateAppOptions {
@@ -48,11 +51,12 @@ export async function createApp(
   app.set('trust proxy', config.http.trustProxy);
 
   app.use(securityHeaders());
+  app.use(app.get(AccessLogService).middleware());
   app.use(jsonBodyParser(config.http.bodyLimit));
   app.useBodyParser('urlencoded', { limit: config.http.bodyLimit, extended: false });
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalFilters(new AllExceptionsFilter(auditFailures(app.get(AuditLogService))));
 
   if (options.docs !== false) {
     SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app), {

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { TooManyAttemptsError } from './api-error';
 
@@ -15,20 +15,32 @@ const STATUS_TEXT: Record<number, string> = {
   429: 'Too many requests. Please try again later.',
 };
 
+/** Where the filter reports what operators must see: server errors, and refusals of a signed-in user's access. */
+export interface FailureReporter {
+  serverError(request: Request, status: number, error: unknown): void;
+  accessDenied(request: Request, message: string): void;
+}
+
 /** Every failure leaves as `{statusCode, message, errors?}`; internals never reach the client. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Exceptions');
 
+  constructor(private readonly reporter?: FailureReporter) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
+    const request = host.switchToHttp().getRequest<Request>();
     if (response.headersSent) {
       // Too late for an error answer (a download failed mid-transfer): cut the connection so the client sees it.
       this.logger.error(`Failed after the answer began: ${exception instanceof Error ? exception.stack : String(exception)}`);
+      this.reporter?.serverError(request, 500, exception);
       response.destroy();
       return;
     }
     const { status, body } = this.describe(exception);
+    if (status >= 500) this.reporter?.serverError(request, status, exception);
+    else if (status === 403) this.reporter?.accessDenied(request, String(body.message));
     if (exception instanceof TooManyAttemptsError) response.setHeader('Retry-After', String(exception.retryAfterSeconds));
     // A 502/504 is another server's failure, already worded for the admin: a warning, not this portal's bug.
     if (status === 502 || status === 504) this.logger.warn(String(body.message));

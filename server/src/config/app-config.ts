@@ -45,6 +45,21 @@ export interface AppConfig {
   licensing: LicensingConfig;
   storage: StorageConfig;
   downloads: DownloadsConfig;
+  logs: LogsConfig;
+}
+
+export const LOG_TYPES = ['audit', 'access', 'remote', 'downloads'] as const;
+export type LogType = (typeof LOG_TYPES)[number];
+
+export interface LogsConfig {
+  access: {
+    /** ACCESS_LOG: every API request, only answers of 400 and up, or none. */
+    mode: 'all' | 'errors' | 'off';
+    /** ACCESS_LOG_SAMPLE: the share of answers under 400 that get a row (0-1). */
+    sampleRatio: number;
+  };
+  /** Days each log keeps its rows (LOG_RETENTION_DAYS, or LOG_RETENTION_DAYS_AUDIT/_ACCESS/_REMOTE/_DOWNLOADS). */
+  retentionDays: Record<LogType, number>;
 }
 
 export interface StorageConfig {
@@ -180,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       linkSecret: downloadLinkSecret(env.DOWNLOAD_LINK_SECRET, jwtSecret, problems),
       linkTtlSeconds: int('DOWNLOAD_LINK_TTL_SECONDS', 15 * 60, 1, 7 * 24 * 3600),
     },
+    logs: parseLogs(env, int, problems),
   };
   if (nodeEnv === 'production' && !config.licensing.paymentProviderExplicit)
     problems.push(
@@ -298,4 +314,27 @@ function resolveJwtSecret(given: string | undefined, env: string, dataDir: strin
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return secret;
+}
+
+function parseLogs(
+  env: NodeJS.ProcessEnv,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): LogsConfig {
+  const mode = (env.ACCESS_LOG || 'all').trim().toLowerCase();
+  if (!['all', 'errors', 'off'].includes(mode)) problems.push(`ACCESS_LOG must be all, errors or off (got "${env.ACCESS_LOG}")`);
+  const sample = env.ACCESS_LOG_SAMPLE === undefined || env.ACCESS_LOG_SAMPLE === '' ? 1 : Number(env.ACCESS_LOG_SAMPLE);
+  if (!Number.isFinite(sample) || sample < 0 || sample > 1)
+    problems.push(`ACCESS_LOG_SAMPLE must be a number from 0 to 1 (got "${env.ACCESS_LOG_SAMPLE}")`);
+  const days = int('LOG_RETENTION_DAYS', 90, 1, 36_500);
+  const retentionDays = Object.fromEntries(
+    LOG_TYPES.map((type) => [type, int(`LOG_RETENTION_DAYS_${type.toUpperCase()}`, days, 1, 36_500)]),
+  ) as Record<LogType, number>;
+  return {
+    access: {
+      mode: (['all', 'errors', 'off'].includes(mode) ? mode : 'all') as LogsConfig['access']['mode'],
+      sampleRatio: Number.isFinite(sample) ? Math.min(1, Math.max(0, sample)) : 1,
+    },
+    retentionDays,
+  };
 }

@@ -2,6 +2,10 @@ import { SessionEntity } from '../modules/auth/session.entity';
 import { DeviceEntity } from '../modules/devices/device.entity';
 import { DistributionFileEntity } from '../modules/distribution-files/distribution-file.entity';
 import { LicenseEntity } from '../modules/licenses/license.entity';
+import { ScheduledJobEntity } from '../modules/jobs/scheduled-job.entity';
+import { AccessLogEntity } from '../modules/logs/access-log.entity';
+import { AuditLogEntity } from '../modules/logs/audit-log.entity';
+import { DailyStatEntity } from '../modules/logs/daily-stat.entity';
 import { DownloadLogEntity } from '../modules/logs/download-log.entity';
 import { RemoteLogEntity } from '../modules/logs/remote-log.entity';
 import { OrderEntity } from '../modules/orders/order.entity';
@@ -20,4 +24,8 @@ export const ENTITIES = [
   VersionEntity,
   DistributionFileEntity,
   DownloadLogEntity,
+  AuditLogEntity,
+  AccessLogEntity,
+  DailyStatEntity,
+  ScheduledJobEntity,
 ];

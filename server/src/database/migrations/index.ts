@@ -3,6 +3,7 @@ import { Licensing1764200000000 } from './1764200000000-Licensing';
 import { Distribution1764300000000 } from './1764300000000-Distribution';
 import { RemoteLogIndexes1764400000000 } from './1764400000000-RemoteLogIndexes';
 import { LicenseServerSync1764500000000 } from './1764500000000-LicenseServerSync';
+import { Operations1764600000000 } from './1764600000000-Operations';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   Distribution1764300000000,
   RemoteLogIndexes1764400000000,
   LicenseServerSync1764500000000,
+  Operations1764600000000,
 ];

@@ -1,3 +1,4 @@
+import { Audit } from '../../common/audit.decorator';
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
@@ -15,6 +16,7 @@ import {
   RegisterResponseDto,
   ResendVerificationDto,
   VerifyEmailDto,
+  VerifyEmailResponseDto,
 } from './dto/auth.dto';
 import { toSessionUser } from './session-user';
 
@@ -31,6 +33,7 @@ export class AuthController {
   /** Creates a client account and mails a one-time verification link. A taken e-mail is 409 with `errors.email`. */
   @Public()
   @Post('register')
+  @Audit('auth.register', 'Register')
   async register(@Body() dto: RegisterDto, @Req() request: Request): Promise<RegisterResponseDto> {
     const { user, mailSent } = await this.auth.register(dto, clientOf(request));
     const message = mailSent
@@ -42,15 +45,17 @@ export class AuthController {
   /** Confirms an e-mail address with the token from the verification mail. */
   @Public()
   @Post('verify-email')
+  @Audit('auth.verify_email', 'Verify e-mail address')
   @HttpCode(200)
-  async verifyEmail(@Body() dto: VerifyEmailDto): Promise<MessageResponseDto> {
-    await this.auth.verifyEmail(dto.token);
-    return { success: true, message: 'Your email address has been verified. You can now log in.' };
+  async verifyEmail(@Body() dto: VerifyEmailDto): Promise<VerifyEmailResponseDto> {
+    const user = await this.auth.verifyEmail(dto.token);
+    return { success: true, message: 'Your email address has been verified. You can now log in.', data: { email: user.email } };
   }
 
   /** Sends a new verification mail; answers the same whether or not the account exists. */
   @Public()
   @Post('verify-email/resend')
+  @Audit('auth.resend_verification', 'Resend verification e-mail')
   @HttpCode(200)
   async resendVerification(@Body() dto: ResendVerificationDto, @Req() request: Request): Promise<MessageResponseDto> {
     await this.auth.resendVerification(dto.email, clientOf(request));
@@ -60,6 +65,7 @@ export class AuthController {
   /** Client login: `{token, user}`. */
   @Public()
   @Post('login')
+  @Audit('auth.login', 'Sign in')
   @HttpCode(200)
   login(@Body() dto: LoginDto, @Req() request: Request): Promise<LoginResponseDto> {
     return this.auth.login(dto, clientOf(request));
@@ -68,6 +74,7 @@ export class AuthController {
   /** Admin login: `{success, data: {token, admin}}`, only for accounts with role admin. */
   @Public()
   @Post('admin/login')
+  @Audit('auth.admin_login', 'Admin sign-in')
   @HttpCode(200)
   adminLogin(@Body() dto: LoginDto, @Req() request: Request): Promise<AdminLoginResponseDto> {
     return this.auth.adminLogin(dto, clientOf(request));
@@ -75,6 +82,7 @@ export class AuthController {
 
   /** Ends this session: the token stops working at once. */
   @Post('logout')
+  @Audit('auth.logout', 'Sign out')
   @HttpCode(200)
   async logout(@CurrentUser() user: AuthUser): Promise<MessageResponseDto> {
     await this.auth.logout(user.sessionId);

@@ -75,9 +75,11 @@ export class AuthService {
     if (user && user.is_active && !user.is_verified) await this.sendVerificationMail(user);
   }
 
-  async verifyEmail(token: string): Promise<void> {
+  /** The account whose address the token confirms. */
+  async verifyEmail(token: string): Promise<UserEntity> {
     const user = await this.users.consumeVerificationToken(token);
     if (!user) throw ApiError.badRequest('This verification link is invalid or has expired.');
+    return user;
   }
 
   async login(dto: LoginDto, client: ClientInfo): Promise<LoginResponseDto> {

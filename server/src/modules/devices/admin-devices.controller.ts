@@ -1,3 +1,4 @@
+import { Audit } from '../../common/audit.decorator';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { pageMeta } from '../../common/pagination';
@@ -50,6 +51,7 @@ export class AdminDevicesController {
 
   /** Deactivates the device {license_key, server_uid} and frees its seat. */
   @Post('deactivate')
+  @Audit('device.deactivate', 'Deactivate device', 'device')
   @HttpCode(200)
   async deactivateAdminDevice(@Body() dto: AdminDeactivateDeviceDto): Promise<AdminDeviceResponseDto> {
     return {

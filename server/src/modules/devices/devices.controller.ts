@@ -1,3 +1,4 @@
+import { Audit } from '../../common/audit.decorator';
 import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
@@ -22,6 +23,7 @@ export class DevicesController {
 
   /** Deactivates one of the caller's devices and frees its seat, so the license can move to another server. */
   @Post(':id/deactivate')
+  @Audit('device.deactivate_own', 'Deactivate own device', 'device')
   @HttpCode(200)
   async deactivateMyDevice(@IdParam() id: number, @CurrentUser() user: AuthUser): Promise<DeviceResponseDto> {
     return { success: true, message: 'Device deactivated', data: toDeviceDto(await this.devices.deactivateOwn(id, user)) };

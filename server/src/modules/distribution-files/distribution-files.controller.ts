@@ -1,3 +1,4 @@
+import { Audit } from '../../common/audit.decorator';
 import { Body, Controller, Delete, Get, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
@@ -54,6 +55,7 @@ export class DistributionFilesController {
    * storage while its SHA-256 is computed, and a refused or aborted upload leaves neither file nor row.
    */
   @Post()
+  @Audit('file.upload', 'Upload distribution file', 'file')
   @UseInterceptors(UploadInterceptor(DISTRIBUTION_EXTENSIONS))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: UploadDistributionFileDto })
@@ -68,6 +70,7 @@ export class DistributionFilesController {
 
   /** Deletes the file: its row and its stored bytes. */
   @Delete(':id')
+  @Audit('file.delete', 'Delete distribution file', 'file')
   async deleteDistributionFile(@IdParam() id: number): Promise<MessageResponseDto> {
     await this.files.remove(id);
     return { success: true, message: 'File deleted successfully' };

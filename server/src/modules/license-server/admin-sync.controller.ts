@@ -1,3 +1,4 @@
+import { Audit } from '../../common/audit.decorator';
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { LicenseServerStatusResponseDto, LicenseSyncResponseDto, VersionSyncResponseDto } from './dto/sync.dto';
@@ -23,6 +24,7 @@ export class AdminSyncController {
 
   /** Sync with License Server (Version Management): pushes every version marked for syncing. */
   @Get('versions/sync')
+  @Audit('sync.versions', 'Sync versions with the license server')
   async syncVersions(): Promise<VersionSyncResponseDto> {
     const data = await this.sync.syncVersions();
     return { success: true, message: `Sync completed! ${data.synced_count} new versions, ${data.updated_count} updated`, data };
@@ -30,6 +32,7 @@ export class AdminSyncController {
 
   /** The Sync action of one version: pushes it, and marks it for syncing from now on. */
   @Post('versions/:id/sync')
+  @Audit('sync.version', 'Sync version with the license server', 'version')
   @HttpCode(200)
   async syncVersion(@IdParam() id: number): Promise<VersionSyncResponseDto> {
     const data = await this.sync.syncVersion(id);
@@ -38,6 +41,7 @@ export class AdminSyncController {
 
   /** Sync with License Server (License Management): licenses both ways, then devices and the activation log. */
   @Get('licenses/sync')
+  @Audit('sync.licenses', 'Sync licenses with the license server')
   async syncLicenses(): Promise<LicenseSyncResponseDto> {
     const data = await this.sync.syncLicenses();
     return { success: true, message: `Sync completed! ${data.synced_new} new licenses, ${data.updated_existing} updated`, data };

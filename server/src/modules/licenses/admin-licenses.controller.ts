@@ -1,8 +1,9 @@
+import { Audit } from '../../common/audit.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { pageMeta } from '../../common/pagination';
-import { csvRow } from './csv';
+import { csvRow } from '../../common/csv';
 import {
   CreateAdminLicenseDto,
   ExportLicensesQueryDto,
@@ -61,6 +62,7 @@ export class AdminLicensesController {
 
   /** Issues a license. Product is one of "{app} Pro|Enterprise|Basic"; the key is generated unless one is typed. */
   @Post()
+  @Audit('license.create', 'Create license', 'license')
   async createAdminLicense(@Body() dto: CreateAdminLicenseDto): Promise<AdminLicenseResponseDto> {
     return { success: true, message: 'License created successfully', data: toAdminLicenseDto(await this.licenses.create(dto)) };
   }
@@ -116,12 +118,14 @@ export class AdminLicensesController {
 
   /** Edits product, e-mail, expiry, max activations or the trial mark; the key never changes. */
   @Put(':id')
+  @Audit('license.update', 'Update license', 'license')
   async updateAdminLicense(@IdParam() id: number, @Body() dto: UpdateAdminLicenseDto): Promise<AdminLicenseResponseDto> {
     return { success: true, message: 'License updated successfully', data: toAdminLicenseDto(await this.licenses.update(id, dto)) };
   }
 
   /** Deletes for good: deactivates its devices and revokes it on the license server; answers with both outcomes. */
   @Delete(':id')
+  @Audit('license.delete', 'Delete license', 'license')
   async deleteAdminLicense(@IdParam() id: number): Promise<DeleteLicenseResponseDto> {
     const { license, deactivated, serverRevocationSuccess } = await this.licenses.remove(id);
     const message =
@@ -142,6 +146,7 @@ export class AdminLicensesController {
 
   /** Status revoked and every device deactivated; the user loses access until the license is activated again. */
   @Post(':id/revoke')
+  @Audit('license.revoke', 'Revoke license', 'license')
   @HttpCode(200)
   async revokeLicense(@IdParam() id: number): Promise<RevokeLicenseResponseDto> {
     const { license, deactivated } = await this.licenses.revoke(id);
@@ -154,6 +159,7 @@ export class AdminLicensesController {
 
   /** Makes a revoked or pending license active again (an expired one must be extended). */
   @Post(':id/activate')
+  @Audit('license.activate', 'Activate license', 'license')
   @HttpCode(200)
   async activateLicense(@IdParam() id: number): Promise<AdminLicenseResponseDto> {
     return { success: true, message: 'License activated successfully', data: toAdminLicenseDto(await this.licenses.activate(id)) };
@@ -161,6 +167,7 @@ export class AdminLicensesController {
 
   /** Extends by `days` or `months` (default 30 days); an expired license becomes active again. */
   @Post(':id/extend')
+  @Audit('license.extend', 'Extend license', 'license')
   @HttpCode(200)
   async extendLicense(@IdParam() id: number, @Body() dto: ExtendLicenseDto): Promise<AdminLicenseResponseDto> {
     return { success: true, message: 'License extended successfully', data: toAdminLicenseDto(await this.licenses.extend(id, dto)) };

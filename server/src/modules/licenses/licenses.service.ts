@@ -482,6 +482,30 @@ export class LicensesService {
     return this.get(id);
   }
 
+  /** Licenses issued per UTC day from `from` to `to`, trial and paid apart. */
+  async issuedPerDay(from: Date, to: Date): Promise<Array<{ day: string; trial: number; paid: number }>> {
+    const isMysql = ['mysql', 'mariadb'].includes(this.licenses.manager.connection.options.type);
+    const day = isMysql ? "DATE_FORMAT(l.created_at, '%Y-%m-%d')" : 'substr(l.created_at, 1, 10)';
+    const rows = await this.licenses
+      .createQueryBuilder('l')
+      .select(day, 'day')
+      .addSelect('SUM(CASE WHEN l.is_trial = :yes THEN 1 ELSE 0 END)', 'trial')
+      .addSelect('SUM(CASE WHEN l.is_trial = :yes THEN 0 ELSE 1 END)', 'paid')
+      .where('l.created_at >= :from AND l.created_at <= :to', { from, to, yes: true })
+      .groupBy(day)
+      .orderBy(day)
+      .getRawMany<{ day: string; trial: string | number; paid: string | number }>();
+    return rows.map((row) => ({ day: row.day, trial: Number(row.trial), paid: Number(row.paid) }));
+  }
+
+  /** Licenses that were active at `at`: issued before it, not yet expired then, and not revoked since. */
+  async countActiveAt(at: Date): Promise<number> {
+    return this.licenses
+      .createQueryBuilder('l')
+      .where('l.created_at < :at AND l.expires_at > :at AND l.status <> :revoked', { at, revoked: 'revoked' })
+      .getCount();
+  }
+
   async stats(): Promise<LicenseStatsDto> {
     await this.expireDue();
     const rows = await this.licenses

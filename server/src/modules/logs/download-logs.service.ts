@@ -1,10 +1,11 @@
-import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { whereSearch } from '../../common/pagination';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
+import { DailyStatsService, dayOf } from './daily-stats.service';
 import { DownloadLogEntity } from './download-log.entity';
+import { commonFilters, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 
 export type DownloadLogEntry = Omit<DownloadLogEntity, 'id'>;
 
@@ -23,38 +24,48 @@ const COLUMNS: Array<keyof DownloadLogEntry> = [
   'created_at',
 ];
 
-export interface DownloadLogPage {
-  rows: DownloadLogEntity[];
-  total: number;
-  page: number;
-  limit: number;
-}
-
-export interface DownloadLogQuery {
-  page?: number;
-  limit?: number;
-  search?: string;
-  order?: 'asc' | 'desc';
+export interface DownloadLogQuery extends LogFilters {
   user_id?: number;
 }
 
 /** The download logs: one row per download, written in batches (group commit), read per user or for the admin. */
 @Injectable()
-export class DownloadLogsService implements BeforeApplicationShutdown {
+export class DownloadLogsService implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly sql: PreparedSql;
-  private readonly writer = new GroupCommit<DownloadLogEntry>((entries) =>
-    this.sql.insertMany(
+  private readonly listing: LogListing;
+  // Each batch also adds to the per-day download figures, so charts never count log rows.
+  private readonly writer = new GroupCommit<DownloadLogEntry>(async (entries) => {
+    await this.sql.insertMany(
       'download_logs',
       COLUMNS,
       entries.map((entry) => COLUMNS.map((column) => entry[column])),
-    ),
-  );
+    );
+    await this.dailyStats.add('downloads', countPerDay(entries));
+  });
 
   constructor(
     dataSource: DataSource,
     @InjectRepository(DownloadLogEntity) private readonly logs: Repository<DownloadLogEntity>,
+    private readonly dailyStats: DailyStatsService,
   ) {
     this.sql = PreparedSql.for(dataSource);
+    this.listing = new LogListing(this.sql);
+  }
+
+  private sourceFor(userId?: number): LogSource {
+    return {
+      table: 'download_logs',
+      filters: (filters) => [
+        ...commonFilters(filters, 'user_email'),
+        ...(userId === undefined ? [] : [{ sql: 'user_id = ?', params: [userId] }]),
+      ],
+      searchMatches: (term) => [
+        startsWith('file_name', term),
+        startsWith('version', term),
+        startsWith('user_email', term.toLowerCase()),
+        startsWith('ip_address', term),
+      ],
+    };
   }
 
   /** Resolves once the row is stored. */
@@ -69,30 +80,57 @@ export class DownloadLogsService implements BeforeApplicationShutdown {
     });
   }
 
-  /** Newest first; search over file name, version, user e-mail, IP address and user agent. */
-  async list(query: DownloadLogQuery): Promise<DownloadLogPage> {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 25;
-    const qb = this.logs.createQueryBuilder('l');
-    if (query.user_id !== undefined) qb.andWhere('l.user_id = :user', { user: query.user_id });
-    whereSearch(qb, ['l.file_name', 'l.version', 'l.user_email', 'l.ip_address', 'l.user_agent'], query.search);
-    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
-    const [rows, total] = await qb
-      .orderBy('l.created_at', direction)
-      .addOrderBy('l.id', direction)
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
-    return { rows, total, page, limit };
+  /** Newest first (or oldest); search by the beginning of the file name, version, user e-mail or IP address. */
+  async list(query: DownloadLogQuery): Promise<LogPage<DownloadLogEntity>> {
+    const page = await this.listing.page<DownloadLogEntity>(this.sourceFor(query.user_id), query);
+    return { ...page, rows: page.rows.map((row) => this.read(row)) };
   }
 
-  /** Deletes every download log; returns how many rows went. */
-  async clear(): Promise<number> {
+  async *batches(filters: LogFilters): AsyncGenerator<DownloadLogEntity[]> {
+    for await (const rows of this.listing.batches<DownloadLogEntity>(this.sourceFor(), filters)) yield rows.map((row) => this.read(row));
+  }
+
+  prune(before: Date): Promise<number> {
+    return this.listing.prune('download_logs', before);
+  }
+
+  flush(): Promise<void> {
+    return this.writer.drain();
+  }
+
+  /** Deletes every download log (the download counts and per-day figures stay). */
+  async clear(): Promise<void> {
     await this.writer.drain();
-    return (await this.logs.createQueryBuilder().delete().execute()).affected ?? 0;
+    await this.sql.run(this.sql.engine === 'mysql' ? 'TRUNCATE TABLE download_logs' : 'DELETE FROM download_logs', []);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.writer.drain();
   }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.writer.drain().catch(() => undefined);
+  }
+
+  private read(row: DownloadLogEntity): DownloadLogEntity {
+    const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+    return {
+      ...row,
+      id: Number(row.id),
+      user_id: number(row.user_id),
+      file_id: number(row.file_id),
+      file_size: number(row.file_size),
+      created_at: this.sql.readDate(row.created_at)!,
+    };
+  }
+}
+
+/** Downloads per UTC day and `version|os|architecture`. */
+function countPerDay(entries: DownloadLogEntry[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const entry of entries) {
+    const key = `${dayOf(entry.created_at)}\t${entry.version ?? ''}|${entry.os_type ?? ''}|${entry.architecture ?? ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
 }

@@ -1,14 +1,38 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessLogEntity } from './access-log.entity';
+import { AccessLogService } from './access-log.service';
+import { AuditLogEntity } from './audit-log.entity';
+import { AuditLogService } from './audit-log.service';
+import { AuditInterceptor } from './audit.interceptor';
+import { DailyStatEntity } from './daily-stat.entity';
+import { DailyStatsService } from './daily-stats.service';
 import { DownloadLogEntity } from './download-log.entity';
 import { DownloadLogsService } from './download-logs.service';
+import { LogRetentionService } from './log-retention.service';
+import { LogsController } from './logs.controller';
+import { LogsService } from './logs.service';
 import { RemoteLogEntity } from './remote-log.entity';
 import { RemoteLogsService } from './remote-logs.service';
 
-/** Remote logs (calls of the activation API) and download logs; the System Logs screen reads them here. */
+/**
+ * Every log the portal keeps: the audit trail (local), the activation API's calls (remote), the access log and
+ * the download log; System Logs reads them here, and retention prunes them.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([RemoteLogEntity, DownloadLogEntity])],
-  providers: [RemoteLogsService, DownloadLogsService],
-  exports: [RemoteLogsService, DownloadLogsService],
+  imports: [TypeOrmModule.forFeature([RemoteLogEntity, DownloadLogEntity, AuditLogEntity, AccessLogEntity, DailyStatEntity])],
+  controllers: [LogsController],
+  providers: [
+    RemoteLogsService,
+    DownloadLogsService,
+    AuditLogService,
+    AccessLogService,
+    DailyStatsService,
+    LogsService,
+    LogRetentionService,
+    { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+  ],
+  exports: [RemoteLogsService, DownloadLogsService, AuditLogService, AccessLogService, DailyStatsService],
 })
 export class LogsModule {}

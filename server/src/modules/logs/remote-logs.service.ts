@@ -1,8 +1,9 @@
-import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
+import { commonFilters, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 import { RemoteLogEntity } from './remote-log.entity';
 
 /** An entry of this portal's own activation API. */
@@ -28,8 +29,22 @@ const COLUMNS: Array<keyof RemoteLogEntry> = [
 
 /** Records every call of the activation API. Entries of concurrent calls are written together (group commit). */
 @Injectable()
-export class RemoteLogsService implements BeforeApplicationShutdown {
+export class RemoteLogsService implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly sql: PreparedSql;
+  private readonly listing: LogListing;
+  /** No index but created_at (each one would slow every heartbeat's insert): a search scans newest first. */
+  readonly source: LogSource = {
+    table: 'remote_logs',
+    filters: (filters) => [...commonFilters(filters, null), ...(filters.level ? [{ sql: 'level = ?', params: [filters.level] }] : [])],
+    searchMatches: (term) => [
+      startsWith('license_key', term.toUpperCase()),
+      startsWith('server_uid', term),
+      startsWith('hostname', term),
+      startsWith('ip_address', term),
+      startsWith('action', term.toLowerCase()),
+      { sql: 'code = ?', params: [term.toUpperCase()] },
+    ],
+  };
   private readonly writer = new GroupCommit<RemoteLogEntry>((entries) =>
     this.sql.insertMany(
       'remote_logs',
@@ -43,6 +58,7 @@ export class RemoteLogsService implements BeforeApplicationShutdown {
     @InjectRepository(RemoteLogEntity) private readonly logs: Repository<RemoteLogEntity>,
   ) {
     this.sql = PreparedSql.for(dataSource);
+    this.listing = new LogListing(this.sql);
   }
 
   /** Resolves once the entry is stored, so an answer is never sent for a call that left no record. */
@@ -80,7 +96,44 @@ export class RemoteLogsService implements BeforeApplicationShutdown {
     );
   }
 
+  async list(filters: LogFilters): Promise<LogPage<RemoteLogEntity>> {
+    const page = await this.listing.page<RemoteLogEntity>(this.source, filters);
+    return { ...page, rows: page.rows.map((row) => this.read(row)) };
+  }
+
+  async *batches(filters: LogFilters): AsyncGenerator<RemoteLogEntity[]> {
+    for await (const rows of this.listing.batches<RemoteLogEntity>(this.source, filters)) yield rows.map((row) => this.read(row));
+  }
+
+  prune(before: Date): Promise<number> {
+    return this.listing.prune('remote_logs', before);
+  }
+
+  /** Deletes every remote log entry (what was pulled from a license server too). */
+  async clear(): Promise<void> {
+    await this.writer.drain();
+    await this.sql.run(this.sql.engine === 'mysql' ? 'TRUNCATE TABLE remote_logs' : 'DELETE FROM remote_logs', []);
+  }
+
+  flush(): Promise<void> {
+    return this.writer.drain();
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     await this.writer.drain();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.writer.drain().catch(() => undefined);
+  }
+
+  private read(row: RemoteLogEntity): RemoteLogEntity {
+    return {
+      ...row,
+      id: Number(row.id),
+      valid: Boolean(Number(row.valid)),
+      origin_id: row.origin_id === null ? null : Number(row.origin_id),
+      created_at: this.sql.readDate(row.created_at)!,
+    };
   }
 }

@@ -1,3 +1,4 @@
+import { Audit } from '../../common/audit.decorator';
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
@@ -28,6 +29,7 @@ export class LicenseRequestsController {
    * user_email are accepted for compatibility and ignored.
    */
   @Post()
+  @Audit('license.request', 'Request license', 'license')
   async createLicense(@CurrentUser() user: AuthUser, @Body() dto: CreateLicenseDto): Promise<LicenseRequestResponseDto> {
     if (dto.license_type === 'trial') {
       await this.products.assertClientProduct(dto.product_name);

@@ -1,3 +1,4 @@
+import { Audit } from '../../common/audit.decorator';
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
@@ -28,6 +29,7 @@ export class OrdersController {
 
   /** Creates a pending order for devices × months; the amount is computed on the server from the pricing settings. */
   @Post()
+  @Audit('order.create', 'Create order', 'order')
   async createOrder(@CurrentUser() user: AuthUser, @Body() dto: CreateOrderDto): Promise<OrderResponseDto> {
     const order = await this.orders.create(user, dto);
     return { success: true, message: 'Order created', data: toOrderDto(order, null) };
@@ -38,6 +40,7 @@ export class OrdersController {
    * is charged at most once, and a paid order answers with its license again.
    */
   @Post(':id/process-payment')
+  @Audit('order.pay', 'Pay order', 'order')
   @HttpCode(200)
   async processOrderPayment(@IdParam() id: number, @CurrentUser() user: AuthUser): Promise<PaymentResponseDto> {
     const { order, license } = await this.orders.processPayment(id, user);

@@ -1,3 +1,4 @@
+import { Audit } from '../../common/audit.decorator';
 import { Body, Controller, Get, Patch, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/admin-only.decorator';
@@ -27,6 +28,7 @@ export class SettingsController {
   /** Replaces the whole settings document. Leave out `license_server.api_token` to keep the stored token. */
   @AdminOnly()
   @Put('admin/settings')
+  @Audit('settings.update', 'Update settings', 'settings')
   async updateAdminSettings(@Body() dto: UpdateSettingsDto): Promise<AdminSettingsResponseDto> {
     return { success: true, message: 'Settings saved', data: await this.settings.replace(dto) };
   }
@@ -34,6 +36,7 @@ export class SettingsController {
   /** Changes one value, e.g. `{key: 'pricing.price_per_device', value: 12}`, within the same bounds as PUT. */
   @AdminOnly()
   @Patch('admin/settings')
+  @Audit('settings.update', 'Update setting', 'settings')
   async patchAdminSetting(@Body() dto: PatchSettingDto): Promise<AdminSettingsResponseDto> {
     return { success: true, message: 'Setting saved', data: await this.settings.patch(dto.key, dto.value) };
   }

@@ -1,3 +1,4 @@
+import { Audit } from '../../common/audit.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
@@ -29,17 +30,20 @@ export class UsersController {
   }
 
   @Post()
+  @Audit('user.create', 'Create user', 'user')
   async createUser(@Body() dto: CreateUserDto): Promise<AdminUserResponseDto> {
     return { success: true, message: 'User created successfully!', data: toAdminUserDto(await this.users.create(dto)) };
   }
 
   /** Updates a user; a blank password keeps the current one. */
   @Put(':id')
+  @Audit('user.update', 'Update user', 'user')
   async updateUser(@IdParam() id: number, @Body() dto: UpdateUserDto, @CurrentUser() actor: AuthUser): Promise<AdminUserResponseDto> {
     return { success: true, message: 'User updated successfully!', data: toAdminUserDto(await this.users.update(id, dto, actor)) };
   }
 
   @Delete(':id')
+  @Audit('user.delete', 'Delete user', 'user')
   async deleteUser(@IdParam() id: number, @CurrentUser() actor: AuthUser): Promise<MessageResponseDto> {
     await this.users.remove(id, actor);
     return { success: true, message: 'User deleted successfully!' };
@@ -47,6 +51,7 @@ export class UsersController {
 
   /** Activates an inactive user or deactivates an active one (ending their sessions). */
   @Post(':id/toggle-status')
+  @Audit('user.toggle_status', 'Activate/deactivate user', 'user')
   @HttpCode(200)
   async toggleUserStatus(@IdParam() id: number, @CurrentUser() actor: AuthUser): Promise<AdminUserResponseDto> {
     const user = await this.users.toggleStatus(id, actor);
@@ -58,6 +63,7 @@ export class UsersController {
   }
 
   @Post(':id/verify-email')
+  @Audit('user.verify', 'Verify user e-mail', 'user')
   @HttpCode(200)
   async verifyUserEmail(@IdParam() id: number): Promise<AdminUserResponseDto> {
     return { success: true, message: 'User email verified successfully!', data: toAdminUserDto(await this.users.verifyEmail(id)) };

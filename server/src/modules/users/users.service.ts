@@ -196,6 +196,24 @@ export class UsersService {
     return this.users.save(user);
   }
 
+  /** Accounts in all, active, verified, and how many existed at `before` (for the dashboard's previous period). */
+  async counts(before: Date): Promise<{ total: number; active: number; verified: number; total_before: number }> {
+    const row = await this.users
+      .createQueryBuilder('u')
+      .select('COUNT(*)', 'total')
+      .addSelect('SUM(CASE WHEN u.is_active = :yes THEN 1 ELSE 0 END)', 'active')
+      .addSelect('SUM(CASE WHEN u.is_verified = :yes THEN 1 ELSE 0 END)', 'verified')
+      .addSelect('SUM(CASE WHEN u.created_at < :before THEN 1 ELSE 0 END)', 'total_before')
+      .setParameters({ yes: true, before })
+      .getRawOne<Record<'total' | 'active' | 'verified' | 'total_before', string | number | null>>();
+    return {
+      total: Number(row?.total ?? 0),
+      active: Number(row?.active ?? 0),
+      verified: Number(row?.verified ?? 0),
+      total_before: Number(row?.total_before ?? 0),
+    };
+  }
+
   async recordLogin(id: number): Promise<void> {
     await this.users.update({ id }, { last_login: new Date() });
   }

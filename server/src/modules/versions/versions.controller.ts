@@ -1,3 +1,4 @@
+import { Audit } from '../../common/audit.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -76,6 +77,7 @@ export class VersionsController {
    * SHA-256 is computed. The first version, or one sent with is_latest, becomes the latest.
    */
   @Post('upload')
+  @Audit('version.upload', 'Upload version', 'version')
   @UseInterceptors(UploadInterceptor(VERSION_EXTENSIONS))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: UploadVersionDto })
@@ -90,12 +92,14 @@ export class VersionsController {
 
   /** Edits a version (any subset of fields; version and release date cannot be emptied). is_latest true makes it the one latest version. */
   @Put('versions/:id')
+  @Audit('version.update', 'Update version', 'version')
   async updateVersion(@IdParam() id: number, @Body() dto: UpdateVersionDto): Promise<AdminVersionResponseDto> {
     return { success: true, message: 'Version updated successfully', data: toAdminVersionDto(await this.versions.update(id, dto)) };
   }
 
   /** Deletes the version with its distribution files (rows and stored files); the newest remaining version becomes latest if needed. */
   @Delete('versions/:id')
+  @Audit('version.delete', 'Delete version', 'version')
   async deleteVersion(@IdParam() id: number): Promise<MessageResponseDto> {
     await this.versions.remove(id);
     return { success: true, message: 'Version deleted successfully' };
@@ -103,6 +107,7 @@ export class VersionsController {
 
   /** Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409). */
   @Post('versions/:id/toggle-status')
+  @Audit('version.flags', 'Change version flags', 'version')
   @HttpCode(200)
   async toggleVersionStatus(@IdParam() id: number, @Body() dto: ToggleVersionStatusDto): Promise<AdminVersionResponseDto> {
     const flag = dto.flag ?? 'is_stable';

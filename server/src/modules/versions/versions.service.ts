@@ -76,6 +76,17 @@ export class VersionsService {
     this.sql = PreparedSql.for(dataSource);
   }
 
+  /** Uploaded version files kept in storage: how many, and their bytes. */
+  async storageUsage(): Promise<{ files: number; bytes: number }> {
+    const row = await this.versions
+      .createQueryBuilder('v')
+      .select('COUNT(*)', 'files')
+      .addSelect('COALESCE(SUM(v.file_size), 0)', 'bytes')
+      .where('v.storage_key IS NOT NULL')
+      .getRawOne<{ files: string | number; bytes: string | number }>();
+    return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
+  }
+
   onDelete(hook: VersionDeletionHook): void {
     this.deletionHooks.push(hook);
   }

@@ -119,6 +119,17 @@ export class RegisterResultDto {
   email: string;
 }
 
+export class VerifiedEmailDto {
+  /** The address now verified. */
+  email: string;
+}
+
+export class VerifyEmailResponseDto {
+  success: boolean;
+  message: string;
+  data: VerifiedEmailDto;
+}
+
 export class RegisterResponseDto {
   success: boolean;
   message: string;

@@ -33,7 +33,8 @@ import type {
   RegisterDto,
   RegisterResponseDto,
   ResendVerificationDto,
-  VerifyEmailDto
+  VerifyEmailDto,
+  VerifyEmailResponseDto
 } from '../../model';
 
 import { httpClient } from '../../../http-client';
@@ -437,9 +438,9 @@ export const getVerifyEmailUrl = () => {
   return `/api/verify-email`
 }
 
-export const verifyEmail = async (verifyEmailDto: VerifyEmailDto, options?: RequestInit): Promise<MessageResponseDto> => {
+export const verifyEmail = async (verifyEmailDto: VerifyEmailDto, options?: RequestInit): Promise<VerifyEmailResponseDto> => {
   
-  return httpClient<MessageResponseDto>(getVerifyEmailUrl(),
+  return httpClient<VerifyEmailResponseDto>(getVerifyEmailUrl(),
   {      
     ...options,
     method: 'POST',

@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+// System Logs and Dashboard at size, on MariaDB: seeds 5,000,000 access-log rows, 1,000,000 audit rows and a large
+// vendor's users, licenses, devices and downloads (bench/support/seed-mariadb.mjs), then measures with 10 concurrent
+// clients (50 samples per call): first page, searches and sorts of each log list, the dashboard's calls, and an
+// export of every audit row (rows per second, and the server's memory growth).
+// Targets: log lists p95 < 50 ms, dashboard p95 < 100 ms, export ≥ 50,000 rows/s with RSS growth < 100 MB.
+// BENCH_SCALE (default 1) shrinks or grows every table; BENCH_SAMPLES (default 50) the samples per call.
+import { randomBytes } from 'node:crypto';
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor } from './support/processes.mjs';
+import { seedMariadb, sizes } from './support/seed-mariadb.mjs';
+
+const require = createRequire(join(ROOT, 'server/package.json'));
+const mysql = require('mysql2/promise');
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 50);
+const CONCURRENCY = 10;
+const SOCKET = process.env.TEST_MYSQL_SOCKET ?? '/run/mysqld/mysqld.sock';
+const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
+
+requireBuiltServer();
+
+async function createDatabase() {
+  const name = `portal_bench_${randomBytes(4).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  const root = await mysql.createConnection({ socketPath: SOCKET, user: 'root' });
+  await root.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await root.query('CREATE USER ?@? IDENTIFIED BY ?', [name, '127.0.0.1', password]);
+  await root.query(`GRANT ALL ON \`${name}\`.* TO ?@?`, [name, '127.0.0.1']);
+  await root.end();
+  return {
+    name,
+    url: `mysql://${name}:${password}@127.0.0.1:3306/${name}`,
+    drop: async () => {
+      const again = await mysql.createConnection({ socketPath: SOCKET, user: 'root' });
+      await again.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await again.query('DROP USER IF EXISTS ?@?', [name, '127.0.0.1']);
+      await again.end();
+    },
+  };
+}
+
+/** `samples` calls from `CONCURRENCY` clients; latencies in ms, sorted. */
+async function measure(base, token, path) {
+  const latencies = [];
+  let next = 0;
+  let failure = null;
+  const worker = async () => {
+    while (next < SAMPLES) {
+      next++;
+      const started = process.hrtime.bigint();
+      const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+      await response.arrayBuffer();
+      if (!response.ok) failure ??= `${path}: ${response.status}`;
+      latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  if (failure) throw new Error(failure);
+  return latencies.sort((a, b) => a - b);
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+
+async function exportRows(base, token, pid) {
+  const baseline = rssOf(pid);
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
+  const started = process.hrtime.bigint();
+  const response = await fetch(`${base}/api/admin/logs/export?type=local&format=json`, { headers: { Authorization: `Bearer ${token}` } });
+  let rows = 0;
+  let bytes = 0;
+  for await (const chunk of response.body) {
+    bytes += chunk.length;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  clearInterval(sampler);
+  // One line per row, plus the closing bracket's line.
+  return { rows: rows - 1, bytes, seconds, rssGrowth: peak - baseline };
+}
+
+async function main() {
+  const counts = sizes(SCALE);
+  console.log(`Logs and dashboard at size on MariaDB: ${JSON.stringify(counts)}; ${CONCURRENCY} concurrent, ${SAMPLES} samples per call`);
+  const database = await createDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-logs-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const portal = start(process.execPath, [MAIN], {
+    NODE_ENV: 'production',
+    PUBLIC_URL: base,
+    PAYMENT_PROVIDER: 'sandbox',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    CLIENT_DIST: '',
+    LOG_LEVEL: 'warn',
+  });
+  try {
+    await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok);
+    const seeding = await mysql.createConnection({ socketPath: SOCKET, user: 'root', database: database.name });
+    const seedStarted = Date.now();
+    let lastTable = '';
+    await seedMariadb(seeding, counts, (table, done, total) => {
+      if (done === total || table !== lastTable)
+        process.stdout.write(`  seeded ${table} ${done}/${total} (${Math.round((Date.now() - seedStarted) / 1000)} s)\n`);
+      lastTable = table;
+    });
+    await seeding.end();
+
+    const { data } = await api(base, 'POST', '/api/admin/login', ADMIN);
+    const token = data.token;
+    const calls = [
+      ['logs', 'system (local) first page', '/api/admin/logs/system?source=local&limit=25'],
+      ['logs', 'system (local) oldest first', '/api/admin/logs/system?source=local&limit=25&order=asc'],
+      ['logs', 'system (local) search e-mail', '/api/admin/logs/system?source=local&search=user4242%40bench'],
+      ['logs', 'system (local) search a word', '/api/admin/logs/system?source=local&search=Revoke'],
+      ['logs', 'system (local) search address', '/api/admin/logs/system?source=local&search=10.42.7.'],
+      ['logs', 'system (local) level error', '/api/admin/logs/system?source=local&level=error'],
+      ['logs', 'system (local) page 200', '/api/admin/logs/system?source=local&limit=25&page=200'],
+      ['logs', 'system (all) first page', '/api/admin/logs/system?limit=25'],
+      ['logs', 'access first page', '/api/admin/logs/access?limit=25'],
+      ['logs', 'access oldest first', '/api/admin/logs/access?limit=25&order=asc'],
+      ['logs', 'access search path', '/api/admin/logs/access?search=%2Fapi%2Fadmin%2Fusers'],
+      ['logs', 'access search address', '/api/admin/logs/access?search=10.42.7.'],
+      ['logs', 'access status 500', '/api/admin/logs/access?search=500'],
+      ['logs', 'access level error, a user', '/api/admin/logs/access?level=error&user=user77%40bench'],
+      ['logs', 'downloads first page', '/api/admin/logs/downloads?limit=25'],
+      ['dashboard', 'dashboard', '/api/admin/dashboard'],
+      ['dashboard', 'recent activity', '/api/admin/activity'],
+      ['dashboard', 'system health', '/api/admin/system/health'],
+      ['dashboard', 'download stats (30 days)', '/api/admin/stats/downloads'],
+    ];
+    const targets = { logs: 50, dashboard: 100 };
+    const results = [];
+    for (const [kind, name, path] of calls) {
+      const latencies = await measure(base, token, path);
+      results.push({ kind, name, p50: percentile(latencies, 50), p95: percentile(latencies, 95) });
+    }
+    const exported = await exportRows(base, token, portal.child.pid);
+
+    console.log('\nCall (10 concurrent)                    p50 ms   p95 ms   target');
+    let failed = 0;
+    for (const r of results) {
+      const pass = r.p95 < targets[r.kind];
+      failed += pass ? 0 : 1;
+      console.log(
+        `  ${pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(34)} ${r.p50.toFixed(1).padStart(7)}  ${r.p95.toFixed(1).padStart(7)}   < ${targets[r.kind]}`,
+      );
+    }
+    const rate = exported.rows / exported.seconds;
+    const exportPass = rate >= 50_000 && exported.rssGrowth < 100 * 1024 ** 2;
+    failed += exportPass ? 0 : 1;
+    console.log(
+      `  ${exportPass ? 'PASS' : 'FAIL'}  export of ${exported.rows} audit rows: ${Math.round(rate)} rows/s (≥ 50,000), ` +
+        `${(exported.bytes / 1024 ** 2).toFixed(0)} MB in ${exported.seconds.toFixed(1)} s, server RSS +${(exported.rssGrowth / 1024 ** 2).toFixed(1)} MB (< 100)`,
+    );
+    return failed ? 1 : 0;
+  } finally {
+    await stop(portal);
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main()
+  .then((code) => process.exit(code))
+  .catch((error) => {
+    console.error(error);
+    killChildren();
+    process.exit(1);
+  });

@@ -1,0 +1,18 @@
+import { SetMetadata } from '@nestjs/common';
+
+export const AUDIT = 'audit';
+
+export interface AuditSpec {
+  /** `area.verb`, as stored: user.create, license.revoke, auth.login … */
+  action: string;
+  /** What the call does, as the log says it: 'Create user', 'Sign in'. */
+  what: string;
+  /** The kind of record it acts on (user, version, file, license, settings, logs …); its id comes from the route's :id or the answer. */
+  target?: string;
+}
+
+/**
+ * Puts the handler's calls in the audit trail: a success at level info, a refusal (4xx) at level warning with
+ * its reason, with the actor, target, address and user agent. Server errors are recorded by the exception filter.
+ */
+export const Audit = (action: string, what: string, target?: string) => SetMetadata(AUDIT, { action, what, target } satisfies AuditSpec);

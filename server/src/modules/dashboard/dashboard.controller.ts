@@ -1,0 +1,48 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminOnly } from '../../common/admin-only.decorator';
+import { DashboardService } from './dashboard.service';
+import {
+  ActivityQueryDto,
+  ActivityResponseDto,
+  DashboardResponseDto,
+  DownloadStatsQueryDto,
+  DownloadStatsResponseDto,
+  SystemHealthResponseDto,
+} from './dto/dashboard.dto';
+import { SystemHealthService } from './system-health.service';
+
+/** The admin Dashboard's calls. */
+@ApiTags('dashboard')
+@AdminOnly()
+@Controller('admin')
+export class DashboardController {
+  constructor(
+    private readonly dashboard: DashboardService,
+    private readonly health: SystemHealthService,
+  ) {}
+
+  /** `data.statistics` (users, licenses, downloads, orders, devices, and the figures of 30 days ago) and `data.system_activity`. */
+  @Get('dashboard')
+  async getDashboard(): Promise<DashboardResponseDto> {
+    return { success: true, data: await this.dashboard.dashboard() };
+  }
+
+  /** The newest audit trail entries (default 5), for Recent Activity. */
+  @Get('activity')
+  async listActivity(@Query() query: ActivityQueryDto): Promise<ActivityResponseDto> {
+    return { success: true, data: await this.dashboard.activity(query.limit ?? 5) };
+  }
+
+  /** healthy, warning or error with the reasons; uptime, database, storage and disk, and the scheduled jobs' last runs. */
+  @Get('system/health')
+  async getSystemHealth(): Promise<SystemHealthResponseDto> {
+    return { success: true, data: await this.health.check() };
+  }
+
+  /** Per day of a range (default the last 30 days): downloads by OS, licenses issued (trial, paid), active devices; totals by platform and version. */
+  @Get('stats/downloads')
+  async getDownloadStats(@Query() query: DownloadStatsQueryDto): Promise<DownloadStatsResponseDto> {
+    return { success: true, data: await this.dashboard.downloadStats(query.from, query.to) };
+  }
+}

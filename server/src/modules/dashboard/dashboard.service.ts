@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import { Cron, CronExpression } from '@nestjs/schedule';
+import { DevicesService } from '../devices/devices.service';
+import { DistributionFilesService } from '../distribution-files/distribution-files.service';
+import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
+import { LicensesService } from '../licenses/licenses.service';
+import { AuditLogService } from '../logs/audit-log.service';
+import { DailyStatsService, dayOf } from '../logs/daily-stats.service';
+import { OrdersService } from '../orders/orders.service';
+import { UsersService } from '../users/users.service';
+import { ActivityDto, DashboardDto, DownloadStatsDto, DownloadsPerDayDto } from './dto/dashboard.dto';
+import { SystemHealthService } from './system-health.service';
+
+const DAY_MS = 24 * 3600 * 1000;
+const PERIOD_DAYS = 30;
+/** The figures are kept this long: counting a million licenses for every refresh of every admin is wasted work. */
+const FRESH_MS = 15_000;
+
+/** The admin Dashboard: key figures with the previous period, recent activity, and charts per day. */
+@Injectable()
+export class DashboardService {
+  private cached: { dashboard: DashboardDto; at: number } | null = null;
+  private computing: Promise<DashboardDto> | null = null;
+
+  constructor(
+    private readonly users: UsersService,
+    private readonly licenses: LicensesService,
+    private readonly files: DistributionFilesService,
+    private readonly orders: OrdersService,
+    private readonly devices: DevicesService,
+    private readonly audit: AuditLogService,
+    private readonly dailyStats: DailyStatsService,
+    private readonly health: SystemHealthService,
+    private readonly jobs: ScheduledJobsService,
+  ) {}
+
+  /** Fresh figures when they are at most FRESH_MS old; otherwise new ones (one computation shared by concurrent calls). */
+  async dashboard(): Promise<DashboardDto> {
+    if (this.cached && Date.now() - this.cached.at < FRESH_MS) return this.cached.dashboard;
+    this.computing ??= this.compute().finally(() => (this.computing = null));
+    return this.computing;
+  }
+
+  async activity(limit: number): Promise<ActivityDto[]> {
+    return (await this.audit.recent(limit)).map((entry) => ({
+      id: entry.id,
+      type: entry.level,
+      action: entry.action,
+      description: entry.message,
+      user_name: entry.actor_email,
+      ip_address: entry.ip_address,
+      activity_time: entry.created_at,
+    }));
+  }
+
+  /** Downloads per day (by OS), by platform and by version; licenses issued per day; active devices per day. */
+  async downloadStats(fromDay?: string, toDay?: string): Promise<DownloadStatsDto> {
+    const to = toDay ?? dayOf(new Date());
+    const from = fromDay ?? dayOf(new Date(Date.parse(`${to}T00:00:00Z`) - (PERIOD_DAYS - 1) * DAY_MS));
+    const days = daysBetween(from, to);
+    const [downloads, issued, snapshots, deviceStats] = await Promise.all([
+      this.dailyStats.range('downloads', from, to),
+      this.licenses.issuedPerDay(new Date(`${from}T00:00:00.000Z`), new Date(`${to}T23:59:59.999Z`)),
+      this.dailyStats.range('active_devices', from, to),
+      this.devices.stats(),
+    ]);
+
+    const perDay = new Map<string, DownloadsPerDayDto>(days.map((day) => [day, { day, total: 0, windows: 0, linux: 0, macos: 0 }]));
+    const byPlatform = new Map<string, number>();
+    const byVersion = new Map<string, number>();
+    for (const { day, dimension, value } of downloads) {
+      const [version, os, architecture] = dimension.split('|');
+      const entry = perDay.get(day);
+      if (entry) {
+        entry.total += value;
+        if (os === 'windows' || os === 'linux' || os === 'macos') entry[os] += value;
+      }
+      byPlatform.set(`${os}|${architecture}`, (byPlatform.get(`${os}|${architecture}`) ?? 0) + value);
+      byVersion.set(version, (byVersion.get(version) ?? 0) + value);
+    }
+    const issuedByDay = new Map(issued.map((row) => [row.day, row]));
+    const activeByDay = new Map(snapshots.map((row) => [row.day, row.value]));
+    const today = dayOf(new Date());
+    return {
+      from,
+      to,
+      downloads_per_day: [...perDay.values()],
+      downloads_by_platform: [...byPlatform]
+        .map(([key, count]) => {
+          const [os_type, architecture] = key.split('|');
+          return { os_type, architecture, downloads: count };
+        })
+        .sort((a, b) => b.downloads - a.downloads),
+      downloads_by_version: [...byVersion]
+        .map(([version, count]) => ({ version, downloads: count }))
+        .sort((a, b) => b.downloads - a.downloads),
+      licenses_per_day: days.map((day) => ({ day, trial: issuedByDay.get(day)?.trial ?? 0, paid: issuedByDay.get(day)?.paid ?? 0 })),
+      active_devices_per_day: days
+        .filter((day) => activeByDay.has(day) || day === today)
+        .map((day) => ({ day, active: day === today ? deviceStats.active : activeByDay.get(day)! })),
+    };
+  }
+
+  /** Keeps the day's count of active devices (the last snapshot of a day stays as that day's figure). */
+  @Cron(CronExpression.EVERY_HOUR, { name: 'active-devices-snapshot' })
+  async snapshotActiveDevices(): Promise<void> {
+    await this.jobs.run('active-devices-snapshot', 3600, async () => {
+      const { active } = await this.devices.stats();
+      await this.dailyStats.set('active_devices', dayOf(new Date()), active);
+    });
+  }
+
+  private async compute(): Promise<DashboardDto> {
+    const since = new Date(Date.now() - PERIOD_DAYS * DAY_MS);
+    const [users, licenses, licensesActiveBefore, files, orders, devices, recentDownloads, activity] = await Promise.all([
+      this.users.counts(since),
+      this.licenses.stats(),
+      this.licenses.countActiveAt(since),
+      this.files.stats(),
+      this.orders.statistics(),
+      this.devices.stats(),
+      this.dailyStats.range('downloads', dayOf(since), dayOf(new Date())),
+      this.health.activity(),
+    ]);
+    const downloadsLast30 = recentDownloads.reduce((sum, row) => sum + row.value, 0);
+    const dashboard: DashboardDto = {
+      statistics: {
+        users: { total: users.total, active: users.active, verified: users.verified },
+        licenses: { total: licenses.total, active: licenses.active, trial: licenses.trial, paid: licenses.paid },
+        downloads: { total: files.total_downloads, completed: files.total_downloads, last_30_days: downloadsLast30 },
+        orders: { total: orders.total_orders, paid: orders.paid_orders, revenue_total: orders.revenue_total, currency: orders.currency },
+        devices: { active: devices.active, total: devices.total },
+        previous_period: {
+          since,
+          users_total: users.total_before,
+          licenses_active: licensesActiveBefore,
+          downloads_total: Math.max(0, files.total_downloads - downloadsLast30),
+          revenue_total: Math.round((orders.revenue_total - orders.revenue_last_30_days) * 100) / 100,
+        },
+      },
+      system_activity: activity,
+      generated_at: new Date(),
+    };
+    this.cached = { dashboard, at: Date.now() };
+    return dashboard;
+  }
+}
+
+/** Every UTC day from `from` to `to`, inclusive (at most 366). */
+function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`) && days.length < 366; t += DAY_MS)
+    days.push(dayOf(new Date(t)));
+  return days;
+}

@@ -1,0 +1,212 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { LOG_LEVELS, LogLevel } from '../../logs/audit-log.entity';
+
+export class UserFiguresDto {
+  total: number;
+  active: number;
+  verified: number;
+}
+
+export class LicenseFiguresDto {
+  total: number;
+  active: number;
+  trial: number;
+  paid: number;
+}
+
+export class DownloadFiguresDto {
+  total: number;
+  /** Every counted download is complete (a resumed transfer counts once). */
+  completed: number;
+  last_30_days: number;
+}
+
+export class OrderFiguresDto {
+  total: number;
+  paid: number;
+  /** Paid revenue in whole currency units (dollars for USD). */
+  revenue_total: number;
+  currency: string;
+}
+
+export class DeviceFiguresDto {
+  /** Servers holding a seat that reported within DEVICE_INACTIVE_AFTER_SECONDS. */
+  active: number;
+  total: number;
+}
+
+/** The same figures as they stood 30 days ago, so a change can be computed. */
+export class PreviousPeriodDto {
+  since: Date;
+  users_total: number;
+  licenses_active: number;
+  downloads_total: number;
+  revenue_total: number;
+}
+
+export class DashboardStatisticsDto {
+  users: UserFiguresDto;
+  licenses: LicenseFiguresDto;
+  downloads: DownloadFiguresDto;
+  orders: OrderFiguresDto;
+  devices: DeviceFiguresDto;
+  previous_period: PreviousPeriodDto;
+}
+
+export class SystemActivityDto {
+  /** Seconds since this server process started. */
+  server_uptime: number;
+  /** Bytes; null when the database does not say. */
+  database_size: number | null;
+  /** Bytes of uploaded versions and distribution files. */
+  storage_used: number | null;
+}
+
+export class DashboardDto {
+  statistics: DashboardStatisticsDto;
+  system_activity: SystemActivityDto;
+  /** When the figures were computed (they are kept for up to 15 seconds). */
+  generated_at: Date;
+}
+
+export class DashboardResponseDto {
+  success: boolean;
+  data: DashboardDto;
+}
+
+export class ActivityQueryDto {
+  /** How many entries, newest first (default 5). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+/** An audit trail entry as Recent Activity shows it. */
+export class ActivityDto {
+  id: number;
+  /** error, warning, or other (the level otherwise). */
+  @ApiProperty({ enum: LOG_LEVELS, enumName: 'LogLevel' })
+  type: LogLevel;
+  action: string;
+  description: string;
+  /** Who did it (their e-mail address), or null for the system. */
+  user_name: string | null;
+  ip_address: string | null;
+  activity_time: Date;
+}
+
+export class ActivityResponseDto {
+  success: boolean;
+  data: ActivityDto[];
+}
+
+export class DatabaseHealthDto {
+  /** sqlite, mariadb or mysql. */
+  engine: string;
+  version: string | null;
+  size_bytes: number | null;
+  /** Time of a trivial query, in milliseconds. */
+  round_trip_ms: number | null;
+  reachable: boolean;
+}
+
+export class StorageHealthDto {
+  used_bytes: number;
+  file_count: number;
+  /** Free and total bytes of the disk that holds the storage folder; null when unknown. */
+  free_bytes: number | null;
+  total_bytes: number | null;
+}
+
+export class JobHealthDto {
+  name: string;
+  last_started_at: Date | null;
+  last_finished_at: Date | null;
+  last_duration_ms: number | null;
+  /** ok or failed; null before the first run. */
+  last_outcome: string | null;
+  last_error: string | null;
+  runs: number;
+  failures: number;
+}
+
+export class SystemHealthDto {
+  @ApiProperty({ enum: ['healthy', 'warning', 'error'] })
+  status: 'healthy' | 'warning' | 'error';
+  /** Why the status is not healthy, one line each. */
+  reasons: string[];
+  server_uptime: number;
+  database: DatabaseHealthDto;
+  storage: StorageHealthDto;
+  jobs: JobHealthDto[];
+  checked_at: Date;
+}
+
+export class SystemHealthResponseDto {
+  success: boolean;
+  data: SystemHealthDto;
+}
+
+export class DownloadStatsQueryDto {
+  /** First day (YYYY-MM-DD, UTC); default 29 days before `to`. */
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'from must be a day as YYYY-MM-DD' })
+  from?: string;
+
+  /** Last day (YYYY-MM-DD, UTC); default today. */
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'to must be a day as YYYY-MM-DD' })
+  to?: string;
+}
+
+export class DownloadsPerDayDto {
+  day: string;
+  total: number;
+  windows: number;
+  linux: number;
+  macos: number;
+}
+
+export class PlatformDownloadsDto {
+  os_type: string;
+  architecture: string;
+  downloads: number;
+}
+
+export class VersionDownloadsDto {
+  version: string;
+  downloads: number;
+}
+
+export class LicensesPerDayDto {
+  day: string;
+  trial: number;
+  paid: number;
+}
+
+export class ActiveDevicesPerDayDto {
+  day: string;
+  active: number;
+}
+
+export class DownloadStatsDto {
+  from: string;
+  to: string;
+  /** One entry per day of the range, zeros included. */
+  downloads_per_day: DownloadsPerDayDto[];
+  downloads_by_platform: PlatformDownloadsDto[];
+  downloads_by_version: VersionDownloadsDto[];
+  licenses_per_day: LicensesPerDayDto[];
+  /** Days with a snapshot (taken hourly, the day's last one kept), today's figure live. */
+  active_devices_per_day: ActiveDevicesPerDayDto[];
+}
+
+export class DownloadStatsResponseDto {
+  success: boolean;
+  data: DownloadStatsDto;
+}

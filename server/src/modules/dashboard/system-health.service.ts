@@ -1,0 +1,123 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { statfs, stat } from 'node:fs/promises';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { PreparedSql } from '../../database/prepared-sql';
+import { DistributionFilesService } from '../distribution-files/distribution-files.service';
+import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
+import { VersionsService } from '../versions/versions.service';
+import { DatabaseHealthDto, StorageHealthDto, SystemActivityDto, SystemHealthDto } from './dto/dashboard.dto';
+
+/** Below this much free disk the portal warns: uploads and logs would soon fail. */
+const LOW_DISK_BYTES = 1024 ** 3;
+const LOW_DISK_SHARE = 0.05;
+
+/** The System Health panel: database, storage, disk and scheduled jobs, with a status and its reasons. */
+@Injectable()
+export class SystemHealthService {
+  private readonly sql: PreparedSql;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly versions: VersionsService,
+    private readonly files: DistributionFilesService,
+    private readonly jobs: ScheduledJobsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.sql = PreparedSql.for(dataSource);
+  }
+
+  /** Uptime, database size and storage used: the dashboard's System Health card. */
+  async activity(): Promise<SystemActivityDto> {
+    const [database, storage] = await Promise.all([this.database(), this.storage()]);
+    return { server_uptime: Math.floor(process.uptime()), database_size: database.size_bytes, storage_used: storage.used_bytes };
+  }
+
+  async check(): Promise<SystemHealthDto> {
+    const [database, storage, jobs] = await Promise.all([this.database(), this.storage(), this.jobs.list().catch(() => [])]);
+    const reasons: string[] = [];
+    let status: SystemHealthDto['status'] = 'healthy';
+    const warn = (reason: string) => {
+      reasons.push(reason);
+      if (status === 'healthy') status = 'warning';
+    };
+    if (!database.reachable) {
+      status = 'error';
+      reasons.push('The database does not answer');
+    }
+    if (storage.free_bytes !== null && storage.total_bytes) {
+      if (storage.free_bytes < LOW_DISK_BYTES || storage.free_bytes / storage.total_bytes < LOW_DISK_SHARE) {
+        warn(`Low disk space: ${(storage.free_bytes / 1024 ** 3).toFixed(1)} GiB free`);
+      }
+    }
+    for (const job of jobs)
+      if (job.last_outcome === 'failed') warn(`Scheduled job ${job.name} failed: ${job.last_error ?? 'no reason given'}`);
+    return {
+      status,
+      reasons,
+      server_uptime: Math.floor(process.uptime()),
+      database,
+      storage,
+      jobs: jobs.map(({ lease_owner: _owner, lease_until: _until, ...job }) => job),
+      checked_at: new Date(),
+    };
+  }
+
+  private async database(): Promise<DatabaseHealthDto> {
+    const engine = this.config.database.type === 'sqlite' ? 'sqlite' : this.config.database.flavor;
+    const started = process.hrtime.bigint();
+    try {
+      const versionRow = await this.sql.one<{ v: string }>(
+        this.sql.engine === 'sqlite' ? 'SELECT sqlite_version() AS v' : 'SELECT VERSION() AS v',
+        [],
+      );
+      const roundTrip = Number(process.hrtime.bigint() - started) / 1e6;
+      const version = versionRow?.v ?? null;
+      return {
+        // A mysql:// URL may point at MariaDB: its version says which.
+        engine: engine === 'sqlite' ? engine : version?.toLowerCase().includes('mariadb') ? 'mariadb' : 'mysql',
+        version,
+        size_bytes: await this.databaseSize(),
+        round_trip_ms: Math.round(roundTrip * 100) / 100,
+        reachable: true,
+      };
+    } catch {
+      return { engine, version: null, size_bytes: null, round_trip_ms: null, reachable: false };
+    }
+  }
+
+  private async databaseSize(): Promise<number | null> {
+    if (this.config.database.type === 'sqlite') {
+      const path = this.config.database.path;
+      const sizes = await Promise.all(
+        [path, `${path}-wal`].map((file) =>
+          stat(file).then(
+            (s) => s.size,
+            () => 0,
+          ),
+        ),
+      );
+      return sizes.reduce((sum, size) => sum + size, 0);
+    }
+    const row = await this.sql.one<{ size: number | string | null }>(
+      'SELECT SUM(data_length + index_length) AS size FROM information_schema.TABLES WHERE table_schema = DATABASE()',
+      [],
+    );
+    return row?.size === null || row?.size === undefined ? null : Number(row.size);
+  }
+
+  private async storage(): Promise<StorageHealthDto> {
+    const [versions, files, disk] = await Promise.all([
+      this.versions.storageUsage(),
+      this.files.stats(),
+      statfs(this.config.storage.dir).catch(() => null),
+    ]);
+    return {
+      used_bytes: versions.bytes + files.total_size,
+      file_count: versions.files + files.total_files,
+      free_bytes: disk ? disk.bavail * disk.bsize : null,
+      total_bytes: disk ? disk.blocks * disk.bsize : null,
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/** One HTTP request to the API (not /api/health, not the web client's files): the Access Logs of System Logs. */
+@Entity('access_logs')
+@Index('IDX_access_logs_status_created_at', ['status', 'created_at'])
+@Index('IDX_access_logs_ip_address_created_at', ['ip_address', 'created_at'])
+@Index('IDX_access_logs_user_email_created_at', ['user_email', 'created_at'])
+@Index('IDX_access_logs_route_created_at', ['route', 'created_at'])
+@Index('IDX_access_logs_path_created_at', ['path', 'created_at'])
+export class AccessLogEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'varchar', length: 10 })
+  method: string;
+
+  /** The route's template (`/api/admin/users/:id`), or '-' when no route matched. */
+  @Column({ type: 'varchar', length: 150 })
+  route: string;
+
+  /** The path as requested, without the query string. */
+  @Column({ type: 'varchar', length: 500 })
+  path: string;
+
+  @Column({ type: 'smallint' })
+  status: number;
+
+  @Column({ type: 'int' })
+  duration_ms: number;
+
+  @Column({ type: 'int' })
+  bytes_out: number;
+
+  @Column({ type: 'int', nullable: true })
+  user_id: number | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  user_email: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  ip_address: string | null;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  user_agent: string | null;
+
+  @Index('IDX_access_logs_created_at')
+  @Column({ type: 'datetime', precision: 3 })
+  created_at: Date;
+}

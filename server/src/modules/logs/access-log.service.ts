@@ -1,0 +1,152 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { DataSource } from 'typeorm';
+import { AuthenticatedRequest } from '../../common/current-user.decorator';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { GroupCommit } from '../../database/group-commit';
+import { PreparedSql } from '../../database/prepared-sql';
+import { AccessLogEntity } from './access-log.entity';
+import { routeOf } from './audit.interceptor';
+import { commonFilters, Condition, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
+
+type Row = Omit<AccessLogEntity, 'id'>;
+const COLUMNS: Array<keyof Row> = [
+  'method',
+  'route',
+  'path',
+  'status',
+  'duration_ms',
+  'bytes_out',
+  'user_id',
+  'user_email',
+  'ip_address',
+  'user_agent',
+  'created_at',
+];
+/** Not worth a row: the balancer's probe. */
+const NOT_LOGGED = new Set(['/api/health']);
+
+const LEVEL_BY_STATUS: Record<string, Condition> = {
+  error: { sql: 'status >= 500', params: [] },
+  warning: { sql: 'status >= 400 AND status < 500', params: [] },
+  info: { sql: 'status < 400', params: [] },
+  debug: { sql: '1 = 0', params: [] },
+};
+
+/** One row per API request (ACCESS_LOG=all|errors|off, 2xx/3xx sampled by ACCESS_LOG_SAMPLE), written in batches. */
+@Injectable()
+export class AccessLogService implements BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new Logger('AccessLog');
+  private readonly sql: PreparedSql;
+  private readonly listing: LogListing;
+  private readonly writer = new GroupCommit<Row>((rows) =>
+    this.sql.insertMany(
+      'access_logs',
+      COLUMNS,
+      rows.map((row) => COLUMNS.map((column) => row[column])),
+    ),
+  );
+  readonly source: LogSource;
+
+  constructor(
+    dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.sql = PreparedSql.for(dataSource);
+    this.listing = new LogListing(this.sql);
+    this.source = {
+      table: 'access_logs',
+      filters: (filters) => [...commonFilters(filters, 'user_email'), ...(filters.level ? [LEVEL_BY_STATUS[filters.level]] : [])],
+      searchMatches: (term) => {
+        const matches = [
+          startsWith('path', term),
+          startsWith('route', term),
+          startsWith('ip_address', term),
+          startsWith('user_email', term.toLowerCase()),
+        ];
+        if (/^\d{3}$/.test(term)) matches.push({ sql: 'status = ?', params: [Number(term)] });
+        return matches;
+      },
+    };
+  }
+
+  /** Express middleware: times each API request and queues its row when the answer is done (or the client left). */
+  middleware() {
+    const { mode, sampleRatio } = this.config.logs.access;
+    return (request: Request, response: Response, next: NextFunction) => {
+      if (mode === 'off' || !request.path.startsWith('/api/') || NOT_LOGGED.has(request.path)) return next();
+      const started = process.hrtime.bigint();
+      const bytesBefore = request.socket.bytesWritten;
+      let done = false;
+      const finish = (status: number) => {
+        if (done) return;
+        done = true;
+        if (mode === 'errors' && status < 400) return;
+        if (status < 400 && sampleRatio < 1 && Math.random() >= sampleRatio) return;
+        const user = (request as AuthenticatedRequest).user;
+        this.writer
+          .add({
+            method: request.method.slice(0, 10),
+            route: routeOf(request).slice(0, 150),
+            path: request.path.slice(0, 500),
+            status,
+            duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+            bytes_out: Math.max(0, Math.min(request.socket.bytesWritten - bytesBefore, 2 ** 31 - 1)),
+            user_id: user?.id ?? null,
+            user_email: user?.email ?? null,
+            ip_address: request.ip?.slice(0, 64) ?? null,
+            user_agent: request.get('user-agent')?.slice(0, 500) ?? null,
+            created_at: new Date(),
+          })
+          .catch((error: Error) => this.logger.error(`Access log rows not stored: ${error.message}`));
+      };
+      response.once('finish', () => finish(response.statusCode));
+      // The client left before the answer was complete: nginx's 499.
+      response.once('close', () => finish(response.writableFinished ? response.statusCode : 499));
+      next();
+    };
+  }
+
+  async list(filters: LogFilters): Promise<LogPage<AccessLogEntity>> {
+    const page = await this.listing.page<AccessLogEntity>(this.source, filters);
+    return { ...page, rows: page.rows.map((row) => this.read(row)) };
+  }
+
+  async *batches(filters: LogFilters): AsyncGenerator<AccessLogEntity[]> {
+    for await (const rows of this.listing.batches<AccessLogEntity>(this.source, filters)) yield rows.map((row) => this.read(row));
+  }
+
+  prune(before: Date): Promise<number> {
+    return this.listing.prune('access_logs', before);
+  }
+
+  async clear(): Promise<void> {
+    await this.writer.drain();
+    await this.sql.run(this.sql.engine === 'mysql' ? 'TRUNCATE TABLE access_logs' : 'DELETE FROM access_logs', []);
+  }
+
+  flush(): Promise<void> {
+    return this.writer.drain();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.writer.drain();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.writer.drain().catch(() => undefined);
+  }
+
+  private read(row: AccessLogEntity): AccessLogEntity {
+    return {
+      ...row,
+      id: Number(row.id),
+      status: Number(row.status),
+      duration_ms: Number(row.duration_ms),
+      bytes_out: Number(row.bytes_out),
+      user_id: row.user_id === null ? null : Number(row.user_id),
+      created_at: this.sql.readDate(row.created_at)!,
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { PreparedSql } from '../../database/prepared-sql';
+
+export type DailyMetric = 'downloads' | 'active_devices';
+
+export interface DailyValue {
+  day: string;
+  dimension: string;
+  value: number;
+}
+
+/** The UTC day of a moment, YYYY-MM-DD. */
+export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Figures per day and dimension (the daily_stats table), added to as things happen or set by a daily snapshot. */
+@Injectable()
+export class DailyStatsService {
+  private readonly sql: PreparedSql;
+
+  constructor(dataSource: DataSource) {
+    this.sql = PreparedSql.for(dataSource);
+  }
+
+  /** Adds counts to the day's figures: `counts` maps `day\tdimension` to the amount. */
+  async add(metric: DailyMetric, counts: Map<string, number>): Promise<void> {
+    if (!counts.size) return;
+    const upsert =
+      this.sql.engine === 'mysql'
+        ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = value + VALUES(value)'
+        : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = value + excluded.value';
+    await this.sql.runEach(
+      upsert,
+      [...counts].map(([key, value]) => {
+        const [day, dimension] = key.split('\t');
+        return [day, metric, dimension.slice(0, 100), value];
+      }),
+    );
+  }
+
+  /** Sets the day's figure (a snapshot), replacing what was there. */
+  async set(metric: DailyMetric, day: string, value: number, dimension = ''): Promise<void> {
+    const upsert =
+      this.sql.engine === 'mysql'
+        ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)'
+        : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = excluded.value';
+    await this.sql.run(upsert, [day, metric, dimension, value]);
+  }
+
+  /** The figures of days from `from` to `to` (inclusive, YYYY-MM-DD). */
+  async range(metric: DailyMetric, from: string, to: string): Promise<DailyValue[]> {
+    const rows = await this.sql.all<DailyValue>(
+      'SELECT day, dimension, value FROM daily_stats WHERE metric = ? AND day >= ? AND day <= ? ORDER BY day',
+      [metric, from, to],
+    );
+    return rows.map((row) => ({ day: row.day, dimension: row.dimension, value: Number(row.value) }));
+  }
+}

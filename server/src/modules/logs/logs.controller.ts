@@ -1,0 +1,102 @@
+import { Body, Controller, Delete, Get, HttpCode, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AdminOnly } from '../../common/admin-only.decorator';
+import { Audit } from '../../common/audit.decorator';
+import { csvRow } from '../../common/csv';
+import {
+  ClearLogsDto,
+  ClearLogsResponseDto,
+  ExportLogsQueryDto,
+  LogEntryDto,
+  LogListResponseDto,
+  LogsQueryDto,
+  SystemLogsQueryDto,
+  SystemLogsResponseDto,
+} from './dto/logs.dto';
+import { LogsService } from './logs.service';
+
+const CSV_COLUMNS = [
+  'id',
+  'source',
+  'created_at',
+  'level',
+  'action',
+  'message',
+  'user_email',
+  'ip_address',
+  'user_agent',
+  'file_name',
+  'target_type',
+  'target_id',
+  'details',
+];
+
+const csvLine = (entry: LogEntryDto) =>
+  csvRow([
+    ...CSV_COLUMNS.slice(0, -1).map((column) => entry[column as keyof LogEntryDto]),
+    JSON.stringify(entry.remote_context ?? entry.access ?? entry.download ?? entry.context ?? null),
+  ]);
+
+/** System Logs: the audit trail (local), the activation API (remote), access and download logs. */
+@ApiTags('logs')
+@AdminOnly()
+@Controller('admin/logs')
+export class LogsController {
+  constructor(private readonly logs: LogsService) {}
+
+  /** Local and remote entries (`data.local_logs`, `data.remote_logs`), merged in time order; `source` asks for one part. */
+  @Get('system')
+  async listSystemLogs(@Query() query: SystemLogsQueryDto): Promise<SystemLogsResponseDto> {
+    const { data, meta } = await this.logs.system(query, query.source);
+    return { success: true, data, meta };
+  }
+
+  /** One entry per API request: method, route and path, status, duration, bytes, user, address. */
+  @Get('access')
+  async listAccessLogs(@Query() query: LogsQueryDto): Promise<LogListResponseDto> {
+    const { entries, meta } = await this.logs.accessLogs(query);
+    return { success: true, data: entries, meta };
+  }
+
+  /** One entry per download of a distribution file. */
+  @Get('downloads')
+  async listDownloadLogs(@Query() query: LogsQueryDto): Promise<LogListResponseDto> {
+    const { entries, meta } = await this.logs.downloadLogs(query);
+    return { success: true, data: entries, meta };
+  }
+
+  /** Empties one log (system: its remote part). The audit trail keeps who did it, and is never cleared itself. */
+  @Delete()
+  @HttpCode(200)
+  @Audit('logs.clear', 'Clear logs', 'logs')
+  async clearLogs(@Body() dto: ClearLogsDto): Promise<ClearLogsResponseDto> {
+    const cleared = await this.logs.clear(dto.type);
+    return { success: true, message: `Cleared: ${cleared.join(', ')} logs`, data: { type: dto.type, cleared } };
+  }
+
+  /** The entries of one log (filters as in the lists) as `{type}_logs_{date}.json` or `.csv`, streamed, oldest first. */
+  @Get('export')
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({ description: '{type}_logs_{date}.json or .csv', schema: { type: 'string' } })
+  @Audit('logs.export', 'Export logs', 'logs')
+  async exportLogs(@Query() query: ExportLogsQueryDto, @Res() response: Response): Promise<void> {
+    const format = query.format ?? 'json';
+    const date = new Date().toISOString().slice(0, 10);
+    response.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+    response.setHeader('Content-Disposition', `attachment; filename="${query.type}_logs_${date}.${format}"`);
+    response.setHeader('Cache-Control', 'no-store');
+    let first = true;
+    response.write(format === 'csv' ? csvRow(CSV_COLUMNS) : '[');
+    for await (const batch of this.logs.exportBatches(query.type, query)) {
+      let chunk = '';
+      for (const entry of batch) {
+        chunk += format === 'csv' ? csvLine(entry) : `${first ? '' : ','}\n${JSON.stringify(entry)}`;
+        first = false;
+      }
+      if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve));
+      if (response.destroyed) return;
+    }
+    response.end(format === 'csv' ? '' : `${first ? '' : '\n'}]\n`);
+  }
+}
