@@ -15,6 +15,7 @@ import { securityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/app-config';
 import { migrate } from './database/database.module';
+import { DrainState } from './modules/health/drain-state';
 import { AccessLogService } from './modules/logs/access-log.service';
 import { AuditLogService } from './modules/logs/audit-log.service';
 import { auditFailures } from './modules/logs/failure-reporter';
@@ -46,10 +47,15 @@ export async function createApp(
     bodyParser: false,
     logger: LEVELS[config.logLevel],
   });
-  app.enableShutdownHooks();
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy);
 
+  const drain = app.get(DrainState);
+  // While draining, every answer asks the client to reconnect (to another instance) instead of keeping this connection.
+  app.use((_request: Request, response: Response, next: NextFunction) => {
+    if (drain.draining) response.setHeader('Connection', 'close');
+    next();
+  });
   app.use(securityHeaders());
   app.use(app.get(AccessLogService).middleware());
   app.use(jsonBodyParser(config.http.bodyLimit));

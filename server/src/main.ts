@@ -1,8 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { reportSeeds } from '../../seeds/seed-runner';
+import type { Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
 import { LicenseSigningService } from './modules/licenses/license-signing.service';
+import { shutDownGracefully } from './shutdown';
 
 async function bootstrap() {
   const config = loadConfig();
@@ -13,6 +15,22 @@ async function bootstrap() {
   const logger = new Logger('Portal');
   logger.log(`License signing key ${signingKey.keyId} from ${signingKey.source}`);
   await app.listen(config.port, config.host);
+  const server = app.getHttpServer() as Server;
+  // Above a balancer's idle timeout (often 60 s), so it never sends on a connection this end is closing.
+  server.keepAliveTimeout = config.http.keepAliveSeconds * 1000;
+  server.headersTimeout = server.keepAliveTimeout + 1000;
+  let stopping: Promise<void> | null = null;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      stopping ??= shutDownGracefully(app, config, signal).then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+    });
+  }
   logger.log(`StreamHub portal on ${config.publicUrl} (API docs at ${config.publicUrl}/api/docs, database: ${config.database.type})`);
 }
 

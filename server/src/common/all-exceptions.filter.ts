@@ -42,8 +42,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (status >= 500) this.reporter?.serverError(request, status, exception);
     else if (status === 403) this.reporter?.accessDenied(request, String(body.message));
     if (exception instanceof TooManyAttemptsError) response.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    if (status === HttpStatus.SERVICE_UNAVAILABLE && body.message === DATABASE_UNAVAILABLE) response.setHeader('Retry-After', '5');
     // A 502/504 is another server's failure, already worded for the admin: a warning, not this portal's bug.
     if (status === 502 || status === 504) this.logger.warn(String(body.message));
+    else if (body.message === DATABASE_UNAVAILABLE) this.logger.warn(`${DATABASE_UNAVAILABLE} (${driverCode(exception) ?? 'connection lost'})`);
     else if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     response.status(status).json(body);
   }
@@ -75,6 +77,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
               : (STATUS_TEXT[status] ?? 'Invalid request');
       return { status, body: { statusCode: status, message } };
     }
+    if (isDatabaseUnavailable(exception)) {
+      return {
+        status: HttpStatus.SERVICE_UNAVAILABLE,
+        body: { statusCode: HttpStatus.SERVICE_UNAVAILABLE, message: DATABASE_UNAVAILABLE },
+      };
+    }
     if (exception instanceof QueryFailedError && isUniqueViolation(exception)) {
       return {
         status: HttpStatus.CONFLICT,
@@ -92,6 +100,25 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     return { status: 500, body: { statusCode: 500, message: 'Internal server error' } };
   }
+}
+
+const DATABASE_UNAVAILABLE = 'The database is unavailable. Please try again in a few seconds.';
+
+/** The database cannot be reached or went away: the client may retry, and the pool reconnects by itself. */
+const DATABASE_GONE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
+]);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  return DATABASE_GONE.has(driverCode(error) ?? '') || (error as { fatal?: boolean })?.fatal === true;
 }
 
 /** MySQL/MariaDB strict mode refusing a value that does not fit its column (too long, out of range, truncated). */

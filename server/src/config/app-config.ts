@@ -26,7 +26,18 @@ export interface AppConfig {
   admin: { email: string; password: string | null };
   jwt: { secret: string; ttlSeconds: number };
   mail: { smtpUrl: string | null; from: string };
-  http: { bodyLimit: string; trustProxy: TrustProxy };
+  http: {
+    bodyLimit: string;
+    trustProxy: TrustProxy;
+    /** Idle keep-alive connections stay open this long (HTTP_KEEP_ALIVE_SECONDS): longer than a balancer's idle timeout, so it never reuses a closing one. */
+    keepAliveSeconds: number;
+  };
+  shutdown: {
+    /** SHUTDOWN_DELAY_SECONDS: on SIGTERM, keep serving this long while /api/health says 'draining'. */
+    delaySeconds: number;
+    /** SHUTDOWN_GRACE_SECONDS: then wait at most this long for requests in flight before closing their connections. */
+    graceSeconds: number;
+  };
   throttle: {
     windowSeconds: number;
     loginFailuresPerAccount: number;
@@ -167,7 +178,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     admin: { email: adminEmail, password: adminPassword },
     jwt: { secret: jwtSecret, ttlSeconds },
     mail: { smtpUrl, from: env.MAIL_FROM || 'StreamHub Portal <no-reply@localhost>' },
-    http: { bodyLimit: env.BODY_LIMIT || '1mb', trustProxy: parseTrustProxy(env.TRUST_PROXY, problems) },
+    http: {
+      bodyLimit: env.BODY_LIMIT || '1mb',
+      trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+      keepAliveSeconds: int('HTTP_KEEP_ALIVE_SECONDS', 65, 1, 3600),
+    },
+    shutdown: {
+      delaySeconds: int('SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
+      graceSeconds: int('SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
+    },
     throttle: {
       windowSeconds: int('THROTTLE_WINDOW_SECONDS', 15 * 60, 1, 24 * 3600),
       loginFailuresPerAccount: int('THROTTLE_LOGIN_FAILURES_PER_ACCOUNT', 5, 1, 10_000),

@@ -1,5 +1,8 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { DrainState } from './drain-state';
 import { HealthController } from './health.controller';
 
-@Module({ controllers: [HealthController] })
+/** /api/health for balancers and monitors, and the drain state a graceful shutdown sets. */
+@Global()
+@Module({ controllers: [HealthController], providers: [DrainState], exports: [DrainState] })
 export class HealthModule {}

@@ -1,0 +1,170 @@
+import { get as httpGet, IncomingMessage } from 'node:http';
+import { createConnection, createServer, Server, Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { createConnection as mysqlConnection } from 'mysql2/promise';
+import { join } from 'node:path';
+import { createTestDatabase, TestDatabase } from './support/databases';
+import { startPortalProcess } from './support/portal-process';
+import { ADMIN, bearer, startTestApp, TestApp } from './support/test-app';
+
+const isMariadb = process.env.TEST_DB === 'mariadb';
+
+// better-sqlite3 ships no types; this is all the test needs of it.
+type SqliteDatabase = { prepare(sql: string): { all(): unknown[] }; close(): void };
+const Database = module.require('better-sqlite3') as new (path: string, options: { readonly: boolean }) => SqliteDatabase;
+
+async function json(response: Response): Promise<{ data: Record<string, unknown> } & Record<string, unknown>> {
+  return (await response.json()) as { data: Record<string, unknown> } & Record<string, unknown>;
+}
+
+/** Rows of a table in the stopped portal's database. */
+async function rowsOf(database: TestDatabase, dataDir: string, sql: string): Promise<Array<Record<string, unknown>>> {
+  if (database.url) {
+    const connection = await mysqlConnection(database.url);
+    try {
+      return (await connection.query(sql))[0] as Array<Record<string, unknown>>;
+    } finally {
+      await connection.end();
+    }
+  }
+  const db = new Database(join(dataDir, 'portal.sqlite'), { readonly: true });
+  try {
+    return db.prepare(sql).all() as Array<Record<string, unknown>>;
+  } finally {
+    db.close();
+  }
+}
+
+describe(`faults (${process.env.TEST_DB})`, () => {
+  describe('SIGTERM', () => {
+    let database: TestDatabase;
+    beforeAll(async () => (database = await createTestDatabase()));
+    afterAll(() => database.drop());
+
+    it('drains: health says so, the download in flight completes, new connections are refused, and batched rows are written', async () => {
+      const portal = await startPortalProcess({ SHUTDOWN_DELAY_SECONDS: '3', ...(database.url ? { DATABASE_URL: database.url } : {}) });
+      try {
+        const token = ((await json(await fetch(`${portal.base}/api/admin/login`, post(ADMIN)))).data.token as string) ?? '';
+        const auth = { Authorization: `Bearer ${token}` };
+        const version = new FormData();
+        version.set('version', '9.0.0');
+        version.set('release_date', '2025-06-01');
+        const created = await json(await fetch(`${portal.base}/api/admin/upload`, { method: 'POST', headers: auth, body: version }));
+        const bytes = randomBytes(8 * 1024 * 1024);
+        const upload = new FormData();
+        upload.set('version_id', String(created.data.id));
+        upload.set('os_type', 'linux');
+        upload.set('architecture', 'x64');
+        upload.set('file', new Blob([bytes]), 'streamhub-9.0.0.tar.gz');
+        const file = await json(
+          await fetch(`${portal.base}/api/admin/distribution-files`, { method: 'POST', headers: auth, body: upload }),
+        );
+        expect(file.data.id).toBeDefined();
+
+        // A download that reads slowly: its first bytes arrive, then the client pauses (backpressure).
+        const response = await new Promise<IncomingMessage>((done) =>
+          httpGet(`${portal.base}/api/download/${file.data.id}`, { headers: auth }, done),
+        );
+        expect(response.statusCode).toBe(200);
+        const chunks: Buffer[] = [];
+        const first = await new Promise<Buffer>((done) => response.once('data', done));
+        chunks.push(first);
+        response.pause();
+        // Right before the signal: an action whose audit row is still in the batched writer's queue.
+        await fetch(`${portal.base}/api/admin/users`, post({ email: 'last-words@portal.test', password: 'last-words-1' }, auth));
+
+        portal.kill('SIGTERM');
+        for (;;) {
+          const health = await fetch(`${portal.base}/api/health`);
+          if (health.status === 503 && (await json(health)).status === 'draining') break;
+        }
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        const ended = new Promise((done) => response.once('end', done));
+        response.resume();
+        await ended;
+        expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+
+        expect(await portal.exited).toBe(0);
+        await expect(
+          new Promise((done, fail) => createConnection(portal.port, '127.0.0.1').once('connect', done).once('error', fail)),
+        ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+        const audit = await rowsOf(database, portal.dataDir, "SELECT action FROM audit_logs WHERE action = 'user.create'");
+        expect(audit).toHaveLength(1);
+        const downloads = await rowsOf(
+          database,
+          portal.dataDir,
+          `SELECT status FROM access_logs WHERE path = '/api/download/${String(file.data.id)}'`,
+        );
+        expect(downloads).toEqual([{ status: 200 }]);
+        expect(portal.output()).toContain('SIGTERM: draining');
+      } finally {
+        portal.cleanup();
+      }
+    });
+  });
+
+  // Only a database server can go away: SQLite is part of the process.
+  if (isMariadb)
+    describe('the database going away (MariaDB)', () => {
+      /** A TCP relay in front of MariaDB that can be cut and restored, so only this app loses its database. */
+      let relay: Server;
+      let relayPort: number;
+      const sockets = new Set<Socket>();
+      const listen = () => new Promise<void>((done) => relay.listen(relayPort, '127.0.0.1', done));
+      let t: TestApp;
+      let database: TestDatabase;
+
+      beforeAll(async () => {
+        relay = createServer((client) => {
+          const upstream = createConnection(3306, '127.0.0.1');
+          for (const socket of [client, upstream]) {
+            sockets.add(socket);
+            socket.on('close', () => sockets.delete(socket));
+            socket.on('error', () => socket.destroy());
+          }
+          client.pipe(upstream).pipe(client);
+        });
+        await new Promise<void>((done) => relay.listen(0, '127.0.0.1', done));
+        relayPort = (relay.address() as { port: number }).port;
+        database = await createTestDatabase();
+        t = await startTestApp({ DATABASE_URL: database.url!.replace('127.0.0.1:3306', `127.0.0.1:${relayPort}`) });
+      });
+      afterAll(async () => {
+        await t.close();
+        await database.drop();
+        relay.close();
+      });
+
+      it('answers 503 with a message while it is gone, and recovers by itself when it is back', async () => {
+        const admin = await t.adminToken();
+        await t.api().get('/api/admin/users').set(bearer(admin)).expect(200);
+
+        // Stop accepting and cut what is open (close() alone would wait for the pool's connections to end).
+        relay.close();
+        for (const socket of sockets) socket.destroy();
+        for (let i = 0; i < 2; i++) {
+          // The first call meets a connection that was cut, the second one a refused new connection: both 503.
+          const during = await t.api().get('/api/admin/users').set(bearer(admin));
+          expect(during.status).toBe(503);
+          expect(during.body).toEqual({ statusCode: 503, message: 'The database is unavailable. Please try again in a few seconds.' });
+          expect(during.headers['retry-after']).toBe('5');
+        }
+        const health = await t.api().get('/api/health');
+        expect(health.status).toBe(503);
+        expect(health.body).toMatchObject({ status: 'error', database: 'down' });
+
+        await listen();
+        for (;;) {
+          const after = await t.api().get('/api/admin/users').set(bearer(admin));
+          if (after.status === 200) break;
+          expect(after.status).toBe(503);
+        }
+        await t.api().get('/api/health').expect(200);
+        expect(t.statuses.filter((status) => status >= 500 && status !== 503)).toEqual([]);
+      });
+    });
+});
+
+function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) };
+}
