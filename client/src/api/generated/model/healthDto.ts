@@ -12,7 +12,7 @@ export interface HealthDto {
   database: HealthDtoDatabase;
   /** 'sqlite', 'mysql' or 'mariadb'. */
   database_type: string;
-  /** 'ok' when the database answers, otherwise 'error' (with HTTP 503). */
+  /** 'ok' when the database answers; 'error' when it does not and 'draining' while shutting down (both with HTTP 503). */
   status: HealthDtoStatus;
   time: string;
   uptime_seconds: number;

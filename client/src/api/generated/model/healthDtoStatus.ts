@@ -7,7 +7,7 @@
  */
 
 /**
- * 'ok' when the database answers, otherwise 'error' (with HTTP 503).
+ * 'ok' when the database answers; 'error' when it does not and 'draining' while shutting down (both with HTTP 503).
  */
 export type HealthDtoStatus = typeof HealthDtoStatus[keyof typeof HealthDtoStatus];
 
@@ -16,4 +16,5 @@ export type HealthDtoStatus = typeof HealthDtoStatus[keyof typeof HealthDtoStatu
 export const HealthDtoStatus = {
   ok: 'ok',
   error: 'error',
+  draining: 'draining',
 } as const;

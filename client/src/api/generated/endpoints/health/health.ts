@@ -33,7 +33,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * @summary Liveness and database check for load balancers and monitors.
+ * @summary Liveness and database check for load balancers and monitors: 503 when the database is down or this instance is draining.
  */
 export const getGetHealthUrl = () => {
 
@@ -112,7 +112,7 @@ export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TErr
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Liveness and database check for load balancers and monitors.
+ * @summary Liveness and database check for load balancers and monitors: 503 when the database is down or this instance is draining.
  */
 
 export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = ErrorType<unknown>>(
