@@ -52,6 +52,9 @@ describe(`settings (${process.env.TEST_DB})`, () => {
     ['pricing.price_per_device', -1],
     ['pricing.price_per_device', 10.123],
     ['pricing.price_per_device', '10'],
+    // Printed in exponent form by JavaScript: class-validator's decimal check threw on these (a 500 found by the fuzz test).
+    ['pricing.price_per_device', 5e-324],
+    ['pricing.price_per_device', 1e-7],
     ['pricing.max_devices', 0],
     ['pricing.max_devices', 101],
     ['pricing.max_duration_months', 121],

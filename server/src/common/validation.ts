@@ -1,5 +1,5 @@
 import { HttpStatus, ValidationError, ValidationPipe } from '@nestjs/common';
-import { ValidateIf } from 'class-validator';
+import { buildMessage, ValidateBy, ValidateIf } from 'class-validator';
 import { ApiError, FieldErrors } from './api-error';
 
 // Rule families in the order the spec checks them: presence, then format, then length (then how common), then agreement.
@@ -73,3 +73,17 @@ export function createValidationPipe(): ValidationPipe {
  * (IsOptional would let `null` through to the service as if it were a value).
  */
 export const OptionalNotNull = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
+
+/**
+ * A finite number with at most `places` decimals. class-validator's IsNumber({ maxDecimalPlaces }) throws on
+ * numbers JavaScript prints in exponent form (5e-324), which made a price a 500.
+ */
+export const IsDecimal = (places: number) =>
+  ValidateBy({
+    name: 'isDecimal',
+    constraints: [places],
+    validator: {
+      validate: (value: unknown) => typeof value === 'number' && Number.isFinite(value) && Number(value.toFixed(places)) === value,
+      defaultMessage: buildMessage((each) => `${each}$property must be a number with at most ${places} decimals`),
+    },
+  });

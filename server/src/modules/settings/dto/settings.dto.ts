@@ -6,7 +6,6 @@ import {
   IsEmail,
   IsIn,
   IsInt,
-  IsNumber,
   IsOptional,
   IsString,
   Matches,
@@ -17,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Trim } from '../../../common/transforms';
+import { IsDecimal } from '../../../common/validation';
 
 /** Bounds of every settings value; the DTOs below and the admin screen's hints use the same numbers. */
 export const SETTINGS_BOUNDS = {
@@ -75,7 +75,7 @@ export class PublicTestLicenseSettingsDto {
 /** Pricing of purchased licenses: total = devices × months × price_per_device. */
 export class PricingSettingsDto {
   /** Price per device per month in the currency's main unit, at most two decimals (0 to 100000), e.g. 10 for 10 USD. */
-  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })
+  @IsDecimal(2)
   @Min(SETTINGS_BOUNDS.pricePerDevice.min)
   @Max(SETTINGS_BOUNDS.pricePerDevice.max)
   price_per_device: number;
