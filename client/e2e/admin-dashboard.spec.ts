@@ -1,0 +1,119 @@
+import { expect, Page, test } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { ADMIN, adminToken, createVerifiedClient, fitsViewport, loginAsAdmin, seriousAxeViolations } from './support/portal';
+
+const stat = (page: Page, key: 'users' | 'licenses' | 'downloads' | 'revenue') => page.getByTestId(`dashboard-stat-${key}`);
+const refresh = (page: Page) => page.getByRole('button', { name: 'Refresh' });
+
+/** The users total as the server counts it. */
+async function usersTotal(page: Page): Promise<number> {
+  const token = await adminToken(page);
+  const response = await page.request.get('/api/admin/users?limit=5', { headers: { Authorization: `Bearer ${token}` } });
+  return (await response.json()).meta.overall_total as number;
+}
+
+test.describe('Admin Dashboard', () => {
+  test.beforeEach(async ({ page }) => {
+    await loginAsAdmin(page);
+  });
+
+  test('shows the server’s figures, and a new customer after Refresh', async ({ page }) => {
+    await expect(stat(page, 'users')).toBeVisible();
+    expect(Number(await stat(page, 'users').getAttribute('title'))).toBe(await usersTotal(page));
+    await expect(stat(page, 'downloads')).toHaveText(/^\d+(\.\d)?K$/);
+    await expect(stat(page, 'revenue')).toHaveText(/^\$\d+(\.\d)?K$/);
+
+    await createVerifiedClient(page);
+    const expected = await usersTotal(page);
+    await expect(async () => {
+      await refresh(page).click();
+      await expect(stat(page, 'users')).toHaveAttribute('title', String(expected), { timeout: 1000 });
+    }).toPass();
+    await expect(page.getByTestId('dashboard-updated')).toContainText('Last updated:');
+  });
+
+  test('an admin action done in the UI shows in Recent Activity with the admin and the address', async ({ page }) => {
+    const email = `dash-${randomBytes(3).toString('hex')}@portal.test`;
+    const token = await adminToken(page);
+    const created = await page.request.post('/api/admin/users', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { first_name: 'Dana', last_name: 'Board', email, password: 'secret-1x', is_verified: true, is_active: true },
+    });
+    expect(created.status()).toBe(201);
+
+    await page.goto('/secret-admin/users');
+    await page.getByPlaceholder('Search by name or email...').fill(email);
+    await page.getByRole('button', { name: `Deactivate ${email}` }).click();
+    await expect(page.getByText('User deactivated successfully!')).toBeVisible();
+
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    const entry = page.getByTestId('recent-activity').locator('[data-level]').filter({ hasText: email }).first();
+    await expect(async () => {
+      await refresh(page).click();
+      await expect(entry).toBeVisible({ timeout: 1000 });
+    }).toPass();
+    await expect(entry).toContainText(ADMIN.email);
+    await expect(entry).toContainText('127.0.0.1');
+    await expect(entry).toHaveAttribute('data-level', 'info');
+    await expect(page.getByTestId('recent-activity').locator('[data-level]')).toHaveCount(5);
+  });
+
+  test('shows System Health from the server, and every chart', async ({ page }) => {
+    await expect(page.getByTestId('health-status')).toHaveText(/Healthy|Warning|Error/);
+    await expect(page.getByTestId('health-uptime')).toHaveText(/^\d+d \d+h \d+m$/);
+    await expect(page.getByTestId('health-database-size')).toHaveText(/^\d[\d.,]* (Bytes|KB|MB|GB)$/);
+    await expect(page.getByTestId('health-storage-used')).toHaveText(/^\d[\d.,]* (Bytes|KB|MB|GB)$/);
+    await expect(page.getByTestId('health-jobs').or(page.getByTestId('health-jobs-none'))).toBeVisible();
+    for (const chart of ['chart-downloads', 'chart-licenses', 'chart-devices']) {
+      await expect(page.getByTestId(chart).locator('svg.recharts-surface').first()).toBeVisible();
+    }
+    await expect(page.getByTestId('chart-downloads')).toContainText(/\d+ downloads from/);
+  });
+
+  test('says which data failed instead of showing zeros, and loads it again on Retry', async ({ page }) => {
+    let failing = true;
+    await page.route('**/api/admin/system/health', (route) =>
+      failing ? route.fulfill({ status: 503, json: { statusCode: 503, message: 'Database unavailable' } }) : route.fallback(),
+    );
+    await page.reload();
+    const banner = page.getByRole('alert').filter({ hasText: 'Dashboard Issue' });
+    await expect(banner).toContainText('Some dashboard data could not be loaded from the server.');
+    await expect(banner).toContainText('Database unavailable');
+    await expect(page.getByTestId('health-status')).toHaveCount(0);
+    await expect(stat(page, 'users')).toBeVisible();
+
+    failing = false;
+    await banner.getByRole('button', { name: 'Retry' }).click();
+    await expect(banner).toHaveCount(0);
+    await expect(page.getByTestId('health-status')).toBeVisible();
+  });
+
+  test('reloads by itself every 30 seconds', async ({ page }) => {
+    await page.clock.install();
+    await page.reload();
+    await expect(stat(page, 'users')).toBeVisible();
+    const next = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/admin/dashboard');
+    await page.clock.fastForward(30_000);
+    await next;
+  });
+
+  for (const width of [1280, 390]) {
+    test(`fits ${width} px and has no serious accessibility violations, in English and German`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(page.getByTestId('chart-devices').locator('svg.recharts-surface').first()).toBeVisible();
+      await expect.poll(() => fitsViewport(page)).toBe(true);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.screenshot({ path: `e2e/screenshots/admin-dashboard-en-${width}.png`, fullPage: true });
+
+      await page.evaluate(() => localStorage.setItem('locale', 'de'));
+      await page.reload();
+      await expect(page.getByText('Letzte Aktivitäten')).toBeVisible();
+      await expect(page.getByText('Benutzer gesamt')).toBeVisible();
+      await expect(page.getByTestId('chart-devices').locator('svg.recharts-surface').first()).toBeVisible();
+      await expect.poll(() => fitsViewport(page)).toBe(true);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.screenshot({ path: `e2e/screenshots/admin-dashboard-de-${width}.png`, fullPage: true });
+      await page.evaluate(() => localStorage.removeItem('locale'));
+    });
+  }
+});

@@ -1,0 +1,109 @@
+import { AreaChart, BarChart, LineChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
+import { Card, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { DownloadStatsDto } from '../../../api/generated/model';
+import type { MessageId } from '../../../i18n/message-id';
+import { licensesPerWeek, shortDay } from './dashboard-display';
+
+function ChartCard({ title, summary, testId, children }: { title: MessageId; summary: string; testId: string; children: ReactNode }) {
+  return (
+    <Card withBorder radius="md" p="md" data-testid={testId}>
+      <Title order={3} fz="md">
+        <FormattedMessage id={title} />
+      </Title>
+      <Text fz="xs" c="dimmed" mb="sm">
+        {summary}
+      </Text>
+      {/* The chart is a picture of the summary line above it, which screen readers read instead. */}
+      <div role="img" aria-label={summary}>
+        {children}
+      </div>
+    </Card>
+  );
+}
+
+/** Downloads per day by OS (30 days), licenses issued per week (trial vs paid) and active devices per day. */
+export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | undefined; loading: boolean }) {
+  const intl = useIntl();
+  if (!stats) return loading ? <Skeleton h={300} /> : null;
+
+  const t = (id: MessageId, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const day = (value: string) => shortDay(value, intl.locale);
+  const number = (value: number) => intl.formatNumber(value);
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const weeks = licensesPerWeek(stats.licenses_per_day);
+  const lastDevices = stats.active_devices_per_day.at(-1)?.active ?? 0;
+  const range = { from: day(stats.from), to: day(stats.to) };
+
+  return (
+    <Stack gap="sm">
+      <ChartCard
+        title="admin.dashboard.charts.downloads"
+        testId="chart-downloads"
+        summary={t('admin.dashboard.charts.downloadsSummary', {
+          ...range,
+          total: number(sum(stats.downloads_per_day.map((d) => d.total))),
+        })}
+      >
+        <AreaChart
+          h={240}
+          data={stats.downloads_per_day}
+          dataKey="day"
+          type="stacked"
+          withLegend
+          withDots={false}
+          valueFormatter={number}
+          xAxisProps={{ tickFormatter: day, minTickGap: 24 }}
+          series={[
+            { name: 'windows', label: t('admin.files.os.windows'), color: 'blue.6' },
+            { name: 'linux', label: t('admin.files.os.linux'), color: 'orange.6' },
+            { name: 'macos', label: t('admin.files.os.macos'), color: 'gray.6' },
+          ]}
+        />
+      </ChartCard>
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
+        <ChartCard
+          title="admin.dashboard.charts.licenses"
+          testId="chart-licenses"
+          summary={t('admin.dashboard.charts.licensesSummary', {
+            ...range,
+            trial: number(sum(weeks.map((w) => w.trial))),
+            paid: number(sum(weeks.map((w) => w.paid))),
+          })}
+        >
+          <BarChart
+            h={240}
+            data={weeks}
+            dataKey="week"
+            type="stacked"
+            withLegend
+            valueFormatter={number}
+            xAxisProps={{ tickFormatter: day }}
+            series={[
+              { name: 'trial', label: t('admin.dashboard.charts.trial'), color: 'teal.6' },
+              { name: 'paid', label: t('admin.dashboard.charts.paid'), color: 'violet.6' },
+            ]}
+          />
+        </ChartCard>
+        <ChartCard
+          title="admin.dashboard.charts.devices"
+          testId="chart-devices"
+          summary={t('admin.dashboard.charts.devicesSummary', { count: number(lastDevices) })}
+        >
+          <LineChart
+            h={240}
+            data={stats.active_devices_per_day}
+            dataKey="day"
+            withLegend
+            withDots={stats.active_devices_per_day.length < 2}
+            valueFormatter={number}
+            xAxisProps={{ tickFormatter: day, minTickGap: 24 }}
+            series={[{ name: 'active', label: t('admin.dashboard.charts.activeDevices'), color: 'green.7' }]}
+          />
+        </ChartCard>
+      </SimpleGrid>
+    </Stack>
+  );
+}
