@@ -3,14 +3,25 @@ import type { SortOrder } from '../pagination';
 /** Filter values as they travel in a query string: one text per name. */
 export type ListFilters = Record<string, string>;
 
+/** A list with a search but no filters. */
+export type NoFilters = Record<never, string>;
+
 /** Everything that picks the rows of a server-paged list. Flat, so it maps one to one onto a query string. */
-export type ListState<F extends ListFilters = ListFilters, S extends string = string> = F & {
+export type ListState<F extends ListFilters = ListFilters, S extends string = string> = F & ListBase<S>;
+
+/** What every list has: a search, a page of a size, a sort. */
+export interface ListBase<S extends string = string> {
   search: string;
   page: number;
   limit: number;
   sort: S;
   order: SortOrder;
-};
+}
+
+/** The query parameters every server list takes (a blank search is left out); filters are each list's own. */
+export function listParams<S extends string>({ search, page, limit, sort, order }: ListBase<S>) {
+  return { search: search || undefined, page, limit, sort, order };
+}
 
 /** What a list accepts and starts with. Filter names must not be search, page, limit, sort or order. */
 export interface ListSpec<F extends ListFilters, S extends string> {
