@@ -159,6 +159,31 @@ describe('useServerList', () => {
     expect(search()).toBe('?tab=remote&status=active');
   });
 
+  it('passes the other query options on, and lets a filter pick the endpoint', async () => {
+    const asked: string[] = [];
+    const current: { list?: ServerList<Filters, Sort, Answer> } = {};
+    function Probe() {
+      current.list = useServerList<Filters, Sort, Answer>(SPEC, (state) => ({
+        queryKey: [`/api/${state.status}`, state],
+        queryFn: async () => {
+          asked.push(state.status);
+          return { data: [], meta: { page: 1, pages: 1, limit: 10, total: 0 } };
+        },
+        enabled: state.owner !== 'nobody',
+      }));
+      return null;
+    }
+    const router = createMemoryRouter([{ path: '/list', element: <Probe /> }], { initialEntries: ['/list?owner=nobody'] });
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    act(() => current.list!.update({ status: 'active' }));
+    act(() => current.list!.update({ owner: '' }));
+    await waitFor(() => expect(asked).toEqual(['active']));
+  });
+
   it('refreshes every page of the list', async () => {
     const { list, asked } = renderList('/list');
     await waitFor(() => expect(asked).toHaveLength(1));

@@ -1,5 +1,5 @@
 import { useDebouncedCallback } from '@mantine/hooks';
-import { keepPreviousData, QueryKey, useQuery, useQueryClient, UseQueryOptions } from '@tanstack/react-query';
+import { keepPreviousData, QueryFunction, QueryKey, SkipToken, useQuery, useQueryClient, UseQueryOptions } from '@tanstack/react-query';
 import { ChangeEvent, useEffect, useMemo, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import type { ApiError } from '../../api/http-client';
@@ -34,10 +34,15 @@ export interface TableSorting<S extends string> {
   onSort: (sort: S) => void;
 }
 
-/** The generated query options for one state, e.g. `(state) => getListUsersQueryOptions(toParams(state))`. */
-export type ListQuery<F extends ListFilters, S extends string, TData> = (
-  state: ListState<F, S>,
-) => UseQueryOptions<TData, ApiError, TData, QueryKey>;
+/**
+ * The generated query options for one state, e.g. `(state) => getListUsersQueryOptions(toParams(state))`. Typed
+ * loosely (key and fetch function) so one list may switch endpoints by a filter (then name the answer types:
+ * `useServerList<F, S, SystemLogsResponseDto | LogListResponseDto>`); every other option, such as a refetch interval, is passed on.
+ */
+export type ListQuery<F extends ListFilters, S extends string, TData> = (state: ListState<F, S>) => {
+  queryKey: QueryKey;
+  queryFn?: QueryFunction<TData, QueryKey, never> | SkipToken;
+};
 
 /**
  * A server-paged list whose search, filters, page, page size and sort live in the URL's query string, so a list
@@ -90,7 +95,7 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
 
   const sortBy = (sort: S) => write({ ...state, ...nextSort(state, sort), page: 1 });
 
-  const result = useQuery({ ...query(state), placeholderData: keepPreviousData });
+  const result = useQuery<TData, ApiError>({ ...(query(state) as UseQueryOptions<TData, ApiError>), placeholderData: keepPreviousData });
   const meta: TData['meta'] | undefined = result.data?.meta;
 
   // A page that no longer exists moves to the last one (never judged on the previous query's answer).
