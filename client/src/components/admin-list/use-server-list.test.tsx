@@ -115,6 +115,35 @@ describe('useServerList', () => {
     expect(box).toHaveProperty('value', 'ada ');
   });
 
+  it('keeps keys typed while its own search is still on the way to the URL', async () => {
+    const current: { list?: ServerList<Filters, Sort, Answer> } = {};
+    function Probe() {
+      current.list = useServerList(SPEC, (state) => ({
+        queryKey: ['/api/test', state],
+        queryFn: async (): Promise<Answer> => ({ data: [], meta: { page: 1, pages: 1, limit: 10, total: 0 } }),
+      }));
+      return <input aria-label="Search" {...current.list.searchProps} />;
+    }
+    // A slow route loader holds every navigation back, as a busy browser does.
+    const slow = () => new Promise<null>((resolve) => setTimeout(() => resolve(null), 200));
+    const router = createMemoryRouter([{ path: '/list', element: <Probe />, loader: slow, HydrateFallback: () => null }], {
+      initialEntries: ['/list'],
+    });
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    const box = await screen.findByRole('textbox', { name: 'Search' });
+    fireEvent.change(box, { target: { value: 'ad' } });
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    fireEvent.change(box, { target: { value: 'ada' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?search=ad'));
+    expect(box).toHaveProperty('value', 'ada');
+    await waitFor(() => expect(router.state.location.search).toBe('?search=ada'), { timeout: 2000 });
+    expect(box).toHaveProperty('value', 'ada');
+  });
+
   it("moves a page that no longer exists to the last one, replacing the link's entry", async () => {
     const { list, search, router } = renderList('/list?status=active&page=9', { pages: () => 4 });
     await waitFor(() => expect(search()).toBe('?status=active&page=4'));

@@ -77,16 +77,22 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
     if (spec.storageKey) saveListState(spec.storageKey, state);
   }, [spec, state]);
 
-  // The search box shows what is typed; the URL gets it 300 ms after the last key. Back and forward bring the box along.
+  // The search box shows what is typed; the URL gets it 300 ms after the last key. Back and forward bring the box
+  // along, but our own search arriving in the URL never overwrites keys typed since it was sent.
   const [searchText, setSearchText] = useState(state.search);
   const [shownSearch, setShownSearch] = useState(state.search);
+  const [sent, setSent] = useState<string[]>([]);
   if (shownSearch !== state.search) {
     setShownSearch(state.search);
-    if (searchText.trim() !== state.search) setSearchText(state.search);
+    const own = sent.indexOf(state.search);
+    setSent(own >= 0 ? sent.slice(own + 1) : []);
+    if (own < 0 && searchText.trim() !== state.search) setSearchText(state.search);
   }
   const commitSearch = useDebouncedCallback((text: string) => {
     const search = text.trim();
-    if (search !== state.search) write({ ...state, search, page: 1 }, true);
+    if (search === state.search) return;
+    setSent((current) => [...current, search]);
+    write({ ...state, search, page: 1 }, true);
   }, SEARCH_DEBOUNCE_MS);
   const changeSearch = (text: string) => {
     setSearchText(text);
