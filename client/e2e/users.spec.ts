@@ -99,6 +99,56 @@ test.describe('Users Management', () => {
     await expect(page.getByRole('columnheader', { name: 'User' })).toHaveAttribute('aria-sort', 'descending');
   });
 
+  test('keeps a filtered, sorted, paged list in its URL: a reload, Back and a shared link bring it back', async ({ page, browser }) => {
+    const role = (p: Page) => p.getByRole('combobox', { name: 'Role', exact: true });
+    await search(page).fill(marker);
+    await expect(rows(page)).toHaveCount(6);
+    await role(page).click();
+    await page.getByRole('option', { name: 'Client' }).click();
+    await page.getByRole('button', { name: 'User', exact: true }).click();
+    await page.getByRole('button', { name: 'User', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Rows per page' }).click();
+    await page.getByRole('option', { name: '5', exact: true }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page).first()).toContainText('Alex');
+    const url = new URL(page.url());
+    expect(Object.fromEntries(url.searchParams)).toEqual({ search: marker, role: 'client', sort: 'name', page: '2', limit: '5' });
+
+    // The URL alone restores it, without the preferences remembered in this browser.
+    await page.evaluate(() => localStorage.removeItem('admin_users_preferences'));
+    await page.reload();
+    await expect(search(page)).toHaveValue(marker);
+    await expect(role(page)).toHaveValue('Client');
+    await expect(page.getByRole('columnheader', { name: 'User' })).toHaveAttribute('aria-sort', 'descending');
+    await expect(page.getByRole('combobox', { name: 'Rows per page' })).toHaveValue('5');
+    await expect(page.getByTestId('page-indicator')).toHaveText('Page 2 of 2');
+    await expect(rows(page).first()).toContainText('Alex');
+
+    // Back steps through the choices.
+    await page.goBack();
+    await expect(page.getByTestId('page-indicator')).toHaveText('Page 1 of 2');
+    await expect(rows(page)).toHaveCount(5);
+    await page.goBack();
+    await expect(rows(page)).toHaveCount(6);
+    await page.goForward();
+    await page.goForward();
+    await expect(page.getByTestId('page-indicator')).toHaveText('Page 2 of 2');
+
+    // A link sent to another admin opens the same list.
+    const other = await browser.newPage();
+    try {
+      await loginAsAdmin(other);
+      await other.goto(url.pathname + url.search);
+      await expect(search(other)).toHaveValue(marker);
+      await expect(other.getByTestId('page-indicator')).toHaveText('Page 2 of 2');
+      await expect(rows(other)).toHaveCount(1);
+      await expect(rows(other).first()).toContainText('Alex');
+    } finally {
+      await other.close();
+    }
+  });
+
   test('creates a user with the modal, validating on the way', async ({ page }) => {
     const email = `${marker.toLowerCase()}-new@portal.test`;
     await page.getByRole('button', { name: 'Add User' }).click();

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { getListMyLicensesQueryKey, useCreateLicense } from '../../api/generated/endpoints/licenses/licenses';
 import type { LicenseRequestResultDto, PublicPricingSettingsDto } from '../../api/generated/model';
-import { ApiError } from '../../api/http-client';
+import { applyFieldErrors } from '../../lib/field-errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { localizeServerMessage } from '../auth/server-messages';
 import {
@@ -92,12 +92,7 @@ export function PurchaseLicenseModal({ opened, onClose, products, pricing, onPur
       onPurchased(response.data);
     } catch (error) {
       const message = localizeServerMessage(intl, (error as Error).message);
-      if (error instanceof ApiError) {
-        const fields = error.fieldErrors;
-        if (fields.product_name) form.setFieldError('product', fields.product_name.join(', '));
-        if (fields.max_activations) form.setFieldError('devices', fields.max_activations.join(', '));
-        if (fields.duration_months) form.setFieldError('months', fields.duration_months.join(', '));
-      }
+      applyFieldErrors(form, error, { fields: { product_name: 'product', max_activations: 'devices', duration_months: 'months' } });
       setFailure(intl.formatMessage({ id: 'licenses.errors.purchase' }, { message }));
     }
   });

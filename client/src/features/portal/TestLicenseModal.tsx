@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { getListMyLicensesQueryKey, useCreateLicense } from '../../api/generated/endpoints/licenses/licenses';
 import type { LicenseDto, PublicTestLicenseSettingsDto } from '../../api/generated/model';
-import { ApiError } from '../../api/http-client';
+import { applyFieldErrors } from '../../lib/field-errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { localizeServerMessage } from '../auth/server-messages';
 import { ProductOptions, ProductSelect } from './ProductSelect';
@@ -51,8 +51,7 @@ export function TestLicenseModal({ opened, onClose, products, testLicense, onCre
       onCreated(response.data.license);
     } catch (error) {
       const message = localizeServerMessage(intl, (error as Error).message);
-      if (error instanceof ApiError && error.fieldErrors.product_name)
-        form.setFieldError('product', error.fieldErrors.product_name.join(', '));
+      applyFieldErrors(form, error, { fields: { product_name: 'product' } });
       setFailure(intl.formatMessage({ id: 'licenses.errors.trial' }, { message }));
     }
   });

@@ -10,7 +10,8 @@ import {
 } from '../../../api/generated/endpoints/distribution-files/distribution-files';
 import { useGetSupportedVersions } from '../../../api/generated/endpoints/versions/versions';
 import type { Architecture, DistributionFileDto, OsType } from '../../../api/generated/model';
-import { ApiError } from '../../../api/http-client';
+import type { ApiError } from '../../../api/http-client';
+import { applyFieldErrors } from '../../../lib/field-errors';
 import { paths } from '../../../app/paths';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { formatAdminBytes } from '../../../i18n/format';
@@ -100,11 +101,7 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
       }
       onUploaded(response.data);
     } catch (error) {
-      if (error instanceof ApiError) {
-        for (const [field, messages] of Object.entries(error.fieldErrors)) {
-          if (field in values) form.setFieldError(field, messages.join(', '));
-        }
-      }
+      applyFieldErrors(form, error);
       const reason = uploadFailure(error as ApiError);
       setFailure(
         reason.kind === 'server'

@@ -1,8 +1,10 @@
-import { ActionIcon, Badge, Group, Stack, Table, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { Badge, Group, Stack, Table, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconBrandApple, IconBrandUbuntu, IconBrandWindows, IconTrash } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { DistributionFileDto, ListDistributionFilesSort, OsType } from '../../../api/generated/model';
-import { SortableTh } from '../../../components/SortableTh';
+import { SortHeader } from '../../../components/admin-list/ListFrame';
+import { RowAction } from '../../../components/admin-list/RowAction';
+import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { formatAdminBytes } from '../../../i18n/format';
 import type { MessageId } from '../../../i18n/message-id';
 import { shortHash } from './file-display';
@@ -25,16 +27,14 @@ const COLUMNS: Array<{ sort: ListDistributionFilesSort; label: MessageId }> = [
 
 interface FilesTableProps {
   files: DistributionFileDto[];
-  sort: ListDistributionFilesSort;
-  order: 'asc' | 'desc';
-  onSort: (sort: ListDistributionFilesSort) => void;
+  sorting: TableSorting<ListDistributionFilesSort>;
   onDelete: (file: DistributionFileDto) => void;
   /** The file being deleted: its button waits. */
   busyId: number | null;
 }
 
 /** The File Management table: file and hash, version, platform, size, downloads, created, delete. */
-export function FilesTable({ files, sort, order, onSort, onDelete, busyId }: FilesTableProps) {
+export function FilesTable({ files, sorting, onDelete, busyId }: FilesTableProps) {
   const intl = useIntl();
   return (
     <Table.ScrollContainer minWidth={860}>
@@ -42,9 +42,7 @@ export function FilesTable({ files, sort, order, onSort, onDelete, busyId }: Fil
         <Table.Thead>
           <Table.Tr>
             {COLUMNS.map((column) => (
-              <SortableTh key={column.sort} active={sort === column.sort} order={order} onSort={() => onSort(column.sort)}>
-                <FormattedMessage id={column.label} />
-              </SortableTh>
+              <SortHeader key={column.sort} sorting={sorting} column={column.sort} label={column.label} />
             ))}
             <Table.Th>
               <FormattedMessage id="admin.files.columns.actions" />
@@ -111,17 +109,14 @@ export function FilesTable({ files, sort, order, onSort, onDelete, busyId }: Fil
                   <FormattedDate value={file.created_at} dateStyle="medium" />
                 </Table.Td>
                 <Table.Td>
-                  <Tooltip label={intl.formatMessage({ id: 'common.delete' })}>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      loading={busyId === file.id}
-                      aria-label={intl.formatMessage({ id: 'admin.files.actions.delete' }, { name: file.file_name })}
-                      onClick={() => onDelete(file)}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Tooltip>
+                  <RowAction
+                    icon={IconTrash}
+                    color="red"
+                    loading={busyId === file.id}
+                    tooltip={intl.formatMessage({ id: 'common.delete' })}
+                    label={intl.formatMessage({ id: 'admin.files.actions.delete' }, { name: file.file_name })}
+                    onClick={() => onDelete(file)}
+                  />
                 </Table.Td>
               </Table.Tr>
             );

@@ -1,4 +1,11 @@
-import type { Architecture, FileStatsDto, FileVersionChoiceDto, ListDistributionFilesSort, OsType } from '../../../api/generated/model';
+import {
+  type Architecture,
+  type FileStatsDto,
+  type FileVersionChoiceDto,
+  ListDistributionFilesSort,
+  type OsType,
+} from '../../../api/generated/model';
+import type { ListSpec } from '../../../components/admin-list/list-state';
 import type { Sorting } from '../../../components/pagination';
 
 /** Files table: 25 rows (the server's default page), newest first (admin spec section 9). */
@@ -33,6 +40,14 @@ export function fileProblem(file: File | Blob | null | undefined, maxBytes?: num
   if (maxBytes && maxBytes > 0 && file.size > maxBytes) return 'tooLarge';
   return null;
 }
+
+type FileFilters = { versionId: string; os: OsType | 'all' };
+/** The files list; the version filter takes any id, and one that no longer exists falls back to All Versions on the page. */
+export const FILES_LIST: ListSpec<FileFilters, ListDistributionFilesSort> = {
+  defaults: { search: '', versionId: 'all', os: 'all', page: 1, limit: PAGE_SIZE, ...DEFAULT_SORT },
+  sorts: Object.values(ListDistributionFilesSort),
+  choices: { os: ['all', ...OS_TYPES] },
+};
 
 /** The list and stats filters as query parameters: 'all' and blank values are left out. */
 export function listFilters(filters: { search: string; versionId: string; os: OsType | 'all' }) {

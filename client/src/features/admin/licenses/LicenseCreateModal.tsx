@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useCreateAdminLicense, useGenerateLicenseKey, useListAvailableVersions } from '../../../api/generated/endpoints/licenses/licenses';
 import type { AdminLicenseDto } from '../../../api/generated/model';
-import { ApiError } from '../../../api/http-client';
+import { applyFieldErrors } from '../../../lib/field-errors';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { maxActivationsOf } from './license-display';
 
@@ -78,11 +78,7 @@ export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreate
       });
       onCreated(response.data);
     } catch (error) {
-      if (error instanceof ApiError) {
-        for (const [field, messages] of Object.entries(error.fieldErrors)) {
-          if (field in values) form.setFieldError(field, messages.join(', '));
-        }
-      }
+      applyFieldErrors(form, error);
       setFailure(intl.formatMessage({ id: 'adminLicenses.errors.create' }, { message: (error as Error).message }));
     }
   });

@@ -1,8 +1,10 @@
-import { ActionIcon, Badge, Group, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconBan, IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { AdminLicenseDto, ListAdminLicensesSort } from '../../../api/generated/model';
-import { SortableTh } from '../../../components/SortableTh';
+import { SortHeader } from '../../../components/admin-list/ListFrame';
+import { RowAction, RowActions } from '../../../components/admin-list/RowAction';
+import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import type { MessageId } from '../../../i18n/message-id';
 import { activationColor, activationPercent, expiresSoon, isSynced, STATUS_COLORS, statusAction } from './license-display';
 
@@ -15,9 +17,7 @@ export interface LicenseActions {
 
 interface LicensesTableProps extends LicenseActions {
   licenses: AdminLicenseDto[];
-  sort: ListAdminLicensesSort;
-  order: 'asc' | 'desc';
-  onSort: (sort: ListAdminLicensesSort) => void;
+  sorting: TableSorting<ListAdminLicensesSort>;
   /** The license whose action is under way: its buttons wait. */
   busyId: number | null;
 }
@@ -48,12 +48,10 @@ function Activations({ license }: { license: AdminLicenseDto }) {
 }
 
 /** The License Management table: key, product and user, status, activations, dates, sync state and actions. */
-export function LicensesTable({ licenses, sort, order, onSort, busyId, onRevoke, onActivate, onCopy, onDelete }: LicensesTableProps) {
+export function LicensesTable({ licenses, sorting, busyId, onRevoke, onActivate, onCopy, onDelete }: LicensesTableProps) {
   const intl = useIntl();
   const sortable = (column: keyof typeof SORTABLE) => (
-    <SortableTh active={sort === SORTABLE[column].sort} order={order} onSort={() => onSort(SORTABLE[column].sort)}>
-      <FormattedMessage id={SORTABLE[column].label} />
-    </SortableTh>
+    <SortHeader sorting={sorting} column={SORTABLE[column].sort} label={SORTABLE[column].label} />
   );
 
   return (
@@ -146,53 +144,41 @@ export function LicensesTable({ licenses, sort, order, onSort, busyId, onRevoke,
                   )}
                 </Table.Td>
                 <Table.Td>
-                  <Group gap={4} wrap="nowrap">
+                  <RowActions>
                     {action === 'activate' ? (
-                      <Tooltip label={intl.formatMessage({ id: 'adminLicenses.actions.activateShort' })}>
-                        <ActionIcon
-                          variant="subtle"
-                          color="green"
-                          loading={busy}
-                          aria-label={intl.formatMessage({ id: 'adminLicenses.actions.activate' }, { key })}
-                          onClick={() => onActivate(license)}
-                        >
-                          <IconPlayerPlay size={16} />
-                        </ActionIcon>
-                      </Tooltip>
+                      <RowAction
+                        icon={IconPlayerPlay}
+                        color="green"
+                        loading={busy}
+                        tooltip={intl.formatMessage({ id: 'adminLicenses.actions.activateShort' })}
+                        label={intl.formatMessage({ id: 'adminLicenses.actions.activate' }, { key })}
+                        onClick={() => onActivate(license)}
+                      />
                     ) : (
-                      <Tooltip label={intl.formatMessage({ id: 'adminLicenses.actions.revokeShort' })}>
-                        <ActionIcon
-                          variant="subtle"
-                          color="orange"
-                          loading={busy}
-                          aria-label={intl.formatMessage({ id: 'adminLicenses.actions.revoke' }, { key })}
-                          onClick={() => onRevoke(license)}
-                        >
-                          <IconBan size={16} />
-                        </ActionIcon>
-                      </Tooltip>
+                      <RowAction
+                        icon={IconBan}
+                        color="orange"
+                        loading={busy}
+                        tooltip={intl.formatMessage({ id: 'adminLicenses.actions.revokeShort' })}
+                        label={intl.formatMessage({ id: 'adminLicenses.actions.revoke' }, { key })}
+                        onClick={() => onRevoke(license)}
+                      />
                     )}
-                    <Tooltip label={intl.formatMessage({ id: 'adminLicenses.actions.copyShort' })}>
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={intl.formatMessage({ id: 'adminLicenses.actions.copy' }, { key })}
-                        onClick={() => onCopy(license)}
-                      >
-                        <IconCopy size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label={intl.formatMessage({ id: 'common.delete' })}>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        disabled={busy}
-                        aria-label={intl.formatMessage({ id: 'adminLicenses.actions.delete' }, { key })}
-                        onClick={() => onDelete(license)}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
+                    <RowAction
+                      icon={IconCopy}
+                      tooltip={intl.formatMessage({ id: 'adminLicenses.actions.copyShort' })}
+                      label={intl.formatMessage({ id: 'adminLicenses.actions.copy' }, { key })}
+                      onClick={() => onCopy(license)}
+                    />
+                    <RowAction
+                      icon={IconTrash}
+                      color="red"
+                      disabled={busy}
+                      tooltip={intl.formatMessage({ id: 'common.delete' })}
+                      label={intl.formatMessage({ id: 'adminLicenses.actions.delete' }, { key })}
+                      onClick={() => onDelete(license)}
+                    />
+                  </RowActions>
                 </Table.Td>
               </Table.Tr>
             );

@@ -1,4 +1,5 @@
-import type { AdminLicenseDto, LicenseStatus, ListAdminLicensesSort } from '../../../api/generated/model';
+import { type AdminLicenseDto, type LicenseStatus, ListAdminLicensesSort } from '../../../api/generated/model';
+import type { ListSpec } from '../../../components/admin-list/list-state';
 import type { Sorting } from '../../../components/pagination';
 
 /** Admin spec section 9: 'Expires soon!' within 30 days. */
@@ -8,6 +9,18 @@ const DAY_MS = 24 * 3600 * 1000;
 /** Version and license tables: 25 rows, newest first (admin spec section 9). */
 export const PAGE_SIZE = 25;
 export const DEFAULT_SORT: Sorting<ListAdminLicensesSort> = { sort: 'created_at', order: 'desc' };
+
+export const STATUSES: LicenseStatus[] = ['active', 'expired', 'revoked', 'pending'];
+
+type LicenseFilters = { status: LicenseStatus | 'all' };
+export const LICENSES_LIST: ListSpec<LicenseFilters, ListAdminLicensesSort> = {
+  defaults: { search: '', status: 'all', page: 1, limit: PAGE_SIZE, ...DEFAULT_SORT },
+  sorts: Object.values(ListAdminLicensesSort),
+  choices: { status: ['all', ...STATUSES] },
+};
+
+/** The list and export filters: 'all' is no filter. */
+export const statusFilter = (status: LicenseStatus | 'all') => (status === 'all' ? undefined : status);
 
 /** Success messages clear after 5 s; the delete message after 8 s (admin spec sections 8 and 9). */
 export const MESSAGE_MS = 5000;

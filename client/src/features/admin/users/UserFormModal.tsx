@@ -19,7 +19,7 @@ import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-i
 import { useCreateUser, useUpdateUser } from '../../../api/generated/endpoints/users/users';
 import type { AdminUserDto, CreateUserDto } from '../../../api/generated/model';
 import { localizeServerMessage } from '../../auth/server-messages';
-import { ApiError } from '../../../api/http-client';
+import { applyFieldErrors } from '../../../lib/field-errors';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 
 export const ADMIN_PASSWORD_MIN = 6;
@@ -102,11 +102,7 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
         onSaved(intl.formatMessage({ id: 'users.messages.created' }));
       }
     } catch (error) {
-      if (error instanceof ApiError) {
-        const fields = error.fieldErrors;
-        for (const [field, messages] of Object.entries(fields))
-          if (field in values) form.setFieldError(field, messages.map((message) => localizeServerMessage(intl, message)).join(', '));
-      }
+      applyFieldErrors(form, error, { localize: (message) => localizeServerMessage(intl, message) });
       setFailure(intl.formatMessage({ id: 'users.errors.save' }, { message: (error as Error).message }));
     }
   });

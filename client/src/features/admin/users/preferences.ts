@@ -1,18 +1,15 @@
-import type { ListUsersParams } from '../../../api/generated/model';
+import type { ListUsersParams, ListUsersSort } from '../../../api/generated/model';
+import { ListSpec, ListState, loadListState, saveListState } from '../../../components/admin-list/list-state';
 
 export const USERS_PREFERENCES_KEY = 'admin_users_preferences';
 export const PAGE_SIZES = [5, 10, 25, 50, 100] as const;
 
-export interface UsersPreferences {
-  search: string;
+type UsersFilters = {
   status: 'all' | 'active' | 'inactive';
   role: 'all' | 'admin' | 'client' | 'moderator';
   emailStatus: 'all' | 'verified' | 'unverified';
-  page: number;
-  limit: (typeof PAGE_SIZES)[number];
-  sort: NonNullable<ListUsersParams['sort']>;
-  order: 'asc' | 'desc';
-}
+};
+export type UsersPreferences = ListState<UsersFilters, ListUsersSort>;
 
 export const DEFAULT_PREFERENCES: UsersPreferences = {
   search: '',
@@ -25,25 +22,26 @@ export const DEFAULT_PREFERENCES: UsersPreferences = {
   order: 'desc',
 };
 
-/** Filters, page, page size and sort as last left, ignoring anything stored that no longer fits. */
-export function loadPreferences(): UsersPreferences {
-  try {
-    const stored = JSON.parse(localStorage.getItem(USERS_PREFERENCES_KEY) ?? '{}') as Partial<UsersPreferences>;
-    const merged = { ...DEFAULT_PREFERENCES, ...stored };
-    if (!PAGE_SIZES.includes(merged.limit)) merged.limit = DEFAULT_PREFERENCES.limit;
-    if (!Number.isInteger(merged.page) || merged.page < 1) merged.page = 1;
-    return merged;
-  } catch {
-    return DEFAULT_PREFERENCES;
-  }
-}
+/** The users list: 10 rows, newest first, filters, page, size and sort kept in the URL and in localStorage (admin spec section 9). */
+export const USERS_LIST: ListSpec<UsersFilters, ListUsersSort> = {
+  defaults: DEFAULT_PREFERENCES,
+  sorts: ['name', 'role', 'status', 'is_verified', 'last_login', 'created_at'],
+  pageSizes: PAGE_SIZES,
+  choices: {
+    status: ['all', 'active', 'inactive'],
+    role: ['all', 'admin', 'client', 'moderator'],
+    emailStatus: ['all', 'verified', 'unverified'],
+  },
+  storageKey: USERS_PREFERENCES_KEY,
+};
 
-export function savePreferences(preferences: UsersPreferences): void {
-  localStorage.setItem(USERS_PREFERENCES_KEY, JSON.stringify(preferences));
-}
+/** Filters, page, page size and sort as last left, ignoring anything stored that no longer fits. */
+export const loadPreferences = (): UsersPreferences => loadListState(USERS_PREFERENCES_KEY, USERS_LIST);
+
+export const savePreferences = (preferences: UsersPreferences): void => saveListState(USERS_PREFERENCES_KEY, preferences);
 
 /** The list query the server gets: 'all' means no filter. */
-export function toListParams(preferences: UsersPreferences, search: string): ListUsersParams {
+export function toListParams(preferences: UsersPreferences, search = preferences.search): ListUsersParams {
   return {
     search: search.trim() || undefined,
     status: preferences.status === 'all' ? undefined : preferences.status,
@@ -52,8 +50,6 @@ export function toListParams(preferences: UsersPreferences, search: string): Lis
     sort: preferences.sort,
     order: preferences.order,
     page: preferences.page,
-    limit: preferences.limit,
+    limit: preferences.limit as ListUsersParams['limit'],
   };
 }
-
-export const hasFilters = (p: UsersPreferences) => !!p.search.trim() || p.status !== 'all' || p.role !== 'all' || p.emailStatus !== 'all';

@@ -6,7 +6,8 @@ import { useUpdateVersion } from '../../../api/generated/endpoints/versions/vers
 import type { AdminVersionDto, UpdateVersionDto } from '../../../api/generated/model';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { orNull } from './version-display';
-import { showFieldErrors, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
+import { VERSION_FIELD_NAMES, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
+import { applyFieldErrors } from '../../../lib/field-errors';
 
 interface VersionEditModalProps {
   version: AdminVersionDto;
@@ -53,7 +54,7 @@ export function VersionEditModal({ version, onClose, onSaved }: VersionEditModal
       const response = await update.mutateAsync({ id: version.id, data });
       onSaved(response.data);
     } catch (error) {
-      showFieldErrors(form, error, values);
+      applyFieldErrors(form, error, { fields: VERSION_FIELD_NAMES });
       setFailure(intl.formatMessage({ id: 'admin.versions.errors.update' }, { message: (error as Error).message }));
     }
   });

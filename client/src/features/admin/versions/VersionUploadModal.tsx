@@ -9,7 +9,8 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { orNull, VERSION_EXTENSIONS } from './version-display';
 import { formatAdminBytes } from '../../../i18n/format';
 import { allowedExtension, warnIfLargeUpload } from '../upload-rules';
-import { EMPTY_VERSION_FORM, showFieldErrors, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
+import { EMPTY_VERSION_FORM, VERSION_FIELD_NAMES, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
+import { applyFieldErrors } from '../../../lib/field-errors';
 
 interface UploadValues extends VersionFormValues {
   file: File | null;
@@ -69,7 +70,7 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
       form.reset();
       onUploaded(response.data);
     } catch (error) {
-      showFieldErrors(form, error, values);
+      applyFieldErrors(form, error, { fields: VERSION_FIELD_NAMES });
       setFailure(intl.formatMessage({ id: 'admin.versions.errors.upload' }, { message: (error as Error).message }));
     }
   });

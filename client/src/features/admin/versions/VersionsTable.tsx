@@ -1,8 +1,10 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconCloudUpload, IconExternalLink, IconPencil, IconTrash } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
-import { SortableTh } from '../../../components/SortableTh';
+import { SortHeader } from '../../../components/admin-list/ListFrame';
+import { RowAction, RowActions } from '../../../components/admin-list/RowAction';
+import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { WARNING_TEXT } from '../sync-display';
 import { shortKey, SYNC_COLORS } from './version-display';
 import { formatAdminBytes } from '../../../i18n/format';
@@ -17,9 +19,7 @@ export interface VersionActions {
 
 interface VersionsTableProps extends VersionActions {
   versions: AdminVersionDto[];
-  sort: ListAdminVersionsSort;
-  order: 'asc' | 'desc';
-  onSort: (sort: ListAdminVersionsSort) => void;
+  sorting: TableSorting<ListAdminVersionsSort>;
   /** The version whose action is under way: its buttons wait. */
   busyId: number | null;
 }
@@ -45,18 +45,7 @@ function KeyLine({ label, value }: { label: string; value: string | null }) {
 }
 
 /** The Version Management table: version, release date, flags, changelog, file, keys, sync state and actions. */
-export function VersionsTable({
-  versions,
-  sort,
-  order,
-  onSort,
-  busyId,
-  onToggleStable,
-  onMakeLatest,
-  onEdit,
-  onDelete,
-  onSync,
-}: VersionsTableProps) {
+export function VersionsTable({ versions, sorting, busyId, onToggleStable, onMakeLatest, onEdit, onDelete, onSync }: VersionsTableProps) {
   const intl = useIntl();
 
   return (
@@ -64,12 +53,8 @@ export function VersionsTable({
       <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid="versions-table">
         <Table.Thead>
           <Table.Tr>
-            <SortableTh active={sort === 'version'} order={order} onSort={() => onSort('version')}>
-              <FormattedMessage id="admin.versions.columns.version" />
-            </SortableTh>
-            <SortableTh active={sort === 'release_date'} order={order} onSort={() => onSort('release_date')}>
-              <FormattedMessage id="admin.versions.columns.releaseDate" />
-            </SortableTh>
+            <SortHeader sorting={sorting} column="version" label="admin.versions.columns.version" />
+            <SortHeader sorting={sorting} column="release_date" label="admin.versions.columns.releaseDate" />
             <Table.Th>
               <FormattedMessage id="admin.versions.columns.flags" />
             </Table.Th>
@@ -236,41 +221,32 @@ export function VersionsTable({
                   )}
                 </Table.Td>
                 <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <Tooltip label={intl.formatMessage({ id: 'common.edit' })}>
-                      <ActionIcon
-                        variant="subtle"
-                        disabled={busy}
-                        aria-label={intl.formatMessage({ id: 'admin.versions.actions.edit' }, values)}
-                        onClick={() => onEdit(version)}
-                      >
-                        <IconPencil size={16} />
-                      </ActionIcon>
-                    </Tooltip>
+                  <RowActions>
+                    <RowAction
+                      icon={IconPencil}
+                      disabled={busy}
+                      tooltip={intl.formatMessage({ id: 'common.edit' })}
+                      label={intl.formatMessage({ id: 'admin.versions.actions.edit' }, values)}
+                      onClick={() => onEdit(version)}
+                    />
                     {version.sync_status !== 'synced' && (
-                      <Tooltip label={intl.formatMessage({ id: 'admin.versions.sync.one' })}>
-                        <ActionIcon
-                          variant="subtle"
-                          disabled={busy}
-                          aria-label={intl.formatMessage({ id: 'admin.versions.actions.sync' }, values)}
-                          onClick={() => onSync(version)}
-                        >
-                          <IconCloudUpload size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                    <Tooltip label={intl.formatMessage({ id: 'common.delete' })}>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
+                      <RowAction
+                        icon={IconCloudUpload}
                         disabled={busy}
-                        aria-label={intl.formatMessage({ id: 'admin.versions.actions.delete' }, values)}
-                        onClick={() => onDelete(version)}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
+                        tooltip={intl.formatMessage({ id: 'admin.versions.sync.one' })}
+                        label={intl.formatMessage({ id: 'admin.versions.actions.sync' }, values)}
+                        onClick={() => onSync(version)}
+                      />
+                    )}
+                    <RowAction
+                      icon={IconTrash}
+                      color="red"
+                      disabled={busy}
+                      tooltip={intl.formatMessage({ id: 'common.delete' })}
+                      label={intl.formatMessage({ id: 'admin.versions.actions.delete' }, values)}
+                      onClick={() => onDelete(version)}
+                    />
+                  </RowActions>
                 </Table.Td>
               </Table.Tr>
             );

@@ -1,9 +1,14 @@
-import type { ListAdminVersionsSort, SyncStatus } from '../../../api/generated/model';
+import { ListAdminVersionsSort, type SyncStatus } from '../../../api/generated/model';
+import type { ListSpec, NoFilters } from '../../../components/admin-list/list-state';
 import type { Sorting } from '../../../components/pagination';
 
 /** Version table: 25 rows, newest first (admin spec section 9). */
 export const PAGE_SIZE = 25;
 export const DEFAULT_SORT: Sorting<ListAdminVersionsSort> = { sort: 'created_at', order: 'desc' };
+export const VERSIONS_LIST: ListSpec<NoFilters, ListAdminVersionsSort> = {
+  defaults: { search: '', page: 1, limit: PAGE_SIZE, ...DEFAULT_SORT },
+  sorts: Object.values(ListAdminVersionsSort),
+};
 
 /** Version messages clear after 5 s (admin spec section 8). */
 export const MESSAGE_MS = 5000;

@@ -2,7 +2,6 @@ import { Divider, Group, SimpleGrid, Switch, Textarea, TextInput } from '@mantin
 import type { UseFormReturnType } from '@mantine/form';
 import type { IntlShape } from 'react-intl';
 import { useIntl } from 'react-intl';
-import { ApiError } from '../../../api/http-client';
 import { isHttpUrl, isJsonObjectText, VERSION_PATTERN } from './version-display';
 
 /** The fields the Upload and Edit forms share (admin spec section 5). */
@@ -49,14 +48,8 @@ export function versionFieldRules(intl: IntlShape) {
   };
 }
 
-/** Puts the server's field errors (`errors.version` and the like) under their fields. */
-export function showFieldErrors<T extends object>(form: UseFormReturnType<T>, error: unknown, values: T) {
-  if (!(error instanceof ApiError)) return;
-  for (const [field, messages] of Object.entries(error.fieldErrors)) {
-    const target = field === 'license_server_sync' || field === 'sync_to_license_server' ? 'sync' : field;
-    if (target in values) form.setFieldError(target, messages.join(', '));
-  }
-}
+/** Server field names the version forms call otherwise. */
+export const VERSION_FIELD_NAMES = { license_server_sync: 'sync', sync_to_license_server: 'sync' };
 
 interface VersionFieldsProps<T extends VersionFormValues> {
   form: UseFormReturnType<T>;

@@ -1,0 +1,145 @@
+import { useDebouncedCallback } from '@mantine/hooks';
+import { keepPreviousData, QueryFunction, QueryKey, SkipToken, useQuery, useQueryClient, UseQueryOptions } from '@tanstack/react-query';
+import { ChangeEvent, useEffect, useMemo, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
+import type { ApiError } from '../../api/http-client';
+import { nextSort, SortOrder } from '../pagination';
+import {
+  hasListParams,
+  isFiltered,
+  ListFilters,
+  ListSpec,
+  ListState,
+  loadListState,
+  parseListState,
+  saveListState,
+  writeListState,
+} from './list-state';
+
+/** Admin spec section 9: searches wait 300 ms after the last key. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** What every server list answers besides its rows. */
+export interface ListMeta {
+  page: number;
+  pages: number;
+  limit: number;
+  total: number;
+}
+
+/** The sort a table shows and the header click that changes it. */
+export interface TableSorting<S extends string> {
+  sort: S;
+  order: SortOrder;
+  onSort: (sort: S) => void;
+}
+
+/**
+ * The generated query options for one state, e.g. `(state) => getListUsersQueryOptions(toParams(state))`. Typed
+ * loosely (key and fetch function) so one list may switch endpoints by a filter (then name the answer types:
+ * `useServerList<F, S, SystemLogsResponseDto | LogListResponseDto>`); every other option, such as a refetch interval, is passed on.
+ */
+export type ListQuery<F extends ListFilters, S extends string, TData> = (state: ListState<F, S>) => {
+  queryKey: QueryKey;
+  queryFn?: QueryFunction<TData, QueryKey, never> | SkipToken;
+};
+
+/**
+ * A server-paged list whose search, filters, page, page size and sort live in the URL's query string, so a list
+ * can be linked, reloaded and walked with back and forward. Choices push a history entry; the debounced search and
+ * corrections replace the current one. A page that no longer exists (after a delete or a narrower filter) moves
+ * to the last one. `spec` must keep its identity (a module constant).
+ */
+export function useServerList<F extends ListFilters, S extends string, TData extends { meta: ListMeta }>(
+  spec: ListSpec<F, S>,
+  query: ListQuery<F, S, TData>,
+) {
+  const queryClient = useQueryClient();
+  const location = useLocation();
+  const [params, setParams] = useSearchParams();
+
+  // A visit without list parameters opens a remembered list as last left, until the URL carries it (effect below).
+  const [remembered] = useState(() => {
+    const stored = spec.storageKey && !hasListParams(spec, params) ? loadListState(spec.storageKey, spec) : null;
+    const written = stored && writeListState(spec, params, stored);
+    return written && hasListParams(spec, written) ? { at: location.key, params: written } : null;
+  });
+  const restoring = remembered !== null && remembered.at === location.key;
+  const source = restoring ? remembered.params : params;
+  const state = useMemo(() => parseListState(spec, (key) => source.get(key)), [spec, source]);
+
+  const write = (next: ListState<F, S>, replace = false) => setParams((current) => writeListState(spec, current, next), { replace });
+
+  useEffect(() => {
+    if (restoring) setParams(remembered.params, { replace: true });
+  }, [restoring, remembered, setParams]);
+  useEffect(() => {
+    if (spec.storageKey) saveListState(spec.storageKey, state);
+  }, [spec, state]);
+
+  // The search box shows what is typed; the URL gets it 300 ms after the last key. Back and forward bring the box
+  // along, but our own search arriving in the URL never overwrites keys typed since it was sent.
+  const [searchText, setSearchText] = useState(state.search);
+  const [shownSearch, setShownSearch] = useState(state.search);
+  const [sent, setSent] = useState<string[]>([]);
+  if (shownSearch !== state.search) {
+    setShownSearch(state.search);
+    const own = sent.indexOf(state.search);
+    setSent(own >= 0 ? sent.slice(own + 1) : []);
+    if (own < 0 && searchText.trim() !== state.search) setSearchText(state.search);
+  }
+  const commitSearch = useDebouncedCallback((text: string) => {
+    const search = text.trim();
+    if (search === state.search) return;
+    setSent((current) => [...current, search]);
+    write({ ...state, search, page: 1 }, true);
+  }, SEARCH_DEBOUNCE_MS);
+  const changeSearch = (text: string) => {
+    setSearchText(text);
+    commitSearch(text);
+  };
+
+  const sortBy = (sort: S) => write({ ...state, ...nextSort(state, sort), page: 1 });
+
+  const result = useQuery<TData, ApiError>({ ...(query(state) as UseQueryOptions<TData, ApiError>), placeholderData: keepPreviousData });
+  const meta: TData['meta'] | undefined = result.data?.meta;
+
+  // A page that no longer exists moves to the last one (never judged on the previous query's answer).
+  const lastPage = meta && !result.isPlaceholderData ? Math.max(1, meta.pages) : null;
+  useEffect(() => {
+    if (lastPage !== null && state.page > lastPage)
+      setParams((current) => writeListState(spec, current, { ...state, page: lastPage }), { replace: true });
+  }, [lastPage, state, spec, setParams]);
+
+  return {
+    state,
+    /** The server's answer (keeps the previous rows while the next page loads). */
+    result,
+    meta,
+    /** Whether rows are narrowed by a search or a filter. */
+    filtered: isFiltered(spec, state),
+    /** Props for the search box: the typed text and its change handler. */
+    searchProps: { value: searchText, onChange: (event: ChangeEvent<HTMLInputElement>) => changeSearch(event.currentTarget.value) },
+    setSearch: changeSearch,
+    /** Changes filters or the page size and starts again on page 1. */
+    update: (change: Partial<ListState<F, S>>, options?: { replace?: boolean }) =>
+      write({ ...state, page: 1, ...change }, options?.replace),
+    setPage: (page: number) => write({ ...state, page }),
+    /** A header click: the active column flips its direction, another starts ascending; back to page 1. */
+    sortBy,
+    /** What a table's sortable headers need. */
+    sorting: { sort: state.sort, order: state.order, onSort: sortBy } satisfies TableSorting<S>,
+    /** Search and filters back to their defaults; the page size and sort stay. */
+    clearFilters: () => {
+      commitSearch.cancel();
+      setSearchText('');
+      write({ ...spec.defaults, limit: state.limit, sort: state.sort, order: state.order });
+    },
+    /** Reloads every page of this list. */
+    refresh: () => queryClient.invalidateQueries({ queryKey: query(state).queryKey.slice(0, 1) }),
+  };
+}
+
+export type ServerList<F extends ListFilters, S extends string, TData extends { meta: ListMeta }> = ReturnType<
+  typeof useServerList<F, S, TData>
+>;
