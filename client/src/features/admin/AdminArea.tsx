@@ -5,13 +5,14 @@ import { Navigate, Route, Routes } from 'react-router';
 import { paths } from '../../app/paths';
 import { AdminShell } from '../../app/shells/AdminShell';
 import { NotFoundPage } from '../public/NotFoundPage';
-import { AdminDashboardPage } from './dashboard/AdminDashboardPage';
-import { SectionPendingPage } from './SectionPendingPage';
 
+// The dashboard's charts (recharts) load with the dashboard only.
+const AdminDashboardPage = lazy(() => import('./dashboard/AdminDashboardPage'));
 const UsersPage = lazy(() => import('./users/UsersPage'));
 const LicensesPage = lazy(() => import('./licenses/LicensesPage'));
 const VersionsPage = lazy(() => import('./versions/VersionsPage'));
 const FilesPage = lazy(() => import('./files/FilesPage'));
+const LogsPage = lazy(() => import('./logs/LogsPage'));
 
 /** Everything under /secret-admin/*, inside the admin shell; loaded as its own bundle. */
 export default function AdminArea() {
@@ -32,7 +33,7 @@ export default function AdminArea() {
             <Route path="versions" element={<VersionsPage />} />
             <Route path="licenses" element={<LicensesPage />} />
             <Route path="files" element={<FilesPage />} />
-            <Route path="logs" element={<SectionPendingPage section="admin.nav.logs" />} />
+            <Route path="logs" element={<LogsPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
         </Suspense>

@@ -7,7 +7,7 @@ import type { ClientVersionDto, DistributionFileDto, DownloadLinkDto, OsType } f
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatBytes } from '../../i18n/format';
 import { localizeServerMessage } from '../auth/server-messages';
-import { copyTextWhenReady, startDownload } from './browser-actions';
+import { copyTextWhenReady, startDownload } from '../../lib/browser-actions';
 import { commandCopiedContent, downloadStartedContent } from './download-success';
 import {
   ARCHITECTURE_LABEL,

@@ -9,7 +9,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { PagerBar } from '../../components/PagerBar';
 import { pageRange } from '../../components/pagination';
 import { localizeServerMessage } from '../auth/server-messages';
-import { copyText, saveFile } from './browser-actions';
+import { copyText, saveFile } from '../../lib/browser-actions';
 import { expiresSoon, licenseStatusColor, readyToActivate } from './license-display';
 
 /** Licenses per page of My Licenses (the test-script command offers the first page's keys). */

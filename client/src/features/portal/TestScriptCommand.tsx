@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { getDownloadTestScriptUrl } from '../../api/generated/endpoints/license-server/license-server';
 import { useListMyLicenses } from '../../api/generated/endpoints/licenses/licenses';
-import { copyText } from './browser-actions';
+import { copyText } from '../../lib/browser-actions';
 import { LICENSES_PAGE_SIZE } from './MyLicenses';
 
 /** Folder and script inside the archive (server/src/modules/license-server/test-script-archive.ts). */

@@ -37,7 +37,7 @@ function issueMessage(errors: ApiError[], total: number): MessageId {
 }
 
 /** Statistics, Quick Actions, Recent Activity, System Health and charts; every figure from the server, refreshed every 30 s. */
-export function AdminDashboardPage() {
+export default function AdminDashboardPage() {
   const intl = useIntl();
   const { user } = useAuth();
   const dashboard = useGetDashboard(polled);

@@ -36,20 +36,11 @@ import { useServerList } from '../../../components/admin-list/use-server-list';
 import { SearchField } from '../../../components/SearchField';
 import { confirmDeleteLicense, confirmRevokeLicense } from './license-confirmations';
 import { DELETE_MESSAGE_MS, exportFileName, exportText, LICENSES_LIST, MESSAGE_MS, STATUSES, statusFilter } from './license-display';
+import { saveFile } from '../../../lib/browser-actions';
 import { LicenseCreateModal } from './LicenseCreateModal';
 import { LicensesTable } from './LicensesTable';
 import { LicenseStatsCards } from './LicenseStatsCards';
 import { LastSync, LicenseServerLine, SyncButton } from '../sync-controls';
-
-/** Saves text as a file through a temporary object URL. */
-function saveFile(text: string, fileName: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 export default function LicensesPage() {
   const intl = useIntl();

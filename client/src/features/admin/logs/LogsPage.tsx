@@ -1,0 +1,228 @@
+import { Button, Menu, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconDownload, IconListDetails, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import {
+  exportLogs,
+  getListAccessLogsQueryOptions,
+  getListDownloadLogsQueryOptions,
+  getListSystemLogsQueryOptions,
+  useClearLogs,
+} from '../../../api/generated/endpoints/logs/logs';
+import type { LogEntryDto, LogKind, LogLevel, LogListResponseDto, SystemLogsResponseDto } from '../../../api/generated/model';
+import { paths } from '../../../app/paths';
+import {
+  EmptyState,
+  FilterCard,
+  FilterSelect,
+  ListBody,
+  ListPager,
+  LoadError,
+  PageHeader,
+  RefreshButton,
+} from '../../../components/admin-list/ListFrame';
+import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { useServerList } from '../../../components/admin-list/use-server-list';
+import { pageRange } from '../../../components/pagination';
+import { SearchField } from '../../../components/SearchField';
+import { saveFile } from '../../../lib/browser-actions';
+import {
+  exportFileName,
+  LEVELS,
+  type LogFilters,
+  LOG_TYPES,
+  LOGS_LIST,
+  logFilters,
+  MESSAGE_MS,
+  mergeSystemLogs,
+  REFRESH_MS,
+} from './logs-display';
+import { LogsTable } from './LogsTable';
+
+type LogsAnswer = SystemLogsResponseDto | LogListResponseDto;
+const polled = { query: { refetchInterval: REFRESH_MS } };
+
+/** System Logs: the audit trail and remote entries, access and download logs; search, filters, export and clear. */
+export default function LogsPage() {
+  const intl = useIntl();
+  const list = useServerList<LogFilters, 'created_at', LogsAnswer>(LOGS_LIST, (state) => {
+    const params = { ...logFilters(state), page: state.page, limit: state.limit };
+    if (state.type === 'access') return getListAccessLogsQueryOptions(params, polled);
+    if (state.type === 'downloads') return getListDownloadLogsQueryOptions(params, polled);
+    return getListSystemLogsQueryOptions({ ...params, source: state.type === 'system' ? undefined : state.type }, polled);
+  });
+  const feedback = useActionFeedback({ successMs: MESSAGE_MS });
+  const [exporting, setExporting] = useState(false);
+  const { state } = list;
+  const answer = list.result.data?.data;
+  const entries: LogEntryDto[] = !answer
+    ? []
+    : Array.isArray(answer)
+      ? answer
+      : mergeSystemLogs(answer.local_logs, answer.remote_logs, state.order);
+  const typeLabel = (type: LogKind) => intl.formatMessage({ id: `admin.logs.types.${type}` });
+
+  const clear = useClearLogs({
+    mutation: {
+      onSuccess: (response) => {
+        feedback.succeed(intl.formatMessage({ id: 'admin.logs.messages.cleared' }, { type: typeLabel(response.data.type) }));
+        void list.refresh();
+      },
+      onError: feedback.failed('admin.logs.errors.clear'),
+    },
+  });
+
+  const download = async (format: 'json' | 'csv') => {
+    setExporting(true);
+    try {
+      const body: unknown = await exportLogs({ type: state.type, format, ...logFilters(state) });
+      const text = typeof body === 'string' ? body : `${JSON.stringify(body ?? [], null, 2)}\n`;
+      saveFile(text, exportFileName(state.type, format), format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json');
+    } catch (error) {
+      feedback.failed('admin.logs.errors.export')(error as Error);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const confirmClear = () =>
+    modals.openConfirmModal({
+      title: intl.formatMessage({ id: 'admin.logs.clear.title' }),
+      children: (
+        <Text fz="sm" data-testid="logs-clear-confirmation">
+          <FormattedMessage
+            id={state.type === 'system' ? 'admin.logs.clear.systemText' : 'admin.logs.clear.text'}
+            values={{ type: typeLabel(state.type) }}
+          />
+        </Text>
+      ),
+      labels: { confirm: intl.formatMessage({ id: 'admin.logs.clear.confirm' }), cancel: intl.formatMessage({ id: 'common.cancel' }) },
+      confirmProps: { color: 'red.9' },
+      onConfirm: () => clear.mutate({ data: { type: state.type } }),
+    });
+
+  const meta = list.meta;
+  const { from, to } = meta ? pageRange(meta.page, meta.limit, meta.total) : { from: 0, to: 0 };
+  const capped = !!meta && 'total_capped' in meta && meta.total_capped;
+  const clearButton = (
+    <Button
+      color="red.9"
+      variant="outline"
+      leftSection={<IconTrash size={16} />}
+      onClick={confirmClear}
+      disabled={state.type === 'local'}
+      loading={clear.isPending}
+    >
+      <FormattedMessage id="admin.logs.clear.button" />
+    </Button>
+  );
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.logs.back" /> }}
+        title={<FormattedMessage id="admin.logs.title" />}
+        subtitle={<FormattedMessage id="admin.logs.subtitle" />}
+        actions={
+          <>
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting}>
+                  <FormattedMessage id="admin.logs.export.button" />
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item onClick={() => download('json')}>
+                  <FormattedMessage id="admin.logs.export.json" />
+                </Menu.Item>
+                <Menu.Item onClick={() => download('csv')}>
+                  <FormattedMessage id="admin.logs.export.csv" />
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+            {state.type === 'local' ? (
+              <Tooltip label={intl.formatMessage({ id: 'admin.logs.clear.localNever' })} multiline w={260}>
+                <span>{clearButton}</span>
+              </Tooltip>
+            ) : (
+              clearButton
+            )}
+          </>
+        }
+      />
+
+      <ActionFeedbackAlerts feedback={feedback} />
+      <LoadError query={list.result} message="admin.logs.errors.load" />
+
+      <FilterCard
+        footer={
+          <Text fz="sm" c="dimmed" data-testid="logs-caption">
+            <FormattedMessage
+              id={capped ? 'admin.logs.captionCapped' : 'admin.logs.caption'}
+              values={{ from, to, total: meta?.total ?? 0 }}
+            />
+          </Text>
+        }
+      >
+        <FilterSelect
+          style={{ flex: '0 1 200px' }}
+          label={intl.formatMessage({ id: 'admin.logs.filters.type' })}
+          options={LOG_TYPES.map((value) => ({ value, label: typeLabel(value) }))}
+          value={state.type}
+          onChange={(type) => list.update({ type: type as LogKind })}
+        />
+        <SearchField
+          label={intl.formatMessage({ id: 'admin.logs.filters.searchLabel' })}
+          placeholder={intl.formatMessage({ id: 'admin.logs.filters.search' })}
+          {...list.searchProps}
+        />
+        <FilterSelect
+          style={{ flex: '0 1 150px' }}
+          label={intl.formatMessage({ id: 'admin.logs.filters.level' })}
+          options={[
+            { value: 'all', label: intl.formatMessage({ id: 'admin.logs.filters.allLevels' }) },
+            ...LEVELS.map((value) => ({ value, label: value.toUpperCase() })),
+          ]}
+          value={state.level}
+          onChange={(level) => list.update({ level: level as LogLevel | 'all' })}
+        />
+        <TextInput
+          type="date"
+          style={{ flex: '0 1 160px' }}
+          label={intl.formatMessage({ id: 'admin.logs.filters.from' })}
+          value={state.from}
+          max={state.to || undefined}
+          onChange={(event) => list.update({ from: event.currentTarget.value })}
+        />
+        <TextInput
+          type="date"
+          style={{ flex: '0 1 160px' }}
+          label={intl.formatMessage({ id: 'admin.logs.filters.to' })}
+          value={state.to}
+          min={state.from || undefined}
+          onChange={(event) => list.update({ to: event.currentTarget.value })}
+        />
+        <RefreshButton result={list.result} onClick={() => void list.refresh()} />
+      </FilterCard>
+
+      <ListBody
+        result={list.result}
+        isEmpty={entries.length === 0}
+        loadingLabel={intl.formatMessage({ id: 'admin.logs.loading' })}
+        empty={
+          <EmptyState
+            icon={IconListDetails}
+            title="admin.logs.empty.title"
+            hint={list.filtered ? 'admin.logs.empty.filtered' : 'admin.logs.empty.none'}
+            testId="logs-empty"
+          />
+        }
+      >
+        <LogsTable entries={entries} sorting={list.sorting} />
+      </ListBody>
+
+      <ListPager meta={list.meta} onPage={list.setPage} summary="admin.logs.pageSummary" withEdges={false} singlePageSummary={false} />
+    </Stack>
+  );
+}

@@ -1,0 +1,148 @@
+import { Badge, Box, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { LogEntryDto, RemoteContextDto } from '../../../api/generated/model';
+import { SortHeader } from '../../../components/admin-list/ListFrame';
+import type { TableSorting } from '../../../components/admin-list/use-server-list';
+import { formatAdminBytes } from '../../../i18n/format';
+import type { MessageId } from '../../../i18n/message-id';
+import { levelColor, shortAgent } from './logs-display';
+
+function ContextField({ label, children }: { label: MessageId; children: ReactNode }) {
+  return (
+    <div style={{ minWidth: 0 }}>
+      <Text fz={11} c="dimmed" tt="uppercase" fw={600}>
+        <FormattedMessage id={label} />
+      </Text>
+      <Text fz="xs" style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+/** Host, product and version, server UID, license key, valid, timestamp of what a streaming server reported. */
+function RemoteContextBox({ context }: { context: RemoteContextDto }) {
+  const intl = useIntl();
+  const yes = (value: boolean) => intl.formatMessage({ id: value ? 'admin.logs.remote.yes' : 'admin.logs.remote.no' });
+  return (
+    <Box mt={6} p={8} bg="violet.0" style={{ borderRadius: 6 }} data-testid="remote-context">
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={6} verticalSpacing={4}>
+        <ContextField label="admin.logs.remote.host">{context.hostname || '—'}</ContextField>
+        <ContextField label="admin.logs.remote.product">{[context.product, context.version].filter(Boolean).join(' ') || '—'}</ContextField>
+        <ContextField label="admin.logs.remote.serverUid">{context.server_uid || '—'}</ContextField>
+        <ContextField label="admin.logs.remote.licenseKey">{context.key || '—'}</ContextField>
+        <ContextField label="admin.logs.remote.valid">{yes(context.valid)}</ContextField>
+        <ContextField label="admin.logs.remote.timestamp">
+          {context.timestamp ? intl.formatDate(context.timestamp, { dateStyle: 'medium', timeStyle: 'medium' }) : '—'}
+        </ContextField>
+      </SimpleGrid>
+    </Box>
+  );
+}
+
+/** What the Details column says about an entry of each kind. */
+function Details({ entry }: { entry: LogEntryDto }) {
+  const intl = useIntl();
+  if (entry.access) {
+    const { method, path, status, duration_ms, bytes_out } = entry.access;
+    return (
+      <Text fz="xs" style={{ overflowWrap: 'anywhere' }}>
+        {method} {path} → {status} · {intl.formatNumber(duration_ms, { maximumFractionDigits: 1 })} ms ·{' '}
+        {formatAdminBytes(bytes_out, intl.locale)}
+      </Text>
+    );
+  }
+  if (entry.download) {
+    const { version, os_type, architecture, file_size, via } = entry.download;
+    return (
+      <Text fz="xs">
+        v{version} · {os_type}/{architecture} · {file_size == null ? '—' : formatAdminBytes(file_size, intl.locale)} · {via}
+      </Text>
+    );
+  }
+  const parts = [entry.action, entry.target_type && `${entry.target_type}${entry.target_id ? ` #${entry.target_id}` : ''}`].filter(Boolean);
+  const status = (entry.context as { status?: unknown } | null)?.status;
+  return (
+    <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+      {parts.join(' · ')}
+      {typeof status === 'number' ? ` · HTTP ${status}` : ''}
+    </Text>
+  );
+}
+
+/** Time (sortable), Level, Message, User / IP, Details; remote entries carry their Remote Context box. */
+export function LogsTable({ entries, sorting }: { entries: LogEntryDto[]; sorting: TableSorting<'created_at'> }) {
+  const intl = useIntl();
+  return (
+    <Table.ScrollContainer minWidth={900}>
+      <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid="logs-table">
+        <Table.Thead>
+          <Table.Tr>
+            <SortHeader sorting={sorting} column="created_at" label="admin.logs.columns.time" />
+            <Table.Th>
+              <FormattedMessage id="admin.logs.columns.level" />
+            </Table.Th>
+            <Table.Th>
+              <FormattedMessage id="admin.logs.columns.message" />
+            </Table.Th>
+            <Table.Th>
+              <FormattedMessage id="admin.logs.columns.user" />
+            </Table.Th>
+            <Table.Th>
+              <FormattedMessage id="admin.logs.columns.details" />
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {entries.map((entry) => (
+            <Table.Tr key={`${entry.source}-${entry.id}`} data-testid="log-row" data-source={entry.source} data-level={entry.level}>
+              <Table.Td style={{ whiteSpace: 'nowrap' }} fz="xs">
+                {intl.formatDate(entry.created_at, { dateStyle: 'short', timeStyle: 'medium' })}
+              </Table.Td>
+              <Table.Td miw={96}>
+                <Stack gap={4} align="flex-start">
+                  <Badge size="sm" variant="light" color={levelColor(entry.level)} c={`${levelColor(entry.level)}.9`}>
+                    {(entry.level || 'info').toUpperCase()}
+                  </Badge>
+                  {entry.source === 'remote' && (
+                    <Badge size="sm" variant="light" color="violet" c="violet.9">
+                      <FormattedMessage id="admin.logs.remoteBadge" />
+                    </Badge>
+                  )}
+                </Stack>
+              </Table.Td>
+              <Table.Td maw={420}>
+                <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {entry.message}
+                </Text>
+                {entry.file_name && (
+                  <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {entry.file_name}
+                  </Text>
+                )}
+                {entry.remote_context && <RemoteContextBox context={entry.remote_context} />}
+              </Table.Td>
+              <Table.Td maw={240}>
+                <Text fz="xs" style={{ overflowWrap: 'anywhere' }}>
+                  {entry.user_email ?? '—'}
+                </Text>
+                <Text fz="xs" c="dimmed">
+                  {entry.ip_address ?? ''}
+                </Text>
+                {entry.user_agent && (
+                  <Text fz={11} c="dimmed" title={entry.user_agent} style={{ overflowWrap: 'anywhere' }}>
+                    {shortAgent(entry.user_agent)}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td maw={260}>
+                <Details entry={entry} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
