@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ReactNode, useState } from 'react';
 import { ApiError } from '../api/http-client';
 import { LocaleProvider } from '../i18n/locale';
-import { AuthProvider } from './auth/auth-context';
+import { AuthProvider } from '../lib/auth/auth-context';
 import { cssVariablesResolver, theme } from './theme';
 
 function createQueryClient() {

@@ -1,8 +1,8 @@
 import { createBrowserRouter, Navigate, Outlet, RouterProvider } from 'react-router';
 import { LandingPage } from '../features/public/LandingPage';
-import { NotFoundPage } from '../features/public/NotFoundPage';
+import { NotFoundPage } from '../components/NotFoundPage';
 import { RouteGuard } from './guard';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 
 // Public pages ship in the first bundle; sign-in pages, the portal and the admin area load on demand.
 const lazyPage = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });

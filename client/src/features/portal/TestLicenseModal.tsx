@@ -8,7 +8,7 @@ import { getListMyLicensesQueryKey, useCreateLicense } from '../../api/generated
 import type { LicenseDto, PublicTestLicenseSettingsDto } from '../../api/generated/model';
 import { ApiError } from '../../api/http-client';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { localizeServerMessage } from '../auth/server-messages';
+import { localizeServerMessage } from '../../lib/server-messages';
 import { ProductOptions, ProductSelect } from './ProductSelect';
 
 interface TestLicenseModalProps {

@@ -1,10 +1,10 @@
-import { Anchor, Box, Burger, Button, Container, Drawer, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Box, Burger, Button, Container, Drawer, Group, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconBroadcast } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { LanguageSelect } from '../../components/LanguageSelect';
+import { Logo } from '../../components/layouts/Logo';
 import classes from './public.module.css';
 
 const ANCHORS = [
@@ -14,17 +14,6 @@ const ANCHORS = [
   ['download', 'landing.nav.download'],
   ['pricing', 'landing.nav.pricing'],
 ] as const;
-
-export function Logo({ inverted = false }: { inverted?: boolean }) {
-  return (
-    <Group gap={8} wrap="nowrap">
-      <IconBroadcast size={28} color={`var(--mantine-color-violet-${inverted ? 3 : 6})`} aria-hidden />
-      <Text fw={800} fz="xl" c={inverted ? 'white' : 'dark.8'}>
-        StreamHub
-      </Text>
-    </Group>
-  );
-}
 
 /** Landing header: on-page anchors, language, login and register; anchors fold into a drawer on phones. */
 export function PublicHeader() {

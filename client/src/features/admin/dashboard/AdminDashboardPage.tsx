@@ -2,8 +2,8 @@ import { Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton 
 import { IconFiles, IconKey, IconListDetails, IconPackage, IconUsers } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
-import { useAuth } from '../../../app/auth/auth-context';
-import { paths } from '../../../app/paths';
+import { useAuth } from '../../../lib/auth/auth-context';
+import { paths } from '../../../lib/paths';
 import type { MessageId } from '../../../i18n/message-id';
 
 const QUICK_ACTIONS: Array<{ to: string; label: MessageId; text: MessageId; icon: typeof IconUsers; color: string }> = [

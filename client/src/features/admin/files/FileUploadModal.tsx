@@ -11,7 +11,7 @@ import {
 import { useGetSupportedVersions } from '../../../api/generated/endpoints/versions/versions';
 import type { Architecture, DistributionFileDto, OsType } from '../../../api/generated/model';
 import { ApiError } from '../../../api/http-client';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { formatAdminBytes } from '../../../i18n/format';
 import { allowedExtension, DISTRIBUTION_EXTENSIONS, warnIfLargeUpload } from '../upload-rules';

@@ -15,7 +15,7 @@ import {
   useListDistributionFileVersions,
 } from '../../../api/generated/endpoints/distribution-files/distribution-files';
 import type { ListDistributionFilesSort, OsType } from '../../../api/generated/model';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { SuccessAlert } from '../../../components/SuccessAlert';
 import { SearchField } from '../../../components/SearchField';
 import { ErrorAlert } from '../../../components/ErrorAlert';

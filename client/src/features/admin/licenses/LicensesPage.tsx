@@ -21,7 +21,7 @@ import {
   useSyncLicenses,
 } from '../../../api/generated/endpoints/license-server/license-server';
 import type { AdminLicenseDto, LicenseStatus, ListAdminLicensesSort } from '../../../api/generated/model';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { SuccessAlert } from '../../../components/SuccessAlert';
 import { SearchField } from '../../../components/SearchField';
 import { ErrorAlert } from '../../../components/ErrorAlert';

@@ -19,7 +19,7 @@ import {
   useToggleVersionStatus,
 } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto, ListAdminVersionsSort, VersionSyncResponseDto } from '../../../api/generated/model';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { SuccessAlert } from '../../../components/SuccessAlert';
 import { SearchField } from '../../../components/SearchField';
 import { ErrorAlert } from '../../../components/ErrorAlert';
