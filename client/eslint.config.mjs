@@ -44,5 +44,5 @@ export default tseslint.config(
     files: ['src/features/admin/{users,versions,licenses,files}/*Page.tsx'],
     rules: { 'react-hooks/set-state-in-effect': 'off' },
   },
-  { files: ['e2e/**/*.ts', '*.{ts,mjs,js}'], languageOptions: { globals: globals.node } },
+  { files: ['e2e/**/*.ts', 'scripts/**/*.mjs', '*.{ts,mjs,js}'], languageOptions: { globals: globals.node } },
 );

@@ -1,0 +1,37 @@
+// The files a first visit downloads before the page can render, read from Vite's build manifest
+// (client/dist/.vite/manifest.json): the entry chunk and its static imports, plus for a lazily
+// loaded route that route's chunk and its static imports. Shared by bench/bundle-size.mjs and .size-limit.mjs.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The first-load routes we budget, with the source file of the lazily loaded page (null: in the entry). */
+export const ROUTES = {
+  '/': null,
+  '/login': 'src/features/auth/LoginPage.tsx',
+};
+
+/** For each route, the JS and CSS files (paths inside dist) a first visit loads, in load order. */
+export function firstLoad(dist) {
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+  const entry = Object.keys(manifest).find((key) => manifest[key].isEntry);
+  if (!entry) throw new Error(`no entry in ${dist}/.vite/manifest.json`);
+
+  const closure = (keys) => {
+    const seen = new Set();
+    const visit = (key) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      for (const imported of manifest[key].imports ?? []) visit(imported);
+    };
+    keys.forEach(visit);
+    return [...seen].map((key) => manifest[key]);
+  };
+
+  return Object.fromEntries(
+    Object.entries(ROUTES).map(([route, page]) => {
+      if (page && !manifest[page]) throw new Error(`${page} is not a chunk of the build`);
+      const chunks = closure(page ? [entry, page] : [entry]);
+      return [route, { js: chunks.map((chunk) => chunk.file), css: chunks.flatMap((chunk) => chunk.css ?? []) }];
+    }),
+  );
+}
