@@ -16,8 +16,27 @@ function precompiledMessages(): Plugin {
   };
 }
 
+/**
+ * In a build, every Mantine component brings its own (layered) stylesheet, the way a CSS module would, so a page loads
+ * the styles of the components it renders instead of all 290 kB. The dev server pre-bundles Mantine, so it gets them all.
+ */
+function mantineStylesPerComponent(): Plugin {
+  let build = false;
+  return {
+    name: 'mantine-styles-per-component',
+    configResolved(config) {
+      build = config.command === 'build';
+    },
+    transform(code, id) {
+      if (!build && id.endsWith('/src/main.tsx')) return { code: `import '@mantine/core/styles.layer.css';\n${code}`, map: null };
+      const component = build && /\/@mantine\/core\/esm\/.+\/(\w+)\.module\.mjs$/.exec(id)?.[1];
+      return component ? { code: `import '@mantine/core/styles/${component}.layer.css';\n${code}`, map: null } : null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompiledMessages()],
+  plugins: [react(), precompiledMessages(), mantineStylesPerComponent()],
   resolve: {
     // With every message parsed at build time, the runtime gets the parser's types and helpers without parse().
     alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' }],
