@@ -1,5 +1,5 @@
 import { Center, Loader } from '@mantine/core';
-import { lazy, ReactNode, Suspense } from 'react';
+import { ComponentType, lazy, ReactNode, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { LandingPage } from '../features/public/LandingPage';
@@ -8,13 +8,26 @@ import { RouteGuard } from './guard';
 
 // Public pages ship in the first bundle; sign-in pages, the portal and the admin area load on demand.
 // Declarative routes (not createBrowserRouter): the data router's loaders and actions would cost 17 kB gzip on the first page.
-const LoginPage = lazy(() => import('../features/auth/LoginPage'));
-const RegisterPage = lazy(() => import('../features/auth/RegisterPage'));
-const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage'));
-const AdminLoginPage = lazy(() => import('../features/auth/AdminLoginPage'));
+/** A page that talks to the API, loaded together with the query cache (in parallel, so no extra round trip). */
+const withQueries = (load: () => Promise<{ default: ComponentType }>) =>
+  lazy(async () => {
+    const [{ QueryScope }, { default: Page }] = await Promise.all([import('./query-scope'), load()]);
+    return {
+      default: () => (
+        <QueryScope>
+          <Page />
+        </QueryScope>
+      ),
+    };
+  });
+
+const LoginPage = withQueries(() => import('../features/auth/LoginPage'));
+const RegisterPage = withQueries(() => import('../features/auth/RegisterPage'));
+const VerifyEmailPage = withQueries(() => import('../features/auth/VerifyEmailPage'));
+const AdminLoginPage = withQueries(() => import('../features/auth/AdminLoginPage'));
 const UnauthorizedPage = lazy(() => import('../features/public/UnauthorizedPage'));
-const DashboardPage = lazy(() => import('../features/portal/DashboardPage'));
-const AdminArea = lazy(() => import('../features/admin/AdminArea'));
+const DashboardPage = withQueries(() => import('../features/portal/DashboardPage'));
+const AdminArea = withQueries(() => import('../features/admin/AdminArea'));
 
 /** A signed-in page: the guard decides, then the page's bundle loads behind a spinner. */
 function Guarded({ admin = false, children }: { admin?: boolean; children: ReactNode }) {
