@@ -1,22 +1,34 @@
 #!/usr/bin/env node
-// The JavaScript and CSS a first visitor of `/` downloads: the entry script, its modulepreloads and
-// stylesheets from client/dist/index.html, with raw and gzip sizes. Run after `npm run build`.
-import { readFileSync } from 'node:fs';
+// The JavaScript and CSS a first visitor of `/` and of `/login` downloads (the entry chunk and its static imports,
+// plus the lazily loaded route chunk for /login), raw and gzip, read from Vite's build manifest. Target: at most
+// 120 kB gzip JS for each. Run after `npm run build`; client/.size-limit.mjs enforces the same figures in `npm test`.
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { firstLoad } from '../client/scripts/first-load.mjs';
 
+const TARGET_GZIP_JS = 120 * 1024;
 const dist = join(dirname(fileURLToPath(import.meta.url)), '../client/dist');
-const html = readFileSync(join(dist, 'index.html'), 'utf8');
-const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]);
+if (!existsSync(join(dist, '.vite/manifest.json'))) {
+  console.error('client/dist has no build manifest: run `npm run build` first.');
+  process.exit(1);
+}
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
-const rows = assets.map((asset) => {
-  const content = readFileSync(join(dist, asset));
-  return { asset, raw: content.length, gzip: gzipSync(content, { level: 9 }).length };
-});
-const sum = (kind, key) => rows.filter((row) => row.asset.endsWith(kind)).reduce((total, row) => total + row[key], 0);
+const size = (file) => {
+  const content = readFileSync(join(dist, file));
+  return { file, raw: content.length, gzip: gzipSync(content, { level: 9 }).length };
+};
+const total = (rows, key) => rows.reduce((sum, row) => sum + row[key], 0);
 
-for (const row of rows) console.log(`${row.asset.padEnd(48)} ${kb(row.raw).padStart(10)} ${kb(row.gzip).padStart(10)} gz`);
-console.log(`\nInitial JS for /:  ${kb(sum('.js', 'raw'))} raw, ${kb(sum('.js', 'gzip'))} gzip`);
-console.log(`Initial CSS for /: ${kb(sum('.css', 'raw'))} raw, ${kb(sum('.css', 'gzip'))} gzip`);
+for (const [route, files] of Object.entries(firstLoad(dist))) {
+  const js = files.js.map(size);
+  const css = files.css.map(size);
+  console.log(`\n${route}`);
+  for (const row of [...js, ...css]) console.log(`  ${row.file.padEnd(48)} ${kb(row.raw).padStart(10)} ${kb(row.gzip).padStart(10)} gz`);
+  const gzipJs = total(js, 'gzip');
+  const verdict = gzipJs <= TARGET_GZIP_JS ? 'within' : 'OVER';
+  console.log(`  JS:  ${kb(total(js, 'raw'))} raw, ${kb(gzipJs)} gzip (${verdict} the ${kb(TARGET_GZIP_JS)} target)`);
+  console.log(`  CSS: ${kb(total(css, 'raw'))} raw, ${kb(total(css, 'gzip'))} gzip`);
+}

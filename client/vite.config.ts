@@ -1,8 +1,46 @@
+import { parse } from '@formatjs/icu-messageformat-parser';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, Plugin } from 'vite';
+
+/** The message catalogs ship parsed (formatjs AST), so the browser needs no ICU parser: about 7 kB gzip less on every page. */
+function precompiledMessages(): Plugin {
+  return {
+    name: 'precompiled-messages',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/\/src\/i18n\/[a-z]{2}\.json$/.test(id)) return null;
+      const messages: Record<string, string> = JSON.parse(code);
+      const parsed = Object.fromEntries(Object.entries(messages).map(([key, message]) => [key, parse(message)]));
+      return { code: JSON.stringify(parsed), map: null };
+    },
+  };
+}
+
+/**
+ * In a build, every Mantine component brings its own (layered) stylesheet, the way a CSS module would, so a page loads
+ * the styles of the components it renders instead of all 290 kB. The dev server pre-bundles Mantine, so it gets them all.
+ */
+function mantineStylesPerComponent(): Plugin {
+  let build = false;
+  return {
+    name: 'mantine-styles-per-component',
+    configResolved(config) {
+      build = config.command === 'build';
+    },
+    transform(code, id) {
+      if (!build && id.endsWith('/src/main.tsx')) return { code: `import '@mantine/core/styles.layer.css';\n${code}`, map: null };
+      const component = build && /\/@mantine\/core\/esm\/.+\/(\w+)\.module\.mjs$/.exec(id)?.[1];
+      return component ? { code: `import '@mantine/core/styles/${component}.layer.css';\n${code}`, map: null } : null;
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompiledMessages(), mantineStylesPerComponent()],
+  resolve: {
+    // With every message parsed at build time, the runtime gets the parser's types and helpers without parse().
+    alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' }],
+  },
   server: { proxy: { '/api': 'http://localhost:3000' } },
-  build: { outDir: 'dist', sourcemap: true },
+  build: { outDir: 'dist', sourcemap: true, manifest: true },
 });

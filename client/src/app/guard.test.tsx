@@ -3,8 +3,8 @@ import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_KEY } from '../api/http-client';
 import { jsonResponse, renderWithProviders } from '../test/render';
-import { USER_KEY } from './auth/session';
-import { GUARD_GRACE_MS, guardRedirect, rememberedOrigin, RouteGuard } from './guard';
+import { USER_KEY } from '../lib/auth/session';
+import { GUARD_GRACE_MS, guardRedirect, RouteGuard } from './guard';
 
 describe('guardRedirect', () => {
   const signedOut = { status: 'signedOut' as const, isAdmin: false };
@@ -25,14 +25,6 @@ describe('guardRedirect', () => {
     expect(guardRedirect(client, { requireAuth: true })).toBeNull();
     expect(guardRedirect(admin, { requireAuth: true, requireAdmin: true })).toBeNull();
     expect(guardRedirect(signedOut, {})).toBeNull();
-  });
-});
-
-describe('rememberedOrigin', () => {
-  it('returns to where the visitor came from, else the default', () => {
-    expect(rememberedOrigin({ from: { pathname: '/secret-admin/users', search: '?q=1' } }, '/x')).toBe('/secret-admin/users?q=1');
-    expect(rememberedOrigin(null, '/dashboard')).toBe('/dashboard');
-    expect(rememberedOrigin({ from: { pathname: '/login' } }, '/dashboard')).toBe('/dashboard');
   });
 });
 

@@ -2,8 +2,8 @@ import { Center, Loader, Stack, Text } from '@mantine/core';
 import { ReactNode, useEffect, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Navigate, useLocation } from 'react-router';
-import { useAuth } from './auth/auth-context';
-import { paths } from './paths';
+import { useAuth } from '../lib/auth/auth-context';
+import { paths } from '../lib/paths';
 
 /** Extra time the spinner stays after the authentication state has loaded at start-up (spec section 9). */
 export const GUARD_GRACE_MS = 500;
@@ -51,11 +51,4 @@ export function RouteGuard({ requireAuth, requireAdmin, children }: GuardProps) 
   const target = guardRedirect({ status: auth.status, isAdmin: auth.isAdmin }, { requireAuth, requireAdmin });
   if (target) return <Navigate to={target} replace state={{ from: location }} />;
   return <>{children}</>;
-}
-
-/** The page a login should return to: the remembered origin, else the default. */
-export function rememberedOrigin(state: unknown, fallback: string): string {
-  const from = (state as { from?: { pathname?: string; search?: string; hash?: string } } | null)?.from;
-  if (!from?.pathname || from.pathname === paths.login || from.pathname === paths.adminLogin) return fallback;
-  return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
 }

@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { ReactNode } from 'react';
-import { AuthProvider } from '../app/auth/auth-context';
+import { AuthProvider } from '../lib/auth/auth-context';
 import { theme } from '../app/theme';
 import { LocaleProvider } from '../i18n/locale';
 

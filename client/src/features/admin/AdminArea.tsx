@@ -2,9 +2,9 @@ import { Center, Loader } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { paths } from '../../app/paths';
-import { AdminShell } from '../../app/shells/AdminShell';
-import { NotFoundPage } from '../public/NotFoundPage';
+import { paths } from '../../lib/paths';
+import { AdminShell } from '../../components/layouts/AdminShell';
+import { NotFoundPage } from '../../components/NotFoundPage';
 
 // The dashboard's charts (recharts) load with the dashboard only.
 const AdminDashboardPage = lazy(() => import('./dashboard/AdminDashboardPage'));

@@ -4,12 +4,12 @@ import { IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { useAuth } from '../../app/auth/auth-context';
-import { rememberedOrigin } from '../../app/guard';
-import { paths } from '../../app/paths';
+import { useAuth } from '../../lib/auth/auth-context';
+import { rememberedOrigin } from '../../lib/auth/remembered-origin';
+import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { AuthLayout } from './AuthLayout';
-import { localizeServerMessage } from './server-messages';
+import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { localizeServerMessage } from '../../lib/server-messages';
 
 export default function AdminLoginPage() {
   const intl = useIntl();

@@ -5,12 +5,12 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useResendVerification } from '../../api/generated/endpoints/auth/auth';
-import { useAuth } from '../../app/auth/auth-context';
-import { rememberedOrigin } from '../../app/guard';
-import { paths } from '../../app/paths';
+import { useAuth } from '../../lib/auth/auth-context';
+import { rememberedOrigin } from '../../lib/auth/remembered-origin';
+import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { AuthLayout } from './AuthLayout';
-import { localizeServerMessage } from './server-messages';
+import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { localizeServerMessage } from '../../lib/server-messages';
 
 const UNVERIFIED = 'Account not verified. Please check your email.';
 

@@ -6,11 +6,11 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
 import { useRegister } from '../../api/generated/endpoints/auth/auth';
 import { ApiError } from '../../api/http-client';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { AuthLayout } from './AuthLayout';
+import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { RegistrationValues, validateRegistration } from './registration';
-import { localizeServerMessage } from './server-messages';
+import { localizeServerMessage } from '../../lib/server-messages';
 
 /** Time the success panel stays before the user is taken to /login (spec section 9). */
 export const REGISTRATION_REDIRECT_MS = 2000;

@@ -4,10 +4,10 @@ import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearchParams } from 'react-router';
 import { useResendVerification, useVerifyEmail } from '../../api/generated/endpoints/auth/auth';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { AuthLayout } from './AuthLayout';
-import { localizeServerMessage } from './server-messages';
+import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { localizeServerMessage } from '../../lib/server-messages';
 
 /** Landing page of the link in the verification mail: verifies once, or offers a new link. */
 export default function VerifyEmailPage() {

@@ -6,7 +6,7 @@ import { useCreateDownloadLink } from '../../api/generated/endpoints/downloads/d
 import type { ClientVersionDto, DistributionFileDto, DownloadLinkDto, OsType } from '../../api/generated/model';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatBytes } from '../../i18n/format';
-import { localizeServerMessage } from '../auth/server-messages';
+import { localizeServerMessage } from '../../lib/server-messages';
 import { copyTextWhenReady, startDownload } from '../../lib/browser-actions';
 import { commandCopiedContent, downloadStartedContent } from './download-success';
 import {

@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceDto, LicenseDto, PublicSettingsDto } from '../../api/generated/model';
 import { TOKEN_KEY } from '../../api/http-client';
-import { USER_KEY } from '../../app/auth/session';
+import { USER_KEY } from '../../lib/auth/session';
 import { jsonResponse, renderWithProviders } from '../../test/render';
 import DashboardPage from './DashboardPage';
 import { PurchaseLicenseModal } from './PurchaseLicenseModal';

@@ -12,7 +12,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { PagerBar } from '../../components/PagerBar';
 import { pageRange } from '../../components/pagination';
 import { useFlash } from '../../components/use-flash';
-import { localizeServerMessage } from '../auth/server-messages';
+import { localizeServerMessage } from '../../lib/server-messages';
 import { deviceStatusColor } from './license-display';
 
 export const DEVICES_PAGE_SIZE = 20;

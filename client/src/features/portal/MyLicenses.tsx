@@ -8,7 +8,7 @@ import type { LicenseDto } from '../../api/generated/model';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PagerBar } from '../../components/PagerBar';
 import { pageRange } from '../../components/pagination';
-import { localizeServerMessage } from '../auth/server-messages';
+import { localizeServerMessage } from '../../lib/server-messages';
 import { copyText, saveFile } from '../../lib/browser-actions';
 import { expiresSoon, licenseStatusColor, readyToActivate } from './license-display';
 

@@ -2,7 +2,7 @@ import { Alert, Loader, Select, SelectProps } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { localizeServerMessage } from '../auth/server-messages';
+import { localizeServerMessage } from '../../lib/server-messages';
 
 /** The product choices of both license modals, and where their loading stands. */
 export interface ProductOptions {

@@ -8,7 +8,7 @@ import { getListMyLicensesQueryKey, useCreateLicense } from '../../api/generated
 import type { LicenseDto, PublicTestLicenseSettingsDto } from '../../api/generated/model';
 import { applyFieldErrors } from '../../lib/field-errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { localizeServerMessage } from '../auth/server-messages';
+import { localizeServerMessage } from '../../lib/server-messages';
 import { ProductOptions, ProductSelect } from './ProductSelect';
 
 interface TestLicenseModalProps {
@@ -34,6 +34,8 @@ export function TestLicenseModal({ opened, onClose, products, testLicense, onCre
   const onlyChoice = products.choices.length === 1 ? products.choices[0] : null;
   useEffect(() => {
     if (onlyChoice && !form.values.product) form.setFieldValue('product', onlyChoice);
+    // Only when the choices change: `form` is new on every render, and a product the customer cleared stays cleared.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [onlyChoice]);
 
   const close = () => {

@@ -2,7 +2,7 @@ import type { IntlShape } from 'react-intl';
 import type { Architecture, DistributionFileDto, OsType } from '../../api/generated/model';
 import { ApiError } from '../../api/http-client';
 import type { MessageId } from '../../i18n/message-id';
-import { localizeServerMessage } from '../auth/server-messages';
+import { localizeServerMessage } from '../../lib/server-messages';
 
 /** Message ids of the operating systems and architectures the server knows. */
 export const OS_LABEL: Record<OsType, MessageId> = {

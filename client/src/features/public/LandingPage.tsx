@@ -18,9 +18,10 @@ import {
 } from '@tabler/icons-react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import type { MessageId } from '../../i18n/message-id';
-import { Logo, PublicHeader } from './PublicHeader';
+import { Logo } from '../../components/layouts/Logo';
+import { PublicHeader } from './PublicHeader';
 import classes from './public.module.css';
 
 const FEATURES: Array<{ title: MessageId; text: MessageId; icon: typeof IconBolt; color: string }> = [

@@ -1,11 +1,14 @@
-import { Anchor, Box, Burger, Button, Container, Drawer, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Box, Burger, Button, Container, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconBroadcast } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { LanguageSelect } from '../../components/LanguageSelect';
+import { Logo } from '../../components/layouts/Logo';
 import classes from './public.module.css';
+
+const PublicMenu = lazy(() => import('./PublicMenu'));
 
 const ANCHORS = [
   ['features', 'landing.nav.features'],
@@ -15,21 +18,12 @@ const ANCHORS = [
   ['pricing', 'landing.nav.pricing'],
 ] as const;
 
-export function Logo({ inverted = false }: { inverted?: boolean }) {
-  return (
-    <Group gap={8} wrap="nowrap">
-      <IconBroadcast size={28} color={`var(--mantine-color-violet-${inverted ? 3 : 6})`} aria-hidden />
-      <Text fw={800} fz="xl" c={inverted ? 'white' : 'dark.8'}>
-        StreamHub
-      </Text>
-    </Group>
-  );
-}
-
 /** Landing header: on-page anchors, language, login and register; anchors fold into a drawer on phones. */
 export function PublicHeader() {
   const intl = useIntl();
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Stays mounted after the first tap so the drawer can animate closed.
+  const [menuLoaded, setMenuLoaded] = useState(false);
   const links = ANCHORS.map(([id, label]) => (
     <Anchor key={id} href={`#${id}`} c="dark.6" fw={500} size="sm" onClick={close}>
       <FormattedMessage id={label} />
@@ -54,21 +48,22 @@ export function PublicHeader() {
               <FormattedMessage id="landing.nav.register" />
             </Button>
           </Group>
-          <Burger opened={opened} onClick={toggle} hiddenFrom="md" aria-label={intl.formatMessage({ id: 'landing.nav.menu' })} />
+          <Burger
+            opened={opened}
+            onClick={() => {
+              setMenuLoaded(true);
+              toggle();
+            }}
+            hiddenFrom="md"
+            aria-label={intl.formatMessage({ id: 'landing.nav.menu' })}
+          />
         </Group>
       </Container>
-      <Drawer opened={opened} onClose={close} position="right" size="xs" title={<Logo />} hiddenFrom="md">
-        <Stack gap="md" component="nav" aria-label={intl.formatMessage({ id: 'landing.nav.label' })}>
-          {links}
-          <LanguageSelect size="sm" />
-          <Button component={Link} to={paths.login} variant="default" onClick={close}>
-            <FormattedMessage id="landing.nav.login" />
-          </Button>
-          <Button component={Link} to={paths.register} onClick={close}>
-            <FormattedMessage id="landing.nav.register" />
-          </Button>
-        </Stack>
-      </Drawer>
+      {menuLoaded && (
+        <Suspense fallback={null}>
+          <PublicMenu opened={opened} onClose={close} links={links} />
+        </Suspense>
+      )}
     </Box>
   );
 }

@@ -2,9 +2,9 @@ import { Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
-import { useAuth } from '../../app/auth/auth-context';
-import { paths } from '../../app/paths';
-import classes from './public.module.css';
+import { useAuth } from '../../lib/auth/auth-context';
+import { paths } from '../../lib/paths';
+import classes from '../../components/layouts/centered.module.css';
 
 /** Shown to a signed-in client who opened an admin page; the page itself is not shown. */
 export default function UnauthorizedPage() {

@@ -9,8 +9,8 @@ import {
   useListActivity,
 } from '../../../api/generated/endpoints/dashboard/dashboard';
 import type { ApiError } from '../../../api/http-client';
-import { useAuth } from '../../../app/auth/auth-context';
-import { paths } from '../../../app/paths';
+import { useAuth } from '../../../lib/auth/auth-context';
+import { paths } from '../../../lib/paths';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import type { MessageId } from '../../../i18n/message-id';
 import { DashboardCharts } from './DashboardCharts';

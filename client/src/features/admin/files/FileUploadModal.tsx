@@ -12,7 +12,7 @@ import { useGetSupportedVersions } from '../../../api/generated/endpoints/versio
 import type { Architecture, DistributionFileDto, OsType } from '../../../api/generated/model';
 import type { ApiError } from '../../../api/http-client';
 import { applyFieldErrors } from '../../../lib/field-errors';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { formatAdminBytes } from '../../../i18n/format';
 import { allowedExtension, DISTRIBUTION_EXTENSIONS, warnIfLargeUpload } from '../upload-rules';

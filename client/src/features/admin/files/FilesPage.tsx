@@ -12,7 +12,7 @@ import {
   useListDistributionFileVersions,
 } from '../../../api/generated/endpoints/distribution-files/distribution-files';
 import type { OsType } from '../../../api/generated/model';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
 import {

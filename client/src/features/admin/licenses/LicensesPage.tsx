@@ -18,7 +18,7 @@ import {
   useSyncLicenses,
 } from '../../../api/generated/endpoints/license-server/license-server';
 import type { AdminLicenseDto, LicenseStatus } from '../../../api/generated/model';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
 import {

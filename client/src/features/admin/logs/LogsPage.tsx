@@ -11,7 +11,7 @@ import {
   useClearLogs,
 } from '../../../api/generated/endpoints/logs/logs';
 import type { LogEntryDto, LogKind, LogLevel, LogListResponseDto, SystemLogsResponseDto } from '../../../api/generated/model';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import {
   EmptyState,
   FilterCard,

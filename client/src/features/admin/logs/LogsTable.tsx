@@ -1,4 +1,4 @@
-import { Badge, Box, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Badge, Box, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { LogEntryDto, RemoteContextDto } from '../../../api/generated/model';

@@ -18,7 +18,7 @@ import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-intl';
 import { useCreateUser, useUpdateUser } from '../../../api/generated/endpoints/users/users';
 import type { AdminUserDto, CreateUserDto } from '../../../api/generated/model';
-import { localizeServerMessage } from '../../auth/server-messages';
+import { localizeServerMessage } from '../../../lib/server-messages';
 import { applyFieldErrors } from '../../../lib/field-errors';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 

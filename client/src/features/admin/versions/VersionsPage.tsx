@@ -16,7 +16,7 @@ import {
   useToggleVersionStatus,
 } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto, VersionSyncResponseDto } from '../../../api/generated/model';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
 import {

@@ -1,10 +1,10 @@
 import { Anchor, Box, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
-import { LanguageSelect } from '../../components/LanguageSelect';
-import { Logo } from '../public/PublicHeader';
-import classes from '../public/public.module.css';
+import { paths } from '../../lib/paths';
+import { LanguageSelect } from '../LanguageSelect';
+import { Logo } from './Logo';
+import classes from './centered.module.css';
 
 /** The frame of the sign-in and registration screens. */
 export function AuthLayout({

@@ -1,11 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import {
-  adminLogin as adminLoginCall,
-  getCurrentUser,
-  login as loginCall,
-  logout as logoutCall,
-} from '../../api/generated/endpoints/auth/auth';
 import { onUnauthorized } from '../../api/http-client';
 import { clearStoredSession, isAdmin, readStoredSession, SessionUser, storeSession, stripBearer } from './session';
 
@@ -24,6 +17,9 @@ interface AuthContextValue {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
+// Loaded on first use: the landing page needs no API module (nor the query library its hooks import).
+const authApi = () => import('./auth-calls');
+
 /** How long after start-up the stored session is restored (spec section 9). */
 export const RESTORE_DELAY_MS = 50;
 export const SESSION_EXPIRED = 'Authentication expired. Please log in again.';
@@ -35,21 +31,16 @@ function requireCredentials(email: string, password: string) {
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
   const [status, setStatus] = useState<AuthStatus>('loading');
   const [user, setUser] = useState<SessionUser | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const endSession = useCallback(
-    (reason: string | null) => {
-      clearStoredSession();
-      setUser(null);
-      setError(reason);
-      setStatus('signedOut');
-      queryClient.clear();
-    },
-    [queryClient],
-  );
+  const endSession = useCallback((reason: string | null) => {
+    clearStoredSession();
+    setUser(null);
+    setError(reason);
+    setStatus('signedOut');
+  }, []);
 
   const startSession = useCallback((next: SessionUser) => {
     storeSession(next);
@@ -76,7 +67,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
       setUser(stored);
       setStatus('signedIn');
-      getCurrentUser()
+      authApi()
+        .then(({ getCurrentUser }) => getCurrentUser())
         .then(({ data }) => startSession({ ...stored, ...data, token: stored.token }))
         .catch(() => undefined); // a 401 ends the session through onUnauthorized; other failures keep the stored one
     }, RESTORE_DELAY_MS);
@@ -91,7 +83,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const login = useCallback(
     async (email: string, password: string) => {
       requireCredentials(email, password);
-      const response = await loginCall({ email: email.trim(), password });
+      const response = await (await authApi()).login({ email: email.trim(), password });
       if (!response?.token || !response.user) throw new LoginError('Invalid login response: missing user data or token');
       const next: SessionUser = { ...response.user, user_type: response.user.user_type ?? 'client', token: response.token };
       startSession(next);
@@ -103,7 +95,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const adminLogin = useCallback(
     async (email: string, password: string) => {
       requireCredentials(email, password);
-      const response = await adminLoginCall({ email: email.trim(), password });
+      const response = await (await authApi()).adminLogin({ email: email.trim(), password });
       const token = response?.data?.token;
       const admin = response?.data?.admin;
       if (!response?.success || !token || !admin) throw new LoginError('Invalid response: missing token or admin data');
@@ -122,7 +114,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     // The server call may fail (network, expired token): local data is cleared anyway.
-    await logoutCall().catch(() => undefined);
+    await authApi()
+      .then(({ logout }) => logout())
+      .catch(() => undefined);
     endSession(null);
   }, [endSession]);
 

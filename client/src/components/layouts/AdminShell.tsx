@@ -5,10 +5,10 @@ import { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { NavLink as RouterNavLink, useNavigate } from 'react-router';
 import { useGetPaymentProvider } from '../../api/generated/endpoints/orders/orders';
-import { LanguageSelect } from '../../components/LanguageSelect';
+import { LanguageSelect } from '../LanguageSelect';
 import { LogoutButton } from './LogoutButton';
-import { useAuth } from '../auth/auth-context';
-import { paths } from '../paths';
+import { useAuth } from '../../lib/auth/auth-context';
+import { paths } from '../../lib/paths';
 
 const SECTIONS = [
   { to: paths.admin.dashboard, label: 'admin.nav.dashboard', icon: IconDashboard },

@@ -2,8 +2,8 @@ import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconHome } from '@tabler/icons-react';
 import { FormattedMessage } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
-import { paths } from '../../app/paths';
-import classes from './public.module.css';
+import { paths } from '../lib/paths';
+import classes from './layouts/centered.module.css';
 
 export function NotFoundPage() {
   const navigate = useNavigate();

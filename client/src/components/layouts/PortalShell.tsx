@@ -3,10 +3,10 @@ import { IconBroadcast } from '@tabler/icons-react';
 import { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useNavigate } from 'react-router';
-import { LanguageSelect } from '../../components/LanguageSelect';
+import { LanguageSelect } from '../LanguageSelect';
 import { LogoutButton } from './LogoutButton';
-import { useAuth } from '../auth/auth-context';
-import { paths } from '../paths';
+import { useAuth } from '../../lib/auth/auth-context';
+import { paths } from '../../lib/paths';
 
 /** Client Portal: header with the welcome line, language and Logout (which ends at /login). */
 export function PortalShell({ children }: { children: ReactNode }) {

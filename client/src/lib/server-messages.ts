@@ -1,6 +1,6 @@
 import type { IntlShape } from 'react-intl';
-import type { MessageId } from '../../i18n/message-id';
-import { NETWORK_ERROR } from '../../api/http-client';
+import type { MessageId } from '../i18n/message-id';
+import { NETWORK_ERROR } from '../api/http-client';
 
 // The server answers in the spec's English wording; these are shown in the chosen language.
 const KNOWN: Record<string, MessageId> = {
