@@ -1,6 +1,6 @@
-import { Button, Group, Menu, Stack } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { IconDownload, IconKey, IconPlus } from '@tabler/icons-react';
+import { IconKey, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import {
@@ -33,10 +33,10 @@ import {
 } from '../../../components/admin-list/ListFrame';
 import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
 import { useServerList } from '../../../components/admin-list/use-server-list';
+import { ExportMenu } from '../../../components/admin-list/ExportMenu';
 import { SearchField } from '../../../components/SearchField';
 import { confirmDeleteLicense, confirmRevokeLicense } from './license-confirmations';
-import { DELETE_MESSAGE_MS, exportFileName, exportText, LICENSES_LIST, MESSAGE_MS, STATUSES, statusFilter } from './license-display';
-import { saveFile } from '../../../lib/browser-actions';
+import { DELETE_MESSAGE_MS, exportFileName, LICENSES_LIST, MESSAGE_MS, STATUSES, statusFilter } from './license-display';
 import { LicenseCreateModal } from './LicenseCreateModal';
 import { LicensesTable } from './LicensesTable';
 import { LicenseStatsCards } from './LicenseStatsCards';
@@ -50,7 +50,6 @@ export default function LicensesPage() {
   );
   const feedback = useActionFeedback({ successMs: MESSAGE_MS });
   const [creating, setCreating] = useState(false);
-  const [exporting, setExporting] = useState(false);
   const stats = useGetLicenseStats();
   const licenses = list.result.data?.data ?? [];
 
@@ -119,18 +118,6 @@ export default function LicensesPage() {
     }
   };
 
-  const download = async (format: 'csv' | 'json') => {
-    setExporting(true);
-    try {
-      const body = await exportLicenses({ format, search: list.state.search || undefined, status: statusFilter(list.state.status) });
-      saveFile(exportText(body, format), exportFileName(format), format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json');
-    } catch (error) {
-      feedback.failed('adminLicenses.errors.export')(error as Error);
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <Stack gap="md">
       <PageHeader
@@ -146,21 +133,15 @@ export default function LicensesPage() {
               loading={sync.isPending}
               onClick={() => sync.mutate()}
             />
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting}>
-                  <FormattedMessage id="adminLicenses.export.button" />
-                </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item onClick={() => download('csv')}>
-                  <FormattedMessage id="adminLicenses.export.csv" />
-                </Menu.Item>
-                <Menu.Item onClick={() => download('json')}>
-                  <FormattedMessage id="adminLicenses.export.json" />
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
+            <ExportMenu
+              labels={{ button: 'adminLicenses.export.button', csv: 'adminLicenses.export.csv', json: 'adminLicenses.export.json' }}
+              formats={['csv', 'json']}
+              fetch={(format) =>
+                exportLicenses({ format, search: list.state.search || undefined, status: statusFilter(list.state.status) })
+              }
+              fileName={exportFileName}
+              onError={feedback.failed('adminLicenses.errors.export')}
+            />
             <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
               <FormattedMessage id="adminLicenses.create" />
             </Button>

@@ -1,9 +1,9 @@
+import { exportText } from '../../../components/admin-list/ExportMenu';
 import { describe, expect, it } from 'vitest';
 import {
   activationColor,
   activationPercent,
   exportFileName,
-  exportText,
   expiresSoon,
   isSynced,
   maxActivationsOf,

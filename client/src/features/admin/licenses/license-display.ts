@@ -62,15 +62,5 @@ export function maxActivationsOf(value: unknown): number {
   return Number.isFinite(number) ? Math.trunc(number) : 1;
 }
 
-/** The export answer as file text: the CSV text as it came (older HTTP clients wrap text as `{message}`), JSON re-serialised. */
-export function exportText(body: unknown, format: 'csv' | 'json'): string {
-  if (typeof body === 'string') return body;
-  if (format === 'csv') {
-    const message = (body as { message?: unknown } | null)?.message;
-    return typeof message === 'string' ? message : '';
-  }
-  return `${JSON.stringify(body ?? [], null, 2)}\n`;
-}
-
 /** licenses_{YYYY-MM-DD}.{csv|json}, as the server names it. */
 export const exportFileName = (format: 'csv' | 'json', now = new Date()) => `licenses_${now.toISOString().slice(0, 10)}.${format}`;

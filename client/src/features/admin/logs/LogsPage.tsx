@@ -1,7 +1,6 @@
-import { Button, Menu, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Button, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconDownload, IconListDetails, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { IconListDetails, IconTrash } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import {
   exportLogs,
@@ -24,9 +23,9 @@ import {
 } from '../../../components/admin-list/ListFrame';
 import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
 import { useServerList } from '../../../components/admin-list/use-server-list';
+import { ExportMenu } from '../../../components/admin-list/ExportMenu';
 import { pageRange } from '../../../components/pagination';
 import { SearchField } from '../../../components/SearchField';
-import { saveFile } from '../../../lib/browser-actions';
 import {
   exportFileName,
   LEVELS,
@@ -53,7 +52,6 @@ export default function LogsPage() {
     return getListSystemLogsQueryOptions({ ...params, source: state.type === 'system' ? undefined : state.type }, polled);
   });
   const feedback = useActionFeedback({ successMs: MESSAGE_MS });
-  const [exporting, setExporting] = useState(false);
   const { state } = list;
   const answer = list.result.data?.data;
   const entries: LogEntryDto[] = !answer
@@ -72,19 +70,6 @@ export default function LogsPage() {
       onError: feedback.failed('admin.logs.errors.clear'),
     },
   });
-
-  const download = async (format: 'json' | 'csv') => {
-    setExporting(true);
-    try {
-      const body: unknown = await exportLogs({ type: state.type, format, ...logFilters(state) });
-      const text = typeof body === 'string' ? body : `${JSON.stringify(body ?? [], null, 2)}\n`;
-      saveFile(text, exportFileName(state.type, format), format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json');
-    } catch (error) {
-      feedback.failed('admin.logs.errors.export')(error as Error);
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const confirmClear = () =>
     modals.openConfirmModal({
@@ -126,21 +111,13 @@ export default function LogsPage() {
         subtitle={<FormattedMessage id="admin.logs.subtitle" />}
         actions={
           <>
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting}>
-                  <FormattedMessage id="admin.logs.export.button" />
-                </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item onClick={() => download('json')}>
-                  <FormattedMessage id="admin.logs.export.json" />
-                </Menu.Item>
-                <Menu.Item onClick={() => download('csv')}>
-                  <FormattedMessage id="admin.logs.export.csv" />
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
+            <ExportMenu
+              labels={{ button: 'admin.logs.export.button', csv: 'admin.logs.export.csv', json: 'admin.logs.export.json' }}
+              formats={['json', 'csv']}
+              fetch={(format) => exportLogs({ type: state.type, format, ...logFilters(state) })}
+              fileName={(format) => exportFileName(state.type, format)}
+              onError={feedback.failed('admin.logs.errors.export')}
+            />
             {state.type === 'local' ? (
               <Tooltip label={intl.formatMessage({ id: 'admin.logs.clear.localNever' })} multiline w={260}>
                 <span>{clearButton}</span>
