@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, HttpStatus, Injectable, OnModuleInit } from 
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, In, Repository } from 'typeorm';
-import { isUniqueViolation } from '../../common/all-exceptions.filter';
+import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { whereSearch } from '../../common/pagination';
@@ -209,10 +209,4 @@ export class DistributionFilesService implements OnModuleInit, BeforeApplication
 function duplicateName(fileName: string, version: string): ApiError {
   const message = `A file named ${fileName} already exists for version ${version}`;
   return ApiError.conflict(message, { file_name: [message] });
-}
-
-/** The version went away between the check and the insert. */
-function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { driverError?: { code?: string }; code?: string })?.driverError?.code ?? (error as { code?: string })?.code;
-  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW';
 }
