@@ -1,10 +1,12 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
+import { DEVICE_DEACTIVATING, emitAwaited, LICENSE_REVOKED, type LicenseRevokedEvent, OnAwaitedEvent } from '../../common/events';
 import { whereSearch } from '../../common/pagination';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -62,12 +64,6 @@ export type SyncedDevice = Pick<
   | 'last_activity_at'
   | 'deactivated_at'
 > & { license_key: string };
-
-/** Plugged in by the license-server sync: a seat given back here must be given back on the external license server. */
-export interface DeviceServerHooks {
-  /** Deactivates the device on the external license server first; throws (and nothing changes here) when it cannot. */
-  deactivate(licenseKey: string, serverUid: string): Promise<void>;
-}
 
 export interface DevicePage {
   rows: DeviceWithLicense[];
@@ -143,13 +139,12 @@ function details(identity: DeviceIdentity, stored: DeviceDetails | null = null):
  * licenses.current_activations, taken with one conditional UPDATE and given back when a device is deactivated.
  */
 @Injectable()
-export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
+export class DevicesService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Devices');
   private readonly sql: PreparedSql;
   private readonly heartbeats = new GroupCommit<Heartbeat>((beats) => this.writeHeartbeats(beats));
   /** Lookups of concurrent activation calls, one round trip for many (MySQL; SQLite answers in-process). */
   private readonly lookups = new GroupRead<[string, string], Record<string, unknown> | undefined>((pairs) => this.lookupMany(pairs));
-  private serverHooks: DeviceServerHooks | null = null;
   /** The activation in progress per license and server, to take same-server calls one at a time. */
   private readonly activating = new Map<string, Promise<void>>();
 
@@ -157,16 +152,9 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
     @InjectRepository(DeviceEntity) private readonly devices: Repository<DeviceEntity>,
     private readonly licenses: LicensesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly events: EventEmitter2,
   ) {
     this.sql = PreparedSql.for(devices.manager.connection);
-  }
-
-  registerServerHooks(hooks: DeviceServerHooks): void {
-    this.serverHooks = hooks;
-  }
-
-  onModuleInit(): void {
-    this.licenses.registerDeviceHooks({ deactivateAll: (licenseId) => this.deactivateAllForLicense(licenseId) });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -309,7 +297,7 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
     const device = await this.devices.findOne({ where: { id }, relations: { license: true } });
     if (!device || device.license?.user_id !== user.id) throw ApiError.notFound('Device not found');
     if (device.deactivated_at === null) {
-      await this.serverHooks?.deactivate(device.license!.license_key, device.server_uid);
+      await emitAwaited(this.events, DEVICE_DEACTIVATING, { licenseKey: device.license!.license_key, serverUid: device.server_uid });
       await this.release(device);
     }
     return (await this.devices.findOneOrFail({ where: { id }, relations: { license: true } })) as DeviceWithLicense;
@@ -347,7 +335,7 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
     const device = await this.devices.findOneBy({ license_id: license.id, server_uid: serverUid });
     if (!device) throw ApiError.notFound('No device with this server_uid on this license');
     if (device.deactivated_at === null) {
-      await this.serverHooks?.deactivate(license.license_key, serverUid);
+      await emitAwaited(this.events, DEVICE_DEACTIVATING, { licenseKey: license.license_key, serverUid });
       await this.release(device);
     }
     return Object.assign(await this.devices.findOneByOrFail({ id: device.id }), {
@@ -448,7 +436,13 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
 
   // ---- seats and housekeeping ------------------------------------------------------------------
 
-  /** Deactivates every seat-holding device of a license (revocation, deletion); returns how many. */
+  /** A revoked license (revocation, deletion, a sync) loses its devices. */
+  @OnAwaitedEvent(LICENSE_REVOKED)
+  onLicenseRevoked({ licenseId }: LicenseRevokedEvent): Promise<number> {
+    return this.deactivateAllForLicense(licenseId);
+  }
+
+  /** Deactivates every seat-holding device of a license; returns how many. */
   async deactivateAllForLicense(licenseId: number): Promise<number> {
     const result = await this.devices
       .createQueryBuilder()

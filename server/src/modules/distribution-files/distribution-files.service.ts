@@ -1,10 +1,11 @@
-import { BeforeApplicationShutdown, HttpStatus, Injectable, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, HttpStatus, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, In, Repository } from 'typeorm';
 import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
+import { OnAwaitedEvent, VERSION_DELETING, type VersionDeletingEvent } from '../../common/events';
 import { whereSearch } from '../../common/pagination';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
@@ -55,7 +56,7 @@ const DOWNLOADABLE_SQL =
 
 /** Distribution files per version, OS and architecture: upload (validated, hashed, stored atomically), list, stats, delete, download counts. */
 @Injectable()
-export class DistributionFilesService implements OnModuleInit, BeforeApplicationShutdown {
+export class DistributionFilesService implements BeforeApplicationShutdown {
   private readonly sql: PreparedSql;
   /** Download counts of concurrent downloads, added up per file and written together: still `count = count + n` in SQL. */
   private readonly counter = new GroupCommit<number>((ids) => {
@@ -74,10 +75,6 @@ export class DistributionFilesService implements OnModuleInit, BeforeApplication
     dataSource: DataSource,
   ) {
     this.sql = PreparedSql.for(dataSource);
-  }
-
-  onModuleInit(): void {
-    this.versions.onDelete((versionId) => this.removeForVersion(versionId));
   }
 
   async list(query: ListDistributionFilesQueryDto): Promise<FilePage> {
@@ -183,7 +180,9 @@ export class DistributionFilesService implements OnModuleInit, BeforeApplication
     await this.storage.remove(file.storage_key);
   }
 
-  private async removeForVersion(versionId: number): Promise<void> {
+  /** A version being deleted takes its files along: rows first, then the stored bytes. */
+  @OnAwaitedEvent(VERSION_DELETING)
+  async removeForVersion({ versionId }: VersionDeletingEvent): Promise<void> {
     const files = await this.files.find({ where: { version_id: versionId }, select: { id: true, storage_key: true } });
     if (!files.length) return;
     await this.files.delete({ id: In(files.map((file) => file.id)) });

@@ -1,10 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, LessThanOrEqual, MoreThan, Not, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
+import { emitAwaited, LICENSE_CHANGED, LICENSE_DELETED, LICENSE_REVOKED, notify } from '../../common/events';
 import { whereSearch } from '../../common/pagination';
 import { SettingsService } from '../settings/settings.service';
 import { UsersService } from '../users/users.service';
@@ -20,20 +22,6 @@ import { encodeLicenseFile } from './license-file';
 import { generateLicenseKey, isValidTypedKey, normalizeLicenseKey, TYPED_KEY_RULE } from './license-key';
 import { LicenseSigningService } from './license-signing.service';
 import { LicenseEntity, LicenseStatus } from './license.entity';
-
-/** Plugged in by the devices module, so licenses need not know devices to deactivate them. */
-export interface LicenseDeviceHooks {
-  /** Deactivates every device still holding a seat on the license; returns how many there were. */
-  deactivateAll(licenseId: number): Promise<number>;
-}
-
-/** Plugged in by the license-server sync, so licenses need not know it to keep an external license server in step. */
-export interface LicenseServerHooks {
-  /** Revokes the license on the external license server; true when it is gone there (or there is none). */
-  revoke(licenseKey: string): Promise<boolean>;
-  /** A license changed here and waits to be pushed to the external license server. */
-  changed(): void;
-}
 
 /** A license as portals exchange it when syncing with a license server. */
 export type SyncedLicense = Pick<
@@ -103,23 +91,14 @@ function parseExpiry(value: string): Date {
 @Injectable()
 export class LicensesService {
   private readonly logger = new Logger('Licenses');
-  private deviceHooks: LicenseDeviceHooks | null = null;
-  private serverHooks: LicenseServerHooks | null = null;
 
   constructor(
     @InjectRepository(LicenseEntity) private readonly licenses: Repository<LicenseEntity>,
     private readonly settings: SettingsService,
     private readonly users: UsersService,
     private readonly signing: LicenseSigningService,
+    private readonly events: EventEmitter2,
   ) {}
-
-  registerDeviceHooks(hooks: LicenseDeviceHooks): void {
-    this.deviceHooks = hooks;
-  }
-
-  registerServerHooks(hooks: LicenseServerHooks): void {
-    this.serverHooks = hooks;
-  }
 
   // ---- issuing ---------------------------------------------------------------------------------
 
@@ -151,8 +130,9 @@ export class LicensesService {
           order_id: fields.order_id ?? null,
           synced_at: syncedAt,
         });
-        if (!syncedAt) this.serverHooks?.changed();
-        return await this.licenses.findOneByOrFail({ id: result.identifiers[0].id as number });
+        const id = result.identifiers[0].id as number;
+        if (!syncedAt) notify(this.events, LICENSE_CHANGED, { licenseId: id });
+        return await this.licenses.findOneByOrFail({ id });
       } catch (error) {
         const keyTaken = isUniqueViolation(error) && /license_key/.test(String((error as Error).message));
         if (keyTaken && fields.license_key) throw keyInUse();
@@ -438,11 +418,10 @@ export class LicensesService {
     const license = await this.get(id);
     // Revoked first, so no activation can take a seat between the deactivation and the delete.
     await this.licenses.update({ id }, { status: 'revoked' });
-    const deactivated = (await this.deviceHooks?.deactivateAll(id)) ?? 0;
+    const deactivated = await this.deactivateDevices(id);
     await this.licenses.delete({ id });
-    const serverRevocationSuccess = this.serverHooks
-      ? await this.serverHooks.revoke(license.license_key)
-      : (await this.settings.get('license_server')).url === '';
+    const answers = await emitAwaited(this.events, LICENSE_DELETED, { licenseKey: license.license_key });
+    const serverRevocationSuccess = answers.every(Boolean);
     return { license, deactivated, serverRevocationSuccess };
   }
 
@@ -450,7 +429,7 @@ export class LicensesService {
   async revoke(id: number): Promise<{ license: LicenseEntity; deactivated: number }> {
     await this.get(id);
     await this.saveChanges(id, { status: 'revoked' });
-    const deactivated = (await this.deviceHooks?.deactivateAll(id)) ?? 0;
+    const deactivated = await this.deactivateDevices(id);
     return { license: await this.get(id), deactivated };
   }
 
@@ -613,7 +592,13 @@ export class LicensesService {
   private async saveChanges(id: number, changes: Partial<LicenseEntity>): Promise<void> {
     const syncedAt = await this.selfSyncStamp();
     await this.licenses.update({ id }, { ...changes, synced_at: syncedAt });
-    if (!syncedAt) this.serverHooks?.changed();
+    if (!syncedAt) notify(this.events, LICENSE_CHANGED, { licenseId: id });
+  }
+
+  /** Every device of a revoked license gives its seat back (the devices module listens); returns how many. */
+  private async deactivateDevices(licenseId: number): Promise<number> {
+    const answers = await emitAwaited(this.events, LICENSE_REVOKED, { licenseId });
+    return answers.reduce((sum, count) => sum + count, 0);
   }
 
   // ---- syncing with a license server -----------------------------------------------------------
@@ -684,7 +669,7 @@ export class LicensesService {
       const changes: Partial<LicenseEntity> = { ...toSyncedLicense(item), synced_at: at };
       if (item.user_email !== local.user_email) changes.user_id = (await this.users.findByEmail(item.user_email))?.id ?? null;
       await this.licenses.update({ id: local.id }, changes);
-      if (item.status === 'revoked' && local.status !== 'revoked') await this.deviceHooks?.deactivateAll(local.id);
+      if (item.status === 'revoked' && local.status !== 'revoked') await this.deactivateDevices(local.id);
       updated++;
     }
     const stored = await this.byKeys(items);
@@ -715,7 +700,7 @@ export class LicensesService {
     const license = await this.findByKey(key);
     if (!license) return { found: false, deactivated: 0 };
     await this.licenses.update({ id: license.id }, { status: 'revoked', synced_at: new Date() });
-    return { found: true, deactivated: (await this.deviceHooks?.deactivateAll(license.id)) ?? 0 };
+    return { found: true, deactivated: await this.deactivateDevices(license.id) };
   }
 }
 

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, In, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
+import { emitAwaited, VERSION_DELETING } from '../../common/events';
 import { whereSearch } from '../../common/pagination';
 import { PreparedSql } from '../../database/prepared-sql';
 import { SettingsService } from '../settings/settings.service';
@@ -46,9 +48,6 @@ export interface VersionPage {
   limit: number;
 }
 
-/** Called before a version is deleted, e.g. to remove its distribution files and their stored bytes. */
-export type VersionDeletionHook = (versionId: number) => Promise<void>;
-
 const SORT_COLUMNS: Record<VersionSortKey, string> = {
   release_date: 'v.release_date',
   created_at: 'v.created_at',
@@ -64,13 +63,13 @@ export const LATEST_REQUIRED = 'A version must stay the latest: mark another ver
  */
 @Injectable()
 export class VersionsService {
-  private readonly deletionHooks: VersionDeletionHook[] = [];
   private readonly sql: PreparedSql;
 
   constructor(
     @InjectRepository(VersionEntity) private readonly versions: Repository<VersionEntity>,
     private readonly storage: FileStorage,
     private readonly settings: SettingsService,
+    private readonly events: EventEmitter2,
     dataSource: DataSource,
   ) {
     this.sql = PreparedSql.for(dataSource);
@@ -85,10 +84,6 @@ export class VersionsService {
       .where('v.storage_key IS NOT NULL')
       .getRawOne<{ files: string | number; bytes: string | number }>();
     return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
-  }
-
-  onDelete(hook: VersionDeletionHook): void {
-    this.deletionHooks.push(hook);
   }
 
   async list(query: ListVersionsQueryDto): Promise<VersionPage> {
@@ -208,7 +203,8 @@ export class VersionsService {
   /** Deletes the version, its distribution files (rows and stored bytes) and its own file; the latest flag moves on. */
   async remove(id: number): Promise<void> {
     const version = await this.get(id);
-    for (const hook of this.deletionHooks) await hook(id);
+    // What hangs on the version (distribution files and their bytes) goes first; a failure there keeps the version.
+    await emitAwaited(this.events, VERSION_DELETING, { versionId: id });
     // The flag moves to the newest other version before this one goes, so there is never a moment without a latest.
     if (version.is_latest) await this.handOverLatest(id);
     const result = await this.versions.delete({ id });
