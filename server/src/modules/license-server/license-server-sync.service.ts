@@ -11,7 +11,7 @@ import {
   OnNotification,
 } from '../../common/events';
 import { DevicesService } from '../devices/devices.service';
-import { LicensesService, toSyncedLicense } from '../licenses/licenses.service';
+import { LicenseSyncService, toSyncedLicense } from '../licenses/license-sync.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { SettingsService } from '../settings/settings.service';
 import { toSyncedVersion, VersionsService } from '../versions/versions.service';
@@ -54,7 +54,7 @@ export class LicenseServerSyncService {
   constructor(
     private readonly settings: SettingsService,
     private readonly versions: VersionsService,
-    private readonly licenses: LicensesService,
+    private readonly licenses: LicenseSyncService,
     private readonly devices: DevicesService,
     private readonly remoteLogs: RemoteLogsService,
   ) {}

@@ -1,0 +1,264 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { FindOptionsWhere, In, IsNull, LessThanOrEqual, MoreThan, Not, Repository } from 'typeorm';
+import { whereSearch } from '../../common/pagination';
+import { ADMIN_LICENSE_SORT_KEYS, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
+import { LicenseEntity, LicenseStatus } from './license.entity';
+
+export interface LicensePage {
+  rows: LicenseEntity[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/** A row of the status/trial breakdown behind the license stats. */
+export interface LicenseStatusCount {
+  status: LicenseStatus;
+  is_trial: boolean;
+  count: number;
+  activations: number;
+  seats: number;
+}
+
+export type NewLicenseRow = Omit<LicenseEntity, 'id' | 'user' | 'created_at' | 'updated_at'>;
+
+const SEARCHED_COLUMNS = ['l.license_key', 'l.user_email', 'l.product_name'];
+
+/**
+ * The one owner of the `licenses` table: every statement on it is here, so the rules (issuing, seats, admin,
+ * sync) live in the services and the SQL (atomic seat counters, conditional updates) in one place.
+ */
+@Injectable()
+export class LicensesRepository {
+  constructor(@InjectRepository(LicenseEntity) private readonly licenses: Repository<LicenseEntity>) {}
+
+  // ---- lookups ---------------------------------------------------------------------------------
+
+  findById(id: number): Promise<LicenseEntity | null> {
+    return this.licenses.findOneBy({ id });
+  }
+
+  /** One that must exist (it was just written). */
+  getById(id: number): Promise<LicenseEntity> {
+    return this.licenses.findOneByOrFail({ id });
+  }
+
+  /** By the stored (normalized) key. */
+  findByKey(licenseKey: string): Promise<LicenseEntity | null> {
+    return this.licenses.findOneBy({ license_key: licenseKey });
+  }
+
+  keyExists(licenseKey: string): Promise<boolean> {
+    return this.licenses.existsBy({ license_key: licenseKey });
+  }
+
+  findByOrderId(orderId: number): Promise<LicenseEntity | null> {
+    return this.licenses.findOneBy({ order_id: orderId });
+  }
+
+  findByOrderIds(orderIds: number[]): Promise<LicenseEntity[]> {
+    return this.licenses.findBy({ order_id: In(orderIds) });
+  }
+
+  findByKeys(licenseKeys: string[]): Promise<LicenseEntity[]> {
+    return this.licenses.findBy({ license_key: In(licenseKeys) });
+  }
+
+  /** A user's test licenses, or (with `upToId`) those of them issued no later than that one. */
+  countTrials(userId: number, upToId?: number): Promise<number> {
+    return this.licenses.countBy({ user_id: userId, is_trial: true, ...(upToId === undefined ? {} : { id: LessThanOrEqual(upToId) }) });
+  }
+
+  // ---- writes ----------------------------------------------------------------------------------
+
+  /** Inserts a license; returns its id. */
+  async insert(row: NewLicenseRow | Omit<NewLicenseRow, 'order_id'>): Promise<number> {
+    const result = await this.licenses.insert(row);
+    return result.identifiers[0].id as number;
+  }
+
+  /** Updates one license, optionally only while it still matches `where` (e.g. still pending sync). */
+  async update(id: number, changes: Partial<LicenseEntity>, where: FindOptionsWhere<LicenseEntity> = {}): Promise<void> {
+    await this.licenses.update({ ...where, id }, changes);
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.licenses.delete({ id });
+  }
+
+  /**
+   * Takes one seat if the license is active, unexpired and has one free: a single conditional UPDATE,
+   * so simultaneous activations can never go past max_activations.
+   */
+  async takeSeat(licenseId: number): Promise<boolean> {
+    const result = await this.licenses
+      .createQueryBuilder()
+      .update()
+      .set({ current_activations: () => 'current_activations + 1' })
+      .where('id = :id AND status = :active AND expires_at > :now AND current_activations < max_activations', {
+        id: licenseId,
+        active: 'active',
+        now: new Date(),
+      })
+      .execute();
+    return result.affected === 1;
+  }
+
+  /** Gives back `count` seats (a positive integer) in one statement, never below zero. */
+  async releaseSeats(licenseId: number, count: number): Promise<void> {
+    await this.licenses
+      .createQueryBuilder()
+      .update()
+      .set({ current_activations: () => `CASE WHEN current_activations > ${count} THEN current_activations - ${count} ELSE 0 END` })
+      .where('id = :id', { id: licenseId })
+      .execute();
+  }
+
+  /** Active licenses past their expiry become expired; returns how many. */
+  async expireDue(now: Date): Promise<number> {
+    const result = await this.licenses
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'expired' })
+      .where('status = :active AND expires_at <= :now', { active: 'active', now })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  /** One license found past its expiry is expired, unless something else changed its status meanwhile. */
+  async markExpired(id: number): Promise<void> {
+    await this.licenses.update({ id, status: 'active' }, { status: 'expired' });
+  }
+
+  /** Links the licenses issued to this e-mail address before the account existed to the account. */
+  async claimByEmail(userId: number, email: string): Promise<void> {
+    await this.licenses
+      .createQueryBuilder()
+      .update()
+      .set({ user_id: userId })
+      .where('user_id IS NULL AND user_email = :email', { email })
+      .execute();
+  }
+
+  // ---- lists and figures -----------------------------------------------------------------------
+
+  /** A user's licenses, newest first. */
+  async pageForUser(userId: number, page: number, limit: number): Promise<LicensePage> {
+    const [rows, total] = await this.licenses.findAndCount({
+      where: { user_id: userId },
+      order: { created_at: 'DESC', id: 'DESC' },
+      skip: (page - 1) * limit,
+      take: limit,
+    });
+    return { rows, total, page, limit };
+  }
+
+  /** The admin list: searched, filtered, sorted (created_at by default), paged. */
+  async pageForAdmin(query: ListAdminLicensesQueryDto): Promise<LicensePage> {
+    const page = query.page ?? 1;
+    const limit = query.limit ?? 25;
+    const qb = this.licenses.createQueryBuilder('l');
+    whereSearch(qb, SEARCHED_COLUMNS, query.search);
+    if (query.status) qb.andWhere('l.status = :status', { status: query.status });
+    if (query.is_trial !== undefined) qb.andWhere('l.is_trial = :trial', { trial: query.is_trial });
+    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
+    const sort = ADMIN_LICENSE_SORT_KEYS.includes(query.sort!) ? query.sort! : 'created_at';
+    qb.orderBy(`l.${sort}`, direction).addOrderBy('l.id', direction);
+    const [rows, total] = await qb
+      .skip((page - 1) * limit)
+      .take(limit)
+      .getManyAndCount();
+    return { rows, total, page, limit };
+  }
+
+  /** Up to `size` licenses after `afterId` that match the filters, in id order (for streamed exports). */
+  exportBatch(filter: { search?: string; status?: LicenseStatus }, afterId: number, size: number): Promise<LicenseEntity[]> {
+    const qb = this.licenses.createQueryBuilder('l').where('l.id > :afterId', { afterId });
+    whereSearch(qb, SEARCHED_COLUMNS, filter.search);
+    if (filter.status) qb.andWhere('l.status = :status', { status: filter.status });
+    return qb.orderBy('l.id', 'ASC').take(size).getMany();
+  }
+
+  /** How many licenses there are per status and trial mark, with their seats in use and (all) seats. */
+  async countByStatus(): Promise<LicenseStatusCount[]> {
+    const rows = await this.licenses
+      .createQueryBuilder('l')
+      .select('l.status', 'status')
+      .addSelect('l.is_trial', 'is_trial')
+      .addSelect('COUNT(*)', 'count')
+      .addSelect('SUM(l.current_activations)', 'activations')
+      .addSelect('SUM(l.max_activations)', 'seats')
+      .groupBy('l.status')
+      .addGroupBy('l.is_trial')
+      .getRawMany<{
+        status: LicenseStatus;
+        is_trial: number | boolean | string;
+        count: string | number;
+        activations: string | number | null;
+        seats: string | number | null;
+      }>();
+    return rows.map((row) => ({
+      status: row.status,
+      is_trial: Number(row.is_trial) === 1 || row.is_trial === true,
+      count: Number(row.count),
+      activations: Number(row.activations ?? 0),
+      seats: Number(row.seats ?? 0),
+    }));
+  }
+
+  /** Active licenses that expire no later than `by`. */
+  countActiveExpiringBy(by: Date): Promise<number> {
+    return this.licenses.countBy({ status: 'active', expires_at: LessThanOrEqual(by) });
+  }
+
+  /** Licenses issued per UTC day from `from` to `to`, trial and paid apart. */
+  async issuedPerDay(from: Date, to: Date): Promise<Array<{ day: string; trial: number; paid: number }>> {
+    const isMysql = ['mysql', 'mariadb'].includes(this.licenses.manager.connection.options.type);
+    const day = isMysql ? "DATE_FORMAT(l.created_at, '%Y-%m-%d')" : 'substr(l.created_at, 1, 10)';
+    const rows = await this.licenses
+      .createQueryBuilder('l')
+      .select(day, 'day')
+      .addSelect('SUM(CASE WHEN l.is_trial = :yes THEN 1 ELSE 0 END)', 'trial')
+      .addSelect('SUM(CASE WHEN l.is_trial = :yes THEN 0 ELSE 1 END)', 'paid')
+      .where('l.created_at >= :from AND l.created_at <= :to', { from, to, yes: true })
+      .groupBy(day)
+      .orderBy(day)
+      .getRawMany<{ day: string; trial: string | number; paid: string | number }>();
+    return rows.map((row) => ({ day: row.day, trial: Number(row.trial), paid: Number(row.paid) }));
+  }
+
+  /** Licenses that were active at `at`: issued before it, not yet expired then, and not revoked since. */
+  countActiveAt(at: Date): Promise<number> {
+    return this.licenses
+      .createQueryBuilder('l')
+      .where('l.created_at < :at AND l.expires_at > :at AND l.status <> :revoked', { at, revoked: 'revoked' })
+      .getCount();
+  }
+
+  // ---- sync ------------------------------------------------------------------------------------
+
+  /** Licenses not confirmed by the license server yet, oldest first. */
+  pendingSync(limit: number): Promise<LicenseEntity[]> {
+    return this.licenses.find({ where: { synced_at: IsNull() }, order: { id: 'ASC' }, take: limit });
+  }
+
+  /** Stamps the pending licenses that still hold exactly these fields as synced. */
+  async markSyncedWhere(fields: FindOptionsWhere<LicenseEntity>, at: Date): Promise<void> {
+    await this.licenses.update({ ...fields, synced_at: IsNull() }, { synced_at: at });
+  }
+
+  async confirmAllPending(at: Date): Promise<number> {
+    return (await this.licenses.update({ synced_at: IsNull() }, { synced_at: at })).affected ?? 0;
+  }
+
+  /** Updates a license unless it changed here and waits to be pushed. */
+  async updateIfSynced(id: number, changes: Partial<LicenseEntity>): Promise<void> {
+    await this.licenses.update({ id, synced_at: Not(IsNull()) }, changes);
+  }
+
+  /** Licenses after `afterId`, by id. */
+  listAfter(afterId: number, limit: number): Promise<LicenseEntity[]> {
+    return this.licenses.find({ where: { id: MoreThan(afterId) }, order: { id: 'ASC' }, take: limit });
+  }
+}
