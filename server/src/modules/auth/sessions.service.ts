@@ -9,6 +9,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { PreparedSql } from '../../database/prepared-sql';
 import { UserEntity } from '../users/user.entity';
+import { JOINABLE_USERS as U } from '../users/users.repository';
 import { SessionEntity } from './session.entity';
 
 interface TokenClaims {
@@ -20,8 +21,8 @@ export const JWT_ALGORITHM = 'HS256';
 
 // Run on every authenticated request: a prepared statement, not a query built anew each time.
 const RESOLVE_SQL =
-  'SELECT s.id AS sid, u.id AS id, u.email AS email, u.role AS role FROM sessions s INNER JOIN users u ON u.id = s.user_id ' +
-  'WHERE s.id = ? AND u.id = ? AND s.expires_at > ? AND s.token_version = u.token_version AND u.is_active = ?';
+  `SELECT s.id AS sid, ${U.sessionUserColumns} FROM sessions s INNER JOIN ${U.table} ON ${U.id} = s.user_id ` +
+  `WHERE s.id = ? AND ${U.id} = ? AND s.expires_at > ? AND s.token_version = ${U.tokenVersion} AND ${U.isActive} = ?`;
 export const JWT_ISSUER = 'streamhub-portal';
 
 /** Issues bearer tokens and decides, per request, whether one is still good. */

@@ -13,6 +13,7 @@ import { FileStorage } from '../storage/file-storage';
 import { DISTRIBUTION_EXTENSIONS, extensionOf, fileNameProblem, fileTypeNotAllowed, PLEASE_SELECT_A_FILE } from '../storage/file-names';
 import type { StoredUpload } from '../storage/upload.interceptor';
 import { VersionEntity } from '../versions/version.entity';
+import { JOINABLE_VERSIONS as V } from '../versions/versions.repository';
 import { VersionsService } from '../versions/versions.service';
 import { DistributionFileEntity, OS_TYPES, OsType } from './distribution-file.entity';
 import { FileSortKey, ListDistributionFilesQueryDto, UploadDistributionFileDto } from './dto/distribution-file-form.dto';
@@ -52,7 +53,7 @@ const SORT_COLUMNS: Record<FileSortKey, string> = {
 
 const DOWNLOADABLE_SQL =
   'SELECT f.id, f.file_name, f.storage_key, f.file_size, f.file_hash, f.os_type, f.architecture, f.download_count, ' +
-  'f.version_id, v.version FROM distribution_files f INNER JOIN versions v ON v.id = f.version_id WHERE f.id = ?';
+  `f.version_id, ${V.numberColumn} FROM distribution_files f INNER JOIN ${V.table} ON ${V.id} = f.version_id WHERE f.id = ?`;
 
 /** Distribution files per version, OS and architecture: upload (validated, hashed, stored atomically), list, stats, delete, download counts. */
 @Injectable()
