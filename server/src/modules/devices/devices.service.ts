@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { DEVICE_DEACTIVATING, emitAwaited, LICENSE_REVOKED, type LicenseRevokedEvent, OnAwaitedEvent } from '../../common/events';
-import { whereSearch } from '../../common/pagination';
+import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { LicenseEntity } from '../licenses/license.entity';
@@ -15,7 +15,7 @@ import { effectiveStatus, LicensesService } from '../licenses/licenses.service';
 import { normalizeLicenseKey } from '../licenses/license-key';
 import { DeviceEntity } from './device.entity';
 import { DeviceDetails, DevicesRepository } from './devices.repository';
-import { DEVICE_SORT_KEYS, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';
+import { DeviceSortKey, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';
 
 /** Machine-readable outcome of an activation, validation or deactivation. */
 export const ACTIVATION_CODES = [
@@ -63,12 +63,7 @@ export type SyncedDevice = Pick<
   | 'deactivated_at'
 > & { license_key: string };
 
-export interface DevicePage {
-  rows: DeviceWithLicense[];
-  total: number;
-  page: number;
-  limit: number;
-}
+export type DevicePage = Page<DeviceWithLicense>;
 
 /** Why a license cannot be used right now, or null when it can. */
 export function refusalOf(license: LicenseEntity, now = Date.now()): ActivationCode | null {
@@ -83,6 +78,13 @@ export function refusalOf(license: LicenseEntity, now = Date.now()): ActivationC
       return 'EXPIRED';
   }
 }
+
+const SORT_COLUMNS: Record<DeviceSortKey, string> = {
+  activated_at: 'd.activated_at',
+  last_activity_at: 'd.last_activity_at',
+  server_uid: 'd.server_uid',
+  device_name: 'd.device_name',
+};
 
 /** How precisely a device's last activity is kept (heartbeats closer together than this are not written). */
 const HEARTBEAT_RESOLUTION_MS = 1000;
@@ -237,16 +239,8 @@ export class DevicesService {
   /** Devices on the caller's licenses, newest activation first. */
   async listForUser(user: AuthUser, page: number, limit: number): Promise<DevicePage> {
     await this.markSilentDevicesInactive();
-    const [rows, total] = await this.devices
-      .createQueryBuilder('d')
-      .innerJoinAndSelect('d.license', 'l')
-      .where('l.user_id = :userId', { userId: user.id })
-      .orderBy('d.activated_at', 'DESC')
-      .addOrderBy('d.id', 'DESC')
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
-    return { rows: rows as DeviceWithLicense[], total, page, limit };
+    const qb = this.devices.createQueryBuilder('d').innerJoinAndSelect('d.license', 'l').where('l.user_id = :userId', { userId: user.id });
+    return (await readPage(qb, { page, limit }, { by: 'd.activated_at', id: 'd.id' })) as DevicePage;
   }
 
   /** Frees the seat of one of the caller's devices, so the license can move to another server. */
@@ -262,19 +256,11 @@ export class DevicesService {
 
   async list(query: ListAdminDevicesQueryDto): Promise<DevicePage> {
     await this.markSilentDevicesInactive();
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 25;
     const qb = this.devices.createQueryBuilder('d').innerJoinAndSelect('d.license', 'l');
     whereSearch(qb, ['d.server_uid', 'd.device_name', 'd.hostname', 'l.license_key', 'l.user_email'], query.search);
     if (query.status) qb.andWhere('d.status = :status', { status: query.status });
-    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
-    const sort = DEVICE_SORT_KEYS.includes(query.sort!) ? query.sort! : 'activated_at';
-    qb.orderBy(`d.${sort}`, direction).addOrderBy('d.id', direction);
-    const [rows, total] = await qb
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
-    return { rows: rows as DeviceWithLicense[], total, page, limit };
+    const by = sortColumn(SORT_COLUMNS, query.sort, 'activated_at');
+    return (await readPage(qb, query, { by, id: 'd.id' })) as DevicePage;
   }
 
   async forLicenseKey(key: string): Promise<{ license: LicenseEntity; devices: DeviceWithLicense[] }> {

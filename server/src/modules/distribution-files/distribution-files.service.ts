@@ -6,7 +6,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { OnAwaitedEvent, VERSION_DELETING, type VersionDeletingEvent } from '../../common/events';
-import { whereSearch } from '../../common/pagination';
+import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
 import { FileStorage } from '../storage/file-storage';
@@ -21,12 +21,7 @@ import { FileStatsDto } from './dto/distribution-file.dto';
 
 export type FileWithVersion = DistributionFileEntity & { version: VersionEntity };
 
-export interface FilePage {
-  rows: FileWithVersion[];
-  total: number;
-  page: number;
-  limit: number;
-}
+export type FilePage = Page<FileWithVersion>;
 
 /** What a download needs, read in one statement. */
 export interface DownloadableFile {
@@ -79,20 +74,12 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   }
 
   async list(query: ListDistributionFilesQueryDto): Promise<FilePage> {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 25;
     const qb = this.files.createQueryBuilder('f').innerJoinAndSelect('f.version', 'v');
     if (query.version_id !== undefined) qb.andWhere('f.version_id = :versionId', { versionId: query.version_id });
     if (query.os_type) qb.andWhere('f.os_type = :os', { os: query.os_type });
     if (query.architecture) qb.andWhere('f.architecture = :arch', { arch: query.architecture });
     whereSearch(qb, ['f.file_name', 'v.version'], query.search);
-    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
-    qb.orderBy(SORT_COLUMNS[query.sort ?? 'created_at'], direction).addOrderBy('f.id', direction);
-    const [rows, total] = await qb
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
-    return { rows: rows as FileWithVersion[], total, page, limit };
+    return (await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id' })) as FilePage;
   }
 
   async get(id: number): Promise<FileWithVersion> {

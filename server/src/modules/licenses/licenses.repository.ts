@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, In, IsNull, LessThanOrEqual, MoreThan, Not, Repository } from 'typeorm';
-import { whereSearch } from '../../common/pagination';
-import { ADMIN_LICENSE_SORT_KEYS, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
+import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
+import { AdminLicenseSortKey, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
 import { LicenseEntity, LicenseStatus } from './license.entity';
 
-export interface LicensePage {
-  rows: LicenseEntity[];
-  total: number;
-  page: number;
-  limit: number;
-}
+export type LicensePage = Page<LicenseEntity>;
 
 /** A row of the status/trial breakdown behind the license stats. */
 export interface LicenseStatusCount {
@@ -24,6 +19,11 @@ export interface LicenseStatusCount {
 export type NewLicenseRow = Omit<LicenseEntity, 'id' | 'user' | 'created_at' | 'updated_at'>;
 
 const SEARCHED_COLUMNS = ['l.license_key', 'l.user_email', 'l.product_name'];
+const SORT_COLUMNS: Record<AdminLicenseSortKey, string> = {
+  license_key: 'l.license_key',
+  expires_at: 'l.expires_at',
+  created_at: 'l.created_at',
+};
 
 /**
  * The licenses table as another module's hot-path statement joins it, so that statement stays one round trip
@@ -175,32 +175,18 @@ export class LicensesRepository {
   // ---- lists and figures -----------------------------------------------------------------------
 
   /** A user's licenses, newest first. */
-  async pageForUser(userId: number, page: number, limit: number): Promise<LicensePage> {
-    const [rows, total] = await this.licenses.findAndCount({
-      where: { user_id: userId },
-      order: { created_at: 'DESC', id: 'DESC' },
-      skip: (page - 1) * limit,
-      take: limit,
-    });
-    return { rows, total, page, limit };
+  pageForUser(userId: number, page: number, limit: number): Promise<LicensePage> {
+    const qb = this.licenses.createQueryBuilder('l').where('l.user_id = :userId', { userId });
+    return readPage(qb, { page, limit }, { by: 'l.created_at', id: 'l.id' });
   }
 
   /** The admin list: searched, filtered, sorted (created_at by default), paged. */
-  async pageForAdmin(query: ListAdminLicensesQueryDto): Promise<LicensePage> {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 25;
+  pageForAdmin(query: ListAdminLicensesQueryDto): Promise<LicensePage> {
     const qb = this.licenses.createQueryBuilder('l');
     whereSearch(qb, SEARCHED_COLUMNS, query.search);
     if (query.status) qb.andWhere('l.status = :status', { status: query.status });
     if (query.is_trial !== undefined) qb.andWhere('l.is_trial = :trial', { trial: query.is_trial });
-    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
-    const sort = ADMIN_LICENSE_SORT_KEYS.includes(query.sort!) ? query.sort! : 'created_at';
-    qb.orderBy(`l.${sort}`, direction).addOrderBy('l.id', direction);
-    const [rows, total] = await qb
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
-    return { rows, total, page, limit };
+    return readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id' });
   }
 
   /** Up to `size` licenses after `afterId` that match the filters, in id order (for streamed exports). */

@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { emitAwaited, VERSION_DELETING } from '../../common/events';
-import { whereSearch } from '../../common/pagination';
+import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
 import { PreparedSql } from '../../database/prepared-sql';
 import { SettingsService } from '../settings/settings.service';
 import { FileStorage } from '../storage/file-storage';
@@ -39,14 +39,7 @@ export function toSyncedVersion(version: SyncedVersion): SyncedVersion {
   return Object.fromEntries(SYNCED_VERSION_FIELDS.map((field) => [field, version[field]])) as SyncedVersion;
 }
 
-export interface VersionPage {
-  rows: VersionEntity[];
-  total: number;
-  overallTotal: number;
-  lastSyncAt: Date | null;
-  page: number;
-  limit: number;
-}
+export type VersionPage = Page<VersionEntity> & { overallTotal: number; lastSyncAt: Date | null };
 
 const SORT_COLUMNS: Record<VersionSortKey, string> = {
   release_date: 'v.release_date',
@@ -87,21 +80,14 @@ export class VersionsService {
   }
 
   async list(query: ListVersionsQueryDto): Promise<VersionPage> {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 25;
     const qb = this.versions.createQueryBuilder('v');
     whereSearch(qb, ['v.version', 'v.changelog', 'v.download_url'], query.search);
-    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
-    qb.orderBy(SORT_COLUMNS[query.sort ?? 'created_at'], direction).addOrderBy('v.id', direction);
-    const [rows, total] = await qb
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
+    const found = await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'v.id' });
     const [overallTotal, sync] = await Promise.all([this.versions.count(), this.settings.syncState()]);
     // The time of the last sync run, not of the most recently synced row: editing a version makes it pending,
     // it does not undo the sync.
     const lastSyncAt = sync.versions_synced_at ? new Date(sync.versions_synced_at) : null;
-    return { rows, total, overallTotal, lastSyncAt, page, limit };
+    return { ...found, overallTotal, lastSyncAt };
   }
 
   /** Every version, latest first, then by release date (for selects, the client's downloads and license products). */
