@@ -4,6 +4,7 @@ import { IsNotCommonPassword } from '../../../common/password-policy';
 import { NormalizeEmail, Trim } from '../../../common/transforms';
 import { USER_ROLES, UserRole } from '../../users/user.entity';
 import { USER_TYPES, UserType } from '../../users/dto/admin-user.dto';
+import { Envelope } from '../../../common/envelope';
 
 export const REGISTRATION_PASSWORD_MIN = 8;
 const REQUIRED = 'This field is required';
@@ -104,15 +105,9 @@ export class AdminSessionDataDto {
   admin: SessionUserDto;
 }
 
-export class AdminLoginResponseDto {
-  success: boolean;
-  data: AdminSessionDataDto;
-}
+export class AdminLoginResponseDto extends Envelope(AdminSessionDataDto) {}
 
-export class CurrentUserResponseDto {
-  success: boolean;
-  data: SessionUserDto;
-}
+export class CurrentUserResponseDto extends Envelope(SessionUserDto) {}
 
 export class RegisterResultDto {
   id: number;
@@ -124,14 +119,6 @@ export class VerifiedEmailDto {
   email: string;
 }
 
-export class VerifyEmailResponseDto {
-  success: boolean;
-  message: string;
-  data: VerifiedEmailDto;
-}
+export class VerifyEmailResponseDto extends Envelope(VerifiedEmailDto, { message: 'required' }) {}
 
-export class RegisterResponseDto {
-  success: boolean;
-  message: string;
-  data: RegisterResultDto;
-}
+export class RegisterResponseDto extends Envelope(RegisterResultDto, { message: 'required' }) {}

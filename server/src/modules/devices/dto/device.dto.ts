@@ -1,8 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { ListQueryDto, PageMetaDto } from '../../../common/list-query.dto';
+import { ListQueryDto } from '../../../common/list-query.dto';
 import { Trim } from '../../../common/transforms';
 import { DEVICE_STATUSES, DeviceEntity, DeviceStatus } from '../device.entity';
+import { Envelope, PageOf } from '../../../common/envelope';
 
 /** A device as its owner sees it in My Devices. */
 export class DeviceDto {
@@ -31,29 +32,13 @@ export class AdminDeviceDto extends DeviceDto {
   created_at: Date;
 }
 
-export class DeviceListResponseDto {
-  success: boolean;
-  data: DeviceDto[];
-  meta: PageMetaDto;
-}
+export class DeviceListResponseDto extends PageOf(DeviceDto) {}
 
-export class AdminDeviceListResponseDto {
-  success: boolean;
-  data: AdminDeviceDto[];
-  meta: PageMetaDto;
-}
+export class AdminDeviceListResponseDto extends PageOf(AdminDeviceDto) {}
 
-export class DeviceResponseDto {
-  success: boolean;
-  message: string;
-  data: DeviceDto;
-}
+export class DeviceResponseDto extends Envelope(DeviceDto, { message: 'required' }) {}
 
-export class AdminDeviceResponseDto {
-  success: boolean;
-  message: string;
-  data: AdminDeviceDto;
-}
+export class AdminDeviceResponseDto extends Envelope(AdminDeviceDto, { message: 'required' }) {}
 
 export class CountByNameDto {
   name: string;
@@ -75,10 +60,7 @@ export class DeviceStatsDto {
   by_version: CountByNameDto[];
 }
 
-export class DeviceStatsResponseDto {
-  success: boolean;
-  data: DeviceStatsDto;
-}
+export class DeviceStatsResponseDto extends Envelope(DeviceStatsDto) {}
 
 export class LicenseDevicesDto {
   license_id: number;
@@ -88,10 +70,7 @@ export class LicenseDevicesDto {
   devices: AdminDeviceDto[];
 }
 
-export class LicenseDevicesResponseDto {
-  success: boolean;
-  data: LicenseDevicesDto;
-}
+export class LicenseDevicesResponseDto extends Envelope(LicenseDevicesDto) {}
 
 export const DEVICE_SORT_KEYS = ['activated_at', 'last_activity_at', 'server_uid', 'device_name'] as const;
 export type DeviceSortKey = (typeof DEVICE_SORT_KEYS)[number];

@@ -4,6 +4,7 @@ import { Trim } from '../../../common/transforms';
 import { DEVICE_STATUSES, DeviceStatus } from '../../devices/device.entity';
 import { ACTIVATION_CODES, ActivationCode } from '../../devices/devices.service';
 import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/license.entity';
+import { Envelope } from '../../../common/envelope';
 
 export const SERVER_UID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
@@ -120,7 +121,4 @@ export class PublicKeyDto {
   public_key_pem: string;
 }
 
-export class PublicKeyResponseDto {
-  success: boolean;
-  data: PublicKeyDto;
-}
+export class PublicKeyResponseDto extends Envelope(PublicKeyDto) {}

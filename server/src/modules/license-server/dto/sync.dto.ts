@@ -25,6 +25,7 @@ import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/license.entity';
 import { normalizeLicenseKey } from '../../licenses/license-key';
 import { MAX_EXPIRY } from '../../licenses/licenses.service';
 import { SERVER_UID_PATTERN } from './activation.dto';
+import { Envelope } from '../../../common/envelope';
 
 /** Items per push, and per page of a pull. */
 export const SYNC_BATCH_MAX = 500;
@@ -371,11 +372,7 @@ export class VersionSyncResultDto {
   updated_count: number;
 }
 
-export class VersionSyncResponseDto {
-  success: boolean;
-  message: string;
-  data: VersionSyncResultDto;
-}
+export class VersionSyncResponseDto extends Envelope(VersionSyncResultDto, { message: 'required' }) {}
 
 export class LicenseSyncResultDto {
   /** Licenses new here, taken from the license server. */
@@ -390,11 +387,7 @@ export class LicenseSyncResultDto {
   remote_logs_added: number;
 }
 
-export class LicenseSyncResponseDto {
-  success: boolean;
-  message: string;
-  data: LicenseSyncResultDto;
-}
+export class LicenseSyncResponseDto extends Envelope(LicenseSyncResultDto, { message: 'required' }) {}
 
 export class LicenseServerStatusDto {
   /** False while this portal is its own license server (no URL configured). */
@@ -407,7 +400,4 @@ export class LicenseServerStatusDto {
   last_error: string | null;
 }
 
-export class LicenseServerStatusResponseDto {
-  success: boolean;
-  data: LicenseServerStatusDto;
-}
+export class LicenseServerStatusResponseDto extends Envelope(LicenseServerStatusDto) {}

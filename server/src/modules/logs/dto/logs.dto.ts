@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto, PageMetaDto } from '../../../common/list-query.dto';
 import { LOG_LEVELS, LogLevel } from '../audit-log.entity';
+import { Envelope, PageOf } from '../../../common/envelope';
 
 export const LOG_SOURCES = ['local', 'remote', 'access', 'downloads'] as const;
 export type LogSourceName = (typeof LOG_SOURCES)[number];
@@ -129,17 +130,9 @@ export class SystemLogsDto {
   remote_logs: LogEntryDto[];
 }
 
-export class SystemLogsResponseDto {
-  success: boolean;
-  data: SystemLogsDto;
-  meta: LogPageMetaDto;
-}
+export class SystemLogsResponseDto extends Envelope(SystemLogsDto, { meta: LogPageMetaDto }) {}
 
-export class LogListResponseDto {
-  success: boolean;
-  data: LogEntryDto[];
-  meta: LogPageMetaDto;
-}
+export class LogListResponseDto extends PageOf(LogEntryDto, LogPageMetaDto) {}
 
 export class ClearLogsResultDto {
   @ApiProperty({ enum: LOG_KINDS, enumName: 'LogKind' })
@@ -149,8 +142,4 @@ export class ClearLogsResultDto {
   cleared: LogSourceName[];
 }
 
-export class ClearLogsResponseDto {
-  success: boolean;
-  message: string;
-  data: ClearLogsResultDto;
-}
+export class ClearLogsResponseDto extends Envelope(ClearLogsResultDto, { message: 'required' }) {}
