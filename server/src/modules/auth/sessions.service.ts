@@ -11,6 +11,7 @@ import { PreparedSql } from '../../database/prepared-sql';
 import { UserEntity } from '../users/user.entity';
 import { JOINABLE_USERS as U } from '../users/users.repository';
 import { SessionEntity } from './session.entity';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 interface TokenClaims {
   sub: number;
@@ -48,8 +49,8 @@ export class SessionsService {
       user_id: user.id,
       token_version: user.token_version,
       expires_at: new Date(Date.now() + ttl * 1000),
-      ip: client.ip?.slice(0, 64) ?? null,
-      user_agent: client.userAgent?.slice(0, 255) ?? null,
+      ip: client.ip?.slice(0, MAX_LENGTH.ip) ?? null,
+      user_agent: client.userAgent?.slice(0, MAX_LENGTH.sessionUserAgent) ?? null,
     });
     const claims: TokenClaims = { sub: user.id, sid: id };
     return this.jwt.signAsync(claims, { algorithm: JWT_ALGORITHM, expiresIn: ttl, issuer: JWT_ISSUER, jwtid: id });

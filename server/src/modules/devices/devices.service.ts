@@ -16,6 +16,7 @@ import { normalizeLicenseKey } from '../licenses/license-key';
 import { DeviceEntity } from './device.entity';
 import { DeviceDetails, DevicesRepository } from './devices.repository';
 import { DeviceSortKey, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 /** Machine-readable outcome of an activation, validation or deactivation. */
 export const ACTIVATION_CODES = [
@@ -94,11 +95,11 @@ function details(identity: DeviceIdentity, stored: DeviceDetails | null = null):
   const pick = (value: string | null | undefined, max: number, current: string | null | undefined) =>
     value === undefined ? (current ?? null) : value?.slice(0, max) || null;
   return {
-    device_name: pick(identity.device_name, 150, stored?.device_name),
-    hostname: pick(identity.hostname, 255, stored?.hostname),
-    product: pick(identity.product, 150, stored?.product),
-    version: pick(identity.version, 50, stored?.version),
-    last_ip: pick(identity.ip, 64, stored?.last_ip),
+    device_name: pick(identity.device_name, MAX_LENGTH.deviceName, stored?.device_name),
+    hostname: pick(identity.hostname, MAX_LENGTH.hostname, stored?.hostname),
+    product: pick(identity.product, MAX_LENGTH.productName, stored?.product),
+    version: pick(identity.version, MAX_LENGTH.version, stored?.version),
+    last_ip: pick(identity.ip, MAX_LENGTH.ip, stored?.last_ip),
   };
 }
 

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
 import { bigintNumber, VersionEntity } from '../versions/version.entity';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 export const OS_TYPES = ['windows', 'linux', 'macos'] as const;
 export type OsType = (typeof OS_TYPES)[number];
@@ -29,7 +30,7 @@ export class DistributionFileEntity {
   architecture: Architecture;
 
   /** The name offered to the downloader (validated; never used as a path). */
-  @Column({ type: 'varchar', length: 200 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.fileName })
   file_name: string;
 
   /** Portal-made key in FileStorage (files/<uuid>.<ext>). */

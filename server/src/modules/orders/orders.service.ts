@@ -12,6 +12,7 @@ import { ListOrdersQueryDto } from './dto/create-order.dto';
 import { OrderStatisticsDto, fromCents } from './dto/order.dto';
 import { OrderEntity, OrderStatus } from './order.entity';
 import { PAYMENT_PROVIDER, PaymentProvider, PaymentResult } from './payment-provider';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 export interface OrderRequest {
   product_name: string;
@@ -121,7 +122,10 @@ export class OrdersService {
     }
 
     if (outcome.status === 'declined') {
-      await this.orders.update({ id: order.id, status: 'processing' }, { status: 'failed', failure_reason: outcome.reason.slice(0, 255) });
+      await this.orders.update(
+        { id: order.id, status: 'processing' },
+        { status: 'failed', failure_reason: outcome.reason.slice(0, MAX_LENGTH.paymentFailure) },
+      );
       throw new ApiError(HttpStatus.PAYMENT_REQUIRED, `Payment declined: ${outcome.reason}`);
     }
     // The license first: its unique order_id makes a second license for this order impossible, even after a crash here.
@@ -135,7 +139,7 @@ export class OrdersService {
     });
     await this.orders.update(
       { id: order.id, status: 'processing' },
-      { status: 'paid', paid_at: new Date(), payment_reference: outcome.reference.slice(0, 128) },
+      { status: 'paid', paid_at: new Date(), payment_reference: outcome.reference.slice(0, MAX_LENGTH.paymentReference) },
     );
     return { order: await this.orders.findOneByOrFail({ id: order.id }), license };
   }

@@ -5,6 +5,7 @@ import { NormalizeEmail, Trim } from '../../../common/transforms';
 import { USER_ROLES, UserRole } from '../../users/user.entity';
 import { USER_TYPES, UserType } from '../../users/dto/admin-user.dto';
 import { Envelope } from '../../../common/envelope';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 export const REGISTRATION_PASSWORD_MIN = 8;
 const REQUIRED = 'This field is required';
@@ -24,19 +25,19 @@ function MatchesProperty(property: string, message: string) {
 export class RegisterDto {
   @Trim()
   @IsString({ message: REQUIRED })
-  @MaxLength(100)
+  @MaxLength(MAX_LENGTH.firstName)
   @IsNotEmpty({ message: REQUIRED })
   first_name: string;
 
   @Trim()
   @IsString({ message: REQUIRED })
-  @MaxLength(100)
+  @MaxLength(MAX_LENGTH.lastName)
   @IsNotEmpty({ message: REQUIRED })
   last_name: string;
 
   @NormalizeEmail()
   @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   @IsNotEmpty({ message: REQUIRED })
   email: string;
 
@@ -53,7 +54,7 @@ export class RegisterDto {
 
 export class LoginDto {
   @IsString({ message: 'Email and password are required' })
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   @IsNotEmpty({ message: 'Email and password are required' })
   email: string;
 
@@ -73,7 +74,7 @@ export class VerifyEmailDto {
 export class ResendVerificationDto {
   @NormalizeEmail()
   @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   @IsNotEmpty({ message: REQUIRED })
   email: string;
 }

@@ -4,6 +4,7 @@ import { ListQueryDto } from '../../../common/list-query.dto';
 import { Trim } from '../../../common/transforms';
 import { DEVICE_STATUSES, DeviceEntity, DeviceStatus } from '../device.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 /** A device as its owner sees it in My Devices. */
 export class DeviceDto {
@@ -93,13 +94,13 @@ export class AdminDeactivateDeviceDto {
   @Trim()
   @IsString({ message: 'license_key is required' })
   @IsNotEmpty({ message: 'license_key is required' })
-  @MaxLength(64)
+  @MaxLength(MAX_LENGTH.licenseKey)
   license_key: string;
 
   @Trim()
   @IsString({ message: 'server_uid is required' })
   @IsNotEmpty({ message: 'server_uid is required' })
-  @MaxLength(128)
+  @MaxLength(MAX_LENGTH.serverUid)
   server_uid: string;
 }
 

@@ -26,6 +26,7 @@ import { normalizeLicenseKey } from '../../licenses/license-key';
 import { MAX_EXPIRY } from '../../licenses/licenses.service';
 import { SERVER_UID_PATTERN } from './activation.dto';
 import { Envelope } from '../../../common/envelope';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 /** Items per push, and per page of a pull. */
 export const SYNC_BATCH_MAX = 500;
@@ -36,7 +37,7 @@ export const SYNC_BATCH_MAX = 500;
 export class SyncVersionDto {
   @IsString()
   @IsNotEmpty()
-  @MaxLength(50)
+  @MaxLength(MAX_LENGTH.version)
   version: string;
 
   /** YYYY-MM-DD. */
@@ -55,7 +56,7 @@ export class SyncVersionDto {
 
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @MaxLength(MAX_LENGTH.fileName)
   file_name: string | null;
 
   @IsOptional()
@@ -69,12 +70,12 @@ export class SyncVersionDto {
 
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.versionSecret)
   secret_hash: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.versionSecret)
   encryption_key: string | null;
 
   /** JSON text with os, ram, storage. */
@@ -105,7 +106,7 @@ export class SyncLicenseKeyDto {
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? normalizeLicenseKey(value) : value))
   @IsString()
   @IsNotEmpty()
-  @MaxLength(64)
+  @MaxLength(MAX_LENGTH.licenseKey)
   license_key: string;
 }
 
@@ -120,11 +121,11 @@ export class SyncDeviceKeyDto extends SyncLicenseKeyDto {
 export class SyncLicenseDto extends SyncLicenseKeyDto {
   @IsString()
   @IsNotEmpty()
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.productName)
   product_name: string;
 
   @IsEmail()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   user_email: string;
 
   @ApiProperty({ enum: LICENSE_STATUSES, enumName: 'LicenseStatus' })
@@ -225,22 +226,22 @@ export class SyncDeviceDto extends SyncDeviceKeyDto {
 
   @IsOptional()
   @IsString()
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.deviceName)
   device_name: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.hostname)
   hostname: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.productName)
   product: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(50)
+  @MaxLength(MAX_LENGTH.version)
   version: string | null;
 
   @ApiProperty({ enum: DEVICE_STATUSES, enumName: 'DeviceStatus' })
@@ -284,30 +285,30 @@ export class SyncRemoteLogDto {
   level: string;
 
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.remoteLogMessage)
   message: string;
 
   @IsString()
-  @MaxLength(64)
+  @MaxLength(MAX_LENGTH.licenseKey)
   license_key: string;
 
   @IsString()
-  @MaxLength(128)
+  @MaxLength(MAX_LENGTH.serverUid)
   server_uid: string;
 
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.hostname)
   hostname: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.productName)
   product: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(50)
+  @MaxLength(MAX_LENGTH.version)
   version: string | null;
 
   @IsBoolean()
@@ -319,7 +320,7 @@ export class SyncRemoteLogDto {
 
   @IsOptional()
   @IsString()
-  @MaxLength(64)
+  @MaxLength(MAX_LENGTH.ip)
   ip_address: string | null;
 
   @Type(() => Date)

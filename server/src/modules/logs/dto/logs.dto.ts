@@ -4,6 +4,7 @@ import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto, PageMetaDto } from '../../../common/list-query.dto';
 import { LOG_LEVELS, LogLevel } from '../audit-log.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 export const LOG_SOURCES = ['local', 'remote', 'access', 'downloads'] as const;
 export type LogSourceName = (typeof LOG_SOURCES)[number];
@@ -33,7 +34,7 @@ export class LogsQueryDto extends ListQueryDto {
   /** The user's e-mail address, or its beginning. */
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   user?: string;
 }
 
