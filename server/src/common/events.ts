@@ -12,6 +12,7 @@ export const LICENSE_DELETED = 'license.deleted';
 export const LICENSE_CHANGED = 'license.changed';
 export const DEVICE_DEACTIVATING = 'device.deactivating';
 export const VERSION_DELETING = 'version.deleting';
+export const JOB_FAILED = 'job.failed';
 
 /** A license was revoked (by an admin, before a delete, or by a portal syncing with this one): its devices lose their seats. */
 export interface LicenseRevokedEvent {
@@ -50,9 +51,16 @@ export interface AwaitedEvents {
   [VERSION_DELETING]: { payload: VersionDeletingEvent; answer: void };
 }
 
+/** A scheduled job's run failed: operators must see it in the audit trail. */
+export interface JobFailedEvent {
+  job: string;
+  error: string;
+}
+
 /** Each notification's payload. */
 export interface Notifications {
   [LICENSE_CHANGED]: LicenseChangedEvent;
+  [JOB_FAILED]: JobFailedEvent;
 }
 
 export type AwaitedEvent = keyof AwaitedEvents;

@@ -8,7 +8,7 @@ import { AuthUser } from '../../common/current-user.decorator';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { PreparedSql } from '../../database/prepared-sql';
-import { UserEntity } from '../users/user.entity';
+import type { UserEntity } from '../users/users.service';
 import { JOINABLE_USERS as U } from '../users/users.repository';
 import { SessionEntity } from './session.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';

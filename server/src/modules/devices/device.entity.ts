@@ -1,9 +1,9 @@
+import { type DeviceStatus } from './devices.constants';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { LicenseEntity } from '../licenses/license.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
-export const DEVICE_STATUSES = ['active', 'inactive', 'failed'] as const;
-export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+export { DEVICE_STATUSES, type DeviceStatus } from './devices.constants';
 
 /**
  * A streaming server (server_uid) that activated a license. It holds a seat while deactivated_at is null;

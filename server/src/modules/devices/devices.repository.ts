@@ -5,7 +5,7 @@ import { GroupCommit } from '../../database/group-commit';
 import { GroupRead } from '../../database/group-read';
 import { PreparedSql } from '../../database/prepared-sql';
 import { JOINABLE_LICENSES, readJoinedLicense } from '../licenses/licenses.repository';
-import type { LicenseEntity } from '../licenses/license.entity';
+import type { LicenseEntity } from '../licenses/licenses.service';
 import { DeviceEntity } from './device.entity';
 
 export type DeviceDetails = Pick<DeviceEntity, 'device_name' | 'hostname' | 'product' | 'version' | 'last_ip'>;

@@ -10,9 +10,9 @@ import { DEVICE_DEACTIVATING, emitAwaited, LICENSE_REVOKED, type LicenseRevokedE
 import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { LicenseEntity } from '../licenses/license.entity';
+import type { LicenseEntity } from '../licenses/licenses.service';
 import { effectiveStatus, LicensesService } from '../licenses/licenses.service';
-import { normalizeLicenseKey } from '../licenses/license-key';
+import { normalizeLicenseKey } from '../licenses/licenses.service';
 import { DeviceEntity } from './device.entity';
 import { DeviceDetails, DevicesRepository } from './devices.repository';
 import { DeviceSortKey, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';

@@ -12,7 +12,7 @@ import { PreparedSql } from '../../database/prepared-sql';
 import { FileStorage } from '../storage/file-storage';
 import { DISTRIBUTION_EXTENSIONS, extensionOf, fileNameProblem, fileTypeNotAllowed, PLEASE_SELECT_A_FILE } from '../storage/file-names';
 import type { StoredUpload } from '../storage/upload.interceptor';
-import { VersionEntity } from '../versions/version.entity';
+import type { VersionEntity } from '../versions/versions.service';
 import { JOINABLE_VERSIONS as V } from '../versions/versions.repository';
 import { VersionsService } from '../versions/versions.service';
 import { DistributionFileEntity, OS_TYPES, OsType } from './distribution-file.entity';

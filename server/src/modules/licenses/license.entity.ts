@@ -1,9 +1,9 @@
+import { type LicenseStatus } from './licenses.constants';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
-export const LICENSE_STATUSES = ['active', 'expired', 'revoked', 'pending'] as const;
-export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
+export { LICENSE_STATUSES, type LicenseStatus } from './licenses.constants';
 
 @Entity('licenses')
 @Index('IDX_licenses_user_id_created_at', ['user_id', 'created_at'])

@@ -17,6 +17,8 @@ import { LicensePage, LicensesRepository } from './licenses.repository';
 // What other modules use of the license rules, through this service.
 export { effectiveStatus, MAX_EXPIRY } from './license-status';
 export type { LicensePage } from './licenses.repository';
+export type { LicenseEntity } from './license.entity';
+export { normalizeLicenseKey } from './license-key';
 
 export interface NewLicense {
   product_name: string;

@@ -1,8 +1,8 @@
+import { type LogLevel } from './logs.constants';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
-export const LOG_LEVELS = ['error', 'warning', 'info', 'debug'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from './logs.constants';
 
 /**
  * The audit trail (the local part of System Logs): every admin action, every security event and every server

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { JOB_FAILED, type JobFailedEvent, OnNotification } from '../../common/events';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
 import { AuditLogEntity, LogLevel } from './audit-log.entity';
@@ -69,6 +70,17 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
   }
 
   /** Queues the entry; resolves when it is stored (callers need not wait). */
+  /** A failed scheduled job, reported by the jobs module. */
+  @OnNotification(JOB_FAILED)
+  recordJobFailure({ job, error }: JobFailedEvent): void {
+    void this.record({
+      level: 'error',
+      action: 'job.failed',
+      message: `Scheduled job ${job} failed: ${error}`,
+      target: { type: 'job', id: job },
+    });
+  }
+
   record(entry: AuditEntry): Promise<void> {
     const written = this.writer.add({
       level: entry.level,

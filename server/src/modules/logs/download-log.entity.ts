@@ -1,8 +1,8 @@
+import { type DownloadChannel } from './logs.constants';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
-export const DOWNLOAD_CHANNELS = ['session', 'link'] as const;
-export type DownloadChannel = (typeof DOWNLOAD_CHANNELS)[number];
+export { DOWNLOAD_CHANNELS, type DownloadChannel } from './logs.constants';
 
 /**
  * One download of a distribution file: who, what, from where, when. Kept by value (no foreign keys), so the

@@ -8,6 +8,8 @@ import { DownloadLogEntity } from './download-log.entity';
 import { commonFilters, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
+export type { DownloadLogEntity } from './download-log.entity';
+
 export type DownloadLogEntry = Omit<DownloadLogEntity, 'id'>;
 
 const COLUMNS: Array<keyof DownloadLogEntry> = [

@@ -5,7 +5,7 @@ import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
 import { LicenseProductsService } from '../licenses/license-products.service';
-import { LicenseEntity } from '../licenses/license.entity';
+import type { LicenseEntity } from '../licenses/licenses.service';
 import { LicensesService } from '../licenses/licenses.service';
 import { SettingsService } from '../settings/settings.service';
 import { ListOrdersQueryDto } from './dto/create-order.dto';

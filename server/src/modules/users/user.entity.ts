@@ -1,8 +1,8 @@
+import { type UserRole } from '../../common/roles';
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
-export const USER_ROLES = ['client', 'admin', 'moderator'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
+export { USER_ROLES, type UserRole } from '../../common/roles';
 
 @Entity('users')
 export class UserEntity {

@@ -12,6 +12,10 @@ import { ListUsersQueryDto, UserSortKey } from './dto/list-users-query.dto';
 import { PasswordHasher } from './password-hasher';
 import { UserEntity, UserRole } from './user.entity';
 
+// What other modules use of users, through this service.
+export type { UserEntity } from './user.entity';
+export { PasswordHasher } from './password-hasher';
+
 export const DUPLICATE_EMAIL = 'This email is already registered.';
 
 const SORT_COLUMNS: Record<UserSortKey, string[]> = {

@@ -1,22 +1,7 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  ValueTransformer,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
-
-/** BIGINT read back as a number on both engines (sizes stay far below 2^53). */
-export const bigintNumber: ValueTransformer = {
-  to: (value: number | null | undefined) => value,
-  from: (value: string | number | null) => (value === null || value === undefined ? value : Number(value)),
-};
+import { bigintNumber } from '../../database/transformers';
 
 /** A released version of the streaming server. Distribution files (per OS and architecture) hang off it. */
 @Entity('versions')

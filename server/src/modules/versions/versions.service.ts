@@ -17,6 +17,8 @@ import { ListVersionsQueryDto, VersionSortKey } from './dto/list-versions-query.
 import { UpdateVersionDto, UploadVersionDto, VersionFlag } from './dto/version-form.dto';
 import { VersionEntity } from './version.entity';
 
+export type { VersionEntity } from './version.entity';
+
 /** What portals exchange about a version when syncing with a license server (never the stored file or its key). */
 const SYNCED_VERSION_FIELDS = [
   'version',

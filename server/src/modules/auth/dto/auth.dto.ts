@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength, ValidateBy, ValidationArguments } from 'class-validator';
 import { IsNotCommonPassword } from '../../../common/password-policy';
 import { NormalizeEmail, Trim } from '../../../common/transforms';
-import { USER_ROLES, UserRole } from '../../users/user.entity';
+import { USER_ROLES, UserRole } from '../../../common/roles';
 import { USER_TYPES, UserType } from '../../users/dto/admin-user.dto';
 import { Envelope } from '../../../common/envelope';
 import { MAX_LENGTH } from '../../../database/column-lengths';

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { LOG_LEVELS, LogLevel } from '../../logs/audit-log.entity';
+import { LOG_LEVELS, LogLevel } from '../../logs/logs.constants';
 import { Envelope } from '../../../common/envelope';
 
 export class UserFiguresDto {

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { VersionEntity } from '../../versions/version.entity';
+import type { VersionEntity } from '../../versions/versions.service';
 import { Architecture, ARCHITECTURES, DistributionFileEntity, OS_TYPES, OsType } from '../distribution-file.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
 

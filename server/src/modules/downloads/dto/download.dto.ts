@@ -2,7 +2,8 @@ import { ApiProperty, PickType } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
 import { DistributionFileDto } from '../../distribution-files/dto/distribution-file.dto';
-import { DOWNLOAD_CHANNELS, DownloadChannel, DownloadLogEntity } from '../../logs/download-log.entity';
+import type { DownloadLogEntity } from '../../logs/download-logs.service';
+import { DOWNLOAD_CHANNELS, DownloadChannel } from '../../logs/logs.constants';
 import { Envelope, PageOf } from '../../../common/envelope';
 
 export class DownloadInfoResponseDto {

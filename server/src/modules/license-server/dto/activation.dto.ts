@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Trim } from '../../../common/transforms';
-import { DEVICE_STATUSES, DeviceStatus } from '../../devices/device.entity';
+import { DEVICE_STATUSES, DeviceStatus } from '../../devices/devices.constants';
 import { ACTIVATION_CODES, ActivationCode } from '../../devices/devices.service';
-import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/license.entity';
+import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/licenses.constants';
 import { Envelope } from '../../../common/envelope';
 import { MAX_LENGTH } from '../../../database/column-lengths';
 

@@ -20,9 +20,9 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { DEVICE_STATUSES, DeviceStatus } from '../../devices/device.entity';
-import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/license.entity';
-import { normalizeLicenseKey } from '../../licenses/license-key';
+import { DEVICE_STATUSES, DeviceStatus } from '../../devices/devices.constants';
+import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/licenses.constants';
+import { normalizeLicenseKey } from '../../licenses/licenses.service';
 import { MAX_EXPIRY } from '../../licenses/licenses.service';
 import { SERVER_UID_PATTERN } from './activation.dto';
 import { Envelope } from '../../../common/envelope';
