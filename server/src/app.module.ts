@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -29,6 +30,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(config.database),
         ScheduleModule.forRoot(),
+        // Modules tell each other of changes through events (common/events.ts), not by registering callbacks.
+        EventEmitterModule.forRoot(),
         JobsModule,
         // First, so its routes are matched first: the activation API is the portal's busiest path.
         LicenseServerModule,

@@ -35,21 +35,30 @@ interface Operation {
 }
 type Caller = 'anonymous' | 'client' | 'admin' | 'sync';
 
+/** The parts of an OpenAPI operation the fuzzer reads. */
+interface DocumentOperation {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema: Schema }> };
+  security?: Array<Record<string, string[]>>;
+  'x-required-role'?: string;
+}
+
 const document = parse(readFileSync(resolve(__dirname, '../../openapi.yaml'), 'utf8'));
 const components: Components = document.components.schemas;
-const operations: Operation[] = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-  Object.entries(item).map(([method, operation]) => {
-    const [contentType, media] = Object.entries((operation.requestBody?.content ?? {}) as Record<string, { schema: Schema }>)[0] ?? [];
-    return {
-      name: `${method.toUpperCase()} ${path}`,
-      method: method as Operation['method'],
-      path,
-      parameters: operation.parameters ?? [],
-      body: contentType ? { contentType, schema: media.schema } : undefined,
-      schemes: (operation.security ?? []).flatMap((requirement: object) => Object.keys(requirement)),
-      adminOnly: operation['x-required-role'] === 'admin',
-    };
-  }),
+const operations: Operation[] = Object.entries(document.paths as Record<string, Record<string, DocumentOperation>>).flatMap(
+  ([path, item]) =>
+    Object.entries(item).map(([method, operation]) => {
+      const [contentType, media] = Object.entries(operation.requestBody?.content ?? {})[0] ?? [];
+      return {
+        name: `${method.toUpperCase()} ${path}`,
+        method: method as Operation['method'],
+        path,
+        parameters: operation.parameters ?? [],
+        body: contentType ? { contentType, schema: media.schema } : undefined,
+        schemes: (operation.security ?? []).flatMap((requirement) => Object.keys(requirement)),
+        adminOnly: operation['x-required-role'] === 'admin',
+      };
+    }),
 );
 
 /** Which callers a 2xx may answer; anything else must be refused. */

@@ -170,6 +170,39 @@ describe(`license-server sync (${process.env.TEST_DB})`, () => {
       expect(deleted.body.data.server_revocation_success).toBe(true);
       expect((await licenseOn(server, serverAdmin, license.license_key)).status).toBe('revoked');
     });
+
+    /** The license server's devices of a key, once it has freed every seat of the license. */
+    const freedOnServer = async (licenseKey: string) => {
+      await eventually(
+        'the license server frees the seats',
+        async () => (await licenseOn(server, serverAdmin, licenseKey)).current_activations === 0,
+      );
+      const devices = await server.api().get(`/api/admin/devices/license/${licenseKey}`).set(bearer(serverAdmin)).expect(200);
+      return devices.body.data.devices as Array<{ server_uid: string; deactivated_at: string | null }>;
+    };
+
+    it("deactivates the license server's devices when a revocation here is pushed to it", async () => {
+      const license = await pushedLicense({ max_activations: 2 });
+      const uids = [serverUid(), serverUid()];
+      for (const uid of uids) {
+        await callLicenseServer(server, 'activate', { license_key: license.license_key, server_uid: uid }).expect(200);
+      }
+      const local = await licenseOn(portal, portalAdmin, license.license_key);
+      await portal.api().post(`/api/admin/licenses/${local.id}/revoke`).set(bearer(portalAdmin)).expect(200);
+      const devices = await freedOnServer(license.license_key);
+      expect(devices.map((device) => device.deactivated_at)).toEqual([expect.any(String), expect.any(String)]);
+    });
+
+    it("deactivates the license server's devices when a license deleted here is revoked there", async () => {
+      const license = await pushedLicense();
+      const uid = serverUid();
+      await callLicenseServer(server, 'activate', { license_key: license.license_key, server_uid: uid }).expect(200);
+      const local = await licenseOn(portal, portalAdmin, license.license_key);
+      await portal.api().delete(`/api/admin/licenses/${local.id}`).set(bearer(portalAdmin)).expect(200);
+      expect(await freedOnServer(license.license_key)).toEqual([
+        expect.objectContaining({ server_uid: uid, deactivated_at: expect.any(String) }),
+      ]);
+    });
   });
 
   describe('when the license server fails', () => {

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import { driverCode, isDatabaseUnavailable, isUniqueViolation, isValueTooLong } from '../database/driver-errors';
 import { TooManyAttemptsError } from './api-error';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -45,7 +46,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (status === HttpStatus.SERVICE_UNAVAILABLE && body.message === DATABASE_UNAVAILABLE) response.setHeader('Retry-After', '5');
     // A 502/504 is another server's failure, already worded for the admin: a warning, not this portal's bug.
     if (status === 502 || status === 504) this.logger.warn(String(body.message));
-    else if (body.message === DATABASE_UNAVAILABLE) this.logger.warn(`${DATABASE_UNAVAILABLE} (${driverCode(exception) ?? 'connection lost'})`);
+    else if (body.message === DATABASE_UNAVAILABLE)
+      this.logger.warn(`${DATABASE_UNAVAILABLE} (${driverCode(exception) ?? 'connection lost'})`);
     else if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     response.status(status).json(body);
   }
@@ -103,41 +105,3 @@ export class AllExceptionsFilter implements ExceptionFilter {
 }
 
 const DATABASE_UNAVAILABLE = 'The database is unavailable. Please try again in a few seconds.';
-
-/** The database cannot be reached or went away: the client may retry, and the pool reconnects by itself. */
-const DATABASE_GONE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'PROTOCOL_CONNECTION_LOST',
-  'PROTOCOL_SEQUENCE_TIMEOUT',
-  'ER_CON_COUNT_ERROR',
-  'ER_SERVER_SHUTDOWN',
-  'ER_CONNECTION_KILLED',
-]);
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  return DATABASE_GONE.has(driverCode(error) ?? '') || (error as { fatal?: boolean })?.fatal === true;
-}
-
-/** MySQL/MariaDB strict mode refusing a value that does not fit its column (too long, out of range, truncated). */
-const VALUE_TOO_LONG = new Set([
-  'ER_DATA_TOO_LONG',
-  'ER_WARN_DATA_OUT_OF_RANGE',
-  'WARN_DATA_TRUNCATED',
-  'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
-]);
-
-function driverCode(error: unknown): string | undefined {
-  return (error as { code?: string; driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
-}
-
-function isValueTooLong(error: unknown): boolean {
-  return VALUE_TOO_LONG.has(driverCode(error) ?? '');
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  const code = driverCode(error);
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { UserRole } from '../modules/users/user.entity';
+import type { UserRole } from './roles';
 
 /** The signed-in user as the auth guard resolved it for this request. */
 export interface AuthUser {

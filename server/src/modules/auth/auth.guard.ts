@@ -4,7 +4,7 @@ import { ApiError } from '../../common/api-error';
 import { AuthenticatedRequest } from '../../common/current-user.decorator';
 import { REQUIRED_ROLE } from '../../common/admin-only.decorator';
 import { IS_PUBLIC } from '../../common/public.decorator';
-import type { UserRole } from '../users/user.entity';
+import type { UserRole } from '../../common/roles';
 import { SessionsService } from './sessions.service';
 
 /**

@@ -1,5 +1,5 @@
 import { userTypeOf } from '../users/dto/admin-user.dto';
-import { UserEntity } from '../users/user.entity';
+import type { UserEntity } from '../users/users.service';
 import { SessionUserDto } from './dto/auth.dto';
 
 export function toSessionUser(user: UserEntity): SessionUserDto {

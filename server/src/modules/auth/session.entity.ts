@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 /** One signed-in token. Deleting the row kills the token before its JWT expiry (logout, deactivation, password change). */
 @Entity('sessions')
@@ -23,10 +24,10 @@ export class SessionEntity {
   @Column({ type: 'datetime', precision: 3 })
   expires_at: Date;
 
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.ip, nullable: true })
   ip: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.sessionUserAgent, nullable: true })
   user_agent: string | null;
 
   @CreateDateColumn()

@@ -8,8 +8,10 @@ import { AuthUser } from '../../common/current-user.decorator';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { PreparedSql } from '../../database/prepared-sql';
-import { UserEntity } from '../users/user.entity';
+import type { UserEntity } from '../users/users.service';
+import { JOINABLE_USERS as U } from '../users/users.repository';
 import { SessionEntity } from './session.entity';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 interface TokenClaims {
   sub: number;
@@ -20,8 +22,8 @@ export const JWT_ALGORITHM = 'HS256';
 
 // Run on every authenticated request: a prepared statement, not a query built anew each time.
 const RESOLVE_SQL =
-  'SELECT s.id AS sid, u.id AS id, u.email AS email, u.role AS role FROM sessions s INNER JOIN users u ON u.id = s.user_id ' +
-  'WHERE s.id = ? AND u.id = ? AND s.expires_at > ? AND s.token_version = u.token_version AND u.is_active = ?';
+  `SELECT s.id AS sid, ${U.sessionUserColumns} FROM sessions s INNER JOIN ${U.table} ON ${U.id} = s.user_id ` +
+  `WHERE s.id = ? AND ${U.id} = ? AND s.expires_at > ? AND s.token_version = ${U.tokenVersion} AND ${U.isActive} = ?`;
 export const JWT_ISSUER = 'streamhub-portal';
 
 /** Issues bearer tokens and decides, per request, whether one is still good. */
@@ -47,8 +49,8 @@ export class SessionsService {
       user_id: user.id,
       token_version: user.token_version,
       expires_at: new Date(Date.now() + ttl * 1000),
-      ip: client.ip?.slice(0, 64) ?? null,
-      user_agent: client.userAgent?.slice(0, 255) ?? null,
+      ip: client.ip?.slice(0, MAX_LENGTH.ip) ?? null,
+      user_agent: client.userAgent?.slice(0, MAX_LENGTH.sessionUserAgent) ?? null,
     });
     const claims: TokenClaims = { sub: user.id, sid: id };
     return this.jwt.signAsync(claims, { algorithm: JWT_ALGORITHM, expiresIn: ttl, issuer: JWT_ISSUER, jwtid: id });

@@ -3,7 +3,7 @@ import { Cron, CronExpression } from '@nestjs/schedule';
 import { DevicesService } from '../devices/devices.service';
 import { DistributionFilesService } from '../distribution-files/distribution-files.service';
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
-import { LicensesService } from '../licenses/licenses.service';
+import { AdminLicensesService } from '../licenses/admin-licenses.service';
 import { AuditLogService } from '../logs/audit-log.service';
 import { DailyStatsService, dayOf } from '../logs/daily-stats.service';
 import { OrdersService } from '../orders/orders.service';
@@ -24,7 +24,7 @@ export class DashboardService {
 
   constructor(
     private readonly users: UsersService,
-    private readonly licenses: LicensesService,
+    private readonly licenses: AdminLicensesService,
     private readonly files: DistributionFilesService,
     private readonly orders: OrdersService,
     private readonly devices: DevicesService,

@@ -1,8 +1,9 @@
+import { type DeviceStatus } from './devices.constants';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { LicenseEntity } from '../licenses/license.entity';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
-export const DEVICE_STATUSES = ['active', 'inactive', 'failed'] as const;
-export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+export { DEVICE_STATUSES, type DeviceStatus } from './devices.constants';
 
 /**
  * A streaming server (server_uid) that activated a license. It holds a seat while deactivated_at is null;
@@ -23,19 +24,19 @@ export class DeviceEntity {
   license?: LicenseEntity;
 
   @Index('IDX_devices_server_uid')
-  @Column({ type: 'varchar', length: 128 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.serverUid })
   server_uid: string;
 
-  @Column({ type: 'varchar', length: 150, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.deviceName, nullable: true })
   device_name: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.hostname, nullable: true })
   hostname: string | null;
 
-  @Column({ type: 'varchar', length: 150, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.productName, nullable: true })
   product: string | null;
 
-  @Column({ type: 'varchar', length: 50, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.version, nullable: true })
   version: string | null;
 
   @Column({ type: 'varchar', length: 20, default: 'active' })
@@ -52,7 +53,7 @@ export class DeviceEntity {
   @Column({ type: 'datetime', precision: 3, nullable: true })
   deactivated_at: Date | null;
 
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.ip, nullable: true })
   last_ip: string | null;
 
   @CreateDateColumn()

@@ -4,12 +4,13 @@ import { LicensesModule } from '../licenses/licenses.module';
 import { AdminDevicesController } from './admin-devices.controller';
 import { DeviceEntity } from './device.entity';
 import { DevicesController } from './devices.controller';
+import { DevicesRepository } from './devices.repository';
 import { DevicesService } from './devices.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([DeviceEntity]), LicensesModule],
   controllers: [DevicesController, AdminDevicesController],
-  providers: [DevicesService],
+  providers: [DevicesService, DevicesRepository],
   exports: [DevicesService],
 })
 export class DevicesModule {}

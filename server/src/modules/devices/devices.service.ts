@@ -1,21 +1,22 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { isUniqueViolation } from '../../common/all-exceptions.filter';
+import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
-import { whereSearch } from '../../common/pagination';
+import { DEVICE_DEACTIVATING, emitAwaited, LICENSE_REVOKED, type LicenseRevokedEvent, OnAwaitedEvent } from '../../common/events';
+import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { GroupCommit } from '../../database/group-commit';
-import { GroupRead } from '../../database/group-read';
-import { PreparedSql } from '../../database/prepared-sql';
-import { LicenseEntity } from '../licenses/license.entity';
+import type { LicenseEntity } from '../licenses/licenses.service';
 import { effectiveStatus, LicensesService } from '../licenses/licenses.service';
-import { normalizeLicenseKey } from '../licenses/license-key';
+import { normalizeLicenseKey } from '../licenses/licenses.service';
 import { DeviceEntity } from './device.entity';
-import { DEVICE_SORT_KEYS, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';
+import { DeviceDetails, DevicesRepository } from './devices.repository';
+import { DeviceSortKey, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 /** Machine-readable outcome of an activation, validation or deactivation. */
 export const ACTIVATION_CODES = [
@@ -63,18 +64,7 @@ export type SyncedDevice = Pick<
   | 'deactivated_at'
 > & { license_key: string };
 
-/** Plugged in by the license-server sync: a seat given back here must be given back on the external license server. */
-export interface DeviceServerHooks {
-  /** Deactivates the device on the external license server first; throws (and nothing changes here) when it cannot. */
-  deactivate(licenseKey: string, serverUid: string): Promise<void>;
-}
-
-export interface DevicePage {
-  rows: DeviceWithLicense[];
-  total: number;
-  page: number;
-  limit: number;
-}
+export type DevicePage = Page<DeviceWithLicense>;
 
 /** Why a license cannot be used right now, or null when it can. */
 export function refusalOf(license: LicenseEntity, now = Date.now()): ActivationCode | null {
@@ -90,51 +80,26 @@ export function refusalOf(license: LicenseEntity, now = Date.now()): ActivationC
   }
 }
 
+const SORT_COLUMNS: Record<DeviceSortKey, string> = {
+  activated_at: 'd.activated_at',
+  last_activity_at: 'd.last_activity_at',
+  server_uid: 'd.server_uid',
+  device_name: 'd.device_name',
+};
+
 /** How precisely a device's last activity is kept (heartbeats closer together than this are not written). */
 const HEARTBEAT_RESOLUTION_MS = 1000;
-
-interface Heartbeat {
-  id: number;
-  at: Date;
-  details: DeviceDetails | null;
-}
-
-const LOOKUP_COLUMNS =
-  'SELECT l.id AS l_id, l.license_key AS l_license_key, l.product_name AS l_product_name, l.user_id AS l_user_id, ' +
-  'l.user_email AS l_user_email, l.status AS l_status, l.is_trial AS l_is_trial, l.expires_at AS l_expires_at, ' +
-  'l.max_activations AS l_max_activations, l.current_activations AS l_current_activations, ' +
-  'd.id AS d_id, d.device_name AS d_device_name, d.hostname AS d_hostname, d.product AS d_product, d.version AS d_version, ' +
-  'd.status AS d_status, d.activated_at AS d_activated_at, d.last_activity_at AS d_last_activity_at, ' +
-  'd.deactivated_at AS d_deactivated_at, d.last_ip AS d_last_ip, d.server_uid AS d_server_uid ';
-
-/** The license of a key and the device of a server on it, in one statement over the two unique indexes. */
-const LOOKUP_SQL =
-  LOOKUP_COLUMNS + 'FROM licenses l LEFT JOIN devices d ON d.license_id = l.id AND d.server_uid = ? WHERE l.license_key = ?';
-
-/** Sizes the key and server lists of a batched lookup are padded to, so a connection prepares few statements. */
-const LOOKUP_LIST_SIZES = [1, 2, 4, 8, 16, 32, 64];
-
-/** The licenses of many keys with their devices of many servers, in one statement (MySQL's batched lookup). */
-function batchLookupSql(keys: number, uids: number): string {
-  const list = (count: number) => Array.from({ length: count }, () => '?').join(', ');
-  return (
-    LOOKUP_COLUMNS +
-    `FROM licenses l LEFT JOIN devices d ON d.license_id = l.id AND d.server_uid IN (${list(uids)}) WHERE l.license_key IN (${list(keys)})`
-  );
-}
-
-type DeviceDetails = Pick<DeviceEntity, 'device_name' | 'hostname' | 'product' | 'version' | 'last_ip'>;
 
 /** What the server told about itself this time; a field it left out keeps its stored value. */
 function details(identity: DeviceIdentity, stored: DeviceDetails | null = null): DeviceDetails {
   const pick = (value: string | null | undefined, max: number, current: string | null | undefined) =>
     value === undefined ? (current ?? null) : value?.slice(0, max) || null;
   return {
-    device_name: pick(identity.device_name, 150, stored?.device_name),
-    hostname: pick(identity.hostname, 255, stored?.hostname),
-    product: pick(identity.product, 150, stored?.product),
-    version: pick(identity.version, 50, stored?.version),
-    last_ip: pick(identity.ip, 64, stored?.last_ip),
+    device_name: pick(identity.device_name, MAX_LENGTH.deviceName, stored?.device_name),
+    hostname: pick(identity.hostname, MAX_LENGTH.hostname, stored?.hostname),
+    product: pick(identity.product, MAX_LENGTH.productName, stored?.product),
+    version: pick(identity.version, MAX_LENGTH.version, stored?.version),
+    last_ip: pick(identity.ip, MAX_LENGTH.ip, stored?.last_ip),
   };
 }
 
@@ -143,13 +108,8 @@ function details(identity: DeviceIdentity, stored: DeviceDetails | null = null):
  * licenses.current_activations, taken with one conditional UPDATE and given back when a device is deactivated.
  */
 @Injectable()
-export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
+export class DevicesService {
   private readonly logger = new Logger('Devices');
-  private readonly sql: PreparedSql;
-  private readonly heartbeats = new GroupCommit<Heartbeat>((beats) => this.writeHeartbeats(beats));
-  /** Lookups of concurrent activation calls, one round trip for many (MySQL; SQLite answers in-process). */
-  private readonly lookups = new GroupRead<[string, string], Record<string, unknown> | undefined>((pairs) => this.lookupMany(pairs));
-  private serverHooks: DeviceServerHooks | null = null;
   /** The activation in progress per license and server, to take same-server calls one at a time. */
   private readonly activating = new Map<string, Promise<void>>();
 
@@ -157,21 +117,9 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
     @InjectRepository(DeviceEntity) private readonly devices: Repository<DeviceEntity>,
     private readonly licenses: LicensesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.sql = PreparedSql.for(devices.manager.connection);
-  }
-
-  registerServerHooks(hooks: DeviceServerHooks): void {
-    this.serverHooks = hooks;
-  }
-
-  onModuleInit(): void {
-    this.licenses.registerDeviceHooks({ deactivateAll: (licenseId) => this.deactivateAllForLicense(licenseId) });
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.heartbeats.drain();
-  }
+    private readonly events: EventEmitter2,
+    private readonly hotPath: DevicesRepository,
+  ) {}
 
   // ---- the activation API ----------------------------------------------------------------------
 
@@ -271,7 +219,7 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
     // Last activity is kept to the second: a repeated heartbeat within a second of the stored one writes nothing.
     const recent = device.last_activity_at !== null && now.getTime() - device.last_activity_at.getTime() < HEARTBEAT_RESOLUTION_MS;
     if (!changed && recent && device.status === 'active') return { code: 'VALID', license, device, written: Promise.resolve() };
-    const written = this.heartbeats.add({ id: device.id, at: now, details: changed ? next : null });
+    const written = this.hotPath.recordHeartbeat({ id: device.id, at: now, details: changed ? next : null });
     return { code: 'VALID', license, device: { ...device, ...next, status: 'active', last_activity_at: now }, written };
   }
 
@@ -292,16 +240,8 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
   /** Devices on the caller's licenses, newest activation first. */
   async listForUser(user: AuthUser, page: number, limit: number): Promise<DevicePage> {
     await this.markSilentDevicesInactive();
-    const [rows, total] = await this.devices
-      .createQueryBuilder('d')
-      .innerJoinAndSelect('d.license', 'l')
-      .where('l.user_id = :userId', { userId: user.id })
-      .orderBy('d.activated_at', 'DESC')
-      .addOrderBy('d.id', 'DESC')
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
-    return { rows: rows as DeviceWithLicense[], total, page, limit };
+    const qb = this.devices.createQueryBuilder('d').innerJoinAndSelect('d.license', 'l').where('l.user_id = :userId', { userId: user.id });
+    return (await readPage(qb, { page, limit }, { by: 'd.activated_at', id: 'd.id' })) as DevicePage;
   }
 
   /** Frees the seat of one of the caller's devices, so the license can move to another server. */
@@ -309,7 +249,7 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
     const device = await this.devices.findOne({ where: { id }, relations: { license: true } });
     if (!device || device.license?.user_id !== user.id) throw ApiError.notFound('Device not found');
     if (device.deactivated_at === null) {
-      await this.serverHooks?.deactivate(device.license!.license_key, device.server_uid);
+      await emitAwaited(this.events, DEVICE_DEACTIVATING, { licenseKey: device.license!.license_key, serverUid: device.server_uid });
       await this.release(device);
     }
     return (await this.devices.findOneOrFail({ where: { id }, relations: { license: true } })) as DeviceWithLicense;
@@ -317,19 +257,11 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
 
   async list(query: ListAdminDevicesQueryDto): Promise<DevicePage> {
     await this.markSilentDevicesInactive();
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 25;
     const qb = this.devices.createQueryBuilder('d').innerJoinAndSelect('d.license', 'l');
     whereSearch(qb, ['d.server_uid', 'd.device_name', 'd.hostname', 'l.license_key', 'l.user_email'], query.search);
     if (query.status) qb.andWhere('d.status = :status', { status: query.status });
-    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
-    const sort = DEVICE_SORT_KEYS.includes(query.sort!) ? query.sort! : 'activated_at';
-    qb.orderBy(`d.${sort}`, direction).addOrderBy('d.id', direction);
-    const [rows, total] = await qb
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
-    return { rows: rows as DeviceWithLicense[], total, page, limit };
+    const by = sortColumn(SORT_COLUMNS, query.sort, 'activated_at');
+    return (await readPage(qb, query, { by, id: 'd.id' })) as DevicePage;
   }
 
   async forLicenseKey(key: string): Promise<{ license: LicenseEntity; devices: DeviceWithLicense[] }> {
@@ -347,7 +279,7 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
     const device = await this.devices.findOneBy({ license_id: license.id, server_uid: serverUid });
     if (!device) throw ApiError.notFound('No device with this server_uid on this license');
     if (device.deactivated_at === null) {
-      await this.serverHooks?.deactivate(license.license_key, serverUid);
+      await emitAwaited(this.events, DEVICE_DEACTIVATING, { licenseKey: license.license_key, serverUid });
       await this.release(device);
     }
     return Object.assign(await this.devices.findOneByOrFail({ id: device.id }), {
@@ -448,7 +380,13 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
 
   // ---- seats and housekeeping ------------------------------------------------------------------
 
-  /** Deactivates every seat-holding device of a license (revocation, deletion); returns how many. */
+  /** A revoked license (revocation, deletion, a sync) loses its devices. */
+  @OnAwaitedEvent(LICENSE_REVOKED)
+  onLicenseRevoked({ licenseId }: LicenseRevokedEvent): Promise<number> {
+    return this.deactivateAllForLicense(licenseId);
+  }
+
+  /** Deactivates every seat-holding device of a license; returns how many. */
   async deactivateAllForLicense(licenseId: number): Promise<number> {
     const result = await this.devices
       .createQueryBuilder()
@@ -500,92 +438,11 @@ export class DevicesService implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /**
-   * The license of a key and this server's device on it, by one prepared statement: the activation API's lookup,
-   * where building TypeORM queries would cost more than running them. The license comes back partly filled
-   * (the fields the activation API uses).
+   * The license of a key and this server's device on it, by one prepared statement: the activation API's lookup.
+   * The license comes back partly filled (the fields the activation API uses).
    */
-  async lookup(licenseKey: string, serverUid: string): Promise<{ license: LicenseEntity | null; device: DeviceEntity | null }> {
-    const row =
-      this.sql.engine === 'sqlite'
-        ? await this.sql.one<Record<string, unknown>>(LOOKUP_SQL, [serverUid, licenseKey])
-        : await this.lookups.load([serverUid, licenseKey]);
-    if (!row) return { license: null, device: null };
-    const license = Object.assign(new LicenseEntity(), {
-      id: Number(row.l_id),
-      license_key: row.l_license_key as string,
-      product_name: row.l_product_name as string,
-      user_id: row.l_user_id === null ? null : Number(row.l_user_id),
-      user_email: row.l_user_email as string,
-      status: row.l_status as LicenseEntity['status'],
-      is_trial: Boolean(row.l_is_trial),
-      expires_at: this.sql.readDate(row.l_expires_at)!,
-      max_activations: Number(row.l_max_activations),
-      current_activations: Number(row.l_current_activations),
-    });
-    if (row.d_id === null || row.d_id === undefined) return { license, device: null };
-    const device = Object.assign(new DeviceEntity(), {
-      id: Number(row.d_id),
-      license_id: license.id,
-      server_uid: serverUid,
-      device_name: row.d_device_name as string | null,
-      hostname: row.d_hostname as string | null,
-      product: row.d_product as string | null,
-      version: row.d_version as string | null,
-      status: row.d_status as DeviceEntity['status'],
-      activated_at: this.sql.readDate(row.d_activated_at)!,
-      last_activity_at: this.sql.readDate(row.d_last_activity_at),
-      deactivated_at: this.sql.readDate(row.d_deactivated_at),
-      last_ip: row.d_last_ip as string | null,
-    });
-    return { license, device };
-  }
-
-  /**
-   * Many lookups in one statement: every license of the keys, joined with its devices among the servers, matched
-   * back to each (server, key) pair here. Server ids are letters, digits and `._:-` (checked on the way in), which
-   * the column collation compares without regard to case, and so does this; keys are compared in capitals, exactly
-   * (so a key with accents matches nothing here, as on SQLite, where the collation would have let it through).
-   */
-  private async lookupMany(pairs: Array<[string, string]>): Promise<Array<Record<string, unknown> | undefined>> {
-    const padded = (values: string[]) => {
-      const size = LOOKUP_LIST_SIZES.find((candidate) => candidate >= values.length) ?? values.length;
-      return [...values, ...Array.from({ length: size - values.length }, () => '')];
-    };
-    const uids = padded([...new Set(pairs.map(([uid]) => uid.toLowerCase()))]);
-    const keys = padded([...new Set(pairs.map(([, key]) => key.toUpperCase()))]);
-    const rows = await this.sql.all<Record<string, unknown>>(batchLookupSql(keys.length, uids.length), [...uids, ...keys]);
-    const licenses = new Map<string, Record<string, unknown>>();
-    const devices = new Map<string, Record<string, unknown>>();
-    for (const row of rows) {
-      const key = String(row.l_license_key).toUpperCase();
-      if (!licenses.has(key)) licenses.set(key, { ...row, d_id: null });
-      if (row.d_id !== null) devices.set(`${String(row.d_server_uid).toLowerCase()} ${key}`, row);
-    }
-    return pairs.map(([uid, key]) => devices.get(`${uid.toLowerCase()} ${key.toUpperCase()}`) ?? licenses.get(key.toUpperCase()));
-  }
-
-  /** One write for many heartbeats: the activity time of every device, and the details of those that changed. */
-  private async writeHeartbeats(beats: Heartbeat[]): Promise<void> {
-    const at = new Date(Math.max(...beats.map((beat) => beat.at.getTime())));
-    const ids = [...new Set(beats.map((beat) => beat.id))];
-    if (this.sql.engine === 'sqlite') {
-      await this.sql.runEach(
-        "UPDATE devices SET last_activity_at = ?, status = 'active', updated_at = ? WHERE id = ?",
-        ids.map((id) => [at, at, id]),
-      );
-    } else {
-      await this.sql.run(
-        `UPDATE devices SET last_activity_at = ?, status = 'active', updated_at = ? WHERE id IN (${ids.map(() => '?').join(', ')})`,
-        [at, at, ...ids],
-      );
-    }
-    const changed = beats.filter((beat) => beat.details);
-    if (changed.length) {
-      await this.sql.runEach(
-        'UPDATE devices SET device_name = ?, hostname = ?, product = ?, version = ?, last_ip = ? WHERE id = ?',
-        changed.map(({ id, details: d }) => [d!.device_name, d!.hostname, d!.product, d!.version, d!.last_ip, id]),
-      );
-    }
+  lookup(licenseKey: string, serverUid: string): Promise<{ license: LicenseEntity | null; device: DeviceEntity | null }> {
+    return this.hotPath.lookup(licenseKey, serverUid);
   }
 }
 

@@ -1,11 +1,11 @@
+import { type OsType, type Architecture } from '../versions/versions.constants';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
-import { bigintNumber, VersionEntity } from '../versions/version.entity';
+import { bigintNumber } from '../../database/transformers';
+import { VersionEntity } from '../versions/version.entity';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
-export const OS_TYPES = ['windows', 'linux', 'macos'] as const;
-export type OsType = (typeof OS_TYPES)[number];
-export const ARCHITECTURES = ['x64', 'x86', 'arm64'] as const;
-export type Architecture = (typeof ARCHITECTURES)[number];
+export { OS_TYPES, ARCHITECTURES, type OsType, type Architecture } from '../versions/versions.constants';
 
 /** One downloadable build of a version for an OS and architecture. The bytes live in FileStorage under storage_key. */
 @Entity('distribution_files')
@@ -29,7 +29,7 @@ export class DistributionFileEntity {
   architecture: Architecture;
 
   /** The name offered to the downloader (validated; never used as a path). */
-  @Column({ type: 'varchar', length: 200 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.fileName })
   file_name: string;
 
   /** Portal-made key in FileStorage (files/<uuid>.<ext>). */

@@ -1,17 +1,19 @@
-import { BeforeApplicationShutdown, HttpStatus, Injectable, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, HttpStatus, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, In, Repository } from 'typeorm';
-import { isUniqueViolation } from '../../common/all-exceptions.filter';
+import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
-import { whereSearch } from '../../common/pagination';
+import { OnAwaitedEvent, VERSION_DELETING, type VersionDeletingEvent } from '../../common/events';
+import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
 import { FileStorage } from '../storage/file-storage';
 import { DISTRIBUTION_EXTENSIONS, extensionOf, fileNameProblem, fileTypeNotAllowed, PLEASE_SELECT_A_FILE } from '../storage/file-names';
 import type { StoredUpload } from '../storage/upload.interceptor';
-import { VersionEntity } from '../versions/version.entity';
+import type { VersionEntity } from '../versions/versions.service';
+import { JOINABLE_VERSIONS as V } from '../versions/versions.repository';
 import { VersionsService } from '../versions/versions.service';
 import { DistributionFileEntity, OS_TYPES, OsType } from './distribution-file.entity';
 import { FileSortKey, ListDistributionFilesQueryDto, UploadDistributionFileDto } from './dto/distribution-file-form.dto';
@@ -19,12 +21,7 @@ import { FileStatsDto } from './dto/distribution-file.dto';
 
 export type FileWithVersion = DistributionFileEntity & { version: VersionEntity };
 
-export interface FilePage {
-  rows: FileWithVersion[];
-  total: number;
-  page: number;
-  limit: number;
-}
+export type FilePage = Page<FileWithVersion>;
 
 /** What a download needs, read in one statement. */
 export interface DownloadableFile {
@@ -51,11 +48,11 @@ const SORT_COLUMNS: Record<FileSortKey, string> = {
 
 const DOWNLOADABLE_SQL =
   'SELECT f.id, f.file_name, f.storage_key, f.file_size, f.file_hash, f.os_type, f.architecture, f.download_count, ' +
-  'f.version_id, v.version FROM distribution_files f INNER JOIN versions v ON v.id = f.version_id WHERE f.id = ?';
+  `f.version_id, ${V.numberColumn} FROM distribution_files f INNER JOIN ${V.table} ON ${V.id} = f.version_id WHERE f.id = ?`;
 
 /** Distribution files per version, OS and architecture: upload (validated, hashed, stored atomically), list, stats, delete, download counts. */
 @Injectable()
-export class DistributionFilesService implements OnModuleInit, BeforeApplicationShutdown {
+export class DistributionFilesService implements BeforeApplicationShutdown {
   private readonly sql: PreparedSql;
   /** Download counts of concurrent downloads, added up per file and written together: still `count = count + n` in SQL. */
   private readonly counter = new GroupCommit<number>((ids) => {
@@ -76,25 +73,13 @@ export class DistributionFilesService implements OnModuleInit, BeforeApplication
     this.sql = PreparedSql.for(dataSource);
   }
 
-  onModuleInit(): void {
-    this.versions.onDelete((versionId) => this.removeForVersion(versionId));
-  }
-
   async list(query: ListDistributionFilesQueryDto): Promise<FilePage> {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 25;
     const qb = this.files.createQueryBuilder('f').innerJoinAndSelect('f.version', 'v');
     if (query.version_id !== undefined) qb.andWhere('f.version_id = :versionId', { versionId: query.version_id });
     if (query.os_type) qb.andWhere('f.os_type = :os', { os: query.os_type });
     if (query.architecture) qb.andWhere('f.architecture = :arch', { arch: query.architecture });
     whereSearch(qb, ['f.file_name', 'v.version'], query.search);
-    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
-    qb.orderBy(SORT_COLUMNS[query.sort ?? 'created_at'], direction).addOrderBy('f.id', direction);
-    const [rows, total] = await qb
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
-    return { rows: rows as FileWithVersion[], total, page, limit };
+    return (await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id' })) as FilePage;
   }
 
   async get(id: number): Promise<FileWithVersion> {
@@ -183,7 +168,9 @@ export class DistributionFilesService implements OnModuleInit, BeforeApplication
     await this.storage.remove(file.storage_key);
   }
 
-  private async removeForVersion(versionId: number): Promise<void> {
+  /** A version being deleted takes its files along: rows first, then the stored bytes. */
+  @OnAwaitedEvent(VERSION_DELETING)
+  async removeForVersion({ versionId }: VersionDeletingEvent): Promise<void> {
     const files = await this.files.find({ where: { version_id: versionId }, select: { id: true, storage_key: true } });
     if (!files.length) return;
     await this.files.delete({ id: In(files.map((file) => file.id)) });
@@ -209,10 +196,4 @@ export class DistributionFilesService implements OnModuleInit, BeforeApplication
 function duplicateName(fileName: string, version: string): ApiError {
   const message = `A file named ${fileName} already exists for version ${version}`;
   return ApiError.conflict(message, { file_name: [message] });
-}
-
-/** The version went away between the check and the insert. */
-function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { driverError?: { code?: string }; code?: string })?.driverError?.code ?? (error as { code?: string })?.code;
-  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW';
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError } from '../../common/api-error';
 import { DistributionFilesService, DownloadableFile } from '../distribution-files/distribution-files.service';
-import { DownloadChannel } from '../logs/download-log.entity';
+import { DownloadChannel } from '../logs/logs.constants';
 import { DownloadLogsService } from '../logs/download-logs.service';
 import { FileStorage } from '../storage/file-storage';
 import { sendStoredFile, SendOutcome } from '../storage/send-stored-file';

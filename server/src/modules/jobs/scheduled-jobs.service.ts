@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { PreparedSql } from '../../database/prepared-sql';
-import { AuditLogService } from '../logs/audit-log.service';
+import { JOB_FAILED, notify } from '../../common/events';
 import { ScheduledJobEntity } from './scheduled-job.entity';
 
 export type JobOutcome = 'ran' | 'skipped' | 'failed';
@@ -23,7 +24,7 @@ export class ScheduledJobsService {
   constructor(
     dataSource: DataSource,
     @InjectRepository(ScheduledJobEntity) private readonly jobs: Repository<ScheduledJobEntity>,
-    private readonly audit: AuditLogService,
+    private readonly events: EventEmitter2,
   ) {
     this.sql = PreparedSql.for(dataSource);
   }
@@ -39,12 +40,7 @@ export class ScheduledJobsService {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.logger.error(`Job ${name} failed: ${message}`);
-      void this.audit.record({
-        level: 'error',
-        action: 'job.failed',
-        message: `Scheduled job ${name} failed: ${message}`,
-        target: { type: 'job', id: name },
-      });
+      notify(this.events, JOB_FAILED, { job: name, error: message });
       await this.finish(name, started, message).catch(() => undefined);
       return 'failed';
     }

@@ -1,5 +1,6 @@
 import { ApiError, FieldErrors } from '../../common/api-error';
 import { NONCE_PATTERN, SERVER_UID_PATTERN } from './dto/activation.dto';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 export interface ActivationRequest {
   license_key: string;
@@ -12,10 +13,10 @@ export interface ActivationRequest {
 }
 
 const OPTIONAL_TEXT = new Map<string, number>([
-  ['device_name', 150],
-  ['hostname', 255],
-  ['product', 150],
-  ['version', 50],
+  ['device_name', MAX_LENGTH.deviceName],
+  ['hostname', MAX_LENGTH.hostname],
+  ['product', MAX_LENGTH.productName],
+  ['version', MAX_LENGTH.version],
 ]);
 
 /**
@@ -31,7 +32,8 @@ export function parseActivationRequest(body: unknown, withDetails: boolean): Act
 
   const key = typeof input.license_key === 'string' ? input.license_key.trim() : undefined;
   if (!key) fail('license_key', 'license_key is required');
-  else if (key.length > 64) fail('license_key', 'license_key must be shorter than or equal to 64 characters');
+  else if (key.length > MAX_LENGTH.licenseKey)
+    fail('license_key', `license_key must be shorter than or equal to ${MAX_LENGTH.licenseKey} characters`);
 
   if (typeof input.server_uid !== 'string') fail('server_uid', 'server_uid is required');
   else if (!SERVER_UID_PATTERN.test(input.server_uid))

@@ -1,8 +1,17 @@
-import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { ApiError } from '../../common/api-error';
+import {
+  DEVICE_DEACTIVATING,
+  type DeviceDeactivatingEvent,
+  LICENSE_CHANGED,
+  LICENSE_DELETED,
+  type LicenseDeletedEvent,
+  OnAwaitedEvent,
+  OnNotification,
+} from '../../common/events';
 import { DevicesService } from '../devices/devices.service';
-import { LicensesService, toSyncedLicense } from '../licenses/licenses.service';
+import { LicenseSyncService, toSyncedLicense } from '../licenses/license-sync.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { SettingsService } from '../settings/settings.service';
 import { toSyncedVersion, VersionsService } from '../versions/versions.service';
@@ -37,7 +46,7 @@ const PUSH_ROUNDS = 20;
  * sync at the same moment do no harm.
  */
 @Injectable()
-export class LicenseServerSyncService implements OnModuleInit {
+export class LicenseServerSyncService {
   private readonly logger = new Logger('LicenseServerSync');
   private queue: Promise<unknown> = Promise.resolve();
   private pushPending = false;
@@ -45,15 +54,10 @@ export class LicenseServerSyncService implements OnModuleInit {
   constructor(
     private readonly settings: SettingsService,
     private readonly versions: VersionsService,
-    private readonly licenses: LicensesService,
+    private readonly licenses: LicenseSyncService,
     private readonly devices: DevicesService,
     private readonly remoteLogs: RemoteLogsService,
   ) {}
-
-  onModuleInit(): void {
-    this.licenses.registerServerHooks({ revoke: (key) => this.revokeOnServer(key), changed: () => this.schedulePush() });
-    this.devices.registerServerHooks({ deactivate: (key, serverUid) => this.deactivateOnServer(key, serverUid) });
-  }
 
   async status(): Promise<LicenseServerStatusDto> {
     const [{ url }, state] = await Promise.all([this.settings.get('license_server'), this.settings.syncState()]);
@@ -139,7 +143,8 @@ export class LicenseServerSyncService implements OnModuleInit {
   }
 
   /** Licenses changed here reach the license server within moments, in the background; failures wait for the next sync. */
-  private schedulePush(): void {
+  @OnNotification(LICENSE_CHANGED)
+  schedulePush(): void {
     if (this.pushPending) return;
     this.pushPending = true;
     setImmediate(() => {
@@ -194,7 +199,8 @@ export class LicenseServerSyncService implements OnModuleInit {
   }
 
   /** For a license deleted here: true once the license server has revoked it (or when there is none). */
-  private async revokeOnServer(licenseKey: string): Promise<boolean> {
+  @OnAwaitedEvent(LICENSE_DELETED)
+  async revokeOnServer({ licenseKey }: LicenseDeletedEvent): Promise<boolean> {
     const client = await this.client();
     if (!client) return true;
     try {
@@ -207,7 +213,8 @@ export class LicenseServerSyncService implements OnModuleInit {
   }
 
   /** For a device deactivated here: the license server must give the seat back first, or nothing changes. */
-  private async deactivateOnServer(licenseKey: string, serverUid: string): Promise<void> {
+  @OnAwaitedEvent(DEVICE_DEACTIVATING)
+  async deactivateOnServer({ licenseKey, serverUid }: DeviceDeactivatingEvent): Promise<void> {
     const client = await this.client();
     if (!client) return;
     await this.guarded(

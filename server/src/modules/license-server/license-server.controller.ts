@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/public.decorator';
 import { ActivationRequestDto, ActivationResponseDto, DeactivationRequestDto, PublicKeyResponseDto } from './dto/activation.dto';
@@ -8,6 +8,19 @@ import { LicenseServerService } from './license-server.service';
 import { TEST_SCRIPT_FOLDER, TestScriptArchive } from './test-script-archive';
 
 const ipOf = (request: Request) => request.ip ?? null;
+
+/** How to check a signature offline, in any language: the exact bytes the portal signs (see canonical-json.ts). */
+export const SIGNED_BYTES = [
+  'Signatures are Ed25519 (RFC 8032) over canonical JSON as RFC 8785 (JCS) defines it, in UTF-8: object members sorted by',
+  'key (all keys are ASCII), no whitespace, strings escaped as JSON.stringify does (only `"`, `\\` and control',
+  'characters; everything else as raw UTF-8), numbers are integers in plain decimal, and booleans and null as literals.',
+  'license.key: the lines between `-----BEGIN STREAMHUB LICENSE-----` and `-----END STREAMHUB LICENSE-----` are the',
+  'base64 (64-character lines) of the canonical payload `{expires_at, is_trial, issued_at, kid, license_key,',
+  'max_activations, product, user, v}`; the SIGNATURE block is the base64 of the 64-byte signature over exactly those',
+  'payload bytes. Activation answers: `data.signature` is the base64 signature over the canonical JSON of `data`',
+  'without its `signature` member (nested `device` and `license` objects sorted alike). `key_id`/`kid` name the key:',
+  'the first 16 hex digits of the SHA-256 of its DER SubjectPublicKeyInfo.',
+].join(' ');
 
 /** Writes a signed answer directly: no ETag or freshness check for a body that is never the same twice. */
 function sendJson(response: Response, body: ActivationResponseDto): void {
@@ -66,6 +79,7 @@ export class LicenseServerController {
 
   /** The Ed25519 public key that verifies license.key files and activation answers. */
   @Get('public-key')
+  @ApiOperation({ description: SIGNED_BYTES })
   getLicensePublicKey(): PublicKeyResponseDto {
     return { success: true, data: this.server.publicKey() };
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ActivationCode, DevicesService, SeatOutcome } from '../devices/devices.service';
-import { normalizeLicenseKey } from '../licenses/license-key';
+import { normalizeLicenseKey } from '../licenses/licenses.service';
 import { LicenseSigningService } from '../licenses/license-signing.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { ActivationRequest } from './activation-request';

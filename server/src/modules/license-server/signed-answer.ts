@@ -1,5 +1,5 @@
 import { createPublicKey, KeyObject, verify } from 'node:crypto';
-import { canonicalJson } from '../licenses/canonical-json';
+import { canonicalJson } from '../licenses/license-signing.service';
 
 /** Checks an activation answer's signature: Ed25519 over the canonical JSON of every member but `signature`. */
 export function verifySignedAnswer(answer: { signature?: unknown } & Record<string, unknown>, publicKey: string | KeyObject): boolean {

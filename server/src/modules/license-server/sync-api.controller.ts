@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/public.decorator';
 import { SYNC_TOKEN } from '../../openapi';
 import { DevicesService } from '../devices/devices.service';
-import { LicensesService } from '../licenses/licenses.service';
+import { LicenseSyncService } from '../licenses/license-sync.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { VersionsService } from '../versions/versions.service';
 import {
@@ -36,7 +36,7 @@ import { SyncTokenGuard } from './sync-token.guard';
 export class SyncApiController {
   constructor(
     private readonly versions: VersionsService,
-    private readonly licenses: LicensesService,
+    private readonly licenses: LicenseSyncService,
     private readonly devices: DevicesService,
     private readonly remoteLogs: RemoteLogsService,
   ) {}

@@ -23,6 +23,7 @@ import {
 } from './dto/license.dto';
 import { LicenseEntity } from './license.entity';
 import { LicenseProductsService } from './license-products.service';
+import { AdminLicensesService } from './admin-licenses.service';
 import { LicensesService } from './licenses.service';
 import { AdminOnly } from '../../common/admin-only.decorator';
 import { IdParam } from '../../common/id-param';
@@ -49,7 +50,8 @@ const EXPORT_COLUMNS: Array<keyof LicenseEntity> = [
 @Controller('admin/licenses')
 export class AdminLicensesController {
   constructor(
-    private readonly licenses: LicensesService,
+    private readonly licenses: AdminLicensesService,
+    private readonly core: LicensesService,
     private readonly products: LicenseProductsService,
   ) {}
 
@@ -108,7 +110,7 @@ export class AdminLicensesController {
   @Post('generate-key')
   @HttpCode(200)
   async generateLicenseKey(): Promise<GeneratedKeyResponseDto> {
-    return { success: true, data: { license_key: await this.licenses.generateUniqueKey() } };
+    return { success: true, data: { license_key: await this.core.generateUniqueKey() } };
   }
 
   @Get(':id')

@@ -1,6 +1,8 @@
 /**
  * Canonical JSON: object keys sorted, no whitespace, undefined members left out. Signer and verifier
  * serialize the same value to the same bytes, so a signature can be checked without trusting the layout.
+ * For the values the portal signs (ASCII keys, strings, integers, booleans, null) this is RFC 8785 (JCS),
+ * so verifiers in other languages can use a JCS library; the public-key endpoint documents the exact form.
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);

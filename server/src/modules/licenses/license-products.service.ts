@@ -3,7 +3,7 @@ import { ApiError } from '../../common/api-error';
 import { SettingsService } from '../settings/settings.service';
 import { VersionsService } from '../versions/versions.service';
 import { AvailableVersionDto, AvailableVersionsDto } from './dto/license.dto';
-import { ADMIN_PRODUCT_TIERS } from './licenses.service';
+import { ADMIN_PRODUCT_TIERS } from './admin-licenses.service';
 
 /** "{app_info.name} v{version}", with a version such as 2.1.0 or 3.0.0-beta.1. */
 const versionedProduct = (appName: string) =>

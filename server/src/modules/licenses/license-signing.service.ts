@@ -19,6 +19,9 @@ interface SigningKey {
  * The portal's Ed25519 key: it signs license files and activation answers. Given by LICENSE_SIGNING_KEY,
  * or generated at the first start and kept in DATA_DIR (mode 600). Instances behind one load balancer must share it.
  */
+// The exact form of the signed bytes, for modules that sign or check with this key.
+export { canonicalJson } from './canonical-json';
+
 @Injectable()
 export class LicenseSigningService {
   private readonly logger = new Logger('LicenseSigning');

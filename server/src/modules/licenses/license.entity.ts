@@ -1,8 +1,9 @@
+import { type LicenseStatus } from './licenses.constants';
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
-export const LICENSE_STATUSES = ['active', 'expired', 'revoked', 'pending'] as const;
-export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
+export { LICENSE_STATUSES, type LicenseStatus } from './licenses.constants';
 
 @Entity('licenses')
 @Index('IDX_licenses_user_id_created_at', ['user_id', 'created_at'])
@@ -12,10 +13,10 @@ export class LicenseEntity {
   id: number;
 
   @Index('UQ_licenses_license_key', { unique: true })
-  @Column({ type: 'varchar', length: 64 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.licenseKey })
   license_key: string;
 
-  @Column({ type: 'varchar', length: 150 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.productName })
   product_name: string;
 
   /** The owner; kept as null (with user_email) when the account is deleted, so the license and its devices stay known. */
@@ -27,7 +28,7 @@ export class LicenseEntity {
   user?: UserEntity | null;
 
   @Index('IDX_licenses_user_email')
-  @Column({ type: 'varchar', length: 255 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.email })
   user_email: string;
 
   @Column({ type: 'varchar', length: 20, default: 'active' })

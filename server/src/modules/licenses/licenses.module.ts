@@ -4,16 +4,19 @@ import { SettingsModule } from '../settings/settings.module';
 import { UsersModule } from '../users/users.module';
 import { VersionsModule } from '../versions/versions.module';
 import { AdminLicensesController } from './admin-licenses.controller';
+import { AdminLicensesService } from './admin-licenses.service';
 import { LicenseProductsService } from './license-products.service';
 import { LicenseSigningService } from './license-signing.service';
+import { LicenseSyncService } from './license-sync.service';
 import { LicenseEntity } from './license.entity';
 import { LicensesController } from './licenses.controller';
+import { LicensesRepository } from './licenses.repository';
 import { LicensesService } from './licenses.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([LicenseEntity]), SettingsModule, UsersModule, VersionsModule],
   controllers: [LicensesController, AdminLicensesController],
-  providers: [LicensesService, LicenseSigningService, LicenseProductsService],
-  exports: [LicensesService, LicenseSigningService, LicenseProductsService],
+  providers: [LicensesRepository, LicensesService, AdminLicensesService, LicenseSyncService, LicenseSigningService, LicenseProductsService],
+  exports: [LicensesService, AdminLicensesService, LicenseSyncService, LicenseSigningService, LicenseProductsService],
 })
 export class LicensesModule {}

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 /** One HTTP request to the API (not /api/health, not the web client's files): the Access Logs of System Logs. */
 @Entity('access_logs')
@@ -15,11 +16,11 @@ export class AccessLogEntity {
   method: string;
 
   /** The route's template (`/api/admin/users/:id`), or '-' when no route matched. */
-  @Column({ type: 'varchar', length: 150 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.accessRoute })
   route: string;
 
   /** The path as requested, without the query string. */
-  @Column({ type: 'varchar', length: 500 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.accessPath })
   path: string;
 
   @Column({ type: 'smallint' })
@@ -34,13 +35,13 @@ export class AccessLogEntity {
   @Column({ type: 'int', nullable: true })
   user_id: number | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.email, nullable: true })
   user_email: string | null;
 
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.ip, nullable: true })
   ip_address: string | null;
 
-  @Column({ type: 'varchar', length: 500, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.userAgent, nullable: true })
   user_agent: string | null;
 
   @Index('IDX_access_logs_created_at')

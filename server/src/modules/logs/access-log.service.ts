@@ -9,6 +9,7 @@ import { PreparedSql } from '../../database/prepared-sql';
 import { AccessLogEntity } from './access-log.entity';
 import { routeOf } from './audit.interceptor';
 import { commonFilters, Condition, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 type Row = Omit<AccessLogEntity, 'id'>;
 const COLUMNS: Array<keyof Row> = [
@@ -88,15 +89,15 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
         this.writer
           .add({
             method: request.method.slice(0, 10),
-            route: routeOf(request).slice(0, 150),
-            path: request.path.slice(0, 500),
+            route: routeOf(request).slice(0, MAX_LENGTH.accessRoute),
+            path: request.path.slice(0, MAX_LENGTH.accessPath),
             status,
             duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
             bytes_out: Math.max(0, Math.min(request.socket.bytesWritten - bytesBefore, 2 ** 31 - 1)),
             user_id: user?.id ?? null,
             user_email: user?.email ?? null,
-            ip_address: request.ip?.slice(0, 64) ?? null,
-            user_agent: request.get('user-agent')?.slice(0, 500) ?? null,
+            ip_address: request.ip?.slice(0, MAX_LENGTH.ip) ?? null,
+            user_agent: request.get('user-agent')?.slice(0, MAX_LENGTH.userAgent) ?? null,
             created_at: new Date(),
           })
           .catch((error: Error) => this.logger.error(`Access log rows not stored: ${error.message}`));

@@ -1,7 +1,8 @@
+import { type LogLevel } from './logs.constants';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
-export const LOG_LEVELS = ['error', 'warning', 'info', 'debug'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from './logs.constants';
 
 /**
  * The audit trail (the local part of System Logs): every admin action, every security event and every server
@@ -26,13 +27,13 @@ export class AuditLogEntity {
   @Column({ type: 'varchar', length: 64 })
   action: string;
 
-  @Column({ type: 'varchar', length: 500 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.auditMessage })
   message: string;
 
   @Column({ type: 'int', nullable: true })
   actor_id: number | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.email, nullable: true })
   actor_email: string | null;
 
   /** The kind of record acted on: user, version, file, license, settings, logs … */
@@ -42,10 +43,10 @@ export class AuditLogEntity {
   @Column({ type: 'varchar', length: 64, nullable: true })
   target_id: string | null;
 
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.ip, nullable: true })
   ip_address: string | null;
 
-  @Column({ type: 'varchar', length: 500, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.userAgent, nullable: true })
   user_agent: string | null;
 
   /** A small JSON object: HTTP status, the fields changed (never their secret values), counts. */

@@ -1,9 +1,11 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { JOB_FAILED, type JobFailedEvent, OnNotification } from '../../common/events';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
 import { AuditLogEntity, LogLevel } from './audit-log.entity';
 import { commonFilters, Condition, contains, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 export interface AuditEntry {
   level: LogLevel;
@@ -68,17 +70,28 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
   }
 
   /** Queues the entry; resolves when it is stored (callers need not wait). */
+  /** A failed scheduled job, reported by the jobs module. */
+  @OnNotification(JOB_FAILED)
+  recordJobFailure({ job, error }: JobFailedEvent): void {
+    void this.record({
+      level: 'error',
+      action: 'job.failed',
+      message: `Scheduled job ${job} failed: ${error}`,
+      target: { type: 'job', id: job },
+    });
+  }
+
   record(entry: AuditEntry): Promise<void> {
     const written = this.writer.add({
       level: entry.level,
       action: entry.action.slice(0, 64),
-      message: entry.message.slice(0, 500),
+      message: entry.message.slice(0, MAX_LENGTH.auditMessage),
       actor_id: entry.actor?.id ?? null,
-      actor_email: entry.actor?.email?.slice(0, 255) ?? null,
+      actor_email: entry.actor?.email?.slice(0, MAX_LENGTH.email) ?? null,
       target_type: entry.target?.type.slice(0, 32) ?? null,
       target_id: entry.target?.id === null || entry.target?.id === undefined ? null : String(entry.target.id).slice(0, 64),
-      ip_address: entry.ip?.slice(0, 64) ?? null,
-      user_agent: entry.userAgent?.slice(0, 500) ?? null,
+      ip_address: entry.ip?.slice(0, MAX_LENGTH.ip) ?? null,
+      user_agent: entry.userAgent?.slice(0, MAX_LENGTH.userAgent) ?? null,
       context: entry.context ? JSON.stringify(entry.context).slice(0, 4000) : null,
       created_at: new Date(),
     });

@@ -1,7 +1,8 @@
+import { type DownloadChannel } from './logs.constants';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
-export const DOWNLOAD_CHANNELS = ['session', 'link'] as const;
-export type DownloadChannel = (typeof DOWNLOAD_CHANNELS)[number];
+export { DOWNLOAD_CHANNELS, type DownloadChannel } from './logs.constants';
 
 /**
  * One download of a distribution file: who, what, from where, when. Kept by value (no foreign keys), so the
@@ -16,17 +17,17 @@ export class DownloadLogEntity {
   @Column({ type: 'int', nullable: true })
   user_id: number | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.email, nullable: true })
   user_email: string | null;
 
   @Index('IDX_download_logs_file_id')
   @Column({ type: 'int', nullable: true })
   file_id: number | null;
 
-  @Column({ type: 'varchar', length: 200 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.fileName })
   file_name: string;
 
-  @Column({ type: 'varchar', length: 50, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.version, nullable: true })
   version: string | null;
 
   @Column({ type: 'varchar', length: 10, nullable: true })
@@ -38,10 +39,10 @@ export class DownloadLogEntity {
   @Column({ type: 'bigint', nullable: true, transformer: { to: (v: unknown) => v, from: (v: unknown) => (v == null ? v : Number(v)) } })
   file_size: number | null;
 
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.ip, nullable: true })
   ip_address: string | null;
 
-  @Column({ type: 'varchar', length: 500, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.userAgent, nullable: true })
   user_agent: string | null;
 
   /** 'session' (bearer token) or 'link' (signed download link). */

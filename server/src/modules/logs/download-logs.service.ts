@@ -6,6 +6,9 @@ import { PreparedSql } from '../../database/prepared-sql';
 import { DailyStatsService, dayOf } from './daily-stats.service';
 import { DownloadLogEntity } from './download-log.entity';
 import { commonFilters, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
+import { MAX_LENGTH } from '../../database/column-lengths';
+
+export type { DownloadLogEntity } from './download-log.entity';
 
 export type DownloadLogEntry = Omit<DownloadLogEntity, 'id'>;
 
@@ -72,11 +75,11 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
   record(entry: DownloadLogEntry): Promise<void> {
     return this.writer.add({
       ...entry,
-      user_email: entry.user_email?.slice(0, 255) ?? null,
-      file_name: entry.file_name.slice(0, 200),
-      version: entry.version?.slice(0, 50) ?? null,
-      ip_address: entry.ip_address?.slice(0, 64) ?? null,
-      user_agent: entry.user_agent?.slice(0, 500) ?? null,
+      user_email: entry.user_email?.slice(0, MAX_LENGTH.email) ?? null,
+      file_name: entry.file_name.slice(0, MAX_LENGTH.fileName),
+      version: entry.version?.slice(0, MAX_LENGTH.version) ?? null,
+      ip_address: entry.ip_address?.slice(0, MAX_LENGTH.ip) ?? null,
+      user_agent: entry.user_agent?.slice(0, MAX_LENGTH.userAgent) ?? null,
     });
   }
 

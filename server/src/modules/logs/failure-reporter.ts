@@ -3,6 +3,7 @@ import { AuthenticatedRequest } from '../../common/current-user.decorator';
 import { FailureReporter } from '../../common/all-exceptions.filter';
 import { AuditLogService } from './audit-log.service';
 import { routeOf } from './audit.interceptor';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 /** The exception filter's failures, as audit trail entries: 5xx at level error, refused access at level warning. */
 export function auditFailures(audit: AuditLogService): FailureReporter {
@@ -17,7 +18,7 @@ export function auditFailures(audit: AuditLogService): FailureReporter {
       void audit.record({
         level: 'error',
         action: 'server.error',
-        message: `${request.method} ${request.path} failed with ${status}: ${reason}`.slice(0, 500),
+        message: `${request.method} ${request.path} failed with ${status}: ${reason}`.slice(0, MAX_LENGTH.auditMessage),
         actor: who(request),
         ...where(request),
         context: { status, method: request.method, route: routeOf(request), error: error instanceof Error ? error.name : typeof error },
@@ -27,7 +28,7 @@ export function auditFailures(audit: AuditLogService): FailureReporter {
       void audit.record({
         level: 'warning',
         action: 'auth.access_denied',
-        message: `${request.method} ${request.path} refused: ${message}`.slice(0, 500),
+        message: `${request.method} ${request.path} refused: ${message}`.slice(0, MAX_LENGTH.auditMessage),
         actor: who(request),
         ...where(request),
         context: { status: 403, method: request.method, route: routeOf(request) },

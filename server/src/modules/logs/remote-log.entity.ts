@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 /**
  * One call of the activation API by a streaming server (activate, validate, deactivate): the System Logs
@@ -18,22 +19,22 @@ export class RemoteLogEntity {
   @Column({ type: 'varchar', length: 10 })
   level: string;
 
-  @Column({ type: 'varchar', length: 255 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.remoteLogMessage })
   message: string;
 
-  @Column({ type: 'varchar', length: 64 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.licenseKey })
   license_key: string;
 
-  @Column({ type: 'varchar', length: 128 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.serverUid })
   server_uid: string;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.hostname, nullable: true })
   hostname: string | null;
 
-  @Column({ type: 'varchar', length: 150, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.productName, nullable: true })
   product: string | null;
 
-  @Column({ type: 'varchar', length: 50, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.version, nullable: true })
   version: string | null;
 
   @Column({ type: 'boolean' })
@@ -43,7 +44,7 @@ export class RemoteLogEntity {
   @Column({ type: 'varchar', length: 32 })
   code: string;
 
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.ip, nullable: true })
   ip_address: string | null;
 
   /** When the portal answered (the entry's timestamp). */
@@ -52,7 +53,7 @@ export class RemoteLogEntity {
   created_at: Date;
 
   /** The external license server an entry was pulled from (its URL), or null for this portal's own activation API. */
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.remoteLogOrigin, nullable: true })
   origin: string | null;
 
   /** The entry's id on that server. */

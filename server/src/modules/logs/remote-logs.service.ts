@@ -5,6 +5,7 @@ import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
 import { commonFilters, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 import { RemoteLogEntity } from './remote-log.entity';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 /** An entry of this portal's own activation API. */
 export type RemoteLogEntry = Omit<RemoteLogEntity, 'id' | 'origin' | 'origin_id'>;
@@ -65,13 +66,13 @@ export class RemoteLogsService implements BeforeApplicationShutdown, OnApplicati
   record(entry: RemoteLogEntry): Promise<void> {
     return this.writer.add({
       ...entry,
-      message: entry.message.slice(0, 255),
-      license_key: entry.license_key.slice(0, 64),
-      server_uid: entry.server_uid.slice(0, 128),
-      hostname: entry.hostname?.slice(0, 255) ?? null,
-      product: entry.product?.slice(0, 150) ?? null,
-      version: entry.version?.slice(0, 50) ?? null,
-      ip_address: entry.ip_address?.slice(0, 64) ?? null,
+      message: entry.message.slice(0, MAX_LENGTH.remoteLogMessage),
+      license_key: entry.license_key.slice(0, MAX_LENGTH.licenseKey),
+      server_uid: entry.server_uid.slice(0, MAX_LENGTH.serverUid),
+      hostname: entry.hostname?.slice(0, MAX_LENGTH.hostname) ?? null,
+      product: entry.product?.slice(0, MAX_LENGTH.productName) ?? null,
+      version: entry.version?.slice(0, MAX_LENGTH.version) ?? null,
+      ip_address: entry.ip_address?.slice(0, MAX_LENGTH.ip) ?? null,
     });
   }
 
@@ -91,7 +92,7 @@ export class RemoteLogsService implements BeforeApplicationShutdown, OnApplicati
     await this.sql.insertMany(
       'remote_logs',
       [...COLUMNS, 'origin', 'origin_id'],
-      entries.map((entry) => [...COLUMNS.map((column) => entry[column]), origin.slice(0, 255), entry.id]),
+      entries.map((entry) => [...COLUMNS.map((column) => entry[column]), origin.slice(0, MAX_LENGTH.remoteLogOrigin), entry.id]),
       { ignoreDuplicates: true },
     );
   }

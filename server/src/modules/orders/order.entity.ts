@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 export const ORDER_STATUSES = ['pending', 'processing', 'paid', 'failed'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -19,10 +20,10 @@ export class OrderEntity {
   user?: UserEntity | null;
 
   @Index('IDX_orders_user_email')
-  @Column({ type: 'varchar', length: 255 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.email })
   user_email: string;
 
-  @Column({ type: 'varchar', length: 150 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.productName })
   product_name: string;
 
   @Column({ type: 'int' })
@@ -49,10 +50,10 @@ export class OrderEntity {
   @Column({ type: 'varchar', length: 32 })
   payment_provider: string;
 
-  @Column({ type: 'varchar', length: 128, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.paymentReference, nullable: true })
   payment_reference: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.paymentFailure, nullable: true })
   failure_reason: string | null;
 
   @Column({ type: 'datetime', precision: 3, nullable: true })

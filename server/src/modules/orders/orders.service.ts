@@ -3,15 +3,16 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
-import { whereSearch } from '../../common/pagination';
+import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
 import { LicenseProductsService } from '../licenses/license-products.service';
-import { LicenseEntity } from '../licenses/license.entity';
+import type { LicenseEntity } from '../licenses/licenses.service';
 import { LicensesService } from '../licenses/licenses.service';
 import { SettingsService } from '../settings/settings.service';
-import { ListOrdersQueryDto, ORDER_SORT_KEYS } from './dto/create-order.dto';
+import { ListOrdersQueryDto } from './dto/create-order.dto';
 import { OrderStatisticsDto, fromCents } from './dto/order.dto';
 import { OrderEntity, OrderStatus } from './order.entity';
 import { PAYMENT_PROVIDER, PaymentProvider, PaymentResult } from './payment-provider';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
 export interface OrderRequest {
   product_name: string;
@@ -25,13 +26,7 @@ export interface OrderFieldNames {
   months: string;
 }
 
-export interface OrderPage {
-  rows: OrderEntity[];
-  licenses: Map<number, LicenseEntity>;
-  total: number;
-  page: number;
-  limit: number;
-}
+export type OrderPage = Page<OrderEntity> & { licenses: Map<number, LicenseEntity> };
 
 /** A claim on an order left in processing this long (a crashed attempt) may be taken over by a retry. */
 const STALE_CLAIM_MS = 5 * 60 * 1000;
@@ -127,7 +122,10 @@ export class OrdersService {
     }
 
     if (outcome.status === 'declined') {
-      await this.orders.update({ id: order.id, status: 'processing' }, { status: 'failed', failure_reason: outcome.reason.slice(0, 255) });
+      await this.orders.update(
+        { id: order.id, status: 'processing' },
+        { status: 'failed', failure_reason: outcome.reason.slice(0, MAX_LENGTH.paymentFailure) },
+      );
       throw new ApiError(HttpStatus.PAYMENT_REQUIRED, `Payment declined: ${outcome.reason}`);
     }
     // The license first: its unique order_id makes a second license for this order impossible, even after a crash here.
@@ -141,7 +139,7 @@ export class OrdersService {
     });
     await this.orders.update(
       { id: order.id, status: 'processing' },
-      { status: 'paid', paid_at: new Date(), payment_reference: outcome.reference.slice(0, 128) },
+      { status: 'paid', paid_at: new Date(), payment_reference: outcome.reference.slice(0, MAX_LENGTH.paymentReference) },
     );
     return { order: await this.orders.findOneByOrFail({ id: order.id }), license };
   }
@@ -153,29 +151,20 @@ export class OrdersService {
   }
 
   async listForUser(user: AuthUser, page: number, limit: number): Promise<OrderPage> {
-    const [rows, total] = await this.orders.findAndCount({
-      where: { user_id: user.id },
-      order: { created_at: 'DESC', id: 'DESC' },
-      skip: (page - 1) * limit,
-      take: limit,
-    });
-    return { rows, total, page, limit, licenses: await this.licenses.findByOrderIds(rows.map((order) => order.id)) };
+    const qb = this.orders.createQueryBuilder('o').where('o.user_id = :userId', { userId: user.id });
+    return this.withLicenses(await readPage(qb, { page, limit }, { by: 'o.created_at', id: 'o.id' }));
   }
 
   async list(query: ListOrdersQueryDto): Promise<OrderPage> {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 25;
     const qb = this.orders.createQueryBuilder('o');
     whereSearch(qb, ['o.user_email', 'o.product_name'], query.search);
     if (query.status) qb.andWhere('o.status = :status', { status: query.status });
-    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
-    const sort = ORDER_SORT_KEYS.includes(query.sort!) ? query.sort! : 'created_at';
-    qb.orderBy(SORT_COLUMNS[sort], direction).addOrderBy('o.id', direction);
-    const [rows, total] = await qb
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
-    return { rows, total, page, limit, licenses: await this.licenses.findByOrderIds(rows.map((order) => order.id)) };
+    return this.withLicenses(await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'o.id' }));
+  }
+
+  /** A page of orders with the licenses that fulfil them. */
+  private async withLicenses(found: Page<OrderEntity>): Promise<OrderPage> {
+    return { ...found, licenses: await this.licenses.findByOrderIds(found.rows.map((order) => order.id)) };
   }
 
   async statistics(): Promise<OrderStatisticsDto> {

@@ -34,3 +34,20 @@ describe('contentDisposition', () => {
     expect(contentDisposition("it's (new).zip")).toBe(`attachment; filename="it's (new).zip"; filename*=UTF-8''it%27s%20%28new%29.zip`);
   });
 });
+
+describe('parseRange on headers range-parser reads differently from RFC 9110', () => {
+  it.each([
+    ['BYTES=0-9', { start: 0, end: 9 }],
+    [' bytes=10-19 ', { start: 10, end: 19 }],
+    ['bytes=5-2,0-1', null],
+    ['items=5-2', null],
+    ['bytes=-1000', { start: 0, end: 999 }],
+    ['bytes=-1001', { start: 0, end: 999 }],
+  ])('%s on 1000 bytes gives %j', (header, expected) => {
+    expect(parseRange(header, 1000)).toEqual(expected);
+  });
+
+  it('finds no suffix to serve in an empty file', () => {
+    expect(parseRange('bytes=-5', 0)).toBe('unsatisfiable');
+  });
+});

@@ -1,28 +1,30 @@
+import rangeParser from 'range-parser';
 import type { ByteRange } from './file-storage';
 
 /**
- * Reads a `Range` header for a resource of `size` bytes (RFC 9110 §14): one range gives that range, a header
- * that is absent, malformed, not in bytes or asks for several ranges gives null (serve the whole file, as the
- * RFC allows), and a well-formed range that lies wholly beyond the end gives 'unsatisfiable' (416).
+ * Reads a `Range` header for a resource of `size` bytes (RFC 9110 §14), parsed by range-parser (as Express's
+ * `send` does): one range gives that range; a header that is absent, malformed, not in bytes or asks for several
+ * ranges gives null (serve the whole file, as the RFC allows); a range that lies wholly beyond the end gives
+ * 'unsatisfiable' (416). Where range-parser answers "unsatisfiable" but the RFC says otherwise, the RFC wins:
+ * a suffix longer than the file means the whole file (§14.1.2), and a range ending before it starts is invalid,
+ * so the header is ignored (§14.1.1).
  */
 export function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
-  if (!header) return null;
-  const match = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header.trim());
-  if (!match) return null;
-  const [, first, last] = match;
-  if (first === '' && last === '') return null;
-  if (first === '') {
-    const suffix = Number(last);
-    if (!Number.isSafeInteger(suffix)) return null;
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(first);
-  const end = last === '' ? size - 1 : Number(last);
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return null;
-  if (last !== '' && end < start) return null;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end: Math.min(end, size - 1) };
+  if (!header || header.includes(',')) return null;
+  const ranges = rangeParser(size, header.trim());
+  if (ranges === -2) return null;
+  if (ranges === -1) return beyondTheEnd(header, size);
+  if (ranges.type.toLowerCase() !== 'bytes') return null;
+  return { start: ranges[0].start, end: ranges[0].end };
+}
+
+/** What a single well-formed range that range-parser found unsatisfiable means by RFC 9110. */
+function beyondTheEnd(header: string, size: number): ByteRange | null | 'unsatisfiable' {
+  const [, first, last] = /^\s*bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header) ?? [];
+  if (first === undefined) return null;
+  if (first === '' && size > 0 && Number(last) > size) return { start: 0, end: size - 1 };
+  if (first !== '' && last !== '' && Number(last) < Number(first)) return null;
+  return 'unsatisfiable';
 }
 
 /** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / RFC 5987). */

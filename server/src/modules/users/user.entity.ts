@@ -1,7 +1,8 @@
+import { type UserRole } from '../../common/roles';
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { MAX_LENGTH } from '../../database/column-lengths';
 
-export const USER_ROLES = ['client', 'admin', 'moderator'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
+export { USER_ROLES, type UserRole } from '../../common/roles';
 
 @Entity('users')
 export class UserEntity {
@@ -9,25 +10,25 @@ export class UserEntity {
   id: number;
 
   @Index('UQ_users_email', { unique: true })
-  @Column({ type: 'varchar', length: 255 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.email })
   email: string;
 
   @Column({ type: 'varchar', length: 255 })
   password_hash: string;
 
-  @Column({ type: 'varchar', length: 100, default: '' })
+  @Column({ type: 'varchar', length: MAX_LENGTH.firstName, default: '' })
   first_name: string;
 
-  @Column({ type: 'varchar', length: 100, default: '' })
+  @Column({ type: 'varchar', length: MAX_LENGTH.lastName, default: '' })
   last_name: string;
 
-  @Column({ type: 'varchar', length: 150, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.company, nullable: true })
   company: string | null;
 
-  @Column({ type: 'varchar', length: 50, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.phone, nullable: true })
   phone: string | null;
 
-  @Column({ type: 'varchar', length: 100, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.country, nullable: true })
   country: string | null;
 
   @Index('IDX_users_role')

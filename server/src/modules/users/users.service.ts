@@ -2,15 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
-import { isUniqueViolation } from '../../common/all-exceptions.filter';
+import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
-import { whereSearch } from '../../common/pagination';
+import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { UserType, userTypeOf } from './dto/admin-user.dto';
 import { CreateUserDto, UpdateUserDto } from './dto/user-form.dto';
 import { ListUsersQueryDto, UserSortKey } from './dto/list-users-query.dto';
 import { PasswordHasher } from './password-hasher';
 import { UserEntity, UserRole } from './user.entity';
+
+// What other modules use of users, through this service.
+export type { UserEntity } from './user.entity';
+export { PasswordHasher } from './password-hasher';
 
 export const DUPLICATE_EMAIL = 'This email is already registered.';
 
@@ -37,13 +41,7 @@ export interface NewAccount {
   is_verified?: boolean;
 }
 
-export interface UserPage {
-  rows: UserEntity[];
-  total: number;
-  overallTotal: number;
-  page: number;
-  limit: number;
-}
+export type UserPage = Page<UserEntity> & { overallTotal: number };
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -55,22 +53,13 @@ export class UsersService {
   ) {}
 
   async list(query: ListUsersQueryDto): Promise<UserPage> {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 10;
     const qb = this.users.createQueryBuilder('u');
     whereSearch(qb, ['u.email', "CONCAT(u.first_name, ' ', u.last_name)"], query.search);
     if (query.status) qb.andWhere('u.is_active = :active', { active: query.status === 'active' });
     if (query.role) qb.andWhere('u.role = :role', { role: query.role });
     if (query.email_status) qb.andWhere('u.is_verified = :verified', { verified: query.email_status === 'verified' });
-    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
-    for (const column of SORT_COLUMNS[query.sort ?? 'created_at']) qb.addOrderBy(column, direction);
-    qb.addOrderBy('u.id', direction);
-    const [rows, total] = await qb
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
-    const overallTotal = await this.users.count();
-    return { rows, total, overallTotal, page, limit };
+    const found = await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'u.id', defaultLimit: 10 });
+    return { ...found, overallTotal: await this.users.count() };
   }
 
   async get(id: number): Promise<UserEntity> {

@@ -1,21 +1,7 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  ValueTransformer,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
-
-/** BIGINT read back as a number on both engines (sizes stay far below 2^53). */
-export const bigintNumber: ValueTransformer = {
-  to: (value: number | null | undefined) => value,
-  from: (value: string | number | null) => (value === null || value === undefined ? value : Number(value)),
-};
+import { MAX_LENGTH } from '../../database/column-lengths';
+import { bigintNumber } from '../../database/transformers';
 
 /** A released version of the streaming server. Distribution files (per OS and architecture) hang off it. */
 @Entity('versions')
@@ -25,7 +11,7 @@ export class VersionEntity {
 
   /** e.g. 2.1.0 or 3.0.0-beta.1 */
   @Index('UQ_versions_version', { unique: true })
-  @Column({ type: 'varchar', length: 50 })
+  @Column({ type: 'varchar', length: MAX_LENGTH.version })
   version: string;
 
   /** Calendar date YYYY-MM-DD (no time zone to shift it). */
@@ -40,7 +26,7 @@ export class VersionEntity {
   download_url: string | null;
 
   /** The file uploaded with the version (Upload Version form), if any. */
-  @Column({ type: 'varchar', length: 200, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.fileName, nullable: true })
   file_name: string | null;
 
   @Column({ type: 'varchar', length: 100, nullable: true })
@@ -54,11 +40,11 @@ export class VersionEntity {
   file_hash: string | null;
 
   /** License-server secret of this version: admin-only, never in a client response. */
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.versionSecret, nullable: true })
   secret_hash: string | null;
 
   /** License-server encryption key of this version: admin-only, never in a client response. */
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'varchar', length: MAX_LENGTH.versionSecret, nullable: true })
   encryption_key: string | null;
 
   /** JSON text with os, ram, storage. */

@@ -9,7 +9,7 @@ import { MessageResponseDto } from '../../common/message-response.dto';
 import { pageMeta } from '../../common/pagination';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { ARCHITECTURES, OS_TYPES } from '../distribution-files/distribution-file.entity';
+import { ARCHITECTURES, OS_TYPES } from './versions.constants';
 import { FileStorage } from '../storage/file-storage';
 import { DISTRIBUTION_EXTENSIONS, VERSION_EXTENSIONS } from '../storage/file-names';
 import { sendStoredFile } from '../storage/send-stored-file';

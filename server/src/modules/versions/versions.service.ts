@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, In, Repository } from 'typeorm';
-import { isUniqueViolation } from '../../common/all-exceptions.filter';
+import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
-import { whereSearch } from '../../common/pagination';
+import { emitAwaited, VERSION_DELETING } from '../../common/events';
+import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
 import { PreparedSql } from '../../database/prepared-sql';
 import { SettingsService } from '../settings/settings.service';
 import { FileStorage } from '../storage/file-storage';
@@ -14,6 +16,8 @@ import type { StoredUpload } from '../storage/upload.interceptor';
 import { ListVersionsQueryDto, VersionSortKey } from './dto/list-versions-query.dto';
 import { UpdateVersionDto, UploadVersionDto, VersionFlag } from './dto/version-form.dto';
 import { VersionEntity } from './version.entity';
+
+export type { VersionEntity } from './version.entity';
 
 /** What portals exchange about a version when syncing with a license server (never the stored file or its key). */
 const SYNCED_VERSION_FIELDS = [
@@ -37,17 +41,7 @@ export function toSyncedVersion(version: SyncedVersion): SyncedVersion {
   return Object.fromEntries(SYNCED_VERSION_FIELDS.map((field) => [field, version[field]])) as SyncedVersion;
 }
 
-export interface VersionPage {
-  rows: VersionEntity[];
-  total: number;
-  overallTotal: number;
-  lastSyncAt: Date | null;
-  page: number;
-  limit: number;
-}
-
-/** Called before a version is deleted, e.g. to remove its distribution files and their stored bytes. */
-export type VersionDeletionHook = (versionId: number) => Promise<void>;
+export type VersionPage = Page<VersionEntity> & { overallTotal: number; lastSyncAt: Date | null };
 
 const SORT_COLUMNS: Record<VersionSortKey, string> = {
   release_date: 'v.release_date',
@@ -64,13 +58,13 @@ export const LATEST_REQUIRED = 'A version must stay the latest: mark another ver
  */
 @Injectable()
 export class VersionsService {
-  private readonly deletionHooks: VersionDeletionHook[] = [];
   private readonly sql: PreparedSql;
 
   constructor(
     @InjectRepository(VersionEntity) private readonly versions: Repository<VersionEntity>,
     private readonly storage: FileStorage,
     private readonly settings: SettingsService,
+    private readonly events: EventEmitter2,
     dataSource: DataSource,
   ) {
     this.sql = PreparedSql.for(dataSource);
@@ -87,26 +81,15 @@ export class VersionsService {
     return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
 
-  onDelete(hook: VersionDeletionHook): void {
-    this.deletionHooks.push(hook);
-  }
-
   async list(query: ListVersionsQueryDto): Promise<VersionPage> {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 25;
     const qb = this.versions.createQueryBuilder('v');
     whereSearch(qb, ['v.version', 'v.changelog', 'v.download_url'], query.search);
-    const direction = (query.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
-    qb.orderBy(SORT_COLUMNS[query.sort ?? 'created_at'], direction).addOrderBy('v.id', direction);
-    const [rows, total] = await qb
-      .skip((page - 1) * limit)
-      .take(limit)
-      .getManyAndCount();
+    const found = await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'v.id' });
     const [overallTotal, sync] = await Promise.all([this.versions.count(), this.settings.syncState()]);
     // The time of the last sync run, not of the most recently synced row: editing a version makes it pending,
     // it does not undo the sync.
     const lastSyncAt = sync.versions_synced_at ? new Date(sync.versions_synced_at) : null;
-    return { rows, total, overallTotal, lastSyncAt, page, limit };
+    return { ...found, overallTotal, lastSyncAt };
   }
 
   /** Every version, latest first, then by release date (for selects, the client's downloads and license products). */
@@ -208,7 +191,8 @@ export class VersionsService {
   /** Deletes the version, its distribution files (rows and stored bytes) and its own file; the latest flag moves on. */
   async remove(id: number): Promise<void> {
     const version = await this.get(id);
-    for (const hook of this.deletionHooks) await hook(id);
+    // What hangs on the version (distribution files and their bytes) goes first; a failure there keeps the version.
+    await emitAwaited(this.events, VERSION_DELETING, { versionId: id });
     // The flag moves to the newest other version before this one goes, so there is never a moment without a latest.
     if (version.is_latest) await this.handOverLatest(id);
     const result = await this.versions.delete({ id });

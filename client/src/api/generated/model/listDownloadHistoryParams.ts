@@ -8,11 +8,13 @@
 
 export type ListDownloadHistoryParams = {
 /**
+ * Page number, from 1.
  * @minimum 1
  * @maximum 1000000
  */
 page?: number;
 /**
+ * Rows per page.
  * @minimum 1
  * @maximum 100
  */

@@ -2,8 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength, ValidateBy, ValidationArguments } from 'class-validator';
 import { IsNotCommonPassword } from '../../../common/password-policy';
 import { NormalizeEmail, Trim } from '../../../common/transforms';
-import { USER_ROLES, UserRole } from '../../users/user.entity';
+import { USER_ROLES, UserRole } from '../../../common/roles';
 import { USER_TYPES, UserType } from '../../users/dto/admin-user.dto';
+import { Envelope } from '../../../common/envelope';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 export const REGISTRATION_PASSWORD_MIN = 8;
 const REQUIRED = 'This field is required';
@@ -23,19 +25,19 @@ function MatchesProperty(property: string, message: string) {
 export class RegisterDto {
   @Trim()
   @IsString({ message: REQUIRED })
-  @MaxLength(100)
+  @MaxLength(MAX_LENGTH.firstName)
   @IsNotEmpty({ message: REQUIRED })
   first_name: string;
 
   @Trim()
   @IsString({ message: REQUIRED })
-  @MaxLength(100)
+  @MaxLength(MAX_LENGTH.lastName)
   @IsNotEmpty({ message: REQUIRED })
   last_name: string;
 
   @NormalizeEmail()
   @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   @IsNotEmpty({ message: REQUIRED })
   email: string;
 
@@ -52,7 +54,7 @@ export class RegisterDto {
 
 export class LoginDto {
   @IsString({ message: 'Email and password are required' })
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   @IsNotEmpty({ message: 'Email and password are required' })
   email: string;
 
@@ -72,7 +74,7 @@ export class VerifyEmailDto {
 export class ResendVerificationDto {
   @NormalizeEmail()
   @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   @IsNotEmpty({ message: REQUIRED })
   email: string;
 }
@@ -104,15 +106,9 @@ export class AdminSessionDataDto {
   admin: SessionUserDto;
 }
 
-export class AdminLoginResponseDto {
-  success: boolean;
-  data: AdminSessionDataDto;
-}
+export class AdminLoginResponseDto extends Envelope(AdminSessionDataDto) {}
 
-export class CurrentUserResponseDto {
-  success: boolean;
-  data: SessionUserDto;
-}
+export class CurrentUserResponseDto extends Envelope(SessionUserDto) {}
 
 export class RegisterResultDto {
   id: number;
@@ -124,14 +120,6 @@ export class VerifiedEmailDto {
   email: string;
 }
 
-export class VerifyEmailResponseDto {
-  success: boolean;
-  message: string;
-  data: VerifiedEmailDto;
-}
+export class VerifyEmailResponseDto extends Envelope(VerifiedEmailDto, { message: 'required' }) {}
 
-export class RegisterResponseDto {
-  success: boolean;
-  message: string;
-  data: RegisterResultDto;
-}
+export class RegisterResponseDto extends Envelope(RegisterResultDto, { message: 'required' }) {}

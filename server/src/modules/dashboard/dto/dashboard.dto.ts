@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { LOG_LEVELS, LogLevel } from '../../logs/audit-log.entity';
+import { LOG_LEVELS, LogLevel } from '../../logs/logs.constants';
+import { Envelope } from '../../../common/envelope';
 
 export class UserFiguresDto {
   total: number;
@@ -71,10 +72,7 @@ export class DashboardDto {
   generated_at: Date;
 }
 
-export class DashboardResponseDto {
-  success: boolean;
-  data: DashboardDto;
-}
+export class DashboardResponseDto extends Envelope(DashboardDto) {}
 
 export class ActivityQueryDto {
   /** How many entries, newest first (default 5). */
@@ -100,10 +98,7 @@ export class ActivityDto {
   activity_time: Date;
 }
 
-export class ActivityResponseDto {
-  success: boolean;
-  data: ActivityDto[];
-}
+export class ActivityResponseDto extends Envelope([ActivityDto]) {}
 
 export class DatabaseHealthDto {
   /** sqlite, mariadb or mysql. */
@@ -147,10 +142,7 @@ export class SystemHealthDto {
   checked_at: Date;
 }
 
-export class SystemHealthResponseDto {
-  success: boolean;
-  data: SystemHealthDto;
-}
+export class SystemHealthResponseDto extends Envelope(SystemHealthDto) {}
 
 export class DownloadStatsQueryDto {
   /** First day (YYYY-MM-DD, UTC); default 29 days before `to`. */
@@ -206,7 +198,4 @@ export class DownloadStatsDto {
   active_devices_per_day: ActiveDevicesPerDayDto[];
 }
 
-export class DownloadStatsResponseDto {
-  success: boolean;
-  data: DownloadStatsDto;
-}
+export class DownloadStatsResponseDto extends Envelope(DownloadStatsDto) {}

@@ -1,8 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { ListQueryDto, PageMetaDto } from '../../../common/list-query.dto';
+import { ListQueryDto } from '../../../common/list-query.dto';
 import { Trim } from '../../../common/transforms';
 import { DEVICE_STATUSES, DeviceEntity, DeviceStatus } from '../device.entity';
+import { Envelope, PageOf } from '../../../common/envelope';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 /** A device as its owner sees it in My Devices. */
 export class DeviceDto {
@@ -31,29 +33,13 @@ export class AdminDeviceDto extends DeviceDto {
   created_at: Date;
 }
 
-export class DeviceListResponseDto {
-  success: boolean;
-  data: DeviceDto[];
-  meta: PageMetaDto;
-}
+export class DeviceListResponseDto extends PageOf(DeviceDto) {}
 
-export class AdminDeviceListResponseDto {
-  success: boolean;
-  data: AdminDeviceDto[];
-  meta: PageMetaDto;
-}
+export class AdminDeviceListResponseDto extends PageOf(AdminDeviceDto) {}
 
-export class DeviceResponseDto {
-  success: boolean;
-  message: string;
-  data: DeviceDto;
-}
+export class DeviceResponseDto extends Envelope(DeviceDto, { message: 'required' }) {}
 
-export class AdminDeviceResponseDto {
-  success: boolean;
-  message: string;
-  data: AdminDeviceDto;
-}
+export class AdminDeviceResponseDto extends Envelope(AdminDeviceDto, { message: 'required' }) {}
 
 export class CountByNameDto {
   name: string;
@@ -75,10 +61,7 @@ export class DeviceStatsDto {
   by_version: CountByNameDto[];
 }
 
-export class DeviceStatsResponseDto {
-  success: boolean;
-  data: DeviceStatsDto;
-}
+export class DeviceStatsResponseDto extends Envelope(DeviceStatsDto) {}
 
 export class LicenseDevicesDto {
   license_id: number;
@@ -88,10 +71,7 @@ export class LicenseDevicesDto {
   devices: AdminDeviceDto[];
 }
 
-export class LicenseDevicesResponseDto {
-  success: boolean;
-  data: LicenseDevicesDto;
-}
+export class LicenseDevicesResponseDto extends Envelope(LicenseDevicesDto) {}
 
 export const DEVICE_SORT_KEYS = ['activated_at', 'last_activity_at', 'server_uid', 'device_name'] as const;
 export type DeviceSortKey = (typeof DEVICE_SORT_KEYS)[number];
@@ -114,13 +94,13 @@ export class AdminDeactivateDeviceDto {
   @Trim()
   @IsString({ message: 'license_key is required' })
   @IsNotEmpty({ message: 'license_key is required' })
-  @MaxLength(64)
+  @MaxLength(MAX_LENGTH.licenseKey)
   license_key: string;
 
   @Trim()
   @IsString({ message: 'server_uid is required' })
   @IsNotEmpty({ message: 'server_uid is required' })
-  @MaxLength(128)
+  @MaxLength(MAX_LENGTH.serverUid)
   server_uid: string;
 }
 

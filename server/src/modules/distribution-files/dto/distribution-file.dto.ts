@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PageMetaDto } from '../../../common/list-query.dto';
-import { VersionEntity } from '../../versions/version.entity';
+import type { VersionEntity } from '../../versions/versions.service';
 import { Architecture, ARCHITECTURES, DistributionFileEntity, OS_TYPES, OsType } from '../distribution-file.entity';
+import { Envelope, PageOf } from '../../../common/envelope';
 
 const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
@@ -29,17 +29,9 @@ export class DistributionFileDto {
   download_url: string;
 }
 
-export class DistributionFileResponseDto {
-  success: boolean;
-  message?: string;
-  data: DistributionFileDto;
-}
+export class DistributionFileResponseDto extends Envelope(DistributionFileDto, { message: 'optional' }) {}
 
-export class DistributionFileListResponseDto {
-  success: boolean;
-  data: DistributionFileDto[];
-  meta: PageMetaDto;
-}
+export class DistributionFileListResponseDto extends PageOf(DistributionFileDto) {}
 
 export class FilesByOsDto {
   @ApiProperty({ enum: OS_TYPES, enumName: 'OsType' })
@@ -59,10 +51,7 @@ export class FileStatsDto {
   files_by_os: FilesByOsDto[];
 }
 
-export class FileStatsResponseDto {
-  success: boolean;
-  data: FileStatsDto;
-}
+export class FileStatsResponseDto extends Envelope(FileStatsDto) {}
 
 /** A version in the upload form's select and the Files filter (v{version}, release date, (Latest), (Stable)). */
 export class FileVersionChoiceDto {
@@ -75,10 +64,7 @@ export class FileVersionChoiceDto {
   is_stable: 0 | 1;
 }
 
-export class FileVersionChoicesResponseDto {
-  success: boolean;
-  data: FileVersionChoiceDto[];
-}
+export class FileVersionChoicesResponseDto extends Envelope([FileVersionChoiceDto]) {}
 
 /** A version as a client sees it: no keys, no internals; its files for download. */
 export class ClientVersionDto {
@@ -95,10 +81,7 @@ export class ClientVersionDto {
   distribution_files: DistributionFileDto[];
 }
 
-export class ClientVersionListResponseDto {
-  success: boolean;
-  data: ClientVersionDto[];
-}
+export class ClientVersionListResponseDto extends Envelope([ClientVersionDto]) {}
 
 export function toDistributionFileDto(
   file: DistributionFileEntity,

@@ -1,9 +1,10 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { PageMetaDto } from '../../../common/list-query.dto';
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { ListQueryDto } from '../../../common/list-query.dto';
 import { DistributionFileDto } from '../../distribution-files/dto/distribution-file.dto';
-import { DOWNLOAD_CHANNELS, DownloadChannel, DownloadLogEntity } from '../../logs/download-log.entity';
+import type { DownloadLogEntity } from '../../logs/download-logs.service';
+import { DOWNLOAD_CHANNELS, DownloadChannel } from '../../logs/logs.constants';
+import { Envelope, PageOf } from '../../../common/envelope';
 
 export class DownloadInfoResponseDto {
   success: boolean;
@@ -26,26 +27,9 @@ export class DownloadLinkDto {
   install_command: string | null;
 }
 
-export class DownloadLinkResponseDto {
-  success: boolean;
-  data: DownloadLinkDto;
-}
+export class DownloadLinkResponseDto extends Envelope(DownloadLinkDto) {}
 
-export class DownloadHistoryQueryDto {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
-  page?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-}
+export class DownloadHistoryQueryDto extends PickType(ListQueryDto, ['page', 'limit'] as const) {}
 
 export class DownloadHistoryEntryDto {
   id: number;
@@ -63,11 +47,7 @@ export class DownloadHistoryEntryDto {
   created_at: Date;
 }
 
-export class DownloadHistoryResponseDto {
-  success: boolean;
-  data: DownloadHistoryEntryDto[];
-  meta: PageMetaDto;
-}
+export class DownloadHistoryResponseDto extends PageOf(DownloadHistoryEntryDto) {}
 
 export function toDownloadHistoryEntryDto(log: DownloadLogEntity): DownloadHistoryEntryDto {
   return {

@@ -1,9 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Trim } from '../../../common/transforms';
-import { DEVICE_STATUSES, DeviceStatus } from '../../devices/device.entity';
+import { DEVICE_STATUSES, DeviceStatus } from '../../devices/devices.constants';
 import { ACTIVATION_CODES, ActivationCode } from '../../devices/devices.service';
-import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/license.entity';
+import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/licenses.constants';
+import { Envelope } from '../../../common/envelope';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 export const SERVER_UID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
@@ -13,7 +15,7 @@ export class LicenseServerRequestDto {
   @Trim()
   @IsString({ message: 'license_key is required' })
   @IsNotEmpty({ message: 'license_key is required' })
-  @MaxLength(64)
+  @MaxLength(MAX_LENGTH.licenseKey)
   license_key: string;
 
   /** The server's stable identity: 8 to 128 of A-Z a-z 0-9 . _ : - (e.g. a UUID kept on disk). */
@@ -32,27 +34,27 @@ export class ActivationRequestDto extends LicenseServerRequestDto {
   @IsOptional()
   @Trim()
   @IsString()
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.deviceName)
   device_name?: string;
 
   @IsOptional()
   @Trim()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.hostname)
   hostname?: string;
 
   /** The product the server runs, e.g. "StreamHub". */
   @IsOptional()
   @Trim()
   @IsString()
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.productName)
   product?: string;
 
   /** Its version, e.g. "2.1.0". */
   @IsOptional()
   @Trim()
   @IsString()
-  @MaxLength(50)
+  @MaxLength(MAX_LENGTH.version)
   version?: string;
 }
 
@@ -120,7 +122,4 @@ export class PublicKeyDto {
   public_key_pem: string;
 }
 
-export class PublicKeyResponseDto {
-  success: boolean;
-  data: PublicKeyDto;
-}
+export class PublicKeyResponseDto extends Envelope(PublicKeyDto) {}

@@ -20,11 +20,13 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { DEVICE_STATUSES, DeviceStatus } from '../../devices/device.entity';
-import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/license.entity';
-import { normalizeLicenseKey } from '../../licenses/license-key';
+import { DEVICE_STATUSES, DeviceStatus } from '../../devices/devices.constants';
+import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/licenses.constants';
+import { normalizeLicenseKey } from '../../licenses/licenses.service';
 import { MAX_EXPIRY } from '../../licenses/licenses.service';
 import { SERVER_UID_PATTERN } from './activation.dto';
+import { Envelope } from '../../../common/envelope';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 /** Items per push, and per page of a pull. */
 export const SYNC_BATCH_MAX = 500;
@@ -35,7 +37,7 @@ export const SYNC_BATCH_MAX = 500;
 export class SyncVersionDto {
   @IsString()
   @IsNotEmpty()
-  @MaxLength(50)
+  @MaxLength(MAX_LENGTH.version)
   version: string;
 
   /** YYYY-MM-DD. */
@@ -54,7 +56,7 @@ export class SyncVersionDto {
 
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @MaxLength(MAX_LENGTH.fileName)
   file_name: string | null;
 
   @IsOptional()
@@ -68,12 +70,12 @@ export class SyncVersionDto {
 
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.versionSecret)
   secret_hash: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.versionSecret)
   encryption_key: string | null;
 
   /** JSON text with os, ram, storage. */
@@ -104,7 +106,7 @@ export class SyncLicenseKeyDto {
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? normalizeLicenseKey(value) : value))
   @IsString()
   @IsNotEmpty()
-  @MaxLength(64)
+  @MaxLength(MAX_LENGTH.licenseKey)
   license_key: string;
 }
 
@@ -119,11 +121,11 @@ export class SyncDeviceKeyDto extends SyncLicenseKeyDto {
 export class SyncLicenseDto extends SyncLicenseKeyDto {
   @IsString()
   @IsNotEmpty()
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.productName)
   product_name: string;
 
   @IsEmail()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   user_email: string;
 
   @ApiProperty({ enum: LICENSE_STATUSES, enumName: 'LicenseStatus' })
@@ -224,22 +226,22 @@ export class SyncDeviceDto extends SyncDeviceKeyDto {
 
   @IsOptional()
   @IsString()
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.deviceName)
   device_name: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.hostname)
   hostname: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.productName)
   product: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(50)
+  @MaxLength(MAX_LENGTH.version)
   version: string | null;
 
   @ApiProperty({ enum: DEVICE_STATUSES, enumName: 'DeviceStatus' })
@@ -283,30 +285,30 @@ export class SyncRemoteLogDto {
   level: string;
 
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.remoteLogMessage)
   message: string;
 
   @IsString()
-  @MaxLength(64)
+  @MaxLength(MAX_LENGTH.licenseKey)
   license_key: string;
 
   @IsString()
-  @MaxLength(128)
+  @MaxLength(MAX_LENGTH.serverUid)
   server_uid: string;
 
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.hostname)
   hostname: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.productName)
   product: string | null;
 
   @IsOptional()
   @IsString()
-  @MaxLength(50)
+  @MaxLength(MAX_LENGTH.version)
   version: string | null;
 
   @IsBoolean()
@@ -318,7 +320,7 @@ export class SyncRemoteLogDto {
 
   @IsOptional()
   @IsString()
-  @MaxLength(64)
+  @MaxLength(MAX_LENGTH.ip)
   ip_address: string | null;
 
   @Type(() => Date)
@@ -371,11 +373,7 @@ export class VersionSyncResultDto {
   updated_count: number;
 }
 
-export class VersionSyncResponseDto {
-  success: boolean;
-  message: string;
-  data: VersionSyncResultDto;
-}
+export class VersionSyncResponseDto extends Envelope(VersionSyncResultDto, { message: 'required' }) {}
 
 export class LicenseSyncResultDto {
   /** Licenses new here, taken from the license server. */
@@ -390,11 +388,7 @@ export class LicenseSyncResultDto {
   remote_logs_added: number;
 }
 
-export class LicenseSyncResponseDto {
-  success: boolean;
-  message: string;
-  data: LicenseSyncResultDto;
-}
+export class LicenseSyncResponseDto extends Envelope(LicenseSyncResultDto, { message: 'required' }) {}
 
 export class LicenseServerStatusDto {
   /** False while this portal is its own license server (no URL configured). */
@@ -407,7 +401,4 @@ export class LicenseServerStatusDto {
   last_error: string | null;
 }
 
-export class LicenseServerStatusResponseDto {
-  success: boolean;
-  data: LicenseServerStatusDto;
-}
+export class LicenseServerStatusResponseDto extends Envelope(LicenseServerStatusDto) {}

@@ -14,6 +14,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 import { NormalizeEmail, ToBoolean, Trim } from '../../../common/transforms';
 import { OptionalNotNull } from '../../../common/validation';
 import { LICENSE_STATUSES, LicenseStatus } from '../license.entity';
@@ -46,14 +47,14 @@ export class CreateAdminLicenseDto {
   @Trim()
   @IsString({ message: 'Product is required' })
   @IsNotEmpty({ message: 'Product is required' })
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.productName)
   product_name: string;
 
   /** The licensee; linked to the account with this e-mail when there is one. */
   @NormalizeEmail()
   @IsNotEmpty({ message: 'User e-mail is required' })
   @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   user_email: string;
 
   /** ISO 8601 date or date-time; must be in the future. */
@@ -73,7 +74,7 @@ export class CreateAdminLicenseDto {
   @ValidateIf((dto: CreateAdminLicenseDto) => dto.license_key !== '')
   @Trim()
   @IsString()
-  @MaxLength(64)
+  @MaxLength(MAX_LENGTH.licenseKey)
   license_key?: string;
 
   /** 'active' (default) or 'pending' (not usable until activated). */

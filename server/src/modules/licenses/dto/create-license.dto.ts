@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Allow, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { Trim } from '../../../common/transforms';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 export const LICENSE_TYPES = ['trial', 'paid'] as const;
 export type LicenseType = (typeof LICENSE_TYPES)[number];
@@ -16,7 +17,7 @@ export class CreateLicenseDto {
   @Trim()
   @IsString({ message: 'Please select a product' })
   @IsNotEmpty({ message: 'Please select a product' })
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.productName)
   product_name: string;
 
   @ApiProperty({ enum: LICENSE_TYPES, enumName: 'LicenseType' })

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PageMetaDto } from '../../../common/list-query.dto';
 import { LICENSE_STATUSES, LicenseEntity, LicenseStatus } from '../license.entity';
+import { Envelope, PageOf } from '../../../common/envelope';
 
 /** A license as its owner sees it in My Licenses. */
 export class LicenseDto {
@@ -16,11 +16,7 @@ export class LicenseDto {
   created_at: Date;
 }
 
-export class LicenseListResponseDto {
-  success: boolean;
-  data: LicenseDto[];
-  meta: PageMetaDto;
-}
+export class LicenseListResponseDto extends PageOf(LicenseDto) {}
 
 /** A license as the admin License Management screen sees it. */
 export class AdminLicenseDto extends LicenseDto {
@@ -34,28 +30,16 @@ export class AdminLicenseDto extends LicenseDto {
   updated_at: Date;
 }
 
-export class AdminLicenseResponseDto {
-  success: boolean;
-  message?: string;
-  data: AdminLicenseDto;
-}
+export class AdminLicenseResponseDto extends Envelope(AdminLicenseDto, { message: 'optional' }) {}
 
-export class AdminLicenseListResponseDto {
-  success: boolean;
-  data: AdminLicenseDto[];
-  meta: PageMetaDto;
-}
+export class AdminLicenseListResponseDto extends PageOf(AdminLicenseDto) {}
 
 export class RevokeLicenseResultDto extends AdminLicenseDto {
   /** Devices that were active and are now deactivated. */
   deactivated_installations: number;
 }
 
-export class RevokeLicenseResponseDto {
-  success: boolean;
-  message: string;
-  data: RevokeLicenseResultDto;
-}
+export class RevokeLicenseResponseDto extends Envelope(RevokeLicenseResultDto, { message: 'required' }) {}
 
 export class DeleteLicenseResultDto {
   id: number;
@@ -66,11 +50,7 @@ export class DeleteLicenseResultDto {
   deactivated_installations: number;
 }
 
-export class DeleteLicenseResponseDto {
-  success: boolean;
-  message: string;
-  data: DeleteLicenseResultDto;
-}
+export class DeleteLicenseResponseDto extends Envelope(DeleteLicenseResultDto, { message: 'required' }) {}
 
 export class LicenseStatsDto {
   total: number;
@@ -88,19 +68,13 @@ export class LicenseStatsDto {
   total_max_activations: number;
 }
 
-export class LicenseStatsResponseDto {
-  success: boolean;
-  data: LicenseStatsDto;
-}
+export class LicenseStatsResponseDto extends Envelope(LicenseStatsDto) {}
 
 export class GeneratedKeyDto {
   license_key: string;
 }
 
-export class GeneratedKeyResponseDto {
-  success: boolean;
-  data: GeneratedKeyDto;
-}
+export class GeneratedKeyResponseDto extends Envelope(GeneratedKeyDto) {}
 
 /** POST /api/licenses/verify: whether a key is usable now. Details beyond product and status only for the caller's own keys. */
 export class LicenseVerificationDto {
@@ -119,10 +93,7 @@ export class LicenseVerificationDto {
   license: LicenseDto | null;
 }
 
-export class LicenseVerificationResponseDto {
-  success: boolean;
-  data: LicenseVerificationDto;
-}
+export class LicenseVerificationResponseDto extends Envelope(LicenseVerificationDto) {}
 
 export class AvailableVersionDto {
   id: number;
@@ -141,10 +112,7 @@ export class AvailableVersionsDto {
   versions: AvailableVersionDto[];
 }
 
-export class AvailableVersionsResponseDto {
-  success: boolean;
-  data: AvailableVersionsDto;
-}
+export class AvailableVersionsResponseDto extends Envelope(AvailableVersionsDto) {}
 
 export function toLicenseDto(license: LicenseEntity): LicenseDto {
   return {

@@ -3,6 +3,8 @@ import { Type } from 'class-transformer';
 import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto, PageMetaDto } from '../../../common/list-query.dto';
 import { LOG_LEVELS, LogLevel } from '../audit-log.entity';
+import { Envelope, PageOf } from '../../../common/envelope';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 export const LOG_SOURCES = ['local', 'remote', 'access', 'downloads'] as const;
 export type LogSourceName = (typeof LOG_SOURCES)[number];
@@ -32,7 +34,7 @@ export class LogsQueryDto extends ListQueryDto {
   /** The user's e-mail address, or its beginning. */
   @IsOptional()
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   user?: string;
 }
 
@@ -129,17 +131,9 @@ export class SystemLogsDto {
   remote_logs: LogEntryDto[];
 }
 
-export class SystemLogsResponseDto {
-  success: boolean;
-  data: SystemLogsDto;
-  meta: LogPageMetaDto;
-}
+export class SystemLogsResponseDto extends Envelope(SystemLogsDto, { meta: LogPageMetaDto }) {}
 
-export class LogListResponseDto {
-  success: boolean;
-  data: LogEntryDto[];
-  meta: LogPageMetaDto;
-}
+export class LogListResponseDto extends PageOf(LogEntryDto, LogPageMetaDto) {}
 
 export class ClearLogsResultDto {
   @ApiProperty({ enum: LOG_KINDS, enumName: 'LogKind' })
@@ -149,8 +143,4 @@ export class ClearLogsResultDto {
   cleared: LogSourceName[];
 }
 
-export class ClearLogsResponseDto {
-  success: boolean;
-  message: string;
-  data: ClearLogsResultDto;
-}
+export class ClearLogsResponseDto extends Envelope(ClearLogsResultDto, { message: 'required' }) {}

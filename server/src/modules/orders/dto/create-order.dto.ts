@@ -3,6 +3,7 @@ import { Allow, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, M
 import { ListQueryDto } from '../../../common/list-query.dto';
 import { Trim } from '../../../common/transforms';
 import { ORDER_STATUSES, OrderStatus } from '../order.entity';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 /** An order for devices × months of a product; the price is computed on the server from the pricing settings. */
 export class CreateOrderDto {
@@ -10,7 +11,7 @@ export class CreateOrderDto {
   @Trim()
   @IsString({ message: 'Please select a product' })
   @IsNotEmpty({ message: 'Please select a product' })
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.productName)
   product_name: string;
 
   /** Number of devices: 1 to 100, and at most pricing.max_devices (default 1). */

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PageMetaDto } from '../../../common/list-query.dto';
 import { LicenseDto } from '../../licenses/dto/license.dto';
 import { ORDER_STATUSES, OrderEntity, OrderStatus } from '../order.entity';
+import { Envelope, PageOf } from '../../../common/envelope';
 
 /** An order as its buyer sees it; money in the currency's main unit (e.g. 30 for 30 USD). */
 export class OrderDto {
@@ -32,34 +32,18 @@ export class AdminOrderDto extends OrderDto {
   updated_at: Date;
 }
 
-export class OrderResponseDto {
-  success: boolean;
-  message?: string;
-  data: OrderDto;
-}
+export class OrderResponseDto extends Envelope(OrderDto, { message: 'optional' }) {}
 
-export class OrderListResponseDto {
-  success: boolean;
-  data: OrderDto[];
-  meta: PageMetaDto;
-}
+export class OrderListResponseDto extends PageOf(OrderDto) {}
 
-export class AdminOrderListResponseDto {
-  success: boolean;
-  data: AdminOrderDto[];
-  meta: PageMetaDto;
-}
+export class AdminOrderListResponseDto extends PageOf(AdminOrderDto) {}
 
 export class PaymentResultDto {
   order: OrderDto;
   license: LicenseDto;
 }
 
-export class PaymentResponseDto {
-  success: boolean;
-  message: string;
-  data: PaymentResultDto;
-}
+export class PaymentResponseDto extends Envelope(PaymentResultDto, { message: 'required' }) {}
 
 /** The answer to a license request: the license, and for a purchase the paid order. */
 export class LicenseRequestResultDto {
@@ -67,11 +51,7 @@ export class LicenseRequestResultDto {
   order: OrderDto | null;
 }
 
-export class LicenseRequestResponseDto {
-  success: boolean;
-  message: string;
-  data: LicenseRequestResultDto;
-}
+export class LicenseRequestResponseDto extends Envelope(LicenseRequestResultDto, { message: 'required' }) {}
 
 export class RevenueByCurrencyDto {
   currency: string;
@@ -95,10 +75,7 @@ export class OrderStatisticsDto {
   devices_sold: number;
 }
 
-export class OrderStatisticsResponseDto {
-  success: boolean;
-  data: OrderStatisticsDto;
-}
+export class OrderStatisticsResponseDto extends Envelope(OrderStatisticsDto) {}
 
 export const fromCents = (cents: number) => cents / 100;
 
@@ -133,7 +110,4 @@ export class PaymentProviderStatusDto {
   sandbox: boolean;
 }
 
-export class PaymentProviderStatusResponseDto {
-  success: boolean;
-  data: PaymentProviderStatusDto;
-}
+export class PaymentProviderStatusResponseDto extends Envelope(PaymentProviderStatusDto) {}

@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { Trim } from '../../../common/transforms';
 import { IsDecimal } from '../../../common/validation';
+import { Envelope } from '../../../common/envelope';
 
 /** Bounds of every settings value; the DTOs below and the admin screen's hints use the same numbers. */
 export const SETTINGS_BOUNDS = {
@@ -281,13 +282,6 @@ export class AdminSettingsDto {
   license_server: LicenseServerSettingsDto;
 }
 
-export class PublicSettingsResponseDto {
-  success: boolean;
-  data: PublicSettingsDto;
-}
+export class PublicSettingsResponseDto extends Envelope(PublicSettingsDto) {}
 
-export class AdminSettingsResponseDto {
-  success: boolean;
-  message?: string;
-  data: AdminSettingsDto;
-}
+export class AdminSettingsResponseDto extends Envelope(AdminSettingsDto, { message: 'optional' }) {}

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageMetaDto } from '../../../common/list-query.dto';
 import { USER_ROLES, UserEntity, UserRole } from '../user.entity';
+import { Envelope, PageOf } from '../../../common/envelope';
 
 export const USER_TYPES = ['client', 'admin'] as const;
 export type UserType = (typeof USER_TYPES)[number];
@@ -35,22 +36,14 @@ export class AdminUserDto {
   password_reset_expires: Date | null;
 }
 
-export class AdminUserResponseDto {
-  success: boolean;
-  message?: string;
-  data: AdminUserDto;
-}
+export class AdminUserResponseDto extends Envelope(AdminUserDto, { message: 'optional' }) {}
 
 export class UserListMetaDto extends PageMetaDto {
   /** All users, whatever the search and filters. */
   overall_total: number;
 }
 
-export class AdminUserListResponseDto {
-  success: boolean;
-  data: AdminUserDto[];
-  meta: UserListMetaDto;
-}
+export class AdminUserListResponseDto extends PageOf(AdminUserDto, UserListMetaDto) {}
 
 export function userTypeOf(role: UserRole): UserType {
   return role === 'admin' ? 'admin' : 'client';

@@ -4,6 +4,7 @@ import { IsNotCommonPassword } from '../../../common/password-policy';
 import { NormalizeEmail, Trim } from '../../../common/transforms';
 import { USER_ROLES, UserRole } from '../user.entity';
 import { USER_TYPES, UserType } from './admin-user.dto';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 export const ADMIN_PASSWORD_MIN = 6;
 
@@ -11,31 +12,31 @@ class UserProfileFields {
   @IsOptional()
   @Trim()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(MAX_LENGTH.firstName)
   first_name?: string;
 
   @IsOptional()
   @Trim()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(MAX_LENGTH.lastName)
   last_name?: string;
 
   @IsOptional()
   @Trim()
   @IsString()
-  @MaxLength(50)
+  @MaxLength(MAX_LENGTH.phone)
   phone?: string;
 
   @IsOptional()
   @Trim()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(MAX_LENGTH.country)
   country?: string;
 
   @IsOptional()
   @Trim()
   @IsString()
-  @MaxLength(150)
+  @MaxLength(MAX_LENGTH.company)
   company?: string;
 
   @ApiProperty({ enum: USER_TYPES, enumName: 'UserType', required: false })
@@ -64,7 +65,7 @@ export class CreateUserDto extends UserProfileFields {
   @NormalizeEmail()
   @IsNotEmpty({ message: 'Email is required' })
   @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   email: string;
 
   @IsString({ message: 'Password is required' })
@@ -79,7 +80,7 @@ export class UpdateUserDto extends PartialType(UserProfileFields) {
   @NormalizeEmail()
   @IsNotEmpty({ message: 'Email is required' })
   @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(255)
+  @MaxLength(MAX_LENGTH.email)
   email?: string;
 
   /** Leave blank to keep the current password. */

@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { ToBoolean, Trim } from '../../../common/transforms';
 import { OptionalNotNull } from '../../../common/validation';
+import { MAX_LENGTH } from '../../../database/column-lengths';
 
 /** 2.1.0, 10.4, 3.0.0-beta.1, 1.2.3+build.7 */
 export const VERSION_PATTERN = /^\d+(\.\d+){0,3}([-+][0-9A-Za-z.-]+)?$/;
@@ -120,8 +121,8 @@ class VersionDetailFields {
   @EmptyAsNull()
   @Trim()
   @IsString()
-  @MaxLength(255)
-  @FitsColumn({ chars: 255 })
+  @MaxLength(MAX_LENGTH.versionSecret)
+  @FitsColumn({ chars: MAX_LENGTH.versionSecret })
   secret_hash?: string | null;
 
   /** License-server encryption key for this version (admin-only). */
@@ -129,8 +130,8 @@ class VersionDetailFields {
   @EmptyAsNull()
   @Trim()
   @IsString()
-  @MaxLength(255)
-  @FitsColumn({ chars: 255 })
+  @MaxLength(MAX_LENGTH.versionSecret)
+  @FitsColumn({ chars: MAX_LENGTH.versionSecret })
   encryption_key?: string | null;
 
   /** JSON text with os, ram and storage. */
@@ -159,7 +160,7 @@ export class UploadVersionDto extends VersionDetailFields {
   /** e.g. 2.1.0 */
   @Trim()
   @Matches(VERSION_PATTERN, { message: VERSION_FORMAT })
-  @MaxLength(50)
+  @MaxLength(MAX_LENGTH.version)
   @IsNotEmpty({ message: VERSION_REQUIRED })
   @IsString({ message: VERSION_REQUIRED })
   version: string;
@@ -190,7 +191,7 @@ export class UpdateVersionDto extends VersionDetailFields {
   @ValidateIf((dto: UpdateVersionDto) => dto.version !== undefined)
   @Trim()
   @Matches(VERSION_PATTERN, { message: VERSION_FORMAT })
-  @MaxLength(50)
+  @MaxLength(MAX_LENGTH.version)
   @IsNotEmpty({ message: VERSION_REQUIRED })
   @IsString({ message: VERSION_REQUIRED })
   version?: string;

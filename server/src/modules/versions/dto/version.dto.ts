@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageMetaDto } from '../../../common/list-query.dto';
 import { VersionEntity } from '../version.entity';
+import { Envelope, PageOf } from '../../../common/envelope';
 
 export const SYNC_STATUSES = ['synced', 'local_only', 'pending'] as const;
 export type SyncStatus = (typeof SYNC_STATUSES)[number];
@@ -41,11 +42,7 @@ export class AdminVersionDto {
   updated_at: Date;
 }
 
-export class AdminVersionResponseDto {
-  success: boolean;
-  message?: string;
-  data: AdminVersionDto;
-}
+export class AdminVersionResponseDto extends Envelope(AdminVersionDto, { message: 'optional' }) {}
 
 export class VersionListMetaDto extends PageMetaDto {
   /** All versions, whatever the search. */
@@ -54,11 +51,7 @@ export class VersionListMetaDto extends PageMetaDto {
   last_sync_at: Date | null;
 }
 
-export class AdminVersionListResponseDto {
-  success: boolean;
-  data: AdminVersionDto[];
-  meta: VersionListMetaDto;
-}
+export class AdminVersionListResponseDto extends PageOf(AdminVersionDto, VersionListMetaDto) {}
 
 export class SupportedUploadsDto {
   os_types: string[];
@@ -84,10 +77,7 @@ export class SupportedVersionsDto extends SupportedUploadsDto {
   versions: SupportedVersionDto[];
 }
 
-export class SupportedVersionsResponseDto {
-  success: boolean;
-  data: SupportedVersionsDto;
-}
+export class SupportedVersionsResponseDto extends Envelope(SupportedVersionsDto) {}
 
 export function toAdminVersionDto(version: VersionEntity): AdminVersionDto {
   return {

@@ -494,6 +494,7 @@ export const useDeactivateServer = <TError = ErrorType<unknown>,
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Signatures are Ed25519 (RFC 8032) over canonical JSON as RFC 8785 (JCS) defines it, in UTF-8: object members sorted by key (all keys are ASCII), no whitespace, strings escaped as JSON.stringify does (only `"`, `\` and control characters; everything else as raw UTF-8), numbers are integers in plain decimal, and booleans and null as literals. license.key: the lines between `-----BEGIN STREAMHUB LICENSE-----` and `-----END STREAMHUB LICENSE-----` are the base64 (64-character lines) of the canonical payload `{expires_at, is_trial, issued_at, kid, license_key, max_activations, product, user, v}`; the SIGNATURE block is the base64 of the 64-byte signature over exactly those payload bytes. Activation answers: `data.signature` is the base64 signature over the canonical JSON of `data` without its `signature` member (nested `device` and `license` objects sorted alike). `key_id`/`kid` name the key: the first 16 hex digits of the SHA-256 of its DER SubjectPublicKeyInfo.
  * @summary The Ed25519 public key that verifies license.key files and activation answers.
  */
 export const getGetLicensePublicKeyUrl = () => {

@@ -1,0 +1,93 @@
+import { EventEmitter2, OnEvent } from '@nestjs/event-emitter';
+
+/**
+ * Events between feature modules, so one module reacts to another's change without either importing the other.
+ *
+ * Awaited events: the emitter waits for every listener, a listener's failure is the emitter's failure, and an event
+ * that no listener handles is an error (a missing module must not silently skip, say, deactivating the devices of a
+ * revoked license). Notifications: fire and forget; a failing listener is logged.
+ */
+export const LICENSE_REVOKED = 'license.revoked';
+export const LICENSE_DELETED = 'license.deleted';
+export const LICENSE_CHANGED = 'license.changed';
+export const DEVICE_DEACTIVATING = 'device.deactivating';
+export const VERSION_DELETING = 'version.deleting';
+export const JOB_FAILED = 'job.failed';
+
+/** A license was revoked (by an admin, before a delete, or by a portal syncing with this one): its devices lose their seats. */
+export interface LicenseRevokedEvent {
+  licenseId: number;
+}
+
+/** A license was deleted here: it must be revoked on the external license server too. */
+export interface LicenseDeletedEvent {
+  licenseKey: string;
+}
+
+/** A license changed here while an external license server is configured: it waits to be pushed there. */
+export interface LicenseChangedEvent {
+  licenseId: number;
+}
+
+/** A device is about to give its seat back here (owner or admin): the external license server must give it back first. */
+export interface DeviceDeactivatingEvent {
+  licenseKey: string;
+  serverUid: string;
+}
+
+/** A version is about to be deleted: what hangs on it (distribution files and their stored bytes) goes first. */
+export interface VersionDeletingEvent {
+  versionId: number;
+}
+
+/** Each awaited event's payload, and what each of its listeners answers. */
+export interface AwaitedEvents {
+  /** Answer: how many devices were deactivated. */
+  [LICENSE_REVOKED]: { payload: LicenseRevokedEvent; answer: number };
+  /** Answer: whether the license is gone on the license server (true when there is none but this portal). */
+  [LICENSE_DELETED]: { payload: LicenseDeletedEvent; answer: boolean };
+  /** A listener that throws stops the deactivation: nothing changes here. */
+  [DEVICE_DEACTIVATING]: { payload: DeviceDeactivatingEvent; answer: void };
+  [VERSION_DELETING]: { payload: VersionDeletingEvent; answer: void };
+}
+
+/** A scheduled job's run failed: operators must see it in the audit trail. */
+export interface JobFailedEvent {
+  job: string;
+  error: string;
+}
+
+/** Each notification's payload. */
+export interface Notifications {
+  [LICENSE_CHANGED]: LicenseChangedEvent;
+  [JOB_FAILED]: JobFailedEvent;
+}
+
+export type AwaitedEvent = keyof AwaitedEvents;
+export type Notification = keyof Notifications;
+
+/** Runs every listener of an awaited event and returns their answers; throws what a listener throws, or when none listens. */
+export async function emitAwaited<E extends AwaitedEvent>(
+  emitter: EventEmitter2,
+  event: E,
+  payload: AwaitedEvents[E]['payload'],
+): Promise<Array<AwaitedEvents[E]['answer']>> {
+  const answers = (await emitter.emitAsync(event, payload)) as Array<AwaitedEvents[E]['answer']>;
+  if (!answers.length) throw new Error(`No listener handled the awaited event ${event}`);
+  return answers;
+}
+
+/** Tells the listeners of a notification, without waiting for them. */
+export function notify<N extends Notification>(emitter: EventEmitter2, event: N, payload: Notifications[N]): void {
+  emitter.emit(event, payload);
+}
+
+/** Subscribes a provider's method to an awaited event: its answer and its failure reach the emitter. */
+export function OnAwaitedEvent(event: AwaitedEvent): MethodDecorator {
+  return OnEvent(event, { suppressErrors: false });
+}
+
+/** Subscribes a provider's method to a notification: a failure is logged, the emitter has moved on. */
+export function OnNotification(event: Notification): MethodDecorator {
+  return OnEvent(event, { suppressErrors: true });
+}
