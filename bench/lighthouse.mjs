@@ -4,16 +4,13 @@
 // BENCH_ROUNDS times (default 3), and prints the median performance score, accessibility and best practices against
 // the targets (performance >= 95, accessibility 100, best practices >= 95), with the metrics and what cost points.
 // A benchmark that prints, not a test: simulated throttling makes performance vary by a few points between runs.
-// The portal does not compress its answers yet, so each page is measured twice: as the portal serves it, and through
-// a gzip proxy (what a compressing server or balancer would send), which separates the server's share from the client's.
+// The portal gzips the web client's text itself, so the pages are measured as it serves them.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createGzip } from 'node:zlib';
 import { freePort, killChildren, MAIN, median, requireBuiltServer, ROOT, start, stop, waitFor } from './support/processes.mjs';
 
 const LIGHTHOUSE = 'lighthouse@12.2.3';
@@ -36,28 +33,6 @@ requireBuiltServer();
 if (!existsSync(join(ROOT, 'client/dist/index.html'))) {
   console.error('No client build in client/dist. Run `npm run build` first.');
   process.exit(1);
-}
-
-/** A reverse proxy that gzips text answers for clients that accept it, as nginx or a balancer would. */
-async function gzipProxy(target) {
-  const proxy = createServer((incoming, outgoing) => {
-    const upstream = request(`${target}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
-      const compress =
-        /gzip/.test(incoming.headers['accept-encoding'] ?? '') && /text|javascript|json|svg|css/.test(answer.headers['content-type'] ?? '');
-      if (!compress) {
-        outgoing.writeHead(answer.statusCode, answer.headers);
-        return answer.pipe(outgoing);
-      }
-      const headers = { ...answer.headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding' };
-      delete headers['content-length'];
-      outgoing.writeHead(answer.statusCode, headers);
-      answer.pipe(createGzip()).pipe(outgoing);
-    });
-    incoming.pipe(upstream);
-  });
-  const port = await freePort();
-  await new Promise((resolve) => proxy.listen(port, '127.0.0.1', resolve));
-  return { proxy, base: `http://127.0.0.1:${port}` };
 }
 
 async function lighthouse(url, outputDir, round) {
@@ -112,40 +87,28 @@ async function main() {
   let missed = 0;
   try {
     await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok);
-    const { proxy, base: gzipBase } = await gzipProxy(base);
-    try {
-      console.log(`Lighthouse ${LIGHTHOUSE.split('@')[1]} (Chromium, mobile, simulated throttling), median of ${ROUNDS} runs per page`);
-      for (const route of ROUTES) {
-        for (const [served, origin] of [
-          ['as the portal serves it', base],
-          ['gzipped by a proxy', gzipBase],
-        ]) {
-          const reports = [];
-          for (let round = 0; round < ROUNDS; round++) reports.push(await lighthouse(`${origin}${route}`, dataDir, round));
-          const score = (category) => Math.round(median(reports.map((report) => report.categories[category].score * 100)));
-          // The run whose performance score is the median speaks for the metrics and findings.
-          const typical = [...reports].sort((a, b) => a.categories.performance.score - b.categories.performance.score)[
-            Math.floor(ROUNDS / 2)
-          ];
-          console.log(`\n${route}, ${served}`);
-          for (const [category, target] of Object.entries(TARGETS)) {
-            const value = score(category);
-            const met = value >= target;
-            if (!met && origin === base) missed++;
-            console.log(
-              `  ${met ? 'MET ' : 'MISS'}  ${category.padEnd(15)} ${String(value).padStart(3)} (target ${target === 100 ? '100' : `>= ${target}`})`,
-            );
-          }
-          console.log(
-            `  ${METRICS.map((id) => `${typical.audits[id].title.replace(/ \(.*\)$/, '')} ${typical.audits[id].displayValue}`).join(', ')}`,
-          );
-          for (const line of findings(typical)) console.log(`    - ${line}`);
-        }
+    console.log(`Lighthouse ${LIGHTHOUSE.split('@')[1]} (Chromium, mobile, simulated throttling), median of ${ROUNDS} runs per page`);
+    for (const route of ROUTES) {
+      const reports = [];
+      for (let round = 0; round < ROUNDS; round++) reports.push(await lighthouse(`${base}${route}`, dataDir, round));
+      const score = (category) => Math.round(median(reports.map((report) => report.categories[category].score * 100)));
+      // The run whose performance score is the median speaks for the metrics and findings.
+      const typical = [...reports].sort((a, b) => a.categories.performance.score - b.categories.performance.score)[Math.floor(ROUNDS / 2)];
+      console.log(`\n${route}`);
+      for (const [category, target] of Object.entries(TARGETS)) {
+        const value = score(category);
+        const met = value >= target;
+        if (!met) missed++;
+        console.log(
+          `  ${met ? 'MET ' : 'MISS'}  ${category.padEnd(15)} ${String(value).padStart(3)} (target ${target === 100 ? '100' : `>= ${target}`})`,
+        );
       }
-    } finally {
-      proxy.close();
+      console.log(
+        `  ${METRICS.map((id) => `${typical.audits[id].title.replace(/ \(.*\)$/, '')} ${typical.audits[id].displayValue}`).join(', ')}`,
+      );
+      for (const line of findings(typical)) console.log(`    - ${line}`);
     }
-    console.log(`\n${missed ? `${missed} score(s) under target as the portal serves the pages` : 'Every score meets its target'}.`);
+    console.log(`\n${missed ? `${missed} score(s) under target` : 'Every score meets its target'}.`);
   } finally {
     await stop(portal);
     rmSync(dataDir, { recursive: true, force: true });
