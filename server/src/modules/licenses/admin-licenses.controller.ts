@@ -3,7 +3,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Res } from '
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { pageMeta } from '../../common/pagination';
-import { csvRow } from '../../common/csv';
+import { sendExport } from '../../common/streamed-export';
 import {
   CreateAdminLicenseDto,
   ExportLicensesQueryDto,
@@ -80,24 +80,14 @@ export class AdminLicensesController {
   @ApiProduces('text/csv', 'application/json')
   @ApiOkResponse({ description: 'licenses_{date}.csv or .json', schema: { type: 'string' } })
   async exportLicenses(@Query() query: ExportLicensesQueryDto, @Res() response: Response): Promise<void> {
-    const format = query.format ?? 'csv';
-    const date = new Date().toISOString().slice(0, 10);
-    response.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
-    response.setHeader('Content-Disposition', `attachment; filename="licenses_${date}.${format}"`);
-    response.setHeader('Cache-Control', 'no-store');
-    let first = true;
-    response.write(format === 'csv' ? csvRow(EXPORT_COLUMNS) : '[');
-    for await (const batch of this.licenses.exportBatches(query)) {
-      let chunk = '';
-      for (const license of batch) {
-        const row = toAdminLicenseDto(license);
-        if (format === 'csv') chunk += csvRow(EXPORT_COLUMNS.map((column) => license[column]));
-        else chunk += `${first ? '' : ','}\n${JSON.stringify(row)}`;
-        first = false;
-      }
-      if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve));
-    }
-    response.end(format === 'csv' ? '' : `${first ? '' : '\n'}]\n`);
+    await sendExport(response, {
+      name: `licenses_${new Date().toISOString().slice(0, 10)}`,
+      format: query.format ?? 'csv',
+      columns: EXPORT_COLUMNS,
+      batches: this.licenses.exportBatches(query),
+      csvValues: (license) => EXPORT_COLUMNS.map((column) => license[column]),
+      json: toAdminLicenseDto,
+    });
   }
 
   /** Product choices: the admin tiers ("{app} Pro|Enterprise|Basic") and the versions clients may license ("{app} v{version}"). */

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AdminOnly } from '../../common/admin-only.decorator';
 import { Audit } from '../../common/audit.decorator';
-import { csvRow } from '../../common/csv';
+import { sendExport } from '../../common/streamed-export';
 import {
   ClearLogsDto,
   ClearLogsResponseDto,
@@ -32,11 +32,10 @@ const CSV_COLUMNS = [
   'details',
 ];
 
-const csvLine = (entry: LogEntryDto) =>
-  csvRow([
-    ...CSV_COLUMNS.slice(0, -1).map((column) => entry[column as keyof LogEntryDto]),
-    JSON.stringify(entry.remote_context ?? entry.access ?? entry.download ?? entry.context ?? null),
-  ]);
+const csvValues = (entry: LogEntryDto) => [
+  ...CSV_COLUMNS.slice(0, -1).map((column) => entry[column as keyof LogEntryDto]),
+  JSON.stringify(entry.remote_context ?? entry.access ?? entry.download ?? entry.context ?? null),
+];
 
 /** System Logs: the audit trail (local), the activation API (remote), access and download logs. */
 @ApiTags('logs')
@@ -81,22 +80,13 @@ export class LogsController {
   @ApiOkResponse({ description: '{type}_logs_{date}.json or .csv', schema: { type: 'string' } })
   @Audit('logs.export', 'Export logs', 'logs')
   async exportLogs(@Query() query: ExportLogsQueryDto, @Res() response: Response): Promise<void> {
-    const format = query.format ?? 'json';
-    const date = new Date().toISOString().slice(0, 10);
-    response.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
-    response.setHeader('Content-Disposition', `attachment; filename="${query.type}_logs_${date}.${format}"`);
-    response.setHeader('Cache-Control', 'no-store');
-    let first = true;
-    response.write(format === 'csv' ? csvRow(CSV_COLUMNS) : '[');
-    for await (const batch of this.logs.exportBatches(query.type, query)) {
-      let chunk = '';
-      for (const entry of batch) {
-        chunk += format === 'csv' ? csvLine(entry) : `${first ? '' : ','}\n${JSON.stringify(entry)}`;
-        first = false;
-      }
-      if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve));
-      if (response.destroyed) return;
-    }
-    response.end(format === 'csv' ? '' : `${first ? '' : '\n'}]\n`);
+    await sendExport(response, {
+      name: `${query.type}_logs_${new Date().toISOString().slice(0, 10)}`,
+      format: query.format ?? 'json',
+      columns: CSV_COLUMNS,
+      batches: this.logs.exportBatches(query.type, query),
+      csvValues,
+      json: (entry) => entry,
+    });
   }
 }
