@@ -3,6 +3,7 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { RateLimitsModule } from './common/rate-limit';
 import { DatabaseModule } from './database/database.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { DashboardModule } from './modules/dashboard/dashboard.module';
@@ -28,6 +29,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        RateLimitsModule,
         DatabaseModule.forRoot(config.database),
         ScheduleModule.forRoot(),
         // Modules tell each other of changes through events (common/events.ts), not by registering callbacks.

@@ -1,4 +1,8 @@
-import { RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
+import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { TooManyAttemptsError } from './api-error';
 
 export interface RateLimitRule {
@@ -10,15 +14,14 @@ export interface RateLimitRule {
 }
 
 /**
- * A counter per key (an address, an account, a license key) over a fixed window, kept by rate-limiter-flexible.
- * The store is behind this one class, so a shared store (Redis) for several instances changes nothing for callers.
+ * A counter per key (an address, an account, a license key) over a fixed window, kept by rate-limiter-flexible in
+ * the store RateLimits chose (this process's memory, or Redis shared by every instance). Made by RateLimits.create.
  */
 export class RateLimit {
-  private readonly limiter: RateLimiterAbstract;
-
-  constructor(readonly rule: RateLimitRule) {
-    this.limiter = new RateLimiterMemory({ keyPrefix: rule.name, points: rule.limit, duration: rule.windowSeconds });
-  }
+  constructor(
+    readonly rule: RateLimitRule,
+    private readonly limiter: RateLimiterAbstract,
+  ) {}
 
   /** Counts one hit, or throws 429 (Retry-After) when the key has used its limit in this window. */
   async take(key: string, message: string): Promise<void> {
@@ -70,3 +73,62 @@ export function tooMany(message: string, ms: number): TooManyAttemptsError {
     .replace('{minutes}', String(minutes));
   return new TooManyAttemptsError(text, seconds);
 }
+
+/**
+ * Makes the rate limits. With REDIS_URL the counters live in Redis, so several instances behind a balancer limit
+ * as one; without it, in this process's memory. Should Redis stop answering, each instance keeps counting in its
+ * own memory (rate-limiter-flexible's insurance limiter) rather than letting everything through or refusing everyone.
+ */
+@Injectable()
+export class RateLimits implements OnApplicationShutdown {
+  private readonly logger = new Logger('RateLimits');
+  private readonly redis: Redis | null;
+  private readonly prefix: string;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    const url = config.throttle.redisUrl;
+    this.prefix = config.throttle.redisKeyPrefix;
+    // No offline queue: a call while Redis is away fails at once and the insurance limiter answers instead.
+    this.redis = url ? new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 }) : null;
+    // Said once when Redis goes away and once when it is back, not at every reconnect attempt.
+    let down = false;
+    this.redis?.on('error', (error: Error) => {
+      if (!down) this.logger.warn(`Redis for rate limits is not answering (${error.message}); counting in memory until it is back`);
+      down = true;
+    });
+    this.redis?.on('ready', () => {
+      if (down) this.logger.log('Redis for rate limits is back');
+      down = false;
+    });
+  }
+
+  /** Whether counters are shared through Redis. */
+  get shared(): boolean {
+    return this.redis !== null;
+  }
+
+  create(rule: RateLimitRule): RateLimit {
+    const options = { keyPrefix: rule.name, points: rule.limit, duration: rule.windowSeconds };
+    const memory = new RateLimiterMemory(options);
+    if (!this.redis) return new RateLimit(rule, memory);
+    return new RateLimit(
+      rule,
+      new RateLimiterRedis({ ...options, keyPrefix: `${this.prefix}:${rule.name}`, storeClient: this.redis, insuranceLimiter: memory }),
+    );
+  }
+
+  /** Waits until Redis answers (the insurance limiter covers the moments before); for tests and start-up checks. */
+  async ready(): Promise<void> {
+    if (this.redis && this.redis.status !== 'ready') await new Promise((resolve) => this.redis!.once('ready', resolve));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.redis?.status === 'ready') await this.redis.quit().catch(() => undefined);
+    else this.redis?.disconnect();
+  }
+}
+
+/** RateLimits for every module. */
+@Global()
+@Module({ providers: [RateLimits], exports: [RateLimits] })
+export class RateLimitsModule {}

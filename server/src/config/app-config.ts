@@ -39,6 +39,13 @@ export interface AppConfig {
     graceSeconds: number;
   };
   throttle: {
+    /**
+     * REDIS_URL: where rate-limit counters live when several instances must share them (redis://host:6379/db);
+     * null keeps them in this process's memory.
+     */
+    redisUrl: string | null;
+    /** REDIS_KEY_PREFIX: starts every counter's key, so several portals (or test runs) can share one Redis. */
+    redisKeyPrefix: string;
     windowSeconds: number;
     loginFailuresPerAccount: number;
     loginFailuresPerIp: number;
@@ -160,6 +167,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'PUBLIC_URL (or ALLOWED_HOSTS) is required when NODE_ENV=production: download links and install commands must not take their host from the request',
     );
 
+  const redisUrl = env.REDIS_URL?.trim() || null;
+  if (redisUrl && !/^rediss?:\/\/[^/]+/.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+
   const smtpUrl = env.SMTP_URL || null;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL must start with smtp:// or smtps://');
 
@@ -188,6 +198,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       graceSeconds: int('SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
     },
     throttle: {
+      redisUrl,
+      redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'portal',
       windowSeconds: int('THROTTLE_WINDOW_SECONDS', 15 * 60, 1, 24 * 3600),
       loginFailuresPerAccount: int('THROTTLE_LOGIN_FAILURES_PER_ACCOUNT', 5, 1, 10_000),
       loginFailuresPerIp: int('THROTTLE_LOGIN_FAILURES_PER_IP', 20, 1, 100_000),

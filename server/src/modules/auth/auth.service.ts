@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../../common/api-error';
-import { RateLimit } from '../../common/rate-limit';
+import { RateLimit, RateLimits } from '../../common/rate-limit';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { MailService } from '../mail/mail.service';
@@ -50,10 +50,11 @@ export class AuthService {
     private readonly mail: MailService,
     private readonly loginThrottle: LoginThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    limits: RateLimits,
   ) {
     const { windowSeconds, registrationsPerIp } = config.throttle;
-    this.registrationsPerIp = new RateLimit({ name: 'registrations-ip', limit: registrationsPerIp, windowSeconds });
-    this.verificationMailsPerAddress = new RateLimit({ name: 'verification-mails', limit: VERIFICATION_MAILS_PER_ADDRESS, windowSeconds });
+    this.registrationsPerIp = limits.create({ name: 'registrations-ip', limit: registrationsPerIp, windowSeconds });
+    this.verificationMailsPerAddress = limits.create({ name: 'verification-mails', limit: VERIFICATION_MAILS_PER_ADDRESS, windowSeconds });
   }
 
   async register(dto: RegisterDto, client: ClientInfo): Promise<{ user: UserEntity; mailSent: boolean }> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RateLimit, tooMany } from '../../common/rate-limit';
+import { RateLimit, RateLimits, tooMany } from '../../common/rate-limit';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 
@@ -24,13 +24,13 @@ export class LoginThrottle {
   private readonly accountDelay: RateLimit;
   private readonly accountLimit: number;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, limits: RateLimits) {
     const { windowSeconds, loginFailuresPerIp, loginFailuresPerAccount } = config.throttle;
     this.accountLimit = loginFailuresPerAccount;
-    this.perAddress = new RateLimit({ name: 'login-ip', limit: loginFailuresPerIp, windowSeconds });
-    this.perAccountAndAddress = new RateLimit({ name: 'login-account-ip', limit: loginFailuresPerAccount, windowSeconds });
-    this.perAccount = new RateLimit({ name: 'login-account', limit: Number.MAX_SAFE_INTEGER, windowSeconds });
-    this.accountDelay = new RateLimit({ name: 'login-account-delay', limit: 1, windowSeconds });
+    this.perAddress = limits.create({ name: 'login-ip', limit: loginFailuresPerIp, windowSeconds });
+    this.perAccountAndAddress = limits.create({ name: 'login-account-ip', limit: loginFailuresPerAccount, windowSeconds });
+    this.perAccount = limits.create({ name: 'login-account', limit: Number.MAX_SAFE_INTEGER, windowSeconds });
+    this.accountDelay = limits.create({ name: 'login-account-delay', limit: 1, windowSeconds });
   }
 
   /** Throws 429 (Retry-After) when this address may not try this account now. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { RateLimit } from '../../common/rate-limit';
+import { RateLimit, RateLimits } from '../../common/rate-limit';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { RemoteLogsService } from '../logs/remote-logs.service';
@@ -26,11 +26,12 @@ export class ActivationThrottle implements OnModuleDestroy {
   constructor(
     private readonly remoteLogs: RemoteLogsService,
     @Inject(APP_CONFIG) config: AppConfig,
+    limits: RateLimits,
   ) {
     const { activationCallsPerIpPerMinute, activationCallsPerKeyPerMinute, activationUnknownKeysPerIp, windowSeconds } = config.throttle;
-    this.perAddress = new RateLimit({ name: 'activation-ip', limit: activationCallsPerIpPerMinute, windowSeconds: 60 });
-    this.perKey = new RateLimit({ name: 'activation-key', limit: activationCallsPerKeyPerMinute, windowSeconds: 60 });
-    this.unknownKeysPerAddress = new RateLimit({ name: 'activation-unknown-key', limit: activationUnknownKeysPerIp, windowSeconds });
+    this.perAddress = limits.create({ name: 'activation-ip', limit: activationCallsPerIpPerMinute, windowSeconds: 60 });
+    this.perKey = limits.create({ name: 'activation-key', limit: activationCallsPerKeyPerMinute, windowSeconds: 60 });
+    this.unknownKeysPerAddress = limits.create({ name: 'activation-unknown-key', limit: activationUnknownKeysPerIp, windowSeconds });
     this.timer = setInterval(() => void this.flush(), TALLY_SECONDS * 1000).unref();
   }
 
