@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { RateLimits } from '../src/common/rate-limit';
 import { startTestApp, TestApp } from './support/test-app';
+import { twoInstances } from './support/two-instances';
 
 /** Redis runs on every machine of this kind (ENVIRONMENT.md); .ci/run starts one where none runs. */
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
@@ -17,19 +18,8 @@ async function closedPort(): Promise<number> {
 
 const limits = { THROTTLE_LOGIN_FAILURES_PER_ACCOUNT: '5', THROTTLE_LOGIN_FAILURES_PER_IP: '100000' };
 
-/** Two instances on one database, as behind a load balancer; with `redis`, sharing their rate limits through it. */
-async function twoInstances(redis: Record<string, string>): Promise<[TestApp, TestApp]> {
-  const a = await startTestApp({ ...limits, ...redis });
-  const database = a.config.database;
-  const b = await startTestApp({
-    ...limits,
-    ...redis,
-    JWT_SECRET: a.config.jwt.secret,
-    ...(database.type === 'sqlite' ? { DATA_DIR: a.config.dataDir } : { DATABASE_URL: database.url }),
-  });
-  await Promise.all([a, b].map((t) => t.app.get(RateLimits).ready()));
-  return [a, b];
-}
+/** Two instances as behind a load balancer, with the login limits low; with `redis`, sharing their counters through it. */
+const twoLimitedInstances = (redis: Record<string, string>) => twoInstances({ ...limits, ...redis });
 
 /** Six wrong passwords for one account from one address, alternating between the instances: the statuses. */
 async function sixWrongPasswords(a: TestApp, b: TestApp): Promise<number[]> {
@@ -52,14 +42,14 @@ describe(`rate limits across instances (${process.env.TEST_DB})`, () => {
   });
 
   it('limits one account as one when the instances share Redis (REDIS_URL)', async () => {
-    const [a, b] = await twoInstances({ REDIS_URL, REDIS_KEY_PREFIX: `portal-test-${randomBytes(6).toString('hex')}` });
+    const [a, b] = await twoLimitedInstances({ REDIS_URL, REDIS_KEY_PREFIX: `portal-test-${randomBytes(6).toString('hex')}` });
     started.push(a, b);
     expect(a.app.get(RateLimits).shared).toBe(true);
     expect(await sixWrongPasswords(a, b)).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
   it('counts per instance without it (the case REDIS_URL is for)', async () => {
-    const [a, b] = await twoInstances({});
+    const [a, b] = await twoLimitedInstances({});
     started.push(a, b);
     expect(a.app.get(RateLimits).shared).toBe(false);
     expect(await sixWrongPasswords(a, b)).toEqual([401, 401, 401, 401, 401, 401]);
