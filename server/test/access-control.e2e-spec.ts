@@ -11,6 +11,9 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/verify-email/resend',
   'POST /api/login',
   'POST /api/admin/login',
+  // A forgotten password: the request answers alike for every address; the reset link's token is the credential.
+  'POST /api/password/forgot',
+  'POST /api/password/reset',
   // The dashboard's Get License card reads pricing and test-license settings before sign-in state is known; no secrets in it.
   'GET /api/settings',
   // The activation API is called by streaming servers, which hold a license key, not a session.

@@ -2,7 +2,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ADMIN = { email: 'admin@portal.test', password: 'admin-password-1' };
@@ -18,6 +18,38 @@ export function verificationLink(email: string): string {
   const link = mail?.match(/https?:\/\/\S+\/verify-email\?token=[\w%-]+/)?.[0];
   if (!link) throw new Error(`no verification mail for ${email}`);
   return link;
+}
+
+/** Every mail written to DATA_DIR/mail.log for this address, oldest first. */
+export function mailsTo(email: string): string[] {
+  const file = join(process.env.E2E_DATA_DIR!, 'mail.log');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('----\n')
+    .filter((entry) => entry.includes(`To: ${email}\n`));
+}
+
+/**
+ * The link to `path` (reset-password, confirm-email …) in the newest mail to this address after the first `after`
+ * mails, once it has been written: such mails are sent after the answer, so this waits for it.
+ */
+export async function mailedLink(email: string, path: string, after = 0): Promise<string> {
+  const pattern = new RegExp(`https?://\\S+/${path}\\?token=[\\w%-]+`);
+  let link: string | undefined;
+  await expect
+    .poll(
+      () =>
+        (link = mailsTo(email)
+          .slice(after)
+          .reverse()
+          .map((mail) => mail.match(pattern)?.[0])
+          .find(Boolean)),
+      {
+        message: `a mail to ${email} with a /${path} link`,
+      },
+    )
+    .toBeTruthy();
+  return link!;
 }
 
 export const uniqueEmail = (prefix = 'client') => `${prefix}-${randomBytes(4).toString('hex')}@portal.test`;

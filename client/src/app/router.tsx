@@ -25,6 +25,8 @@ const LoginPage = withQueries(() => import('../features/auth/LoginPage'));
 const RegisterPage = withQueries(() => import('../features/auth/RegisterPage'));
 const VerifyEmailPage = withQueries(() => import('../features/auth/VerifyEmailPage'));
 const AdminLoginPage = withQueries(() => import('../features/auth/AdminLoginPage'));
+const ForgotPasswordPage = withQueries(() => import('../features/auth/ForgotPasswordPage'));
+const ResetPasswordPage = withQueries(() => import('../features/auth/ResetPasswordPage'));
 const UnauthorizedPage = lazy(() => import('../features/public/UnauthorizedPage'));
 const DashboardPage = withQueries(() => import('../features/portal/DashboardPage'));
 const AdminArea = withQueries(() => import('../features/admin/AdminArea'));
@@ -56,6 +58,8 @@ export function AppRouter() {
           <Route path={paths.login} element={<LoginPage />} />
           <Route path={paths.register} element={<RegisterPage />} />
           <Route path={paths.verifyEmail} element={<VerifyEmailPage />} />
+          <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
+          <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
           <Route path={paths.adminLogin} element={<AdminLoginPage />} />
           <Route path={paths.unauthorized} element={<UnauthorizedPage />} />
           <Route

@@ -4,6 +4,8 @@ export const paths = {
   login: '/login',
   register: '/register',
   verifyEmail: '/verify-email',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   dashboard: '/dashboard',
   unauthorized: '/unauthorized',
   adminLogin: '/secret-admin',

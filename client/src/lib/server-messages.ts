@@ -16,6 +16,10 @@ const KNOWN: Record<string, MessageId> = {
   'Failed to initialize authentication': 'errors.authInit',
   'This verification link is invalid or has expired.': 'verify.invalid',
   'This password is too common. Please choose one that is harder to guess.': 'errors.password.common',
+  'This password reset link is invalid or has expired.': 'reset.invalid',
+  'Passwords do not match': 'register.errors.mismatch',
+  'Password must be at least 8 characters': 'register.errors.passwordLength',
+  'Please enter a valid email address': 'register.errors.email',
 };
 
 /** The message in the user's language when the server's wording is one we know, else as the server said it. */

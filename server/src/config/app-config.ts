@@ -58,6 +58,8 @@ export interface AppConfig {
     activationUnknownKeysPerIp: number;
   };
   verificationTokenTtlSeconds: number;
+  /** How long a password-reset link works (PASSWORD_RESET_TTL_SECONDS). */
+  passwordResetTtlSeconds: number;
   clientDist: string | null;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
   licensing: LicensingConfig;
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       activationUnknownKeysPerIp: int('ACTIVATION_UNKNOWN_KEYS_PER_IP', 20, 1, 1_000_000_000),
     },
     verificationTokenTtlSeconds: int('VERIFICATION_TOKEN_TTL_SECONDS', 48 * 3600, 60, 30 * 24 * 3600),
+    passwordResetTtlSeconds: int('PASSWORD_RESET_TTL_SECONDS', 3600, 60, 7 * 24 * 3600),
     clientDist: env.CLIENT_DIST === '' ? null : resolve(env.CLIENT_DIST || join(REPO_ROOT, 'client/dist')),
     logLevel,
     licensing: {

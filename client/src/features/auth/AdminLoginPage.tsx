@@ -1,6 +1,6 @@
-import { Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconShieldLock } from '@tabler/icons-react';
+import { IconInfoCircle, IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
@@ -18,7 +18,8 @@ export default function AdminLoginPage() {
   const location = useLocation();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
-  const form = useForm({ initialValues: { email: '', password: '' } });
+  const { notice, email: knownEmail } = (location.state as { notice?: 'passwordReset'; email?: string } | null) ?? {};
+  const form = useForm({ initialValues: { email: knownEmail ?? '', password: '' } });
 
   if (auth.status === 'signedIn' && auth.isAdmin && !submitting) return <Navigate to={paths.admin.dashboard} replace />;
 
@@ -42,6 +43,11 @@ export default function AdminLoginPage() {
     <AuthLayout title={<FormattedMessage id="adminLogin.title" />} subtitle={<FormattedMessage id="adminLogin.subtitle" />}>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
+          {notice === 'passwordReset' && (
+            <Alert color="green" variant="light" icon={<IconInfoCircle size={18} />} role="status">
+              <FormattedMessage id="login.notice.passwordReset" />
+            </Alert>
+          )}
           {error && (
             <ErrorAlert>
               {error === 'Admin login failed' ? intl.formatMessage({ id: 'errors.adminLogin.failed' }) : localizeServerMessage(intl, error)}
@@ -60,6 +66,9 @@ export default function AdminLoginPage() {
             required
             {...form.getInputProps('password')}
           />
+          <Anchor component={Link} to={paths.forgotPassword} state={{ door: 'admin' }} fz="sm" mt={-8} style={{ alignSelf: 'flex-end' }}>
+            <FormattedMessage id="login.forgot" />
+          </Anchor>
           <Button type="submit" fullWidth loading={submitting} leftSection={<IconShieldLock size={16} />}>
             <FormattedMessage id="adminLogin.submit" />
           </Button>

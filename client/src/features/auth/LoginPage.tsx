@@ -19,11 +19,12 @@ export default function LoginPage() {
   const auth = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
-  const notice = (location.state as { notice?: 'registered' | 'verified' } | null)?.notice;
+  const { notice, email: knownEmail } =
+    (location.state as { notice?: 'registered' | 'verified' | 'passwordReset'; email?: string } | null) ?? {};
   const [error, setError] = useState<string | null>(auth.error);
   const [submitting, setSubmitting] = useState(false);
   const resend = useResendVerification();
-  const form = useForm({ initialValues: { email: '', password: '' } });
+  const form = useForm({ initialValues: { email: knownEmail ?? '', password: '' } });
 
   if (auth.status === 'signedIn' && !submitting) return <Navigate to={paths.dashboard} replace />;
 
@@ -49,7 +50,7 @@ export default function LoginPage() {
         <Stack gap="md">
           {notice && (
             <Alert color="green" variant="light" icon={<IconInfoCircle size={18} />} role="status">
-              <FormattedMessage id={notice === 'registered' ? 'login.notice.registered' : 'login.notice.verified'} />
+              <FormattedMessage id={`login.notice.${notice}`} />
             </Alert>
           )}
           {error && (
@@ -92,6 +93,9 @@ export default function LoginPage() {
             required
             {...form.getInputProps('password')}
           />
+          <Anchor component={Link} to={paths.forgotPassword} fz="sm" mt={-8} style={{ alignSelf: 'flex-end' }}>
+            <FormattedMessage id="login.forgot" />
+          </Anchor>
           <Button type="submit" fullWidth loading={submitting}>
             <FormattedMessage id="login.submit" />
           </Button>

@@ -1,4 +1,5 @@
 import type { MessageId } from '../../i18n/message-id';
+import { PASSWORD_MIN } from '../../lib/password-rules';
 
 export interface RegistrationValues {
   first_name: string;
@@ -10,7 +11,6 @@ export interface RegistrationValues {
 
 export type RegistrationErrors = Partial<Record<keyof RegistrationValues, MessageId>>;
 
-export const PASSWORD_MIN = 8;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**

@@ -5,16 +5,20 @@ import type { Request } from 'express';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { Public } from '../../common/public.decorator';
+import { userTypeOf } from '../users/dto/admin-user.dto';
 import { UsersService } from '../users/users.service';
-import { AuthService, ClientInfo, RESEND_ANSWER, VERIFICATION_SENT } from './auth.service';
+import { AuthService, ClientInfo, FORGOT_ANSWER, RESEND_ANSWER, RESET_DONE, VERIFICATION_SENT } from './auth.service';
 import {
   AdminLoginResponseDto,
   CurrentUserResponseDto,
+  ForgotPasswordDto,
   LoginDto,
   LoginResponseDto,
   RegisterDto,
   RegisterResponseDto,
   ResendVerificationDto,
+  ResetPasswordDto,
+  ResetPasswordResponseDto,
   VerifyEmailDto,
   VerifyEmailResponseDto,
 } from './dto/auth.dto';
@@ -60,6 +64,29 @@ export class AuthController {
   async resendVerification(@Body() dto: ResendVerificationDto, @Req() request: Request): Promise<MessageResponseDto> {
     await this.auth.resendVerification(dto.email, clientOf(request));
     return { success: true, message: RESEND_ANSWER };
+  }
+
+  /**
+   * Mails a single-use link to reset the password, when an account has this address. The answer, and its timing,
+   * are the same whether or not one has; requests are limited per address and per client address.
+   */
+  @Public()
+  @Post('password/forgot')
+  @Audit('auth.password_forgot', 'Request password reset')
+  @HttpCode(200)
+  async forgotPassword(@Body() dto: ForgotPasswordDto, @Req() request: Request): Promise<MessageResponseDto> {
+    await this.auth.forgotPassword(dto.email, clientOf(request));
+    return { success: true, message: FORGOT_ANSWER };
+  }
+
+  /** Sets a new password with the token from the reset link (once); every session of the account ends. */
+  @Public()
+  @Post('password/reset')
+  @Audit('auth.password_reset', 'Reset password')
+  @HttpCode(200)
+  async resetPassword(@Body() dto: ResetPasswordDto): Promise<ResetPasswordResponseDto> {
+    const user = await this.auth.resetPassword(dto.token, dto.password);
+    return { success: true, message: RESET_DONE, data: { email: user.email, user_type: userTypeOf(user.role) } };
   }
 
   /** Client login: `{token, user}`. */

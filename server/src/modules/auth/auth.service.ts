@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { AfterAnswer } from '../../common/after-answer';
 import { ApiError } from '../../common/api-error';
 import { RateLimit, RateLimits } from '../../common/rate-limit';
 import { AppConfig } from '../../config/app-config';
@@ -36,12 +37,21 @@ const TOO_MANY_VERIFICATION_MAILS = 'Too many verification e-mails requested. Pl
 const VERIFICATION_MAILS_PER_ADDRESS = 3;
 export const VERIFICATION_SENT = 'Registration successful! Please check your email to verify your account.';
 export const RESEND_ANSWER = 'If an unverified account exists for this address, a new verification e-mail has been sent.';
+export const FORGOT_ANSWER = 'If an account exists for this address, we have sent it a link to reset the password.';
+export const RESET_DONE = 'Your password has been changed. Please log in with your new password.';
+export const RESET_LINK_INVALID = 'This password reset link is invalid or has expired.';
+const TOO_MANY_RESET_MAILS = 'Too many password reset requests. Please try again in {minutes} minutes.';
+/** Reset mails one address may be sent per throttle window. */
+const RESET_MAILS_PER_ADDRESS = 3;
 
 @Injectable()
-export class AuthService {
+export class AuthService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Auth');
   private readonly registrationsPerIp: RateLimit;
   private readonly verificationMailsPerAddress: RateLimit;
+  private readonly resetRequestsPerIp: RateLimit;
+  private readonly resetMailsPerAddress: RateLimit;
+  private readonly afterAnswer = new AfterAnswer(this.logger);
 
   constructor(
     private readonly users: UsersService,
@@ -55,6 +65,12 @@ export class AuthService {
     const { windowSeconds, registrationsPerIp } = config.throttle;
     this.registrationsPerIp = limits.create({ name: 'registrations-ip', limit: registrationsPerIp, windowSeconds });
     this.verificationMailsPerAddress = limits.create({ name: 'verification-mails', limit: VERIFICATION_MAILS_PER_ADDRESS, windowSeconds });
+    this.resetRequestsPerIp = limits.create({ name: 'password-reset-ip', limit: registrationsPerIp, windowSeconds });
+    this.resetMailsPerAddress = limits.create({ name: 'password-reset-mails', limit: RESET_MAILS_PER_ADDRESS, windowSeconds });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.afterAnswer.drain();
   }
 
   async register(dto: RegisterDto, client: ClientInfo): Promise<{ user: UserEntity; mailSent: boolean }> {
@@ -80,6 +96,37 @@ export class AuthService {
   async verifyEmail(token: string): Promise<UserEntity> {
     const user = await this.users.consumeVerificationToken(token);
     if (!user) throw ApiError.badRequest('This verification link is invalid or has expired.');
+    return user;
+  }
+
+  /**
+   * Mails a single-use reset link when an active account has this address. Everything that depends on the account
+   * runs after the answer, so neither the answer nor its timing tells whether the address has one.
+   */
+  async forgotPassword(email: string, client: ClientInfo): Promise<void> {
+    await this.resetRequestsPerIp.take(client.ip, TOO_MANY_RESET_MAILS);
+    await this.resetMailsPerAddress.take(email, TOO_MANY_RESET_MAILS);
+    this.afterAnswer.run('Password reset mail', () => this.sendResetMail(email));
+  }
+
+  /** Sets the new password with a reset token, once; every session of the account ends. */
+  async resetPassword(token: string, password: string): Promise<UserEntity> {
+    const user = await this.users.resetPassword(token, password);
+    if (!user) throw ApiError.badRequest(RESET_LINK_INVALID);
+    await this.sessions.endAllOf(user.id);
+    this.afterAnswer.run('Password changed mail', () =>
+      this.mail.send({
+        to: user.email,
+        subject: 'Your password was changed',
+        text: [
+          `Hello ${user.first_name || user.email},`,
+          '',
+          `The password of your StreamHub account was changed at ${new Date().toISOString()} through a reset link, and every device signed in to it was signed out.`,
+          '',
+          `If this was not you, reset your password at once at ${this.config.publicUrl}/forgot-password and tell us.`,
+        ].join('\n'),
+      }),
+    );
     return user;
   }
 
@@ -125,6 +172,25 @@ export class AuthService {
     return this.sessions.start(user, client);
   }
 
+  private async sendResetMail(email: string): Promise<void> {
+    const user = await this.users.findByEmail(email);
+    if (!user || !user.is_active) return;
+    const ttl = this.config.passwordResetTtlSeconds;
+    const token = await this.users.issuePasswordResetToken(user.id, ttl);
+    await this.mail.send({
+      to: user.email,
+      subject: 'Reset your password',
+      text: [
+        `Hello ${user.first_name || user.email},`,
+        '',
+        'Someone, hopefully you, asked to reset the password of your StreamHub account. Choose a new password here:',
+        `${this.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`,
+        '',
+        `The link works once and expires in ${forHowLong(ttl)}. If you did not ask for it, ignore this message: your password stays as it is.`,
+      ].join('\n'),
+    });
+  }
+
   private async sendVerificationMail(user: UserEntity): Promise<boolean> {
     const token = await this.users.issueVerificationToken(user, this.config.verificationTokenTtlSeconds);
     const link = `${this.config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
@@ -148,4 +214,11 @@ export class AuthService {
       return false;
     }
   }
+}
+
+/** '1 hour', '3 hours', '45 minutes': how long a mailed link works, as the mail says it. */
+export function forHowLong(seconds: number): string {
+  if (seconds >= 3600 && seconds % 3600 === 0) return seconds === 3600 ? '1 hour' : `${seconds / 3600} hours`;
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }

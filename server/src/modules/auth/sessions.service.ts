@@ -3,7 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, LessThan, Repository } from 'typeorm';
+import { DataSource, LessThan, Not, Repository } from 'typeorm';
 import { AuthUser } from '../../common/current-user.decorator';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -76,6 +76,12 @@ export class SessionsService {
 
   async end(sessionId: string): Promise<void> {
     await this.sessions.delete({ id: sessionId });
+  }
+
+  /** Ends every session of the user (a password reset), or every one but `keep` (a password change, 'sign out everywhere else'). */
+  async endAllOf(userId: number, keep?: string): Promise<number> {
+    const { affected } = await this.sessions.delete(keep ? { user_id: userId, id: Not(keep) } : { user_id: userId });
+    return affected ?? 0;
   }
 
   @Cron(CronExpression.EVERY_HOUR)

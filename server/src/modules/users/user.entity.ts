@@ -53,6 +53,8 @@ export class UserEntity {
   @Column({ type: 'datetime', precision: 3, nullable: true })
   verification_token_expires: Date | null;
 
+  /** SHA-256 of the pending one-time password-reset token; the token itself is only in the mail. */
+  @Index('IDX_users_password_reset_token_hash')
   @Column({ type: 'varchar', length: 64, nullable: true })
   password_reset_token_hash: string | null;
 

@@ -185,6 +185,44 @@ export class UsersService {
     return this.users.save(user);
   }
 
+  /** Issues a fresh one-time password-reset token, replacing any pending one; only its hash is stored. */
+  async issuePasswordResetToken(id: number, ttlSeconds: number): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await this.users.update(
+      { id },
+      { password_reset_token_hash: hashToken(token), password_reset_expires: new Date(Date.now() + ttlSeconds * 1000) },
+    );
+    return token;
+  }
+
+  /**
+   * Sets a new password on the active account holding this reset token, once: the token is spent, every session
+   * ends (token_version), and the address counts as verified, since the mailed link proved it. Null for an
+   * unknown, used or expired token.
+   */
+  async resetPassword(token: string, password: string): Promise<UserEntity | null> {
+    const tokenHash = hashToken(token);
+    const user = await this.users.findOneBy({ password_reset_token_hash: tokenHash });
+    if (!user || !user.is_active || !user.password_reset_expires || user.password_reset_expires.getTime() <= Date.now()) return null;
+    const passwordHash = await this.hasher.hash(password);
+    // Only while the token is still there: two requests racing with one link change the password once.
+    const { affected } = await this.users
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({
+        password_hash: passwordHash,
+        password_reset_token_hash: null,
+        password_reset_expires: null,
+        token_version: () => 'token_version + 1',
+        ...(user.is_verified
+          ? {}
+          : { is_verified: true, email_verified_at: new Date(), verification_token_hash: null, verification_token_expires: null }),
+      })
+      .where('id = :id AND password_reset_token_hash = :tokenHash', { id: user.id, tokenHash })
+      .execute();
+    return affected ? this.get(user.id) : null;
+  }
+
   /** Accounts in all, active, verified, and how many existed at `before` (for the dashboard's previous period). */
   async counts(before: Date): Promise<{ total: number; active: number; verified: number; total_before: number }> {
     const row = await this.users

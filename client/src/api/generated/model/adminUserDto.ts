@@ -26,13 +26,11 @@ export interface AdminUserDto {
   /** @nullable */
   last_login: string | null;
   last_name: string;
-  /** @nullable */
-  password_reset_expires: string | null;
   /**
-   * Fingerprint of a pending password-reset token.
+   * When the pending password-reset link expires (null: none pending). The token itself is only in the mail.
    * @nullable
    */
-  password_reset_token: string | null;
+  password_reset_expires: string | null;
   /** @nullable */
   phone: string | null;
   role: UserRole;

@@ -199,14 +199,14 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
                       </Table.Td>
                     </Table.Tr>
                   )}
-                  {user.password_reset_token && (
-                    <Table.Tr>
-                      <Table.Th>{intl.formatMessage({ id: 'users.form.resetToken' })}</Table.Th>
+                  {user.password_reset_expires && (
+                    <Table.Tr data-testid="pending-reset">
+                      <Table.Th>{intl.formatMessage({ id: 'users.form.resetPending' })}</Table.Th>
                       <Table.Td>
-                        <Text ff="monospace" fz="xs" span>
-                          {user.password_reset_token}…
-                        </Text>{' '}
-                        <FormattedMessage id="users.form.expires" /> <When value={user.password_reset_expires} />
+                        <FormattedMessage
+                          id={new Date(user.password_reset_expires) > new Date() ? 'users.form.expires' : 'users.form.expired'}
+                        />{' '}
+                        <When value={user.password_reset_expires} />
                       </Table.Td>
                     </Table.Tr>
                   )}

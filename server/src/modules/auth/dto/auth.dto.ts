@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength, ValidateBy, ValidationArguments } from 'class-validator';
 import { IsNotCommonPassword } from '../../../common/password-policy';
@@ -22,6 +23,18 @@ function MatchesProperty(property: string, message: string) {
   });
 }
 
+/** A password someone chooses for their own account: the registration rules, in their order. */
+export const NewPassword = () =>
+  applyDecorators(
+    // The plugin cannot see through applyDecorators: the schema's bounds are stated here.
+    ApiProperty({ type: String, minLength: REGISTRATION_PASSWORD_MIN, maxLength: 200 }),
+    IsNotEmpty({ message: REQUIRED }),
+    MinLength(REGISTRATION_PASSWORD_MIN, { message: `Password must be at least ${REGISTRATION_PASSWORD_MIN} characters` }),
+    MaxLength(200),
+    IsNotCommonPassword(),
+    IsString({ message: REQUIRED }),
+  );
+
 export class RegisterDto {
   @Trim()
   @IsString({ message: REQUIRED })
@@ -41,11 +54,29 @@ export class RegisterDto {
   @IsNotEmpty({ message: REQUIRED })
   email: string;
 
-  @IsString({ message: REQUIRED })
-  @IsNotCommonPassword()
-  @MaxLength(200)
-  @MinLength(REGISTRATION_PASSWORD_MIN, { message: `Password must be at least ${REGISTRATION_PASSWORD_MIN} characters` })
+  @NewPassword()
+  password: string;
+
+  @MatchesProperty('password', 'Passwords do not match')
+  password_confirmation: string;
+}
+
+export class ForgotPasswordDto {
+  @NormalizeEmail()
+  @IsEmail({}, { message: 'Please enter a valid email address' })
+  @MaxLength(MAX_LENGTH.email)
   @IsNotEmpty({ message: REQUIRED })
+  email: string;
+}
+
+export class ResetPasswordDto {
+  /** The token from the reset link. */
+  @IsString()
+  @MaxLength(200)
+  @IsNotEmpty({ message: 'Reset token is required' })
+  token: string;
+
+  @NewPassword()
   password: string;
 
   @MatchesProperty('password', 'Passwords do not match')
@@ -121,5 +152,15 @@ export class VerifiedEmailDto {
 }
 
 export class VerifyEmailResponseDto extends Envelope(VerifiedEmailDto, { message: 'required' }) {}
+
+export class PasswordResetDto {
+  /** The account's address, to sign in with. */
+  email: string;
+  /** Which door to sign in at: the admin sign-in or the client's. */
+  @ApiProperty({ enum: USER_TYPES, enumName: 'UserType' })
+  user_type: UserType;
+}
+
+export class ResetPasswordResponseDto extends Envelope(PasswordResetDto, { message: 'required' }) {}
 
 export class RegisterResponseDto extends Envelope(RegisterResultDto, { message: 'required' }) {}

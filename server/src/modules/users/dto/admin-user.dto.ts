@@ -31,8 +31,7 @@ export class AdminUserDto {
   /** Fingerprint of the pending verification token (the token itself is only in the mail). */
   verification_token: string | null;
   verification_token_expires: Date | null;
-  /** Fingerprint of a pending password-reset token. */
-  password_reset_token: string | null;
+  /** When the pending password-reset link expires (null: none pending). The token itself is only in the mail. */
   password_reset_expires: Date | null;
 }
 
@@ -72,7 +71,6 @@ export function toAdminUserDto(user: UserEntity): AdminUserDto {
     last_login: user.last_login,
     verification_token: fingerprint(user.verification_token_hash),
     verification_token_expires: user.verification_token_expires,
-    password_reset_token: fingerprint(user.password_reset_token_hash),
-    password_reset_expires: user.password_reset_expires,
+    password_reset_expires: user.password_reset_token_hash ? user.password_reset_expires : null,
   };
 }

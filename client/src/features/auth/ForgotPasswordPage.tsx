@@ -1,0 +1,70 @@
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconMailForward } from '@tabler/icons-react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, useLocation } from 'react-router';
+import { useForgotPassword } from '../../api/generated/endpoints/auth/auth';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { paths } from '../../lib/paths';
+import { localizeServerMessage } from '../../lib/server-messages';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** 'Forgot password?': asks for a reset link. The answer is the same whether or not the address has an account. */
+export default function ForgotPasswordPage() {
+  const intl = useIntl();
+  const location = useLocation();
+  // Reached from the admin sign-in: the way back leads there.
+  const back = (location.state as { door?: 'admin' } | null)?.door === 'admin' ? paths.adminLogin : paths.login;
+  const forgot = useForgotPassword();
+  const form = useForm({
+    initialValues: { email: '' },
+    validate: {
+      email: (value) =>
+        !value.trim()
+          ? intl.formatMessage({ id: 'register.errors.required' })
+          : EMAIL.test(value.trim())
+            ? null
+            : intl.formatMessage({ id: 'register.errors.email' }),
+    },
+  });
+
+  const submit = form.onSubmit(({ email }) => forgot.mutate({ data: { email: email.trim() } }));
+
+  return (
+    <AuthLayout title={<FormattedMessage id="forgot.title" />} subtitle={<FormattedMessage id="forgot.subtitle" />}>
+      {forgot.isSuccess ? (
+        <Stack gap="md">
+          <Alert color="green" variant="light" icon={<IconMailForward size={18} />} role="status">
+            <FormattedMessage id="forgot.sent" />
+          </Alert>
+          <Button component={Link} to={back} variant="light" fullWidth>
+            <FormattedMessage id="forgot.backToLogin" />
+          </Button>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            {forgot.error && <ErrorAlert>{localizeServerMessage(intl, forgot.error.message)}</ErrorAlert>}
+            <TextInput
+              label={intl.formatMessage({ id: 'fields.email' })}
+              type="email"
+              autoComplete="email"
+              required
+              {...form.getInputProps('email')}
+            />
+            <Button type="submit" fullWidth loading={forgot.isPending}>
+              <FormattedMessage id="forgot.submit" />
+            </Button>
+            <Text ta="center" fz="sm">
+              <Anchor component={Link} to={back} fz="sm">
+                <FormattedMessage id="forgot.backToLogin" />
+              </Anchor>
+            </Text>
+          </Stack>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,85 @@
+import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useResetPassword } from '../../api/generated/endpoints/auth/auth';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { applyFieldErrors } from '../../lib/field-errors';
+import { NewPasswordValues, validateNewPassword } from '../../lib/password-rules';
+import { paths } from '../../lib/paths';
+import { localizeServerMessage } from '../../lib/server-messages';
+
+const LINK_INVALID = 'This password reset link is invalid or has expired.';
+
+/** Landing page of the link in the reset mail: a new password, once; then the sign-in with a notice. */
+export default function ResetPasswordPage() {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const reset = useResetPassword();
+  const form = useForm<NewPasswordValues>({
+    initialValues: { password: '', password_confirmation: '' },
+    validate: (values) =>
+      Object.fromEntries(Object.entries(validateNewPassword(values)).map(([field, id]) => [field, intl.formatMessage({ id })])),
+  });
+  const localize = (message: string) => localizeServerMessage(intl, message);
+
+  const submit = form.onSubmit((values) =>
+    reset.mutate(
+      { data: { token, ...values } },
+      {
+        onSuccess: ({ data }) =>
+          navigate(data.user_type === 'admin' ? paths.adminLogin : paths.login, {
+            replace: true,
+            state: { notice: 'passwordReset', email: data.email },
+          }),
+        onError: (error) => applyFieldErrors(form, error, { localize }),
+      },
+    ),
+  );
+
+  const linkDead = !token || reset.error?.message === LINK_INVALID;
+  return (
+    <AuthLayout title={<FormattedMessage id="reset.title" />} subtitle={<FormattedMessage id="reset.subtitle" />}>
+      {linkDead ? (
+        <Stack gap="md">
+          <ErrorAlert>
+            <FormattedMessage id="reset.invalid" />
+          </ErrorAlert>
+          <Button component={Link} to={paths.forgotPassword} fullWidth>
+            <FormattedMessage id="reset.requestNew" />
+          </Button>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            {reset.error && !Object.keys(form.errors).length && <ErrorAlert>{localize(reset.error.message)}</ErrorAlert>}
+            <PasswordInput
+              label={intl.formatMessage({ id: 'fields.newPassword' })}
+              description={intl.formatMessage({ id: 'register.passwordHint' })}
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('password')}
+            />
+            <PasswordInput
+              label={intl.formatMessage({ id: 'fields.confirmNewPassword' })}
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('password_confirmation')}
+            />
+            <Button type="submit" fullWidth loading={reset.isPending}>
+              <FormattedMessage id="reset.submit" />
+            </Button>
+            <Text ta="center" fz="sm">
+              <Anchor component={Link} to={paths.login} fz="sm">
+                <FormattedMessage id="forgot.backToLogin" />
+              </Anchor>
+            </Text>
+          </Stack>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}
