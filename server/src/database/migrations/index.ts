@@ -4,6 +4,7 @@ import { Distribution1764300000000 } from './1764300000000-Distribution';
 import { RemoteLogIndexes1764400000000 } from './1764400000000-RemoteLogIndexes';
 import { LicenseServerSync1764500000000 } from './1764500000000-LicenseServerSync';
 import { Operations1764600000000 } from './1764600000000-Operations';
+import { LicenseServerSyncState1764710000000 } from './1764710000000-LicenseServerSyncState';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   RemoteLogIndexes1764400000000,
   LicenseServerSync1764500000000,
   Operations1764600000000,
+  LicenseServerSyncState1764710000000,
 ];
