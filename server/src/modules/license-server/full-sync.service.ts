@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { DevicesService } from '../devices/devices.service';
 import { LicenseSyncService } from '../licenses/license-sync.service';
 import { VersionsService } from '../versions/versions.service';
+import { SyncChecksumPageDto } from './dto/sync.dto';
 import { LicenseServerClient, LicenseServerError } from './license-server-client';
 import { SyncPushService } from './sync-push.service';
 import { retryAt } from './sync-queue.service';
@@ -104,6 +105,9 @@ export class FullSyncService {
     const limit = this.config.licensing.sync.batchSize;
     const after = run.cursor_id;
     let lastId: number | null = null;
+    // First a call that needs the token: a run towards a server that does not answer, or refuses this portal, fails
+    // with the reason instead of completing with nothing to push.
+    if (run.phase === 'versions' && after === 0) await client.call('GET', '/checksums?kind=versions&limit=1', SyncChecksumPageDto);
     if (run.phase === 'versions') {
       const batch = await this.versions.forSyncAfter(after, limit);
       if (batch.length) await this.push.pushVersions(client, batch, { queueOnFailure: false });
