@@ -8,7 +8,8 @@ const count = (name: string) => ({ name, type: 'integer', default: 0 });
 /**
  * License-server sync that survives failures and restarts: full syncs with their cursor and progress (started when
  * the license server is configured or changed), the retry queue of failed pushes with their backoff, and the
- * reconciles with the drift each one found.
+ * reconciles with the drift each one found. Licenses get an index on synced_at: System Health counts the pending
+ * ones on every call, and the push takes them in id order.
  */
 export class LicenseServerSyncState1764710000000 implements MigrationInterface {
   name = 'LicenseServerSyncState1764710000000';
@@ -89,9 +90,11 @@ export class LicenseServerSyncState1764710000000 implements MigrationInterface {
         indices: [index('sync_drift', ['reconcile_id', 'id'])],
       }),
     );
+    await queryRunner.createIndex('licenses', index('licenses', ['synced_at']));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropIndex('licenses', 'IDX_licenses_synced_at');
     for (const table of ['sync_drift', 'sync_reconciles', 'sync_queue', 'sync_runs']) await queryRunner.dropTable(table);
   }
 }

@@ -36,7 +36,7 @@ export class FullSyncService {
     await this.cancel();
     const [versions, licenses, devices] = await Promise.all([
       this.versions.countForSync(),
-      this.licenses.counts(),
+      this.licenses.countAll(),
       this.devices.countSeatHolders(),
     ]);
     const now = new Date();
@@ -47,7 +47,7 @@ export class FullSyncService {
       phase: 'versions',
       cursor_id: 0,
       versions_total: versions,
-      licenses_total: licenses.total,
+      licenses_total: licenses,
       devices_total: devices,
       attempts: 0,
       last_error: null,

@@ -190,10 +190,10 @@ export class LicenseServerSyncService implements OnApplicationBootstrap, BeforeA
   // ---- status ----------------------------------------------------------------------------------
 
   async status(): Promise<LicenseServerStatusDto> {
-    const [{ url }, state, licenses, queued, failures, run, reconcile] = await Promise.all([
+    const [{ url }, state, pendingLicenses, queued, failures, run, reconcile] = await Promise.all([
       this.settings.get('license_server'),
       this.settings.syncState(),
-      this.licenses.counts(),
+      this.licenses.countPending(),
       this.retries.count(),
       this.retries.worst(FAILURES_SHOWN),
       this.fullSync.latest(),
@@ -209,7 +209,7 @@ export class LicenseServerSyncService implements OnApplicationBootstrap, BeforeA
       last_push_at: date(state.last_push_at),
       last_pull_at: date(state.last_pull_at),
       // While the portal is its own license server nothing waits: a sync confirms what is pending.
-      pending: { licenses: url ? licenses.pending : 0, queued },
+      pending: { licenses: url ? pendingLicenses : 0, queued },
       failures: failures.map(toQueueItemDto),
       full_sync: run && toFullSyncDto(run),
       reconcile: reconcile && toReconcileDto(reconcile),

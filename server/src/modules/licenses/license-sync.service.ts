@@ -46,10 +46,13 @@ export class LicenseSyncService {
     return this.licenses.listAfter(afterId, limit);
   }
 
-  /** How many licenses there are, and how many wait to be pushed. */
-  async counts(): Promise<{ total: number; pending: number }> {
-    const [total, pending] = await Promise.all([this.licenses.count(), this.licenses.countPendingSync()]);
-    return { total, pending };
+  countAll(): Promise<number> {
+    return this.licenses.count();
+  }
+
+  /** Licenses changed here that the license server has not confirmed yet. */
+  countPending(): Promise<number> {
+    return this.licenses.countPendingSync();
   }
 
   /** The stored licenses of these keys. */
