@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { type SyncedDevice } from '../devices/devices.service';
-import { LicenseSyncService, type SyncedLicense, toSyncedLicense } from '../licenses/license-sync.service';
+import { LicenseSyncService, toSyncedLicense } from '../licenses/license-sync.service';
+import { type LicenseEntity } from '../licenses/licenses.service';
 import { SettingsService } from '../settings/settings.service';
 import { toSyncedVersion, type VersionEntity, VersionsService } from '../versions/versions.service';
 import {
@@ -43,12 +44,16 @@ export class SyncPushService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Pushes licenses as they are; returns how many. */
-  async pushLicenses(client: LicenseServerClient, licenses: SyncedLicense[], options: PushOptions = {}): Promise<number> {
-    for (const batch of this.batches(licenses.map(toSyncedLicense))) {
+  /** Pushes licenses as they are; those pending here are confirmed (unless changed again meanwhile). Returns how many. */
+  async pushLicenses(client: LicenseServerClient, licenses: LicenseEntity[], options: PushOptions = {}): Promise<number> {
+    for (const batch of this.batches(licenses)) {
       const keys = batch.map((license) => license.license_key);
-      await this.attempt('license', keys, options, () => client.call('PUT', '/licenses', PushLicensesResponseDto, { licenses: batch }));
-      await this.licenses.markSynced(batch, new Date());
+      const pushed = batch.map(toSyncedLicense);
+      await this.attempt('license', keys, options, () => client.call('PUT', '/licenses', PushLicensesResponseDto, { licenses: pushed }));
+      await this.licenses.markSynced(
+        pushed.filter((_, i) => batch[i].synced_at === null),
+        new Date(),
+      );
       await this.delivered('license', keys);
     }
     return licenses.length;
