@@ -1,5 +1,6 @@
 import { expect, Page, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { ADMIN, adminToken, createVerifiedClient, fitsViewport, loginAsAdmin, seriousAxeViolations } from './support/portal';
 
 const stat = (page: Page, key: 'users' | 'licenses' | 'downloads' | 'revenue') => page.getByTestId(`dashboard-stat-${key}`);
@@ -10,6 +11,14 @@ async function usersTotal(page: Page): Promise<number> {
   const token = await adminToken(page);
   const response = await page.request.get('/api/admin/users?limit=5', { headers: { Authorization: `Bearer ${token}` } });
   return (await response.json()).meta.overall_total as number;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
 }
 
 test.describe('Admin Dashboard', () => {
@@ -68,6 +77,57 @@ test.describe('Admin Dashboard', () => {
       await expect(page.getByTestId(chart).locator('svg.recharts-surface').first()).toBeVisible();
     }
     await expect(page.getByTestId('chart-downloads')).toContainText(/\d+ downloads from/);
+  });
+
+  test('shows the license-server sync in System Health, and a license server that does not answer as a warning with its reason', async ({
+    page,
+  }) => {
+    const sync = page.getByTestId('health-license-server');
+    await expect(sync.getByTestId('health-sync-server')).toHaveText('This portal');
+    await expect(sync.getByTestId('health-sync-reachable')).toHaveCount(0);
+
+    const headers = { Authorization: `Bearer ${await adminToken(page)}` };
+    const setting = async (key: string, value: string) =>
+      expect((await page.request.patch('/api/admin/settings', { headers, data: { key, value } })).status()).toBe(200);
+    // A port that was free a moment ago: nothing listens there, the connection is refused at once.
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    await setting('license_server.api_token', 'a-token-for-a-server-that-is-not-there');
+    await setting('license_server.url', nowhere);
+    try {
+      await expect(async () => {
+        await refresh(page).click();
+        await expect(sync.getByTestId('health-sync-full-sync')).toContainText(/^Failing, retrying: 0 of \d+ records pushed/, {
+          timeout: 1000,
+        });
+      }).toPass();
+      await expect(sync.getByTestId('health-sync-reachable')).toHaveText('Unreachable');
+      await expect(sync.getByTestId('health-sync-server')).toHaveText(nowhere);
+      await expect(sync.getByTestId('health-sync-last-push')).toHaveText('Never');
+      await expect(sync.getByTestId('health-sync-pending')).toHaveText(/^\d+ licenses? unconfirmed, 0 queued$/);
+      await expect(sync.getByTestId('health-sync-reconcile')).toHaveText('Never');
+      await expect(page.getByTestId('health-status')).toHaveText('Warning');
+      await expect(page.getByTestId('health-reasons')).toContainText(`The license server at ${nowhere} cannot be reached (ECONNREFUSED)`);
+      await expect(page.getByTestId('health-reasons')).toContainText('The full sync with the license server is failing');
+      await page.setViewportSize({ width: 390, height: 900 });
+      await expect.poll(() => fitsViewport(page)).toBe(true);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await sync.screenshot({ path: 'e2e/screenshots/admin-dashboard-sync-en-390.png' });
+
+      await page.evaluate(() => localStorage.setItem('locale', 'de'));
+      await page.reload();
+      await expect(sync.getByText('Lizenzserver')).toBeVisible();
+      await expect(sync.getByTestId('health-sync-reachable')).toHaveText('Nicht erreichbar');
+      await expect(sync.getByTestId('health-sync-full-sync')).toContainText(
+        /^Fehlgeschlagen, wird wiederholt: 0 von \d+ Datensätzen gesendet/,
+      );
+      await sync.screenshot({ path: 'e2e/screenshots/admin-dashboard-sync-de-390.png' });
+    } finally {
+      await page.evaluate(() => localStorage.removeItem('locale'));
+      await setting('license_server.url', '');
+      await setting('license_server.api_token', '');
+    }
+    await page.reload();
+    await expect(sync.getByTestId('health-sync-server')).toHaveText('This portal');
   });
 
   test('says which data failed instead of showing zeros, and loads it again on Retry', async ({ page }) => {

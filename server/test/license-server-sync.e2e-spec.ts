@@ -25,6 +25,14 @@ describe(`license-server sync (${process.env.TEST_DB})`, () => {
       .send({ key: 'license_server.api_token', value: api_token })
       .expect(200);
   };
+  /** Connects to the license server and waits for the full sync that starts with it. */
+  const connectAndSync = async () => {
+    await connect(urlOf(server));
+    await eventually('the full sync completes', async () => {
+      const status = await portal.api().get('/api/admin/license-server').set(bearer(portalAdmin)).expect(200);
+      return status.body.data.full_sync?.status === 'completed' && status.body.data.full_sync.target_url === urlOf(server);
+    });
+  };
   const licenseOn = async (t: TestApp, token: string, key: string) => {
     const response = await t.api().get('/api/admin/licenses').query({ search: key }).set(bearer(token)).expect(200);
     return response.body.data.find((license: { license_key: string }) => license.license_key === key);
@@ -49,7 +57,7 @@ describe(`license-server sync (${process.env.TEST_DB})`, () => {
 
   beforeAll(async () => {
     server = await startTestApp({ LICENSE_SERVER_SYNC_TOKEN: SYNC_TOKEN });
-    portal = await startTestApp();
+    portal = await startTestApp({ LICENSE_SERVER_SYNC_WORKER_SECONDS: '1' });
     [portalAdmin, serverAdmin] = await Promise.all([portal.adminToken(), server.adminToken()]);
   });
   afterAll(async () => {
@@ -77,9 +85,13 @@ describe(`license-server sync (${process.env.TEST_DB})`, () => {
   });
 
   describe('with an external license server', () => {
-    beforeAll(() => connect(urlOf(server)));
+    beforeAll(() => connectAndSync());
 
     it('pushes versions with their keys; an edit makes one pending until it is pushed again', async () => {
+      // The full sync that started with the connection pushed 1.0.0 already.
+      expect((await server.api().get('/api/admin/versions').set(bearer(serverAdmin)).expect(200)).body.data).toEqual([
+        expect.objectContaining({ version: '1.0.0' }),
+      ]);
       await createVersion(portal, '2.0.0', {
         release_date: '2025-06-01',
         secret_hash: 'secret-2',
@@ -87,7 +99,7 @@ describe(`license-server sync (${process.env.TEST_DB})`, () => {
         is_latest: true,
       });
       const first = await syncVersions().expect(200);
-      expect(first.body.data).toEqual({ synced_count: 2, updated_count: 0 });
+      expect(first.body.data).toEqual({ synced_count: 1, updated_count: 1 });
       const onServer = await server.api().get('/api/admin/versions').set(bearer(serverAdmin)).expect(200);
       const pushed = onServer.body.data.find((v: { version: string }) => v.version === '2.0.0');
       expect(pushed).toMatchObject({ secret_hash: 'secret-2', encryption_key: 'enc-2', is_latest: true, sync_status: 'synced' });
@@ -206,7 +218,7 @@ describe(`license-server sync (${process.env.TEST_DB})`, () => {
   });
 
   describe('when the license server fails', () => {
-    afterAll(() => connect(urlOf(server)));
+    afterAll(() => connectAndSync());
 
     it('answers 502 with the reason for a wrong token, and keeps it as the last error', async () => {
       await connect(urlOf(server), 'not-the-token-not-the-token-0000');
@@ -262,6 +274,44 @@ describe(`license-server sync (${process.env.TEST_DB})`, () => {
       max_activations: 1,
       is_trial: false,
       ...fields,
+    });
+
+    it('answers checksums of licenses and versions by key, and refuses an unknown kind with 400', async () => {
+      const made = await issueLicense(server);
+      await createVersion(server, '9.0.0', { release_date: '2025-09-01' });
+      const page = await server
+        .api()
+        .get('/api/license-server/sync/checksums')
+        .query({ kind: 'licenses' })
+        .set(bearer(SYNC_TOKEN))
+        .expect(200);
+      expect(page.body.data).toContainEqual({ id: made.id, key: made.license_key, checksum: expect.stringMatching(/^[\w-]{22}$/) });
+      const versions = await server
+        .api()
+        .get('/api/license-server/sync/checksums?kind=versions&limit=1')
+        .set(bearer(SYNC_TOKEN))
+        .expect(200);
+      expect(versions.body.data).toHaveLength(1);
+      const refused = await server.api().get('/api/license-server/sync/checksums?kind=devices').set(bearer(SYNC_TOKEN)).expect(400);
+      expect(refused.body.message).toBe('kind must be one of the following values: licenses, versions');
+    });
+
+    it('takes pushed devices onto free seats, refuses unknown keys and full licenses, and refuses a malformed push with 400', async () => {
+      const license = await issueLicense(server, { max_activations: 1 });
+      const device = (license_key: string) => ({
+        license_key,
+        server_uid: serverUid(),
+        status: 'active',
+        activated_at: new Date().toISOString(),
+      });
+      const pushDevices = (devices: object[]) =>
+        server.api().put('/api/license-server/sync/devices').set(bearer(SYNC_TOKEN)).send({ devices });
+      const first = device(license.license_key);
+      const pushed = await pushDevices([first, first, device(license.license_key), device('SH-NOT-KNOWN-HERE')]).expect(200);
+      expect(pushed.body.data).toEqual({ created: 1, unchanged: 1, refused: 2 });
+      expect((await licenseOn(server, serverAdmin, license.license_key)).current_activations).toBe(1);
+      await pushDevices([{ ...device(license.license_key), activated_at: 'yesterday', status: 'gone' }]).expect(400);
+      expect((await licenseOn(server, serverAdmin, license.license_key)).current_activations).toBe(1);
     });
 
     it('refuses a malformed push with 400 and stores nothing', async () => {

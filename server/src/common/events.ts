@@ -13,6 +13,7 @@ export const LICENSE_CHANGED = 'license.changed';
 export const DEVICE_DEACTIVATING = 'device.deactivating';
 export const VERSION_DELETING = 'version.deleting';
 export const JOB_FAILED = 'job.failed';
+export const LICENSE_SERVER_CHANGED = 'license-server.changed';
 
 /** A license was revoked (by an admin, before a delete, or by a portal syncing with this one): its devices lose their seats. */
 export interface LicenseRevokedEvent {
@@ -57,10 +58,17 @@ export interface JobFailedEvent {
   error: string;
 }
 
+/** The license server's URL or token was set, changed or cleared in the settings: what it holds must be brought in step. */
+export interface LicenseServerChangedEvent {
+  /** The license server now; '' when the portal is its own again. */
+  url: string;
+}
+
 /** Each notification's payload. */
 export interface Notifications {
   [LICENSE_CHANGED]: LicenseChangedEvent;
   [JOB_FAILED]: JobFailedEvent;
+  [LICENSE_SERVER_CHANGED]: LicenseServerChangedEvent;
 }
 
 export type AwaitedEvent = keyof AwaitedEvents;

@@ -112,6 +112,19 @@ export interface LicensingConfig {
   deviceInactiveAfterSeconds: number;
   /** The token other portals send to use this one as their license server (LICENSE_SERVER_SYNC_TOKEN); null: no sync API. */
   syncApiToken: string | null;
+  sync: LicenseServerSyncConfig;
+}
+
+/** How this portal keeps an external license server in step. */
+export interface LicenseServerSyncConfig {
+  /** How often the sync worker continues a full sync and delivers due retries (LICENSE_SERVER_SYNC_WORKER_SECONDS). */
+  workerSeconds: number;
+  /** Items per push (LICENSE_SERVER_SYNC_BATCH, at most 500). */
+  batchSize: number;
+  /** First retry after a failed push (LICENSE_SERVER_RETRY_SECONDS); doubles with each failure up to retryMaxSeconds. */
+  retrySeconds: number;
+  /** Longest wait between retries (LICENSE_SERVER_RETRY_MAX_SECONDS). */
+  retryMaxSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -220,6 +233,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       paymentProviderExplicit: Boolean(env.PAYMENT_PROVIDER?.trim()),
       deviceInactiveAfterSeconds: int('DEVICE_INACTIVE_AFTER_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
       syncApiToken: syncApiToken(env.LICENSE_SERVER_SYNC_TOKEN, problems),
+      sync: {
+        workerSeconds: int('LICENSE_SERVER_SYNC_WORKER_SECONDS', 10, 1, 3600),
+        batchSize: int('LICENSE_SERVER_SYNC_BATCH', 500, 1, 500),
+        retrySeconds: int('LICENSE_SERVER_RETRY_SECONDS', 30, 1, 24 * 3600),
+        retryMaxSeconds: int('LICENSE_SERVER_RETRY_MAX_SECONDS', 3600, 1, 7 * 24 * 3600),
+      },
     },
     storage: {
       dir: resolve(env.STORAGE_DIR || join(dataDir, 'storage')),

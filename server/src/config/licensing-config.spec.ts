@@ -7,14 +7,22 @@ import { loadConfig } from './app-config';
 const base = () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-licensing-config-')) });
 
 describe('licensing configuration', () => {
-  it('defaults to the sandbox payment provider, a generated signing key and one day of device silence', () => {
+  it('defaults to the sandbox payment provider, a generated signing key, one day of device silence and sync retries from 30 s to an hour', () => {
     expect(loadConfig(base()).licensing).toEqual({
       paymentProvider: 'sandbox',
       paymentProviderExplicit: false,
       signingKeyPem: null,
       deviceInactiveAfterSeconds: 86400,
       syncApiToken: null,
+      sync: { workerSeconds: 10, batchSize: 500, retrySeconds: 30, retryMaxSeconds: 3600 },
     });
+  });
+
+  it('bounds the sync batch to what the sync API accepts', () => {
+    expect(loadConfig({ ...base(), LICENSE_SERVER_SYNC_BATCH: '50' }).licensing.sync.batchSize).toBe(50);
+    expect(() => loadConfig({ ...base(), LICENSE_SERVER_SYNC_BATCH: '501' })).toThrow(
+      /LICENSE_SERVER_SYNC_BATCH must be an integer from 1 to 500/,
+    );
   });
 
   it('stops the start on an unknown payment provider', () => {

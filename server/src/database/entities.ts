@@ -2,6 +2,10 @@ import { SessionEntity } from '../modules/auth/session.entity';
 import { DeviceEntity } from '../modules/devices/device.entity';
 import { DistributionFileEntity } from '../modules/distribution-files/distribution-file.entity';
 import { LicenseEntity } from '../modules/licenses/license.entity';
+import { SyncDriftEntity } from '../modules/license-server/sync-drift.entity';
+import { SyncQueueItemEntity } from '../modules/license-server/sync-queue-item.entity';
+import { SyncReconcileEntity } from '../modules/license-server/sync-reconcile.entity';
+import { SyncRunEntity } from '../modules/license-server/sync-run.entity';
 import { ScheduledJobEntity } from '../modules/jobs/scheduled-job.entity';
 import { AccessLogEntity } from '../modules/logs/access-log.entity';
 import { AuditLogEntity } from '../modules/logs/audit-log.entity';
@@ -28,4 +32,8 @@ export const ENTITIES = [
   AccessLogEntity,
   DailyStatEntity,
   ScheduledJobEntity,
+  SyncRunEntity,
+  SyncQueueItemEntity,
+  SyncReconcileEntity,
+  SyncDriftEntity,
 ];

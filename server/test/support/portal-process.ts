@@ -30,10 +30,13 @@ export interface PortalProcess {
   cleanup(): void;
 }
 
-/** A real portal process (production mode) on a free port; shares DATA_DIR and database with others when given. */
+/**
+ * A real portal process (production mode) on a free port, or on env.PORT (to start one again where it was);
+ * shares DATA_DIR and database with others when given.
+ */
 export async function startPortalProcess(env: Record<string, string> = {}): Promise<PortalProcess> {
   if (!existsSync(MAIN)) throw new Error(`No built server at ${MAIN}: run \`npm run build\` first`);
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'portal-process-'));
   const child = spawn(process.execPath, [MAIN], {
     env: {

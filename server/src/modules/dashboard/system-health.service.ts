@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { PreparedSql } from '../../database/prepared-sql';
 import { DistributionFilesService } from '../distribution-files/distribution-files.service';
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
+import { LicenseServerSyncService } from '../license-server/license-server-sync.service';
 import { VersionsService } from '../versions/versions.service';
 import { DatabaseHealthDto, StorageHealthDto, SystemActivityDto, SystemHealthDto } from './dto/dashboard.dto';
 
@@ -13,7 +14,7 @@ import { DatabaseHealthDto, StorageHealthDto, SystemActivityDto, SystemHealthDto
 const LOW_DISK_BYTES = 1024 ** 3;
 const LOW_DISK_SHARE = 0.05;
 
-/** The System Health panel: database, storage, disk and scheduled jobs, with a status and its reasons. */
+/** The System Health panel: database, storage, disk, scheduled jobs and the license-server sync, with a status and its reasons. */
 @Injectable()
 export class SystemHealthService {
   private readonly sql: PreparedSql;
@@ -23,6 +24,7 @@ export class SystemHealthService {
     private readonly versions: VersionsService,
     private readonly files: DistributionFilesService,
     private readonly jobs: ScheduledJobsService,
+    private readonly licenseServer: LicenseServerSyncService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sql = PreparedSql.for(dataSource);
@@ -35,7 +37,12 @@ export class SystemHealthService {
   }
 
   async check(): Promise<SystemHealthDto> {
-    const [database, storage, jobs] = await Promise.all([this.database(), this.storage(), this.jobs.list().catch(() => [])]);
+    const [database, storage, jobs, licenseServer] = await Promise.all([
+      this.database(),
+      this.storage(),
+      this.jobs.list().catch(() => []),
+      this.licenseServer.health(),
+    ]);
     const reasons: string[] = [];
     let status: SystemHealthDto['status'] = 'healthy';
     const warn = (reason: string) => {
@@ -53,6 +60,7 @@ export class SystemHealthService {
     }
     for (const job of jobs)
       if (job.last_outcome === 'failed') warn(`Scheduled job ${job.name} failed: ${job.last_error ?? 'no reason given'}`);
+    licenseServer.problems.forEach(warn);
     return {
       status,
       reasons,
@@ -60,6 +68,7 @@ export class SystemHealthService {
       database,
       storage,
       jobs: jobs.map(({ lease_owner: _owner, lease_until: _until, ...job }) => job),
+      license_server: licenseServer,
       checked_at: new Date(),
     };
   }

@@ -346,6 +346,58 @@ export class DevicesService {
     return rows.map((device) => ({ ...syncedDeviceFields(device), license_key: device.license!.license_key }));
   }
 
+  /** Devices holding a seat after `afterId`, by id, with their license keys (a full sync pushes them). */
+  async seatHoldersAfter(afterId: number, limit: number): Promise<SyncedDevice[]> {
+    const rows = await this.devices
+      .createQueryBuilder('d')
+      .innerJoinAndSelect('d.license', 'l')
+      .where('d.id > :afterId AND d.deactivated_at IS NULL', { afterId })
+      .orderBy('d.id', 'ASC')
+      .take(limit)
+      .getMany();
+    return rows.map((device) => ({ ...syncedDeviceFields(device), license_key: device.license!.license_key }));
+  }
+
+  countSeatHolders(): Promise<number> {
+    return this.devices.createQueryBuilder('d').where('d.deactivated_at IS NULL').getCount();
+  }
+
+  /**
+   * Devices pushed by a portal that was its own license server until it chose this one: each takes a seat here
+   * as an activation would. A device this server already knows stays as it is here (this server decides about
+   * seats now); one whose license is unknown here, or has no usable seat left, is refused.
+   */
+  async adoptFromPortal(
+    pushed: Array<Omit<SyncedDevice, 'id' | 'deactivated_at'>>,
+  ): Promise<{ created: number; unchanged: number; refused: number }> {
+    const counts = { created: 0, unchanged: 0, refused: 0 };
+    for (const { license_key, ...fields } of pushed) {
+      const license = await this.licenses.findByKey(license_key);
+      if (!license) {
+        counts.refused++;
+        continue;
+      }
+      if (await this.devices.existsBy({ license_id: license.id, server_uid: fields.server_uid })) {
+        counts.unchanged++;
+        continue;
+      }
+      if (!(await this.licenses.takeSeat(license.id))) {
+        counts.refused++;
+        continue;
+      }
+      try {
+        await this.devices.insert({ ...fields, license_id: license.id, deactivated_at: null });
+        counts.created++;
+      } catch (error) {
+        await this.licenses.releaseSeats(license.id, 1);
+        // The same server activated here a moment ago: its own activation holds the seat.
+        if (!isUniqueViolation(error)) throw error;
+        counts.unchanged++;
+      }
+    }
+    return counts;
+  }
+
   /**
    * The license server's devices, mirrored here for the licenses this portal knows (their seats come with the
    * licenses): matched by license and server_uid, added or brought up to date. Returns how many changed.

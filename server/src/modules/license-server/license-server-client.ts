@@ -1,6 +1,11 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 
+/** Items per page of a pull (the sync API's most). */
+const PAGE_SIZE = 500;
+/** Pages of one kind a pull takes at most (5,000,000 items), so a run always ends. */
+const MAX_PAGES = 10_000;
+
 /** Why a call to the external license server failed, in words an admin can act on. */
 export class LicenseServerError extends Error {
   constructor(
@@ -18,6 +23,8 @@ export interface LicenseServerConnection {
   url: string;
   apiToken: string;
   timeoutSeconds: number;
+  /** Aborts calls in flight when the portal shuts down. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -32,7 +39,8 @@ export class LicenseServerClient {
   }
 
   async call<T extends object>(method: 'GET' | 'PUT' | 'POST', path: string, answer: new () => T, body?: unknown): Promise<T> {
-    const { url, apiToken, timeoutSeconds } = this.connection;
+    const { url, apiToken, timeoutSeconds, signal } = this.connection;
+    const timeout = AbortSignal.timeout(timeoutSeconds * 1000);
     let response: Response;
     try {
       response = await fetch(`${url}/api/license-server/sync${path}`, {
@@ -43,9 +51,11 @@ export class LicenseServerClient {
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutSeconds * 1000),
+        signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
       });
     } catch (error) {
+      if (signal?.aborted)
+        throw new LicenseServerError(`The call to the license server at ${url} was stopped: the portal is shutting down`);
       if ((error as Error).name === 'TimeoutError') {
         throw new LicenseServerError(`The license server at ${url} did not answer within ${timeoutSeconds} s`, true);
       }
@@ -72,6 +82,18 @@ export class LicenseServerClient {
       throw new LicenseServerError(`The license server at ${url} sent an answer this portal does not understand (${describe(failures)})`);
     }
     return instance;
+  }
+
+  /** The license server's items of one kind after `afterId`, page by page (at most MAX_PAGES), oldest first. */
+  async *pages<T extends { id: number }>(path: string, pageType: new () => { data: T[] }, afterId = 0): AsyncGenerator<T[]> {
+    const separator = path.includes('?') ? '&' : '?';
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const { data } = await this.call('GET', `${path}${separator}after_id=${afterId}&limit=${PAGE_SIZE}`, pageType);
+      if (!data.length) return;
+      yield data;
+      if (data.length < PAGE_SIZE) return;
+      afterId = data[data.length - 1].id;
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, HttpStatus, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { ApiError } from '../../common/api-error';
 import {
@@ -6,50 +6,70 @@ import {
   type DeviceDeactivatingEvent,
   LICENSE_CHANGED,
   LICENSE_DELETED,
+  LICENSE_SERVER_CHANGED,
   type LicenseDeletedEvent,
+  type LicenseServerChangedEvent,
   OnAwaitedEvent,
   OnNotification,
 } from '../../common/events';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
 import { DevicesService } from '../devices/devices.service';
-import { LicenseSyncService, toSyncedLicense } from '../licenses/license-sync.service';
+import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
+import { LicenseSyncService } from '../licenses/license-sync.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { SettingsService } from '../settings/settings.service';
-import { toSyncedVersion, VersionsService } from '../versions/versions.service';
+import { VersionsService } from '../versions/versions.service';
 import {
+  FullSyncDto,
+  LicenseServerHealthDto,
   LicenseServerStatusDto,
   LicenseSyncResultDto,
-  PushLicensesResponseDto,
+  ReconcileDto,
+  RepairResultDto,
+  RetryResultDto,
   SYNC_BATCH_MAX,
-  SyncCountsResponseDto,
+  SyncChecksumPageDto,
   SyncDeactivationResponseDto,
   SyncDevicePageDto,
   SyncLicensePageDto,
+  SyncQueueItemDto,
   SyncRemoteLogPageDto,
-  SyncRevocationResponseDto,
   VersionSyncResultDto,
 } from './dto/sync.dto';
+import { FullSyncService } from './full-sync.service';
 import { LicenseServerClient, LicenseServerError } from './license-server-client';
+import { ReconcileService } from './reconcile.service';
+import { SyncPushService } from './sync-push.service';
+import { SyncQueueService } from './sync-queue.service';
+import { SyncQueueItemEntity } from './sync-queue-item.entity';
+import { SyncReconcileEntity } from './sync-reconcile.entity';
+import { SyncRunEntity } from './sync-run.entity';
 
-/** How many pages of one kind a sync pulls at most (500 items each), so a run always ends. */
-const MAX_PAGES = 1000;
-/** Request bodies stay well under the other portal's BODY_LIMIT (1 MB by default): long changelogs go in smaller batches. */
-const MAX_PUSH_BYTES = 512 * 1024;
 /** Push rounds per sync (500 licenses each); anything beyond waits for the next sync. */
 const PUSH_ROUNDS = 20;
+/** Retry-queue entries the status shows. */
+const FAILURES_SHOWN = 20;
+/** The longest System Health waits for the license server to answer. */
+const PROBE_TIMEOUT_SECONDS = 5;
 
 /**
  * Keeps an external license server in step, when settings name one (license_server.url and api_token):
- * versions and licenses changed here are pushed to it; its licenses, devices and activation log are pulled;
- * a license deleted here is revoked there, and a device deactivated here is deactivated there first.
+ * configuring or changing it starts a full sync (every version, license and seat-holding device, resumable);
+ * versions and licenses changed here are pushed to it, and a push that fails waits in the retry queue; its
+ * licenses, devices and activation log are pulled; a license deleted here is revoked there, and a device
+ * deactivated here is deactivated there first; a reconcile compares both sides and a repair brings them together.
  * Without one, this portal is the license server, and a sync only confirms that what is here is live.
- * Syncs run one at a time per process; every write on either side is an idempotent upsert, so instances that
- * sync at the same moment do no harm.
+ * Every write on either side is an idempotent upsert, so instances (and the worker) that push at the same moment do no harm.
  */
 @Injectable()
-export class LicenseServerSyncService {
+export class LicenseServerSyncService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('LicenseServerSync');
   private queue: Promise<unknown> = Promise.resolve();
   private pushPending = false;
+  private timer: NodeJS.Timeout | null = null;
+  private working: Promise<void> | null = null;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly settings: SettingsService,
@@ -57,10 +77,128 @@ export class LicenseServerSyncService {
     private readonly licenses: LicenseSyncService,
     private readonly devices: DevicesService,
     private readonly remoteLogs: RemoteLogsService,
+    private readonly push: SyncPushService,
+    private readonly retries: SyncQueueService,
+    private readonly fullSync: FullSyncService,
+    private readonly reconciles: ReconcileService,
+    private readonly jobs: ScheduledJobsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  // ---- the worker: full syncs and retries ------------------------------------------------------
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.work(), this.config.licensing.sync.workerSeconds * 1000);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.stopping.abort();
+    await this.working;
+  }
+
+  /**
+   * One run of the sync worker (every LICENSE_SERVER_SYNC_WORKER_SECONDS, one instance at a time): continues the
+   * full sync in progress for most of the period, then delivers the retries that are due.
+   */
+  work(): Promise<void> {
+    if (this.working || this.stopping.signal.aborted) return this.working ?? Promise.resolve();
+    const seconds = this.config.licensing.sync.workerSeconds;
+    this.working = (async () => {
+      const client = await this.client();
+      if (!client) return;
+      await this.jobs.run('license-server-sync-worker', seconds, async () => {
+        await this.fullSync.continue(client, Date.now() + seconds * 700);
+        await this.push.retryQueued(client);
+      });
+    })()
+      .catch((error: unknown) => this.logger.error(`The sync worker failed: ${(error as Error).message}`))
+      .finally(() => (this.working = null));
+    return this.working;
+  }
+
+  /** The license server was set, changed or cleared: a full sync brings the new one in step (none is needed without one). */
+  @OnNotification(LICENSE_SERVER_CHANGED)
+  async onLicenseServerChanged({ url }: LicenseServerChangedEvent): Promise<void> {
+    await this.retries.forgetForNewServer(url !== '');
+    if (!url) return this.fullSync.cancel();
+    await this.fullSync.start(url, 'configured');
+    void this.work();
+  }
+
+  /** An admin's Full Sync: every version, license and device pushed again, in the background. */
+  async startFullSync(): Promise<FullSyncDto> {
+    const client = await this.requireClient();
+    const run = await this.fullSync.start(client.url, 'manual');
+    void this.work();
+    return toFullSyncDto(run);
+  }
+
+  /** An admin's Retry now: every queued push is tried at once, whatever its backoff. */
+  async retryNow(): Promise<RetryResultDto> {
+    const client = await this.requireClient();
+    const delivered = await this.serially(() => this.push.retryQueued(client, true));
+    return { delivered, queued: await this.retries.count() };
+  }
+
+  // ---- reconcile -------------------------------------------------------------------------------
+
+  /** Compares both sides now and keeps the drift it finds. */
+  async reconcile(): Promise<ReconcileDto> {
+    const client = await this.requireClient();
+    return toReconcileDto(await this.serially(() => this.guarded(this.reconciles.run(client))));
+  }
+
+  async reconcileReport(page: number, limit: number) {
+    const report = await this.reconciles.report(page, limit);
+    return {
+      reconcile: report.reconcile && toReconcileDto(report.reconcile),
+      drift: report.drift.map(({ kind, item_key, drift }) => ({ kind, key: item_key, drift })),
+      total: report.total,
+    };
+  }
+
+  /**
+   * Repairs what the newest reconcile found (after reconciling, when there is none yet): licenses and versions
+   * missing there or different are pushed as they are here; licenses missing here are taken over, as Sync does.
+   * Then both sides are compared again.
+   */
+  async repair(): Promise<RepairResultDto> {
+    const client = await this.requireClient();
+    return this.serially(() =>
+      this.guarded(
+        (async () => {
+          let found = await this.reconciles.latest();
+          if (found?.status !== 'completed' || found.target_url !== client.url) found = await this.reconciles.run(client);
+          const result = { pushed_licenses: 0, pushed_versions: 0, pulled_licenses: 0 };
+          for await (const numbers of this.reconciles.keys(found.id, 'version', ['missing_there', 'different'])) {
+            const versions = await this.versions.forNumbers(numbers);
+            await this.push.pushVersions(client, versions);
+            result.pushed_versions += versions.length;
+          }
+          for await (const keys of this.reconciles.keys(found.id, 'license', ['missing_there', 'different'])) {
+            result.pushed_licenses += await this.push.pushLicenses(client, await this.licenses.forKeys(keys));
+          }
+          if (found.missing_here) result.pulled_licenses = (await this.pullLicenses(client)).created;
+          return { ...result, reconcile: toReconcileDto(await this.reconciles.run(client)) };
+        })(),
+      ),
+    );
+  }
+
+  // ---- status ----------------------------------------------------------------------------------
+
   async status(): Promise<LicenseServerStatusDto> {
-    const [{ url }, state] = await Promise.all([this.settings.get('license_server'), this.settings.syncState()]);
+    const [{ url }, state, pendingLicenses, queued, failures, run, reconcile] = await Promise.all([
+      this.settings.get('license_server'),
+      this.settings.syncState(),
+      this.licenses.countPending(),
+      this.retries.count(),
+      this.retries.worst(FAILURES_SHOWN),
+      this.fullSync.latest(),
+      this.reconciles.latest(),
+    ]);
     const date = (value: string | null) => (value ? new Date(value) : null);
     return {
       external: url !== '',
@@ -68,16 +206,55 @@ export class LicenseServerSyncService {
       versions_synced_at: date(state.versions_synced_at),
       licenses_synced_at: date(state.licenses_synced_at),
       last_error: state.last_error,
+      last_push_at: date(state.last_push_at),
+      last_pull_at: date(state.last_pull_at),
+      // While the portal is its own license server nothing waits: a sync confirms what is pending.
+      pending: { licenses: url ? pendingLicenses : 0, queued },
+      failures: failures.map(toQueueItemDto),
+      full_sync: run && toFullSyncDto(run),
+      reconcile: reconcile && toReconcileDto(reconcile),
     };
   }
 
-  /** Pushes the given versions, or every version marked for syncing; they show as synced afterwards. */
+  /** The status, whether the license server answers now, and what is wrong (System Health). */
+  async health(): Promise<LicenseServerHealthDto> {
+    const status = await this.status();
+    const problems: string[] = [];
+    let reachable: boolean | null = null;
+    let roundTrip: number | null = null;
+    const client = await this.client(PROBE_TIMEOUT_SECONDS);
+    if (client) {
+      const started = process.hrtime.bigint();
+      try {
+        await client.call('GET', `/checksums?kind=versions&limit=1`, SyncChecksumPageDto);
+        reachable = true;
+        roundTrip = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
+      } catch (error) {
+        reachable = false;
+        problems.push((error as Error).message);
+      }
+    }
+    const { failures, full_sync: run, reconcile } = status;
+    if (status.pending.queued) {
+      const latest = failures.find((item) => item.last_error)?.last_error ?? 'no reason given';
+      problems.push(`${status.pending.queued} push(es) to the license server wait in the retry queue: ${latest}`);
+    }
+    if (run?.status === 'running' && run.last_error) problems.push(`The full sync with the license server is failing: ${run.last_error}`);
+    if (reconcile?.status === 'failed') problems.push(`The last reconcile with the license server failed: ${reconcile.error}`);
+    const drift = reconcile?.status === 'completed' ? reconcile.missing_there + reconcile.missing_here + reconcile.different : 0;
+    if (drift) problems.push(`The last reconcile found ${drift} record(s) out of step with the license server`);
+    return { ...status, reachable, round_trip_ms: roundTrip, problems };
+  }
+
+  // ---- the admin's sync actions ----------------------------------------------------------------
+
   /** The Sync action of one version: 404 for an id that names no version. */
   async syncVersion(id: number): Promise<VersionSyncResultDto> {
     await this.versions.get(id);
     return this.syncVersions([id]);
   }
 
+  /** Pushes the given versions, or every version marked for syncing; they show as synced afterwards. */
   syncVersions(ids?: number[]): Promise<VersionSyncResultDto> {
     return this.serially(async () => {
       const versions = await this.versions.forSync(ids);
@@ -85,17 +262,14 @@ export class LicenseServerSyncService {
       const client = await this.client();
       let result: VersionSyncResultDto = { synced_count: 0, updated_count: versions.length };
       if (client) {
-        result = { synced_count: 0, updated_count: 0 };
-        for (const batch of batchesBySize(versions.map(toSyncedVersion))) {
-          const { data } = await this.guarded(client.call('PUT', '/versions', SyncCountsResponseDto, { versions: batch }));
-          result.synced_count += data.created;
-          result.updated_count += data.updated;
-        }
+        const counts = await this.guarded(this.push.pushVersions(client, versions));
+        result = { synced_count: counts.created, updated_count: counts.updated };
+      } else {
+        await this.versions.markSynced(
+          versions.map((v) => v.id),
+          at,
+        );
       }
-      await this.versions.markSynced(
-        versions.map((v) => v.id),
-        at,
-      );
       await this.settings.recordSyncState({ versions_synced_at: at.toISOString(), last_error: null });
       return result;
     });
@@ -113,36 +287,38 @@ export class LicenseServerSyncService {
       if (!client) {
         result.updated_existing = await this.licenses.confirmAllPending(at);
       } else {
-        result.pushed = await this.pushPendingLicenses(client);
-        for await (const licenses of this.pages(client, '/licenses', SyncLicensePageDto)) {
-          const counts = await this.licenses.applyFromServer(licenses, at);
-          result.synced_new += counts.created;
-          result.updated_existing += counts.updated;
-        }
-        for await (const devices of this.pages(client, '/devices', SyncDevicePageDto)) {
+        result.pushed = await this.guarded(this.pushPendingLicenses(client));
+        const pulled = await this.guarded(this.pullLicenses(client));
+        result.synced_new = pulled.created;
+        result.updated_existing = pulled.updated;
+        for await (const devices of this.guardedPages(client, '/devices', SyncDevicePageDto)) {
           result.devices_updated += await this.devices.mirrorFromServer(devices);
         }
         result.remote_logs_added = await this.pullRemoteLogs(client);
+        await this.settings.recordSyncState({ last_pull_at: new Date().toISOString() });
       }
       await this.settings.recordSyncState({ licenses_synced_at: at.toISOString(), last_error: null });
       return result;
     });
   }
 
-  /** Every five minutes, while an external license server is configured: licenses both ways, and pending versions. */
+  /** Every five minutes (one instance), while an external license server is configured: licenses both ways, and pending versions. */
   @Cron(CronExpression.EVERY_5_MINUTES, { name: 'license-server-sync' })
   async scheduledSync(): Promise<void> {
     if (!(await this.client())) return;
-    try {
-      await this.syncLicenses();
-      const pending = (await this.versions.forSync()).filter((version) => version.last_sync_at === null);
-      if (pending.length) await this.syncVersions(pending.map((version) => version.id));
-    } catch (error) {
-      this.logger.warn(`Scheduled sync failed: ${(error as Error).message}`);
-    }
+    await this.jobs.run('license-server-sync', 300, async () => {
+      try {
+        await this.syncLicenses();
+        const pending = (await this.versions.forSync()).filter((version) => version.last_sync_at === null);
+        if (pending.length) await this.syncVersions(pending.map((version) => version.id));
+      } catch (error) {
+        // Kept as the last error and shown in System Health; the job itself did its part.
+        this.logger.warn(`Scheduled sync failed: ${(error as Error).message}`);
+      }
+    });
   }
 
-  /** Licenses changed here reach the license server within moments, in the background; failures wait for the next sync. */
+  /** Licenses changed here reach the license server within moments, in the background; a failed push waits in the retry queue. */
   @OnNotification(LICENSE_CHANGED)
   schedulePush(): void {
     if (this.pushPending) return;
@@ -162,19 +338,28 @@ export class LicenseServerSyncService {
     for (let round = 0; round < PUSH_ROUNDS; round++) {
       const pending = await this.licenses.pendingForServer(SYNC_BATCH_MAX);
       if (!pending.length) break;
-      const batch = pending.map(toSyncedLicense);
-      await this.guarded(client.call('PUT', '/licenses', PushLicensesResponseDto, { licenses: batch }));
-      await this.licenses.markSynced(batch, new Date());
-      pushed += batch.length;
+      pushed += await this.push.pushLicenses(client, pending);
     }
     return pushed;
+  }
+
+  /** The license server's licenses, taken over here. */
+  private async pullLicenses(client: LicenseServerClient): Promise<{ created: number; updated: number }> {
+    const at = new Date();
+    const counts = { created: 0, updated: 0 };
+    for await (const licenses of client.pages('/licenses', SyncLicensePageDto)) {
+      const applied = await this.licenses.applyFromServer(licenses, at);
+      counts.created += applied.created;
+      counts.updated += applied.updated;
+    }
+    return counts;
   }
 
   private async pullRemoteLogs(client: LicenseServerClient): Promise<number> {
     const state = await this.settings.syncState();
     const after = state.remote_logs?.origin === client.url ? state.remote_logs.after_id : 0;
     let added = 0;
-    for await (const entries of this.pages(client, '/remote-logs', SyncRemoteLogPageDto, after)) {
+    for await (const entries of this.guardedPages(client, '/remote-logs', SyncRemoteLogPageDto, after)) {
       await this.remoteLogs.importFrom(client.url, entries);
       added += entries.length;
       await this.settings.recordSyncState({ remote_logs: { origin: client.url, after_id: entries[entries.length - 1].id } });
@@ -182,32 +367,17 @@ export class LicenseServerSyncService {
     return added;
   }
 
-  /** The license server's items of one kind after `afterId`, page by page (at most MAX_PAGES), oldest first. */
-  private async *pages<T extends { id: number }>(
-    client: LicenseServerClient,
-    path: string,
-    pageType: new () => { data: T[] },
-    afterId = 0,
-  ): AsyncGenerator<T[]> {
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const { data } = await this.guarded(client.call('GET', `${path}?after_id=${afterId}&limit=${SYNC_BATCH_MAX}`, pageType));
-      if (!data.length) return;
-      yield data;
-      if (data.length < SYNC_BATCH_MAX) return;
-      afterId = data[data.length - 1].id;
-    }
-  }
-
-  /** For a license deleted here: true once the license server has revoked it (or when there is none). */
+  /** For a license deleted here: true once the license server has revoked it (or when there is none); else it is queued. */
   @OnAwaitedEvent(LICENSE_DELETED)
   async revokeOnServer({ licenseKey }: LicenseDeletedEvent): Promise<boolean> {
     const client = await this.client();
     if (!client) return true;
     try {
-      await client.call('POST', '/licenses/revoke', SyncRevocationResponseDto, { license_key: licenseKey });
+      await this.push.revoke(client, licenseKey);
       return true;
     } catch (error) {
-      this.logger.warn(`Could not revoke ${licenseKey} on the license server: ${(error as Error).message}`);
+      if (!(error instanceof LicenseServerError)) throw error;
+      this.logger.warn(`Could not revoke ${licenseKey} on the license server (queued for a retry): ${error.message}`);
       return false;
     }
   }
@@ -222,9 +392,17 @@ export class LicenseServerSyncService {
     );
   }
 
-  private async client(): Promise<LicenseServerClient | null> {
+  private async client(timeoutSeconds?: number): Promise<LicenseServerClient | null> {
     const { url, api_token, timeout_seconds } = await this.settings.get('license_server');
-    return url ? new LicenseServerClient({ url, apiToken: api_token, timeoutSeconds: timeout_seconds }) : null;
+    if (!url) return null;
+    const timeout = Math.min(timeout_seconds, timeoutSeconds ?? timeout_seconds);
+    return new LicenseServerClient({ url, apiToken: api_token, timeoutSeconds: timeout, signal: this.stopping.signal });
+  }
+
+  private async requireClient(): Promise<LicenseServerClient> {
+    const client = await this.client();
+    if (!client) throw ApiError.conflict('No external license server is configured: this portal is its own license server');
+    return client;
   }
 
   /** A license-server failure becomes a 502 (504 on a timeout) with its reason, and is kept as the last error. */
@@ -238,6 +416,21 @@ export class LicenseServerSyncService {
     }
   }
 
+  /** Pages of a pull, each call guarded. */
+  private async *guardedPages<T extends { id: number }>(
+    client: LicenseServerClient,
+    path: string,
+    pageType: new () => { data: T[] },
+    afterId = 0,
+  ): AsyncGenerator<T[]> {
+    const pages = client.pages(path, pageType, afterId);
+    for (;;) {
+      const next = await this.guarded(pages.next());
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+
   private serially<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(work, work);
     this.queue = run.catch(() => undefined);
@@ -245,21 +438,42 @@ export class LicenseServerSyncService {
   }
 }
 
-/** Splits items into batches of at most SYNC_BATCH_MAX items and about MAX_PUSH_BYTES of JSON each. */
-export function batchesBySize<T>(items: T[], maxBytes = MAX_PUSH_BYTES, maxCount = SYNC_BATCH_MAX): T[][] {
-  const batches: T[][] = [];
-  let current: T[] = [];
-  let bytes = 0;
-  for (const item of items) {
-    const size = Buffer.byteLength(JSON.stringify(item));
-    if (current.length && (bytes + size > maxBytes || current.length >= maxCount)) {
-      batches.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(item);
-    bytes += size;
-  }
-  if (current.length) batches.push(current);
-  return batches;
+function toFullSyncDto(run: SyncRunEntity): FullSyncDto {
+  return {
+    id: run.id,
+    target_url: run.target_url,
+    reason: run.reason,
+    status: run.status,
+    phase: run.phase,
+    versions: { done: run.versions_done, total: run.versions_total },
+    licenses: { done: run.licenses_done, total: run.licenses_total },
+    devices: { done: run.devices_done, total: run.devices_total },
+    attempts: run.attempts,
+    last_error: run.last_error,
+    next_attempt_at: run.next_attempt_at,
+    started_at: run.started_at,
+    updated_at: run.updated_at,
+    finished_at: run.finished_at,
+  };
+}
+
+function toQueueItemDto(item: SyncQueueItemEntity): SyncQueueItemDto {
+  const { kind, item_key, attempts, last_error, next_attempt_at, created_at, last_attempt_at } = item;
+  return { kind, key: item_key, attempts, last_error, next_attempt_at, created_at, last_attempt_at };
+}
+
+function toReconcileDto(reconcile: SyncReconcileEntity): ReconcileDto {
+  return {
+    id: reconcile.id,
+    target_url: reconcile.target_url,
+    status: reconcile.status,
+    error: reconcile.error,
+    licenses: { here: reconcile.licenses_here, there: reconcile.licenses_there },
+    versions: { here: reconcile.versions_here, there: reconcile.versions_there },
+    missing_there: reconcile.missing_there,
+    missing_here: reconcile.missing_here,
+    different: reconcile.different,
+    started_at: reconcile.started_at,
+    finished_at: reconcile.finished_at,
+  };
 }

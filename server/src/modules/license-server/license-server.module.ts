@@ -1,10 +1,19 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { DevicesModule } from '../devices/devices.module';
 import { LicensesModule } from '../licenses/licenses.module';
 import { LogsModule } from '../logs/logs.module';
 import { SettingsModule } from '../settings/settings.module';
 import { VersionsModule } from '../versions/versions.module';
 import { ActivationThrottle } from './activation-throttle';
+import { FullSyncService } from './full-sync.service';
+import { ReconcileService } from './reconcile.service';
+import { SyncDriftEntity } from './sync-drift.entity';
+import { SyncPushService } from './sync-push.service';
+import { SyncQueueItemEntity } from './sync-queue-item.entity';
+import { SyncQueueService } from './sync-queue.service';
+import { SyncReconcileEntity } from './sync-reconcile.entity';
+import { SyncRunEntity } from './sync-run.entity';
 import { AdminSyncController } from './admin-sync.controller';
 import { LicenseServerSyncService } from './license-server-sync.service';
 import { LicenseServerController } from './license-server.controller';
@@ -14,8 +23,27 @@ import { SyncTokenGuard } from './sync-token.guard';
 import { TestScriptArchive } from './test-script-archive';
 
 @Module({
-  imports: [LicensesModule, DevicesModule, LogsModule, SettingsModule, VersionsModule],
+  imports: [
+    TypeOrmModule.forFeature([SyncRunEntity, SyncQueueItemEntity, SyncReconcileEntity, SyncDriftEntity]),
+    LicensesModule,
+    DevicesModule,
+    LogsModule,
+    SettingsModule,
+    VersionsModule,
+  ],
   controllers: [LicenseServerController, SyncApiController, AdminSyncController],
-  providers: [LicenseServerService, ActivationThrottle, TestScriptArchive, LicenseServerSyncService, SyncTokenGuard],
+  providers: [
+    LicenseServerService,
+    ActivationThrottle,
+    TestScriptArchive,
+    LicenseServerSyncService,
+    SyncPushService,
+    SyncQueueService,
+    FullSyncService,
+    ReconcileService,
+    SyncTokenGuard,
+  ],
+  /** System Health shows how the sync stands. */
+  exports: [LicenseServerSyncService],
 })
 export class LicenseServerModule {}

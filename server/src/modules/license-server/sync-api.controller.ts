@@ -7,10 +7,14 @@ import { LicenseSyncService } from '../licenses/license-sync.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { VersionsService } from '../versions/versions.service';
 import {
+  PushDevicesDto,
+  PushDevicesResponseDto,
   PushLicensesDto,
   PushLicensesResponseDto,
   PushVersionsDto,
   SYNC_BATCH_MAX,
+  SyncChecksumPageDto,
+  SyncChecksumQueryDto,
   SyncCountsResponseDto,
   SyncDeactivationResponseDto,
   SyncDeviceKeyDto,
@@ -25,8 +29,8 @@ import { SyncTokenGuard } from './sync-token.guard';
 
 /**
  * The sync API: what this portal offers when another portal uses it as its external license server. The other
- * portal pushes versions and licenses, pulls licenses, devices and the activation log, and revokes licenses and
- * deactivates devices it removed. Authenticated by LICENSE_SERVER_SYNC_TOKEN, not by a session.
+ * portal pushes versions and licenses (and its devices, in a full sync), pulls licenses, devices and the activation
+ * log, compares checksums (a reconcile), and revokes licenses and deactivates devices it removed. Authenticated by LICENSE_SERVER_SYNC_TOKEN, not by a session.
  */
 @ApiTags('license-server-sync')
 @ApiBearerAuth(SYNC_TOKEN)
@@ -51,6 +55,26 @@ export class SyncApiController {
   @Put('licenses')
   async pushLicenses(@Body() body: PushLicensesDto): Promise<PushLicensesResponseDto> {
     return { success: true, data: await this.licenses.upsertFromPortal(body.licenses) };
+  }
+
+  /**
+   * Takes over the seat-holding devices of a portal that was its own license server until now: each takes a seat
+   * here as an activation would; devices known here stay as they are.
+   */
+  @Put('devices')
+  async pushDevices(@Body() body: PushDevicesDto): Promise<PushDevicesResponseDto> {
+    return { success: true, data: await this.devices.adoptFromPortal(body.devices) };
+  }
+
+  /** Key and checksum of each license or version after `after_id`, oldest first: what a reconcile compares. */
+  @Get('checksums')
+  async listSyncChecksums(@Query() query: SyncChecksumQueryDto): Promise<SyncChecksumPageDto> {
+    const [afterId, limit] = [query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX];
+    const data =
+      query.kind === 'licenses'
+        ? await this.licenses.checksumsAfter(afterId, limit)
+        : await this.versions.checksumsAfter(afterId, limit, false);
+    return { success: true, data };
   }
 
   /** Licenses after `after_id`, oldest first, with their seats. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { UsersService } from '../users/users.service';
 import { effectiveStatus } from './license-status';
 import { LicenseEntity } from './license.entity';
@@ -38,6 +39,31 @@ export class LicenseSyncService {
   /** Confirms pushed licenses as synced, each only if it still holds what was pushed (a newer change stays pending). */
   async markSynced(pushed: SyncedLicense[], at: Date): Promise<void> {
     for (const license of pushed) await this.licenses.markSyncedWhere(toSyncedLicense(license), at);
+  }
+
+  /** Every license, `limit` at a time after `afterId`, by id (a full sync pushes them all, whatever their sync stamp). */
+  batchAfter(afterId: number, limit: number): Promise<LicenseEntity[]> {
+    return this.licenses.listAfter(afterId, limit);
+  }
+
+  countAll(): Promise<number> {
+    return this.licenses.count();
+  }
+
+  /** Licenses changed here that the license server has not confirmed yet. */
+  countPending(): Promise<number> {
+    return this.licenses.countPendingSync();
+  }
+
+  /** The stored licenses of these keys. */
+  async forKeys(keys: string[]): Promise<LicenseEntity[]> {
+    return keys.length ? this.licenses.findByKeys(keys) : [];
+  }
+
+  /** Key and checksum of each license after `afterId`, by id: what a reconcile compares on both sides. */
+  async checksumsAfter(afterId: number, limit: number): Promise<Array<{ id: number; key: string; checksum: string }>> {
+    const rows = await this.licenses.listAfter(afterId, limit);
+    return rows.map((license) => ({ id: license.id, key: license.license_key, checksum: licenseChecksum(license) }));
   }
 
   /** While the portal is its own license server, every pending license is live here: they are confirmed now. */
@@ -136,6 +162,24 @@ export class LicenseSyncService {
 export function toSyncedLicense(license: SyncedLicense): SyncedLicense {
   const { license_key, product_name, user_email, status, expires_at, max_activations, is_trial } = license;
   return { license_key, product_name, user_email, status, expires_at, max_activations, is_trial };
+}
+
+/**
+ * What a license is, as both portals see it, in 22 characters: SHA-256 (first 128 bits, base64url) over the fields
+ * they exchange, in a fixed order, with the status as of now (an expired one reads as expired on either side).
+ * Seats are left out: the license server counts them and the portal takes them over.
+ */
+export function licenseChecksum(license: LicenseEntity): string {
+  const fields = [
+    license.license_key,
+    license.product_name,
+    license.user_email,
+    effectiveStatus(license),
+    license.expires_at.toISOString(),
+    license.max_activations,
+    license.is_trial,
+  ];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('base64url').slice(0, 22);
 }
 
 function toSyncedState(license: LicenseEntity): SyncedLicenseState {

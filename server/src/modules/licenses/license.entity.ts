@@ -54,6 +54,7 @@ export class LicenseEntity {
   order_id: number | null;
 
   /** When the license server last confirmed this license (the portal itself, unless an external one is configured). */
+  @Index('IDX_licenses_synced_at')
   @Column({ type: 'datetime', precision: 3, nullable: true })
   synced_at: Date | null;
 

@@ -265,6 +265,14 @@ export class LicensesRepository {
     await this.licenses.update({ ...fields, synced_at: IsNull() }, { synced_at: at });
   }
 
+  countPendingSync(): Promise<number> {
+    return this.licenses.countBy({ synced_at: IsNull() });
+  }
+
+  count(): Promise<number> {
+    return this.licenses.count();
+  }
+
   async confirmAllPending(at: Date): Promise<number> {
     return (await this.licenses.update({ synced_at: IsNull() }, { synced_at: at })).affected ?? 0;
   }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { In, Repository } from 'typeorm';
 import { ApiError, FieldErrors } from '../../common/api-error';
+import { LICENSE_SERVER_CHANGED, notify } from '../../common/events';
 import {
   AdminSettingsDto,
   AppInfoSettingsDto,
@@ -41,9 +43,20 @@ export interface LicenseServerSyncState {
   remote_logs: { origin: string; after_id: number } | null;
   /** The last failed sync's reason, cleared by the next success. */
   last_error: string | null;
+  /** When something was last pushed to the license server. */
+  last_push_at: string | null;
+  /** When its licenses and devices were last pulled. */
+  last_pull_at: string | null;
 }
 
-const NO_SYNC_YET: LicenseServerSyncState = { versions_synced_at: null, licenses_synced_at: null, remote_logs: null, last_error: null };
+const NO_SYNC_YET: LicenseServerSyncState = {
+  versions_synced_at: null,
+  licenses_synced_at: null,
+  remote_logs: null,
+  last_error: null,
+  last_push_at: null,
+  last_pull_at: null,
+};
 
 /** Money is stored in cents; the API shows the main unit as the spec does (`price_per_device: 10`). */
 const toCents = (amount: number) => Math.round(amount * 100);
@@ -51,7 +64,10 @@ const fromCents = (cents: number) => cents / 100;
 
 @Injectable()
 export class SettingsService {
-  constructor(@InjectRepository(SettingEntity) private readonly settings: Repository<SettingEntity>) {}
+  constructor(
+    @InjectRepository(SettingEntity) private readonly settings: Repository<SettingEntity>,
+    private readonly events: EventEmitter2,
+  ) {}
 
   /** Every group, stored values over defaults (so a field added in a release has its default). */
   async getAll(): Promise<SettingsGroups> {
@@ -128,7 +144,7 @@ export class SettingsService {
     const current = await this.getAll();
     const next = fromInput(dto, current);
     checkAgreement(next);
-    await this.saveAll(next);
+    await this.saveAll(current, next);
     return toAdminView(next);
   }
 
@@ -148,14 +164,17 @@ export class SettingsService {
     if (field !== 'api_token') delete (dto.license_server as Partial<LicenseServerSettingsInputDto>).api_token;
     const next = fromInput(dto, current);
     checkAgreement(next);
-    await this.saveAll(next);
+    await this.saveAll(current, next);
     return toAdminView(next);
   }
 
-  private async saveAll(groups: SettingsGroups): Promise<void> {
+  /** Stores every group; a new license-server URL or token is announced, so the sync brings that server in step. */
+  private async saveAll(current: SettingsGroups, groups: SettingsGroups): Promise<void> {
     await this.settings.manager.transaction(async (manager) => {
       for (const key of GROUP_KEYS) await manager.save(SettingEntity, { key, value: JSON.stringify(groups[key]) });
     });
+    const [before, after] = [current.license_server, groups.license_server];
+    if (before.url !== after.url || before.api_token !== after.api_token) notify(this.events, LICENSE_SERVER_CHANGED, { url: after.url });
   }
 }
 

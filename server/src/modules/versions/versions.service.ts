@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
-import { DataSource, In, Repository } from 'typeorm';
+import { createHash, randomUUID } from 'node:crypto';
+import { DataSource, In, MoreThan, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
@@ -39,6 +39,12 @@ export type SyncedVersion = Pick<VersionEntity, (typeof SYNCED_VERSION_FIELDS)[n
 
 export function toSyncedVersion(version: SyncedVersion): SyncedVersion {
   return Object.fromEntries(SYNCED_VERSION_FIELDS.map((field) => [field, version[field]])) as SyncedVersion;
+}
+
+/** What a version is, as both portals see it: SHA-256 (first 128 bits, base64url) over the fields they exchange. */
+export function versionChecksum(version: SyncedVersion): string {
+  const fields = SYNCED_VERSION_FIELDS.map((field) => version[field]);
+  return createHash('sha256').update(JSON.stringify(fields)).digest('base64url').slice(0, 22);
 }
 
 export type VersionPage = Page<VersionEntity> & { overallTotal: number; lastSyncAt: Date | null };
@@ -205,6 +211,33 @@ export class VersionsService {
   forSync(ids?: number[]): Promise<VersionEntity[]> {
     if (ids) return this.findByIds(ids);
     return this.versions.find({ where: { license_server_sync: true }, order: { id: 'ASC' } });
+  }
+
+  /** Versions marked for syncing after `afterId`, by id, `limit` at a time (a full sync). */
+  forSyncAfter(afterId: number, limit: number): Promise<VersionEntity[]> {
+    return this.versions.find({ where: { license_server_sync: true, id: MoreThan(afterId) }, order: { id: 'ASC' }, take: limit });
+  }
+
+  countForSync(): Promise<number> {
+    return this.versions.countBy({ license_server_sync: true });
+  }
+
+  /** The versions with these numbers. */
+  forNumbers(numbers: string[]): Promise<VersionEntity[]> {
+    return numbers.length ? this.versions.findBy({ version: In(numbers) }) : Promise.resolve([]);
+  }
+
+  /**
+   * Number and checksum of each version after `afterId`, by id: what a reconcile compares. The portal that syncs
+   * compares the versions it pushes (`onlyMarked`); a license server, every version it holds.
+   */
+  async checksumsAfter(afterId: number, limit: number, onlyMarked: boolean): Promise<Array<{ id: number; key: string; checksum: string }>> {
+    const rows = await this.versions.find({
+      where: { id: MoreThan(afterId), ...(onlyMarked ? { license_server_sync: true } : {}) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    return rows.map((version) => ({ id: version.id, key: version.version, checksum: versionChecksum(version) }));
   }
 
   /** Records a successful push to the license server (for the sync client). */

@@ -5,17 +5,44 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
+import type { SyncQueueItemDto } from './syncQueueItemDto';
+import type { LicenseServerStatusDtoFullSync } from './licenseServerStatusDtoFullSync';
+import type { SyncPendingDto } from './syncPendingDto';
+import type { LicenseServerStatusDtoReconcile } from './licenseServerStatusDtoReconcile';
 
 export interface LicenseServerStatusDto {
   /** False while this portal is its own license server (no URL configured). */
   external: boolean;
+  /** The retry queue's first entries (most attempts first), with their reasons. */
+  failures: SyncQueueItemDto[];
+  /**
+   * The newest full sync, or null when there was none.
+   * @nullable
+   */
+  full_sync: LicenseServerStatusDtoFullSync;
   /**
    * Why the last sync failed; null after a success.
    * @nullable
    */
   last_error: string | null;
+  /**
+   * When its licenses and devices were last pulled.
+   * @nullable
+   */
+  last_pull_at: string | null;
+  /**
+   * When something was last pushed to the license server.
+   * @nullable
+   */
+  last_push_at: string | null;
   /** @nullable */
   licenses_synced_at: string | null;
+  pending: SyncPendingDto;
+  /**
+   * The newest reconcile, or null.
+   * @nullable
+   */
+  reconcile: LicenseServerStatusDtoReconcile;
   /**
    * The external license server, or null.
    * @nullable

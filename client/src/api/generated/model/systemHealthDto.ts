@@ -7,6 +7,7 @@
  */
 import type { DatabaseHealthDto } from './databaseHealthDto';
 import type { JobHealthDto } from './jobHealthDto';
+import type { LicenseServerHealthDto } from './licenseServerHealthDto';
 import type { SystemHealthDtoStatus } from './systemHealthDtoStatus';
 import type { StorageHealthDto } from './storageHealthDto';
 
@@ -14,6 +15,8 @@ export interface SystemHealthDto {
   checked_at: string;
   database: DatabaseHealthDto;
   jobs: JobHealthDto[];
+  /** The license-server sync: last push and pull, pending items, failures with their reasons, the last reconcile's drift. */
+  license_server: LicenseServerHealthDto;
   /** Why the status is not healthy, one line each. */
   reasons: string[];
   server_uptime: number;

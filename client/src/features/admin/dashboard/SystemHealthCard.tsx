@@ -1,10 +1,11 @@
-import { Badge, Card, Group, List, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Box, Card, Group, List, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { SystemHealthDto } from '../../../api/generated/model';
 import { formatAdminBytes } from '../../../i18n/format';
 import type { MessageId } from '../../../i18n/message-id';
 import { healthColor, uptimeParts } from './dashboard-display';
+import { LicenseServerHealth } from './LicenseServerHealth';
 
 /** Shades dark or light enough for the badge's text to stay readable (axe contrast). */
 const BADGE_SHADES: Record<string, string> = { green: '#1e6b2f', yellow: 'yellow.4', red: 'red.9' };
@@ -23,7 +24,7 @@ function Figure({ label, value, testId }: { label: MessageId; value: ReactNode |
   );
 }
 
-/** Overall status with its reasons, uptime, database, storage and disk, and the scheduled jobs' last runs. */
+/** Overall status with its reasons, uptime, database, storage and disk, the license-server sync, and the scheduled jobs' last runs. */
 export function SystemHealthCard({ health, loading }: { health: SystemHealthDto | undefined; loading: boolean }) {
   const intl = useIntl();
   const bytes = (value: number | null | undefined) => (value == null ? null : formatAdminBytes(value, intl.locale));
@@ -45,7 +46,7 @@ export function SystemHealthCard({ health, loading }: { health: SystemHealthDto 
       {health && (
         <Stack gap={6}>
           {health.reasons.length > 0 && (
-            <List size="sm" c={healthColor(health.status)} data-testid="health-reasons" mb={4}>
+            <List size="sm" c={health.status === 'error' ? 'red.9' : undefined} data-testid="health-reasons" mb={4}>
               {health.reasons.map((reason) => (
                 <List.Item key={reason}>{reason}</List.Item>
               ))}
@@ -64,13 +65,15 @@ export function SystemHealthCard({ health, loading }: { health: SystemHealthDto 
             }`}
             testId="health-database"
           />
+          <LicenseServerHealth sync={health.license_server} />
           {health.jobs.length === 0 && (
             <Text fz="xs" c="dimmed" data-testid="health-jobs-none">
               <FormattedMessage id="admin.dashboard.health.noJobs" />
             </Text>
           )}
           {health.jobs.length > 0 && (
-            <Table.ScrollContainer minWidth={320} mt="xs">
+            // No horizontal scrolling (a scroll region without focusable content fails keyboard access): long job names wrap.
+            <Box mt="xs">
               <Table fz="xs" verticalSpacing={4} data-testid="health-jobs">
                 <Table.Thead>
                   <Table.Tr>
@@ -88,7 +91,7 @@ export function SystemHealthCard({ health, loading }: { health: SystemHealthDto 
                 <Table.Tbody>
                   {health.jobs.map((job) => (
                     <Table.Tr key={job.name}>
-                      <Table.Td>{job.name}</Table.Td>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{job.name}</Table.Td>
                       <Table.Td>{job.last_finished_at ? intl.formatTime(job.last_finished_at, { timeStyle: 'short' }) : '—'}</Table.Td>
                       <Table.Td title={job.last_error ?? undefined}>
                         {job.last_outcome === 'failed' ? (
@@ -105,7 +108,7 @@ export function SystemHealthCard({ health, loading }: { health: SystemHealthDto 
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </Box>
           )}
         </Stack>
       )}

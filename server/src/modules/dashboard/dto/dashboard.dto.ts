@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { LOG_LEVELS, LogLevel } from '../../logs/logs.constants';
 import { Envelope } from '../../../common/envelope';
+import { LicenseServerHealthDto } from '../../license-server/dto/sync.dto';
 
 export class UserFiguresDto {
   total: number;
@@ -139,6 +140,8 @@ export class SystemHealthDto {
   database: DatabaseHealthDto;
   storage: StorageHealthDto;
   jobs: JobHealthDto[];
+  /** The license-server sync: last push and pull, pending items, failures with their reasons, the last reconcile's drift. */
+  license_server: LicenseServerHealthDto;
   checked_at: Date;
 }
 

@@ -26,6 +26,8 @@ import { normalizeLicenseKey } from '../../licenses/licenses.service';
 import { MAX_EXPIRY } from '../../licenses/licenses.service';
 import { SERVER_UID_PATTERN } from './activation.dto';
 import { Envelope } from '../../../common/envelope';
+import { PageMetaDto } from '../../../common/list-query.dto';
+import { DRIFTS, type Drift, SYNC_PHASES, type SyncPhase, SYNC_QUEUE_KINDS, type SyncQueueKind } from '../license-server-sync.constants';
 import { MAX_LENGTH } from '../../../database/column-lengths';
 
 /** Items per push, and per page of a pull. */
@@ -219,11 +221,8 @@ export class SyncLicensePageDto {
   data: SyncLicenseStateDto[];
 }
 
-export class SyncDeviceDto extends SyncDeviceKeyDto {
-  @IsInt()
-  @Min(1)
-  id: number;
-
+/** A device as a portal pushes it (a full sync of a portal that was its own license server until now). */
+export class SyncPushedDeviceDto extends SyncDeviceKeyDto {
   @IsOptional()
   @IsString()
   @MaxLength(MAX_LENGTH.deviceName)
@@ -256,6 +255,18 @@ export class SyncDeviceDto extends SyncDeviceKeyDto {
   @Type(() => Date)
   @IsDate()
   last_activity_at: Date | null;
+}
+
+export class PushDevicesDto {
+  @SyncBatchOf(() => SyncPushedDeviceDto)
+  devices: SyncPushedDeviceDto[];
+}
+
+/** A device as the license server holds it, with its id there (the pull cursor). */
+export class SyncDeviceDto extends SyncPushedDeviceDto {
+  @IsInt()
+  @Min(1)
+  id: number;
 
   @IsOptional()
   @Type(() => Date)
@@ -336,6 +347,62 @@ export class SyncRemoteLogPageDto {
   data: SyncRemoteLogDto[];
 }
 
+export class PushDevicesResultDto {
+  /** Devices that took a seat here. */
+  @IsInt()
+  @Min(0)
+  created: number;
+
+  /** Devices this server knew already (it decides about their seats). */
+  @IsInt()
+  @Min(0)
+  unchanged: number;
+
+  /** Devices whose license is unknown here or has no usable seat left. */
+  @IsInt()
+  @Min(0)
+  refused: number;
+}
+
+export class PushDevicesResponseDto {
+  success: boolean;
+  @ValidateNested()
+  @Type(() => PushDevicesResultDto)
+  data: PushDevicesResultDto;
+}
+
+export const SYNC_CHECKSUM_KINDS = ['licenses', 'versions'] as const;
+
+/** A page of checksums: the records after `after_id`, oldest first. */
+export class SyncChecksumQueryDto extends SyncPageQueryDto {
+  @ApiProperty({ enum: SYNC_CHECKSUM_KINDS })
+  @IsIn(SYNC_CHECKSUM_KINDS)
+  kind: (typeof SYNC_CHECKSUM_KINDS)[number];
+}
+
+/** One record as a reconcile compares it: its key (license key or version number) and the checksum of its synced fields. */
+export class SyncChecksumDto {
+  @IsInt()
+  @Min(1)
+  id: number;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_LENGTH.licenseKey)
+  key: string;
+
+  @Matches(/^[\w-]{22}$/)
+  checksum: string;
+}
+
+export class SyncChecksumPageDto {
+  success: boolean;
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => SyncChecksumDto)
+  data: SyncChecksumDto[];
+}
+
 export class SyncRevocationDto {
   @IsBoolean()
   found: boolean;
@@ -390,6 +457,80 @@ export class LicenseSyncResultDto {
 
 export class LicenseSyncResponseDto extends Envelope(LicenseSyncResultDto, { message: 'required' }) {}
 
+/** How far a full sync has come with one kind of record. */
+export class SyncProgressDto {
+  done: number;
+  total: number;
+}
+
+/** A full sync: every version, license and seat-holding device pushed to the license server, in batches, resumable. */
+export class FullSyncDto {
+  id: number;
+  target_url: string;
+  /** configured: the license server was set or changed; manual: an admin started it. */
+  @ApiProperty({ enum: ['configured', 'manual'] })
+  reason: 'configured' | 'manual';
+  /** running (also while it waits to retry after a failure), completed, or cancelled (the license server changed). */
+  @ApiProperty({ enum: ['running', 'completed', 'cancelled'] })
+  status: 'running' | 'completed' | 'cancelled';
+  @ApiProperty({ enum: SYNC_PHASES })
+  phase: SyncPhase;
+  versions: SyncProgressDto;
+  licenses: SyncProgressDto;
+  devices: SyncProgressDto;
+  /** Failures since the last batch that went through. */
+  attempts: number;
+  last_error: string | null;
+  /** While it waits after a failure: when it tries again. */
+  next_attempt_at: Date | null;
+  started_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+}
+
+export class FullSyncResponseDto extends Envelope(FullSyncDto, { message: 'required' }) {}
+
+/** A push that failed and waits in the retry queue. */
+export class SyncQueueItemDto {
+  @ApiProperty({ enum: SYNC_QUEUE_KINDS })
+  kind: SyncQueueKind;
+  /** License key or version number. */
+  key: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Date;
+  created_at: Date;
+  last_attempt_at: Date | null;
+}
+
+export class SyncPendingDto {
+  /** Licenses changed here that the license server has not confirmed yet. */
+  licenses: number;
+  /** Pushes in the retry queue. */
+  queued: number;
+}
+
+export class SyncCountsHereThereDto {
+  here: number;
+  there: number;
+}
+
+/** A comparison of both sides: counts, and how many records are missing there, missing here, or different. */
+export class ReconcileDto {
+  id: number;
+  target_url: string;
+  @ApiProperty({ enum: ['running', 'completed', 'failed'] })
+  status: 'running' | 'completed' | 'failed';
+  error: string | null;
+  licenses: SyncCountsHereThereDto;
+  versions: SyncCountsHereThereDto;
+  missing_there: number;
+  missing_here: number;
+  different: number;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
 export class LicenseServerStatusDto {
   /** False while this portal is its own license server (no URL configured). */
   external: boolean;
@@ -399,6 +540,85 @@ export class LicenseServerStatusDto {
   licenses_synced_at: Date | null;
   /** Why the last sync failed; null after a success. */
   last_error: string | null;
+  /** When something was last pushed to the license server. */
+  last_push_at: Date | null;
+  /** When its licenses and devices were last pulled. */
+  last_pull_at: Date | null;
+  pending: SyncPendingDto;
+  /** The retry queue's first entries (most attempts first), with their reasons. */
+  failures: SyncQueueItemDto[];
+  /** The newest full sync, or null when there was none. */
+  full_sync: FullSyncDto | null;
+  /** The newest reconcile, or null. */
+  reconcile: ReconcileDto | null;
 }
 
 export class LicenseServerStatusResponseDto extends Envelope(LicenseServerStatusDto) {}
+
+export class ReconcileReportQueryDto {
+  /** Page of the drift list, from 1. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  page?: number;
+
+  /** Drift entries per page (default 50). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+}
+
+/** A record out of step: a license (by key) or a version (by number). */
+export class SyncDriftItemDto {
+  @ApiProperty({ enum: ['license', 'version'] })
+  kind: 'license' | 'version';
+  key: string;
+  @ApiProperty({ enum: DRIFTS })
+  drift: Drift;
+}
+
+export class ReconcileReportDto {
+  /** The newest reconcile, or null when there was none. */
+  reconcile: ReconcileDto | null;
+  /** One page of what it found. */
+  drift: SyncDriftItemDto[];
+}
+
+export class ReconcileReportResponseDto extends Envelope(ReconcileReportDto, { message: 'optional', meta: PageMetaDto }) {}
+
+export class RepairResultDto {
+  /** Licenses missing there or different, pushed from here. */
+  pushed_licenses: number;
+  /** Versions missing there or different, pushed from here. */
+  pushed_versions: number;
+  /** Licenses taken over from the license server (those missing here among them). */
+  pulled_licenses: number;
+  /** The reconcile run after the repair. */
+  reconcile: ReconcileDto;
+}
+
+export class RepairResponseDto extends Envelope(RepairResultDto, { message: 'required' }) {}
+
+export class RetryResultDto {
+  /** Queued pushes delivered now. */
+  delivered: number;
+  /** Still queued (they failed again). */
+  queued: number;
+}
+
+export class RetryResponseDto extends Envelope(RetryResultDto, { message: 'required' }) {}
+
+/** The sync as System Health shows it: the status, whether the license server answers, and what is wrong. */
+export class LicenseServerHealthDto extends LicenseServerStatusDto {
+  /** Whether the license server answered a sync call just now; null while this portal is its own license server. */
+  reachable: boolean | null;
+  /** How long that call took. */
+  round_trip_ms: number | null;
+  /** What is wrong with the sync, one line each; each makes System Health a warning. */
+  problems: string[];
+}

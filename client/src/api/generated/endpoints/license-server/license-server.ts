@@ -28,9 +28,15 @@ import type {
   ActivationRequestDto,
   ActivationResponseDto,
   DeactivationRequestDto,
+  FullSyncResponseDto,
+  GetReconcileReportParams,
   LicenseServerStatusResponseDto,
   LicenseSyncResponseDto,
   PublicKeyResponseDto,
+  ReconcileLicenseServerParams,
+  ReconcileReportResponseDto,
+  RepairResponseDto,
+  RetryResponseDto,
   VersionSyncResponseDto
 } from '../../model';
 
@@ -43,7 +49,8 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * @summary Which license server this portal uses, and when it last synced with it.
+ * @summary Which license server this portal uses and how the sync stands: last push and pull, pending items, the retry
+queue's failures with their reasons, the newest full sync with its progress, and the newest reconcile.
  */
 export const getGetLicenseServerStatusUrl = () => {
 
@@ -122,7 +129,8 @@ export function useGetLicenseServerStatus<TData = Awaited<ReturnType<typeof getL
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Which license server this portal uses, and when it last synced with it.
+ * @summary Which license server this portal uses and how the sync stands: last push and pull, pending items, the retry
+queue's failures with their reasons, the newest full sync with its progress, and the newest reconcile.
  */
 
 export function useGetLicenseServerStatus<TData = Awaited<ReturnType<typeof getLicenseServerStatus>>, TError = ErrorType<unknown>>(
@@ -142,6 +150,399 @@ export function useGetLicenseServerStatus<TData = Awaited<ReturnType<typeof getL
 
 
 /**
+ * @summary Starts a full sync (every version, license and seat-holding device) in the background; 409 without a license server.
+ */
+export const getStartFullSyncUrl = () => {
+
+
+  
+
+  return `/api/admin/license-server/full-sync`
+}
+
+export const startFullSync = async ( options?: RequestInit): Promise<FullSyncResponseDto> => {
+  
+  return httpClient<FullSyncResponseDto>(getStartFullSyncUrl(),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getStartFullSyncMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startFullSync>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof startFullSync>>, TError,void, TContext> => {
+
+const mutationKey = ['startFullSync'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof startFullSync>>, void> = () => {
+          
+
+          return  startFullSync(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type StartFullSyncMutationResult = NonNullable<Awaited<ReturnType<typeof startFullSync>>>
+    
+    export type StartFullSyncMutationError = ErrorType<unknown>
+
+    /**
+ * @summary Starts a full sync (every version, license and seat-holding device) in the background; 409 without a license server.
+ */
+export const useStartFullSync = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startFullSync>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof startFullSync>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getStartFullSyncMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary The newest reconcile and one page of its drift: missing there, missing here, different.
+ */
+export const getGetReconcileReportUrl = (params?: GetReconcileReportParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/admin/license-server/reconcile?${stringifiedParams}` : `/api/admin/license-server/reconcile`
+}
+
+export const getReconcileReport = async (params?: GetReconcileReportParams, options?: RequestInit): Promise<ReconcileReportResponseDto> => {
+  
+  return httpClient<ReconcileReportResponseDto>(getGetReconcileReportUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetReconcileReportQueryKey = (params?: GetReconcileReportParams,) => {
+    return [
+    `/api/admin/license-server/reconcile`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetReconcileReportQueryOptions = <TData = Awaited<ReturnType<typeof getReconcileReport>>, TError = ErrorType<unknown>>(params?: GetReconcileReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReconcileReport>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetReconcileReportQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getReconcileReport>>> = ({ signal }) => getReconcileReport(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getReconcileReport>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetReconcileReportQueryResult = NonNullable<Awaited<ReturnType<typeof getReconcileReport>>>
+export type GetReconcileReportQueryError = ErrorType<unknown>
+
+
+export function useGetReconcileReport<TData = Awaited<ReturnType<typeof getReconcileReport>>, TError = ErrorType<unknown>>(
+ params: undefined |  GetReconcileReportParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReconcileReport>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getReconcileReport>>,
+          TError,
+          Awaited<ReturnType<typeof getReconcileReport>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetReconcileReport<TData = Awaited<ReturnType<typeof getReconcileReport>>, TError = ErrorType<unknown>>(
+ params?: GetReconcileReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReconcileReport>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getReconcileReport>>,
+          TError,
+          Awaited<ReturnType<typeof getReconcileReport>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetReconcileReport<TData = Awaited<ReturnType<typeof getReconcileReport>>, TError = ErrorType<unknown>>(
+ params?: GetReconcileReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReconcileReport>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The newest reconcile and one page of its drift: missing there, missing here, different.
+ */
+
+export function useGetReconcileReport<TData = Awaited<ReturnType<typeof getReconcileReport>>, TError = ErrorType<unknown>>(
+ params?: GetReconcileReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReconcileReport>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetReconcileReportQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * @summary Compares both sides (counts, and a checksum per license and version by key) and lists the drift.
+ */
+export const getReconcileLicenseServerUrl = (params?: ReconcileLicenseServerParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/admin/license-server/reconcile?${stringifiedParams}` : `/api/admin/license-server/reconcile`
+}
+
+export const reconcileLicenseServer = async (params?: ReconcileLicenseServerParams, options?: RequestInit): Promise<ReconcileReportResponseDto> => {
+  
+  return httpClient<ReconcileReportResponseDto>(getReconcileLicenseServerUrl(params),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getReconcileLicenseServerMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reconcileLicenseServer>>, TError,{params?: ReconcileLicenseServerParams}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof reconcileLicenseServer>>, TError,{params?: ReconcileLicenseServerParams}, TContext> => {
+
+const mutationKey = ['reconcileLicenseServer'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof reconcileLicenseServer>>, {params?: ReconcileLicenseServerParams}> = (props) => {
+          const {params} = props ?? {};
+
+          return  reconcileLicenseServer(params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ReconcileLicenseServerMutationResult = NonNullable<Awaited<ReturnType<typeof reconcileLicenseServer>>>
+    
+    export type ReconcileLicenseServerMutationError = ErrorType<unknown>
+
+    /**
+ * @summary Compares both sides (counts, and a checksum per license and version by key) and lists the drift.
+ */
+export const useReconcileLicenseServer = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reconcileLicenseServer>>, TError,{params?: ReconcileLicenseServerParams}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof reconcileLicenseServer>>,
+        TError,
+        {params?: ReconcileLicenseServerParams},
+        TContext
+      > => {
+
+      const mutationOptions = getReconcileLicenseServerMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary Pushes what is missing or different there, takes over what is missing here, and reconciles again.
+ */
+export const getRepairLicenseServerDriftUrl = () => {
+
+
+  
+
+  return `/api/admin/license-server/reconcile/repair`
+}
+
+export const repairLicenseServerDrift = async ( options?: RequestInit): Promise<RepairResponseDto> => {
+  
+  return httpClient<RepairResponseDto>(getRepairLicenseServerDriftUrl(),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getRepairLicenseServerDriftMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof repairLicenseServerDrift>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof repairLicenseServerDrift>>, TError,void, TContext> => {
+
+const mutationKey = ['repairLicenseServerDrift'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof repairLicenseServerDrift>>, void> = () => {
+          
+
+          return  repairLicenseServerDrift(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RepairLicenseServerDriftMutationResult = NonNullable<Awaited<ReturnType<typeof repairLicenseServerDrift>>>
+    
+    export type RepairLicenseServerDriftMutationError = ErrorType<unknown>
+
+    /**
+ * @summary Pushes what is missing or different there, takes over what is missing here, and reconciles again.
+ */
+export const useRepairLicenseServerDrift = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof repairLicenseServerDrift>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof repairLicenseServerDrift>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getRepairLicenseServerDriftMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary Tries every push in the retry queue now, whatever its backoff.
+ */
+export const getRetrySyncQueueUrl = () => {
+
+
+  
+
+  return `/api/admin/license-server/retry`
+}
+
+export const retrySyncQueue = async ( options?: RequestInit): Promise<RetryResponseDto> => {
+  
+  return httpClient<RetryResponseDto>(getRetrySyncQueueUrl(),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getRetrySyncQueueMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retrySyncQueue>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof retrySyncQueue>>, TError,void, TContext> => {
+
+const mutationKey = ['retrySyncQueue'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof retrySyncQueue>>, void> = () => {
+          
+
+          return  retrySyncQueue(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RetrySyncQueueMutationResult = NonNullable<Awaited<ReturnType<typeof retrySyncQueue>>>
+    
+    export type RetrySyncQueueMutationError = ErrorType<unknown>
+
+    /**
+ * @summary Tries every push in the retry queue now, whatever its backoff.
+ */
+export const useRetrySyncQueue = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retrySyncQueue>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof retrySyncQueue>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getRetrySyncQueueMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Sync with License Server (License Management): licenses both ways, then devices and the activation log.
  */
 export const getSyncLicensesUrl = () => {
