@@ -58,7 +58,7 @@ function prematureClose(): NodeJS.ErrnoException {
  * soon as the destination closes: a response whose client went away does not always call back a pending write,
  * and a copy waiting on it forever would keep its file open.
  */
-function writeChunk(destination: Writable, chunk: Buffer): Promise<void> {
+export function writeChunk(destination: Writable, chunk: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     const closed = () => reject(prematureClose());
     if (destination.destroyed) return closed();
