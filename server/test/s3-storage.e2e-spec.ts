@@ -1,18 +1,33 @@
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { makeS3Client } from '../src/modules/storage/s3.storage';
-import { asBuffer, countRows, createVersion, postFile, postVersion, sha256, someBytes, uploadFile } from './support/distribution';
+import { FileStorage } from '../src/modules/storage/file-storage';
+import { makeS3Client, S3Storage } from '../src/modules/storage/s3.storage';
+import {
+  asBuffer,
+  countRows,
+  createVersion,
+  eventually,
+  postFile,
+  postVersion,
+  sha256,
+  someBytes,
+  uploadFile,
+} from './support/distribution';
 import { bearer, startTestApp, TestApp } from './support/test-app';
+import { twoInstances } from './support/two-instances';
 
 // s3rver ships no types; it is a real S3 protocol server running in this process.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const S3rver = require('s3rver') as new (options: Record<string, unknown>) => {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
+  httpServer: Server;
 };
 
 const MAX_UPLOAD_BYTES = 12 * 1024 * 1024;
@@ -28,6 +43,9 @@ async function startS3(buckets: string[]) {
     configureBuckets: buckets.map((name) => ({ name })),
   });
   const { port } = await server.run();
+  // What the store was asked, so a test can wait for an upload to be under way (or aborted).
+  const requests: string[] = [];
+  server.httpServer.on('request', (request: IncomingMessage) => requests.push(`${request.method} ${request.url}`));
   const endpoint = `http://127.0.0.1:${port}`;
   // s3rver's fixed credentials, given the way a deployment gives them: through the SDK's standard variables.
   process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
@@ -36,6 +54,7 @@ async function startS3(buckets: string[]) {
   return {
     endpoint,
     client,
+    requests,
     async close() {
       client.destroy();
       await server.close();
@@ -58,7 +77,7 @@ async function objectBytes(client: S3Client, bucket: string, key: string): Promi
 describe(`S3 storage (${process.env.TEST_DB})`, () => {
   let s3: Awaited<ReturnType<typeof startS3>>;
   beforeAll(async () => {
-    s3 = await startS3(['portal-proxy', 'portal-redirect']);
+    s3 = await startS3(['portal-proxy', 'portal-redirect', 'portal-shared']);
   });
   afterAll(async () => {
     await s3?.close();
@@ -200,6 +219,49 @@ describe(`S3 storage (${process.env.TEST_DB})`, () => {
       expect(await countRows(t, 'versions')).toBe(versions);
     });
 
+    it('aborts the multipart upload and keeps no object or row when the client goes away mid-upload', async () => {
+      const before = await objects(s3.client, bucket);
+      const versions = await countRows(t, 'versions');
+      const { port } = t.app.getHttpServer().address() as AddressInfo;
+      const boundary = '----portal-s3-test';
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/admin/upload',
+        headers: { ...bearer(admin), 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': MAX_UPLOAD_BYTES },
+      });
+      request.on('error', () => undefined);
+      const fields = { version: '3.0.2', release_date: '2025-06-01' };
+      const head = Object.entries(fields).map(
+        ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      );
+      request.write(`${head.join('')}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="aborted.zip"\r\n\r\n`);
+      // More than one part, so a part is on its way to the store before the client goes away.
+      request.write(someBytes(9 * 1024 * 1024));
+      const sentBefore = s3.requests.length;
+      await eventually('a part of the upload reached the store', () =>
+        s3.requests.slice(sentBefore).some((line) => line.includes('partNumber=')),
+      );
+      const sentUntilGone = s3.requests.length;
+      request.destroy();
+      const since = () => s3.requests.slice(sentUntilGone);
+      await eventually('the multipart upload was aborted', () => since().some((line) => line.includes('x-id=AbortMultipartUpload')));
+      // Then the temporary key is deleted too (in case a single PutObject landed): the portal is done with the request.
+      await eventually('the temporary key was deleted', () => since().some((line) => line.startsWith('DELETE') && line.includes('.part')));
+      expect(await objects(s3.client, bucket)).toEqual(before);
+      expect(await countRows(t, 'versions')).toBe(versions);
+    });
+
+    it('sweeps temporary objects a killed upload left behind, and keeps stored files', async () => {
+      const storage = t.app.get(FileStorage) as S3Storage;
+      const leftover = `tmp/${randomUUID()}.part`;
+      await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: leftover, Body: someBytes(100) }));
+      const stored = Object.keys(await objects(s3.client, bucket)).filter((key) => key !== leftover);
+      await storage.sweep(0);
+      expect(Object.keys(await objects(s3.client, bucket))).toEqual(stored);
+    });
+
     it('removes the object when its file is deleted', async () => {
       const file = await uploadFile(t, { version_id: versionId, name: 'streamhub-3.0.0.x86_64.rpm', bytes: someBytes(4000) });
       const key = await storageKeyOf(t, 'distribution_files', file.id);
@@ -207,6 +269,31 @@ describe(`S3 storage (${process.env.TEST_DB})`, () => {
       await t.api().delete(`/api/admin/distribution-files/${file.id}`).set(bearer(admin)).expect(200);
       expect(Object.keys(await objects(s3.client, bucket))).not.toContain(key);
     });
+  });
+
+  it('serves through instance B, byte for byte and by Range, what was uploaded through instance A (one database, one bucket)', async () => {
+    const [a, b] = await twoInstances(s3Env('portal-shared', 'proxy'));
+    try {
+      const client = await a.signUpClient(); // signed in on A, served by B
+      const version = await createVersion(a, '5.0.0');
+      const bytes = someBytes(2_000_000);
+      const file = await uploadFile(a, { version_id: version.id, name: 'streamhub_5.0.0_amd64.deb', bytes });
+      const whole = await b.api().get(`/api/download/${file.id}`).set(bearer(client.token)).buffer(true).parse(asBuffer).expect(200);
+      expect(sha256(whole.body)).toBe(sha256(bytes));
+      const ranged = await b
+        .api()
+        .get(`/api/download/${file.id}`)
+        .set(bearer(client.token))
+        .set('Range', 'bytes=1000000-1999999')
+        .buffer(true)
+        .parse(asBuffer);
+      expect(ranged.status).toBe(206);
+      expect(ranged.body.equals(bytes.subarray(1_000_000, 2_000_000))).toBe(true);
+      for (const t of [a, b]) expect(t.statuses.filter((status) => status >= 500)).toEqual([]);
+    } finally {
+      await b.close();
+      await a.close();
+    }
   });
 
   describe('redirect mode: a 302 to a presigned URL', () => {
