@@ -253,6 +253,12 @@ describe(`S3 storage (${process.env.TEST_DB})`, () => {
       expect(await countRows(t, 'versions')).toBe(versions);
     });
 
+    it("reports the stored files in System Health without taking this host's disk for the store", async () => {
+      const health = (await t.api().get('/api/admin/system/health').set(bearer(admin)).expect(200)).body.data;
+      expect(health.storage.file_count).toBeGreaterThan(0);
+      expect(health.storage).toMatchObject({ free_bytes: null, total_bytes: null });
+    });
+
     it('sweeps temporary objects a killed upload left behind, and keeps stored files', async () => {
       const storage = t.app.get(FileStorage) as S3Storage;
       const leftover = `tmp/${randomUUID()}.part`;
