@@ -49,7 +49,7 @@ export async function readRange(fd: number, range: ByteRange): Promise<Buffer> {
 }
 
 /** Node's own error for a stream that closed early, so callers treat it like any client going away. */
-function prematureClose(): NodeJS.ErrnoException {
+export function prematureClose(): NodeJS.ErrnoException {
   return Object.assign(new Error('The destination closed before the transfer ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 

@@ -15,7 +15,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import type { S3Config } from '../../config/app-config';
-import { writeChunk } from './file-reads';
+import { prematureClose } from './file-reads';
 import { ByteRange, FileStorage, MeasuringStream, OpenedObject, ReceivedUpload, StorageUnavailableError } from './file-storage';
 import { contentDisposition } from './http-range';
 import { STORAGE_KEY } from './local-disk.storage';
@@ -42,6 +42,22 @@ export function makeS3Client(config: S3Config): S3Client {
 function isNotFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}
+
+/** Resolves when `destination` wants more; fails as soon as it closes (a client that went away). */
+function drained(destination: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (error?: Error) => {
+      destination.off('drain', onDrain);
+      destination.off('close', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onClose = () => settle(prematureClose());
+    destination.once('drain', onDrain);
+    destination.once('close', onClose);
+  });
 }
 
 /** Files in an S3-compatible bucket (STORAGE_DRIVER=s3), shared by every instance of the portal. */
@@ -169,7 +185,11 @@ export class S3Storage extends FileStorage {
     const abort = new AbortController();
     const body = await this.getRange(key, range, abort.signal);
     try {
-      for await (const chunk of body) await writeChunk(destination, chunk as Buffer);
+      // Each chunk is a buffer of its own (nothing pooled to reuse), so writes wait only when the socket is full.
+      for await (const chunk of body) {
+        if (destination.destroyed) throw prematureClose();
+        if (!destination.write(chunk as Buffer)) await drained(destination);
+      }
     } finally {
       abort.abort();
       body.destroy();
