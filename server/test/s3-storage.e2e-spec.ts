@@ -1,7 +1,7 @@
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { get as httpGet, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,6 +173,29 @@ describe(`S3 storage (${process.env.TEST_DB})`, () => {
       expect(await countRows(t, 'download_logs')).toBe(1);
       // Authorization still holds before any byte is read from the bucket.
       await t.api().get(`/api/download/${file.id}`).expect(401);
+    });
+
+    it('releases the store connection of every download whose client goes away mid-transfer', async () => {
+      const bytes = someBytes(6 * 1024 * 1024);
+      const file = await uploadFile(t, { version_id: versionId, name: 'streamhub_3.0.0_arm64.deb', bytes });
+      const { port } = t.app.getHttpServer().address() as AddressInfo;
+      // More abandoned downloads than the SDK keeps connections (50): a leaked GetObject each would stall the next download.
+      for (let round = 0; round < 60; round++) {
+        await new Promise<void>((resolve, reject) => {
+          const request = httpGet(
+            { host: '127.0.0.1', port, path: `/api/download/${file.id}`, headers: bearer(client.token), agent: false },
+            (response) => {
+              response.once('data', () => {
+                request.destroy();
+                resolve();
+              });
+            },
+          );
+          request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+        });
+      }
+      const whole = await t.api().get(`/api/download/${file.id}`).set(bearer(client.token)).buffer(true).parse(asBuffer).expect(200);
+      expect(sha256(whole.body)).toBe(sha256(bytes));
     });
 
     it('leaves no object and no row when an upload is refused: wrong type, too large, or invalid fields', async () => {
