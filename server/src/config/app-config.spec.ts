@@ -131,4 +131,57 @@ describe('loadConfig', () => {
     const message = (error as Error).message;
     for (const name of ['PORT', 'DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD']) expect(message).toContain(name);
   });
+
+  describe('storage driver', () => {
+    it('keeps files on the local disk unless STORAGE_DRIVER says s3', () => {
+      expect(loadConfig({ DATA_DIR: tempDir() }).storage).toMatchObject({ driver: 'local', s3: null });
+    });
+
+    it('stops the start when STORAGE_DRIVER=s3 names no bucket, saying which variable is missing', () => {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET is required when STORAGE_DRIVER=s3/);
+    });
+
+    it('reads the bucket, endpoint and modes, with path-style addressing by default for a custom endpoint', () => {
+      const config = loadConfig({
+        DATA_DIR: tempDir(),
+        STORAGE_DRIVER: 's3',
+        S3_BUCKET: 'portal-files',
+        S3_ENDPOINT: 'http://minio:9000/',
+        S3_DOWNLOADS: 'redirect',
+      });
+      expect(config.storage).toMatchObject({
+        driver: 's3',
+        s3: {
+          bucket: 'portal-files',
+          endpoint: 'http://minio:9000',
+          region: 'us-east-1',
+          forcePathStyle: true,
+          downloads: 'redirect',
+          presignSeconds: 60,
+        },
+      });
+      const aws = loadConfig({ DATA_DIR: tempDir(), STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_REGION: 'eu-central-1' }).storage.s3;
+      expect(aws).toMatchObject({ endpoint: null, region: 'eu-central-1', forcePathStyle: false, downloads: 'proxy' });
+    });
+
+    it('refuses an unknown driver, download mode or endpoint, and uploads larger than one S3 copy', () => {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), STORAGE_DRIVER: 'ftp' })).toThrow(/STORAGE_DRIVER must be local or s3/);
+      const error = (() => {
+        try {
+          loadConfig({
+            DATA_DIR: tempDir(),
+            STORAGE_DRIVER: 's3',
+            S3_BUCKET: 'b',
+            S3_ENDPOINT: 'minio:9000',
+            S3_DOWNLOADS: 'direct',
+            MAX_UPLOAD_BYTES: String(6 * 1024 ** 3),
+          });
+        } catch (caught) {
+          return (caught as Error).message;
+        }
+        return '';
+      })();
+      for (const name of ['S3_ENDPOINT', 'S3_DOWNLOADS', 'MAX_UPLOAD_BYTES']) expect(error).toContain(name);
+    });
+  });
 });

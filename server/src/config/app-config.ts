@@ -87,7 +87,29 @@ export interface StorageConfig {
   dir: string;
   /** Largest accepted upload in bytes (MAX_UPLOAD_BYTES); beyond it an upload is refused with 413. */
   maxUploadBytes: number;
+  /** STORAGE_DRIVER: files on the local disk (one host) or in an S3-compatible object store (several instances). */
+  driver: 'local' | 's3';
+  /** The object store when driver is s3; credentials come from the AWS SDK's own chain (AWS_ACCESS_KEY_ID, ...). */
+  s3: S3Config | null;
 }
+
+export interface S3Config {
+  /** S3_BUCKET (required with STORAGE_DRIVER=s3). */
+  bucket: string;
+  /** S3_ENDPOINT: the store's URL for MinIO and other S3-compatible stores; null: AWS. */
+  endpoint: string | null;
+  /** S3_REGION (default us-east-1, which MinIO and most compatible stores accept). */
+  region: string;
+  /** S3_FORCE_PATH_STYLE: bucket in the path (http://host/bucket/key), as MinIO expects; default true when S3_ENDPOINT is set. */
+  forcePathStyle: boolean;
+  /** S3_DOWNLOADS: the portal streams the bytes (proxy) or answers 302 to a presigned URL (redirect). */
+  downloads: 'proxy' | 'redirect';
+  /** S3_PRESIGN_SECONDS: how long a redirect's presigned URL works. */
+  presignSeconds: number;
+}
+
+/** S3 copies an object in one request up to 5 GiB, which is how an upload moves from its temporary key into place. */
+export const S3_MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
 
 export interface DownloadsConfig {
   /** HMAC key of signed download links: DOWNLOAD_LINK_SECRET, else derived from the JWT secret. */
@@ -240,10 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         retryMaxSeconds: int('LICENSE_SERVER_RETRY_MAX_SECONDS', 3600, 1, 7 * 24 * 3600),
       },
     },
-    storage: {
-      dir: resolve(env.STORAGE_DIR || join(dataDir, 'storage')),
-      maxUploadBytes: int('MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
-    },
+    storage: parseStorage(env, dataDir, int, problems),
     downloads: {
       linkSecret: downloadLinkSecret(env.DOWNLOAD_LINK_SECRET, jwtSecret, problems),
       linkTtlSeconds: int('DOWNLOAD_LINK_TTL_SECONDS', 15 * 60, 1, 7 * 24 * 3600),
@@ -256,6 +275,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     );
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+function parseStorage(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): StorageConfig {
+  const driver = (env.STORAGE_DRIVER?.trim().toLowerCase() || 'local') as StorageConfig['driver'];
+  if (driver !== 'local' && driver !== 's3') problems.push(`STORAGE_DRIVER must be local or s3 (got "${env.STORAGE_DRIVER}")`);
+  const maxUploadBytes = int('MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER);
+  const storage: StorageConfig = { dir: resolve(env.STORAGE_DIR || join(dataDir, 'storage')), maxUploadBytes, driver, s3: null };
+  if (driver !== 's3') return storage;
+
+  const bucket = env.S3_BUCKET?.trim() ?? '';
+  if (!bucket) problems.push('S3_BUCKET is required when STORAGE_DRIVER=s3: name the bucket that holds the uploaded files');
+  const endpoint = env.S3_ENDPOINT?.trim().replace(/\/+$/, '') || null;
+  if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint)) problems.push(`S3_ENDPOINT must be an http(s) URL (got "${env.S3_ENDPOINT}")`);
+  const pathStyle = env.S3_FORCE_PATH_STYLE?.trim().toLowerCase();
+  if (pathStyle && !['true', 'false', '1', '0'].includes(pathStyle)) problems.push('S3_FORCE_PATH_STYLE must be true or false');
+  const downloads = (env.S3_DOWNLOADS?.trim().toLowerCase() || 'proxy') as S3Config['downloads'];
+  if (downloads !== 'proxy' && downloads !== 'redirect')
+    problems.push(`S3_DOWNLOADS must be proxy or redirect (got "${env.S3_DOWNLOADS}")`);
+  if (maxUploadBytes > S3_MAX_UPLOAD_BYTES)
+    problems.push(`MAX_UPLOAD_BYTES must be at most ${S3_MAX_UPLOAD_BYTES} (5 GiB) with STORAGE_DRIVER=s3`);
+  storage.s3 = {
+    bucket,
+    endpoint,
+    region: env.S3_REGION?.trim() || 'us-east-1',
+    forcePathStyle: pathStyle ? pathStyle === 'true' || pathStyle === '1' : endpoint !== null,
+    downloads,
+    presignSeconds: int('S3_PRESIGN_SECONDS', 60, 1, 7 * 24 * 3600),
+  };
+  return storage;
 }
 
 /**

@@ -120,7 +120,8 @@ export class SystemHealthService {
     const [versions, files, disk] = await Promise.all([
       this.versions.storageUsage(),
       this.files.stats(),
-      statfs(this.config.storage.dir).catch(() => null),
+      // An object store has no disk to watch: free and total stay unknown rather than describe this host's disk.
+      this.config.storage.driver === 'local' ? statfs(this.config.storage.dir).catch(() => null) : null,
     ]);
     return {
       used_bytes: versions.bytes + files.total_size,

@@ -49,7 +49,7 @@ export async function readRange(fd: number, range: ByteRange): Promise<Buffer> {
 }
 
 /** Node's own error for a stream that closed early, so callers treat it like any client going away. */
-function prematureClose(): NodeJS.ErrnoException {
+export function prematureClose(): NodeJS.ErrnoException {
   return Object.assign(new Error('The destination closed before the transfer ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
@@ -58,7 +58,7 @@ function prematureClose(): NodeJS.ErrnoException {
  * soon as the destination closes: a response whose client went away does not always call back a pending write,
  * and a copy waiting on it forever would keep its file open.
  */
-function writeChunk(destination: Writable, chunk: Buffer): Promise<void> {
+export function writeChunk(destination: Writable, chunk: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     const closed = () => reject(prematureClose());
     if (destination.destroyed) return closed();

@@ -1,4 +1,5 @@
-import type { Readable, Writable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { Transform, TransformCallback, type Readable, type Writable } from 'node:stream';
 
 /** An upload received into temporary space: complete, hashed, not yet visible under any key. */
 export interface ReceivedUpload {
@@ -37,6 +38,32 @@ export class UploadTooLargeError extends Error {
   }
 }
 
+/** Counts and hashes the bytes that pass; fails as soon as they exceed the limit. */
+export class MeasuringStream extends Transform {
+  readonly hash = createHash('sha256');
+  // Not `size`: lib-storage reads a body's `size` as its length before the first byte.
+  byteCount = 0;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.byteCount += chunk.length;
+    if (this.byteCount > this.maxBytes) return callback(new UploadTooLargeError(this.maxBytes));
+    this.hash.update(chunk);
+    callback(null, chunk);
+  }
+}
+
+/** The store failed to take an upload (not the client's doing): answered 503, and nothing is kept. */
+export class StorageUnavailableError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`The file store did not accept the upload: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = 'StorageUnavailableError';
+  }
+}
+
 /**
  * Where uploaded files live. One interface for the local disk (default) and object storage (scale-out):
  * an upload streams into temporary space while it is hashed and measured, and only `commit` makes it
@@ -56,4 +83,11 @@ export abstract class FileStorage {
   abstract remove(key: string): Promise<void>;
   /** Bytes used by stored objects (for health figures). */
   abstract usedBytes(): Promise<number>;
+  /**
+   * A short-lived URL the client may fetch the object from directly (S3_DOWNLOADS=redirect), or null when the
+   * portal sends the bytes itself (the local disk, and object storage in proxy mode).
+   */
+  downloadUrl(_key: string, _fileName: string, _contentType: string): Promise<string | null> {
+    return Promise.resolve(null);
+  }
 }

@@ -1,12 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { close as closeFile, createWriteStream, fstat, open as openNode } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { Readable, Transform, TransformCallback } from 'node:stream';
+import { Readable } from 'node:stream';
 import { copyRange, readRange } from './file-reads';
-import { FileStorage, OpenedObject, ReceivedUpload, UploadTooLargeError } from './file-storage';
+import { FileStorage, MeasuringStream, OpenedObject, ReceivedUpload } from './file-storage';
 
 // The callback API: lighter per call than fs/promises' FileHandle on the download path.
 const openFile = promisify(openNode);
@@ -16,23 +16,6 @@ const fstatFile = promisify(fstat);
 export const STORAGE_KEY = /^[a-z][a-z0-9-]{0,30}\/[0-9a-f-]{36}(\.[a-z0-9]{1,8}){0,2}$/;
 const TEMP_ID = /^[0-9a-f-]{36}\.part$/;
 const STALE_TEMP_MS = 24 * 3600 * 1000;
-
-/** Counts and hashes the bytes that pass; fails as soon as they exceed the limit. */
-class MeasuringStream extends Transform {
-  readonly hash = createHash('sha256');
-  size = 0;
-
-  constructor(private readonly maxBytes: number) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) return callback(new UploadTooLargeError(this.maxBytes));
-    this.hash.update(chunk);
-    callback(null, chunk);
-  }
-}
 
 /** The default driver: files under STORAGE_DIR (DATA_DIR/storage), uploads written to `.tmp` there and renamed into place. */
 export class LocalDiskStorage extends FileStorage {
@@ -90,7 +73,7 @@ export class LocalDiskStorage extends FileStorage {
       measure.once('error', fail);
       target.once('error', fail);
       target.once('close', () => {
-        if (!failed) resolve({ tempId, size: measure.size, sha256: measure.hash.digest('hex') });
+        if (!failed) resolve({ tempId, size: measure.byteCount, sha256: measure.hash.digest('hex') });
       });
       source.pipe(measure).pipe(target);
     });

@@ -16,7 +16,7 @@ export interface SendableFile {
 }
 
 export interface SendOutcome {
-  /** 200, 206, 304 or 416. */
+  /** 200, 206, 302 (to the object store), 304 or 416. */
   status: number;
   /** The bytes went out from the first one: a download that counts (not a resume, a HEAD or a cache check). */
   fromStart: boolean;
@@ -71,6 +71,14 @@ export async function sendStoredFile(
   if (request.method === 'HEAD') {
     response.writeHead(status, headers).end();
     return outcome;
+  }
+  // Redirect mode: the store sends the bytes (and answers the Range the client repeats); the download counts now.
+  const url = await storage.downloadUrl(file.storageKey, file.fileName, headers['Content-Type']);
+  if (url) {
+    const redirected: SendOutcome = { ...outcome, status: 302 };
+    await beforeBody?.(redirected);
+    response.writeHead(302, { Location: url, 'Cache-Control': 'private, no-store' }).end();
+    return redirected;
   }
   const stored = await storage.open(file.storageKey);
   if (stored === null) throw ApiError.notFound('The file is missing from storage');

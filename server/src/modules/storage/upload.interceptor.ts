@@ -5,7 +5,7 @@ import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
 import { ApiError } from '../../common/api-error';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { FileStorage, ReceivedUpload, UploadTooLargeError } from './file-storage';
+import { FileStorage, ReceivedUpload, StorageUnavailableError, UploadTooLargeError } from './file-storage';
 import { extensionOf, fileTooLarge, fileTypeNotAllowed } from './file-names';
 
 /** What a route's upload handler receives as `@UploadedFile()`: the bytes are in temporary storage, hashed and measured. */
@@ -57,6 +57,8 @@ class StreamingStorageEngine implements StorageEngine {
 function uploadError(error: unknown, maxBytes: number): unknown {
   if (error instanceof HttpException) return error;
   if (error instanceof UploadTooLargeError) return fileTooLarge(maxBytes);
+  if (error instanceof StorageUnavailableError)
+    return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'The file store is not available; try the upload again later');
   if (error instanceof MulterError) {
     if (error.code === 'LIMIT_FILE_SIZE') return fileTooLarge(maxBytes);
     if (error.code === 'LIMIT_UNEXPECTED_FILE')

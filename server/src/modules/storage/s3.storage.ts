@@ -1,0 +1,238 @@
+import { Logger } from '@nestjs/common';
+import {
+  AbortMultipartUploadCommand,
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { randomUUID } from 'node:crypto';
+import { Readable, Writable } from 'node:stream';
+import type { S3Config } from '../../config/app-config';
+import { prematureClose } from './file-reads';
+import { ByteRange, FileStorage, MeasuringStream, OpenedObject, ReceivedUpload, StorageUnavailableError } from './file-storage';
+import { contentDisposition } from './http-range';
+import { STORAGE_KEY } from './local-disk.storage';
+
+/** Uploads stream to `tmp/<uuid>.part` and are copied under their key on commit, as the local disk renames. */
+const TEMP_PREFIX = 'tmp/';
+const TEMP_ID = /^tmp\/[0-9a-f-]{36}\.part$/;
+const STALE_TEMP_MS = 24 * 3600 * 1000;
+/** Each multipart part is held in memory while it is sent: 8 MiB × 2 in flight bounds an upload's memory. */
+const PART_BYTES = 8 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 2;
+
+export function makeS3Client(config: S3Config): S3Client {
+  return new S3Client({
+    region: config.region,
+    endpoint: config.endpoint ?? undefined,
+    forcePathStyle: config.forcePathStyle,
+    // Compatible stores (MinIO, s3rver, ...) do not all understand the SDK's default trailing checksums.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}
+
+/** Resolves when `destination` wants more; fails as soon as it closes (a client that went away). */
+function drained(destination: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (error?: Error) => {
+      destination.off('drain', onDrain);
+      destination.off('close', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onClose = () => settle(prematureClose());
+    destination.once('drain', onDrain);
+    destination.once('close', onClose);
+  });
+}
+
+/** Files in an S3-compatible bucket (STORAGE_DRIVER=s3), shared by every instance of the portal. */
+export class S3Storage extends FileStorage {
+  private readonly logger = new Logger('Storage');
+  private readonly bucket: string;
+
+  constructor(
+    private readonly config: S3Config,
+    readonly client: S3Client = makeS3Client(config),
+  ) {
+    super();
+    this.bucket = config.bucket;
+  }
+
+  /** Checks that the bucket answers (a wrong bucket or credentials stop the start), then sweeps what crashed uploads left. */
+  async init(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (error) {
+      throw new Error(
+        `S3 bucket "${this.bucket}" is not reachable${this.config.endpoint ? ` at ${this.config.endpoint}` : ''}: ${(error as Error).name ?? ''} ${(error as Error).message ?? ''}`.trim(),
+      );
+    }
+    await this.sweep().catch((error: unknown) => this.logger.warn(`Could not sweep temporary uploads: ${String(error)}`));
+  }
+
+  /** Removes temporary objects and unfinished multipart uploads older than a day (a crash or kill mid-upload). */
+  async sweep(olderThanMs = STALE_TEMP_MS): Promise<void> {
+    const before = Date.now() - olderThanMs;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: TEMP_PREFIX, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) {
+        if (object.Key && (object.LastModified?.getTime() ?? 0) <= before)
+          await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: object.Key }));
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    // Not every compatible store lists multipart uploads (s3rver does not); AWS and MinIO do.
+    const uploads = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: TEMP_PREFIX })).catch(() => null);
+    for (const upload of uploads?.Uploads ?? []) {
+      if (upload.Key && upload.UploadId && (upload.Initiated?.getTime() ?? 0) <= before)
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
+    }
+  }
+
+  async receive(source: Readable, maxBytes: number): Promise<ReceivedUpload> {
+    const tempId = `${TEMP_PREFIX}${randomUUID()}.part`;
+    const measure = new MeasuringStream(maxBytes);
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: tempId, Body: measure },
+      partSize: PART_BYTES,
+      queueSize: PARTS_IN_FLIGHT,
+      leavePartsOnError: false, // a failed upload aborts its multipart upload
+    });
+    // As on the local disk, the source is not destroyed (its owner decides); it is unpiped and drained.
+    let streamError: unknown = null;
+    const onStreamError = (error: Error) => {
+      streamError ??= error;
+      measure.destroy(error);
+    };
+    source.once('error', onStreamError);
+    measure.once('error', onStreamError);
+    source.pipe(measure);
+    try {
+      await upload.done();
+      return { tempId, size: measure.byteCount, sha256: measure.hash.digest('hex') };
+    } catch (error) {
+      source.unpipe(measure);
+      source.resume();
+      measure.destroy();
+      await upload.abort().catch(() => undefined);
+      // A single-part upload is one PutObject; should it have landed anyway, nothing is kept.
+      await this.discard(tempId).catch(() => undefined);
+      // The client's doing (too large, gone away) over whatever the store said while the upload was aborted.
+      throw streamError ?? new StorageUnavailableError(error);
+    } finally {
+      source.off('error', onStreamError);
+    }
+  }
+
+  async commit(upload: ReceivedUpload, key: string): Promise<void> {
+    this.check(key);
+    this.checkTemp(upload.tempId);
+    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${upload.tempId}` }));
+    await this.discard(upload.tempId);
+  }
+
+  async discard(tempId: string): Promise<void> {
+    this.checkTemp(tempId);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: tempId }));
+  }
+
+  async open(key: string): Promise<OpenedObject | null> {
+    this.check(key);
+    let size: number;
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      size = head.ContentLength ?? 0;
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+    return {
+      size,
+      // Nothing is held open between the HEAD and the ranged GET.
+      close: () => undefined,
+      copyTo: (range, destination) => this.copyRange(key, range, destination),
+      read: async (range) => Buffer.concat(await (await this.getRange(key, range)).toArray()),
+    };
+  }
+
+  private async getRange(key: string, range: ByteRange, signal?: AbortSignal): Promise<Readable> {
+    const answer = await this.client.send(
+      new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${range.start}-${range.end}` }),
+      { abortSignal: signal },
+    );
+    return answer.Body as Readable;
+  }
+
+  /** Streams a ranged GET into `destination` with backpressure; the GET is cut off when the client goes away. */
+  private async copyRange(key: string, range: ByteRange, destination: Writable): Promise<void> {
+    const abort = new AbortController();
+    const body = await this.getRange(key, range, abort.signal);
+    try {
+      // Each chunk is a buffer of its own (nothing pooled to reuse), so writes wait only when the socket is full.
+      for await (const chunk of body) {
+        if (destination.destroyed) throw prematureClose();
+        if (!destination.write(chunk as Buffer)) await drained(destination);
+      }
+    } finally {
+      abort.abort();
+      body.destroy();
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    this.check(key);
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (error) {
+      if (!isNotFound(error)) this.logger.warn(`Could not remove ${key}: ${String(error)}`);
+    }
+  }
+
+  async usedBytes(): Promise<number> {
+    let total = 0;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) if (!object.Key?.startsWith(TEMP_PREFIX)) total += object.Size ?? 0;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return total;
+  }
+
+  override async downloadUrl(key: string, fileName: string, contentType: string): Promise<string | null> {
+    if (this.config.downloads !== 'redirect') return null;
+    this.check(key);
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ResponseContentDisposition: contentDisposition(fileName),
+      ResponseContentType: contentType,
+    });
+    return getSignedUrl(this.client, command, { expiresIn: this.config.presignSeconds });
+  }
+
+  private check(key: string): void {
+    if (!STORAGE_KEY.test(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+  }
+
+  private checkTemp(tempId: string): void {
+    if (!TEMP_ID.test(tempId)) throw new Error(`Invalid temporary upload id: ${JSON.stringify(tempId)}`);
+  }
+}
