@@ -30,6 +30,7 @@ const ResetPasswordPage = withQueries(() => import('../features/auth/ResetPasswo
 const UnauthorizedPage = lazy(() => import('../features/public/UnauthorizedPage'));
 const DashboardPage = withQueries(() => import('../features/portal/DashboardPage'));
 const AdminArea = withQueries(() => import('../features/admin/AdminArea'));
+const AdminProfilePage = withQueries(() => import('../features/account/AdminProfilePage'));
 
 /** A signed-in page: the guard decides, then the page's bundle loads behind a spinner. */
 function Guarded({ admin = false, children }: { admin?: boolean; children: ReactNode }) {
@@ -67,6 +68,14 @@ export function AppRouter() {
             element={
               <Guarded>
                 <DashboardPage />
+              </Guarded>
+            }
+          />
+          <Route
+            path={paths.admin.profile}
+            element={
+              <Guarded admin>
+                <AdminProfilePage />
               </Guarded>
             }
           />

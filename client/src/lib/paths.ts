@@ -16,5 +16,6 @@ export const paths = {
     licenses: '/secret-admin/licenses',
     files: '/secret-admin/files',
     logs: '/secret-admin/logs',
+    profile: '/secret-admin/profile',
   },
 } as const;

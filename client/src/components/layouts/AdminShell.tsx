@@ -7,6 +7,7 @@ import { NavLink as RouterNavLink, useNavigate } from 'react-router';
 import { useGetPaymentProvider } from '../../api/generated/endpoints/orders/orders';
 import { LanguageSelect } from '../LanguageSelect';
 import { LogoutButton } from './LogoutButton';
+import { UserMenu } from './UserMenu';
 import { useAuth } from '../../lib/auth/auth-context';
 import { paths } from '../../lib/paths';
 
@@ -51,6 +52,7 @@ export function AdminShell({ children }: { children: ReactNode }) {
             <Text size="sm" visibleFrom="sm" data-testid="welcome">
               <FormattedMessage id="admin.welcome" values={{ name: user?.first_name || 'Admin' }} />
             </Text>
+            <UserMenu profilePath={paths.admin.profile} />
             <LanguageSelect />
             <LogoutButton
               onLogout={async () => {

@@ -68,6 +68,10 @@ export class UsersService {
     return user;
   }
 
+  find(id: number): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id });
+  }
+
   findByEmail(email: string): Promise<UserEntity | null> {
     return this.users.findOneBy({ email: email.trim().toLowerCase() });
   }
