@@ -84,7 +84,9 @@ test.describe('two-factor sign-in for administrators', () => {
     // Signed in, back on the page signed out from.
     await expect(page).toHaveURL(/\/secret-admin\/profile$/);
     await expect(page.getByTestId('mfa-state')).toHaveText('Ein');
-    await page.getByRole('button', { name: 'Abmelden' }).click();
+    // On a phone, Logout is in the account menu.
+    await page.getByRole('button', { name: 'Kontomenü' }).click();
+    await page.getByRole('menuitem', { name: 'Abmelden' }).click();
 
     // A recovery code instead of the app's code, in English at full width.
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -19,6 +19,8 @@ const PUBLIC_ROUTES = new Set([
   // A forgotten password: the request answers alike for every address; the reset link's token is the credential.
   'POST /api/password/forgot',
   'POST /api/password/reset',
+  // A new e-mail address is confirmed from the link mailed to it, perhaps on another device: the link's token is the credential.
+  'POST /api/profile/email/confirm',
   // The dashboard's Get License card reads pricing and test-license settings before sign-in state is known; no secrets in it.
   'GET /api/settings',
   // The activation API is called by streaming servers, which hold a license key, not a session.

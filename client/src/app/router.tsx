@@ -31,6 +31,8 @@ const UnauthorizedPage = lazy(() => import('../features/public/UnauthorizedPage'
 const DashboardPage = withQueries(() => import('../features/portal/DashboardPage'));
 const AdminArea = withQueries(() => import('../features/admin/AdminArea'));
 const AdminProfilePage = withQueries(() => import('../features/account/AdminProfilePage'));
+const PortalProfilePage = withQueries(() => import('../features/account/PortalProfilePage'));
+const ConfirmEmailPage = withQueries(() => import('../features/auth/ConfirmEmailPage'));
 
 /** A signed-in page: the guard decides, then the page's bundle loads behind a spinner. */
 function Guarded({ admin = false, children }: { admin?: boolean; children: ReactNode }) {
@@ -61,6 +63,7 @@ export function AppRouter() {
           <Route path={paths.verifyEmail} element={<VerifyEmailPage />} />
           <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
           <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
+          <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />
           <Route path={paths.adminLogin} element={<AdminLoginPage />} />
           <Route path={paths.unauthorized} element={<UnauthorizedPage />} />
           <Route
@@ -68,6 +71,14 @@ export function AppRouter() {
             element={
               <Guarded>
                 <DashboardPage />
+              </Guarded>
+            }
+          />
+          <Route
+            path={paths.profile}
+            element={
+              <Guarded>
+                <PortalProfilePage />
               </Guarded>
             }
           />

@@ -7,6 +7,8 @@ export const paths = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   dashboard: '/dashboard',
+  profile: '/dashboard/profile',
+  confirmEmail: '/confirm-email',
   unauthorized: '/unauthorized',
   adminLogin: '/secret-admin',
   admin: {

@@ -26,6 +26,11 @@ const KNOWN: Record<string, MessageId> = {
   'Enter one of your recovery codes.': 'errors.mfa.recoveryFormat',
   'Two-factor sign-in is already on. Turn it off first to set up another authenticator.': 'errors.mfa.alreadyOn',
   'Current password is incorrect.': 'errors.password.wrong',
+  'Current password is required': 'errors.password.currentRequired',
+  'This is already your e-mail address.': 'errors.email.same',
+  'This email is already registered.': 'errors.email.taken',
+  'This confirmation link is invalid or has expired.': 'confirmEmail.invalid',
+  'This field is required': 'register.errors.required',
   'This account signs in with two-factor authentication at the admin sign-in.': 'errors.login.useAdminDoor',
 };
 

@@ -26,6 +26,11 @@ export function AdminShell({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const intl = useIntl();
   const [opened, { toggle, close }] = useDisclosure(false);
+  const signOut = async () => {
+    // Ends at the admin sign-in even when the logout request fails.
+    await logout();
+    navigate(paths.adminLogin, { replace: true });
+  };
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
@@ -52,15 +57,9 @@ export function AdminShell({ children }: { children: ReactNode }) {
             <Text size="sm" visibleFrom="sm" data-testid="welcome">
               <FormattedMessage id="admin.welcome" values={{ name: user?.first_name || 'Admin' }} />
             </Text>
-            <UserMenu profilePath={paths.admin.profile} />
+            <UserMenu profilePath={paths.admin.profile} homePath={paths.admin.dashboard} onLogout={signOut} />
             <LanguageSelect />
-            <LogoutButton
-              onLogout={async () => {
-                // Ends at the admin sign-in even when the logout request fails.
-                await logout();
-                navigate(paths.adminLogin, { replace: true });
-              }}
-            />
+            <LogoutButton onLogout={signOut} />
           </Group>
         </Group>
       </AppShell.Header>

@@ -18,6 +18,8 @@ interface AuthContextValue {
   adminLogin(email: string, password: string): Promise<AdminLoginResult>;
   /** Starts the session an admin sign-in's second step answered with. */
   acceptAdminSession(data: AdminSessionDataDto): SessionUser;
+  /** Reads the signed-in user again (after a change of name or address), keeping the session. */
+  refreshUser(): Promise<void>;
   logout(): Promise<void>;
 }
 
@@ -127,6 +129,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [acceptAdminSession],
   );
 
+  const refreshUser = useCallback(async () => {
+    const stored = readStoredSession();
+    if (!stored) return;
+    const { data } = await (await authApi()).getCurrentUser();
+    startSession({ ...stored, ...data, token: stored.token });
+  }, [startSession]);
+
   const logout = useCallback(async () => {
     // The server call may fail (network, expired token): local data is cleared anyway.
     await authApi()
@@ -136,8 +145,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [endSession]);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ status, user, error, isAdmin: isAdmin(user), login, adminLogin, acceptAdminSession, logout }),
-    [status, user, error, login, adminLogin, acceptAdminSession, logout],
+    () => ({ status, user, error, isAdmin: isAdmin(user), login, adminLogin, acceptAdminSession, refreshUser, logout }),
+    [status, user, error, login, adminLogin, acceptAdminSession, refreshUser, logout],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

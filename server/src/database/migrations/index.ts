@@ -6,6 +6,7 @@ import { LicenseServerSync1764500000000 } from './1764500000000-LicenseServerSyn
 import { Operations1764600000000 } from './1764600000000-Operations';
 import { PasswordReset1764710000000 } from './1764710000000-PasswordReset';
 import { AdminMfa1764720000000 } from './1764720000000-AdminMfa';
+import { ProfileAndSessions1764730000000 } from './1764730000000-ProfileAndSessions';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Operations1764600000000,
   PasswordReset1764710000000,
   AdminMfa1764720000000,
+  ProfileAndSessions1764730000000,
 ];

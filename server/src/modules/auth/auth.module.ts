@@ -6,6 +6,8 @@ import { createSecretKey } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { UsersModule } from '../users/users.module';
+import { AccountController } from './account.controller';
+import { AccountService } from './account.service';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
@@ -32,8 +34,16 @@ import { SessionsService } from './sessions.service';
     }),
     UsersModule,
   ],
-  controllers: [AuthController, MfaController],
-  providers: [AuthService, LoginThrottle, SessionsService, MfaService, MfaChallenges, { provide: APP_GUARD, useClass: AuthGuard }],
+  controllers: [AuthController, MfaController, AccountController],
+  providers: [
+    AuthService,
+    AccountService,
+    LoginThrottle,
+    SessionsService,
+    MfaService,
+    MfaChallenges,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
   exports: [SessionsService],
 })
 export class AuthModule {}

@@ -14,7 +14,7 @@ export const REGISTRATION_PASSWORD_MIN = 8;
 const REQUIRED = 'This field is required';
 
 /** Passes when the value equals the named sibling property. */
-function MatchesProperty(property: string, message: string) {
+export function MatchesProperty(property: string, message: string) {
   return ValidateBy({
     name: 'matchesProperty',
     constraints: [property],
