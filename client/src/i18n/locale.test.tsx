@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { FormattedMessage } from 'react-intl';
-import { afterEach, describe, expect, it } from 'vitest';
-import { LOCALE_KEY, LocaleProvider, useLocale } from './locale';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LOCALE_KEY, LocaleProvider, loadSignedInMessages, useLocale } from './locale';
 
 function Probe() {
   const { setLocale } = useLocale();
@@ -39,5 +39,33 @@ describe('LocaleProvider', () => {
       </LocaleProvider>,
     );
     expect(await screen.findByText('Seite nicht gefunden')).toBeTruthy();
+  });
+
+  it('has the signed-in screens’ messages only once they are loaded, in the language on screen and the next one', async () => {
+    function Account() {
+      const { setLocale } = useLocale();
+      return (
+        <>
+          <h1>
+            <FormattedMessage id="account.title" />
+          </h1>
+          <button onClick={() => setLocale('de')}>de</button>
+        </>
+      );
+    }
+    // The first render names a message that is not there yet, which react-intl reports.
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    render(
+      <LocaleProvider>
+        <Account />
+      </LocaleProvider>,
+    );
+    // Not in the first part: react-intl falls back to the id.
+    expect(screen.getByRole('heading').textContent).toBe('account.title');
+    expect(reported).toHaveBeenCalled();
+    await act(() => loadSignedInMessages());
+    expect(screen.getByRole('heading').textContent).toBe('Profile and security');
+    await act(async () => screen.getByRole('button').click());
+    expect(await screen.findByText('Profil und Sicherheit')).toBeTruthy();
   });
 });
