@@ -4,7 +4,8 @@
 import { fileURLToPath } from 'node:url';
 import { firstLoad } from './scripts/first-load.mjs';
 
-const BUDGETS = { '/': '133 KiB', '/login': '158 KiB' };
+// Issue 13 split the catalogs: the signed-in screens' messages load with those screens (src/i18n/catalog-parts.ts).
+const BUDGETS = { '/': '127 KiB', '/login': '152 KiB' };
 const routes = firstLoad(fileURLToPath(new URL('./dist', import.meta.url)));
 
 export default Object.entries(BUDGETS).map(([route, limit]) => ({

@@ -1,17 +1,29 @@
 import { parse } from '@formatjs/icu-messageformat-parser';
 import react from '@vitejs/plugin-react';
 import { defineConfig, Plugin } from 'vite';
+import { partOf } from './src/i18n/catalog-parts';
 
-/** The message catalogs ship parsed (formatjs AST), so the browser needs no ICU parser: about 7 kB gzip less on every page. */
-function precompiledMessages(): Plugin {
+/**
+ * The message catalogs ship parsed (formatjs AST), so the browser needs no ICU parser: about 7 kB gzip less on every
+ * page. `en.json?catalog=first` and `?catalog=rest` are the two parts of a catalog (src/i18n/catalog-parts.ts); the
+ * unit tests split them too, without parsing (vitest.config.ts).
+ */
+export function precompiledMessages({ precompile = true } = {}): Plugin {
   return {
     name: 'precompiled-messages',
     enforce: 'pre',
     transform(code, id) {
-      if (!/\/src\/i18n\/[a-z]{2}\.json$/.test(id)) return null;
+      const match = /\/src\/i18n\/[a-z]{2}\.json(?:\?catalog=(first|rest))?$/.exec(id);
+      if (!match) return null;
       const messages: Record<string, string> = JSON.parse(code);
-      const parsed = Object.fromEntries(Object.entries(messages).map(([key, message]) => [key, parse(message)]));
-      return { code: JSON.stringify(parsed), map: null };
+      const part = match[1];
+      const parsed = Object.fromEntries(
+        Object.entries(messages)
+          .filter(([key]) => !part || partOf(key) === part)
+          .map(([key, message]) => [key, precompile ? parse(message) : message]),
+      );
+      // A part (`?catalog=…`) is no longer a .json module to the bundler: it becomes a JavaScript one.
+      return { code: part ? `export default JSON.parse(${JSON.stringify(JSON.stringify(parsed))});` : JSON.stringify(parsed), map: null };
     },
   };
 }

@@ -1,8 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompiledMessages } from './vite.config';
 
 export default defineConfig({
-  plugins: [react()],
+  // The catalogs in their two parts, as the app loads them (unparsed: the tests keep the ICU parser).
+  plugins: [react(), precompiledMessages({ precompile: false })],
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],

@@ -11,9 +11,16 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/verify-email/resend',
   'POST /api/login',
   'POST /api/admin/login',
+  // The second step of an admin sign-in (and, under ADMIN_REQUIRE_MFA, setting up the authenticator): the password
+  // step's short-lived mfa_token is the credential, and no session exists before it.
+  'POST /api/admin/login/mfa',
+  'POST /api/admin/login/mfa/setup',
+  'POST /api/admin/login/mfa/enable',
   // A forgotten password: the request answers alike for every address; the reset link's token is the credential.
   'POST /api/password/forgot',
   'POST /api/password/reset',
+  // A new e-mail address is confirmed from the link mailed to it, perhaps on another device: the link's token is the credential.
+  'POST /api/profile/email/confirm',
   // The dashboard's Get License card reads pricing and test-license settings before sign-in state is known; no secrets in it.
   'GET /api/settings',
   // The activation API is called by streaming servers, which hold a license key, not a session.
@@ -27,6 +34,8 @@ const PUBLIC_ROUTES = new Set([
   // Install commands fetch files with curl or a package manager: a short-lived HMAC-signed link is the credential.
   'GET /api/download/:id/signed',
 ]);
+/** The admin sign-in and its second step: under /api/admin, yet for callers who have no session yet. */
+const SIGN_IN_STEPS = /^\/api\/admin\/login(\/mfa(\/setup|\/enable)?)?$/;
 /** Swagger UI and the OpenAPI document are published on purpose. */
 const isDocs = (route: RegisteredRoute) => route.method === 'GET' && /^\/api\/docs([-/]|$)/.test(route.path);
 
@@ -83,11 +92,11 @@ describe(`access control over every registered route (${process.env.TEST_DB})`, 
     expect(failures).toEqual([]);
   });
 
-  it('marks every /api/admin/* route except the sign-in as admin-only in openapi.yaml', () => {
+  it('marks every /api/admin/* route except the sign-in steps as admin-only in openapi.yaml', () => {
     const document = t.openApiDocument();
     const unmarked = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.entries(operations as Record<string, Record<string, unknown>>)
-        .filter(([, operation]) => path.startsWith('/api/admin') && path !== '/api/admin/login' && operation['x-required-role'] !== 'admin')
+        .filter(([, operation]) => path.startsWith('/api/admin') && !SIGN_IN_STEPS.test(path) && operation['x-required-role'] !== 'admin')
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
     expect(unmarked).toEqual([]);

@@ -3,15 +3,23 @@ import { ComponentType, lazy, ReactNode, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { LandingPage } from '../features/public/LandingPage';
+import { loadSignedInMessages } from '../i18n/locale';
 import { paths } from '../lib/paths';
 import { RouteGuard } from './guard';
 
 // Public pages ship in the first bundle; sign-in pages, the portal and the admin area load on demand.
 // Declarative routes (not createBrowserRouter): the data router's loaders and actions would cost 17 kB gzip on the first page.
-/** A page that talks to the API, loaded together with the query cache (in parallel, so no extra round trip). */
-const withQueries = (load: () => Promise<{ default: ComponentType }>) =>
+/**
+ * A page that talks to the API, loaded together with the query cache; a signed-in page also with the messages of
+ * the signed-in screens (the first page ships without them). All in parallel: no extra round trip.
+ */
+const withQueries = (load: () => Promise<{ default: ComponentType }>, signedIn = false) =>
   lazy(async () => {
-    const [{ QueryScope }, { default: Page }] = await Promise.all([import('./query-scope'), load()]);
+    const [{ QueryScope }, { default: Page }] = await Promise.all([
+      import('./query-scope'),
+      load(),
+      signedIn ? loadSignedInMessages() : undefined,
+    ]);
     return {
       default: () => (
         <QueryScope>
@@ -28,8 +36,11 @@ const AdminLoginPage = withQueries(() => import('../features/auth/AdminLoginPage
 const ForgotPasswordPage = withQueries(() => import('../features/auth/ForgotPasswordPage'));
 const ResetPasswordPage = withQueries(() => import('../features/auth/ResetPasswordPage'));
 const UnauthorizedPage = lazy(() => import('../features/public/UnauthorizedPage'));
-const DashboardPage = withQueries(() => import('../features/portal/DashboardPage'));
-const AdminArea = withQueries(() => import('../features/admin/AdminArea'));
+const DashboardPage = withQueries(() => import('../features/portal/DashboardPage'), true);
+const AdminArea = withQueries(() => import('../features/admin/AdminArea'), true);
+const AdminProfilePage = withQueries(() => import('../features/account/AdminProfilePage'), true);
+const PortalProfilePage = withQueries(() => import('../features/account/PortalProfilePage'), true);
+const ConfirmEmailPage = withQueries(() => import('../features/auth/ConfirmEmailPage'));
 
 /** A signed-in page: the guard decides, then the page's bundle loads behind a spinner. */
 function Guarded({ admin = false, children }: { admin?: boolean; children: ReactNode }) {
@@ -60,6 +71,7 @@ export function AppRouter() {
           <Route path={paths.verifyEmail} element={<VerifyEmailPage />} />
           <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
           <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
+          <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />
           <Route path={paths.adminLogin} element={<AdminLoginPage />} />
           <Route path={paths.unauthorized} element={<UnauthorizedPage />} />
           <Route
@@ -67,6 +79,22 @@ export function AppRouter() {
             element={
               <Guarded>
                 <DashboardPage />
+              </Guarded>
+            }
+          />
+          <Route
+            path={paths.profile}
+            element={
+              <Guarded>
+                <PortalProfilePage />
+              </Guarded>
+            }
+          />
+          <Route
+            path={paths.admin.profile}
+            element={
+              <Guarded admin>
+                <AdminProfilePage />
               </Guarded>
             }
           />

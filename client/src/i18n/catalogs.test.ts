@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
+import { partOf } from './catalog-parts';
 import de from './de.json';
 import en from './en.json';
 
@@ -48,5 +49,25 @@ describe('message catalogs', () => {
     expect(used.size).toBeGreaterThan(100);
     const missing = [...used].filter((id) => !(id in en));
     expect(missing).toEqual([]);
+  });
+
+  it('ship the messages of the first page (public pages, sign-in, reset, the admin sign-in) in the first part', () => {
+    const root = join(__dirname, '..');
+    const firstPage = [
+      ...sourceFiles(join(root, 'features/public')),
+      ...sourceFiles(join(root, 'features/auth')),
+      ...sourceFiles(join(root, 'app')),
+      ...sourceFiles(join(root, 'components/mfa')),
+      ...['NotFoundPage', 'LanguageSelect', 'ErrorAlert', 'SuccessAlert', 'layouts/AuthLayout'].map((name) =>
+        join(root, `components/${name}.tsx`),
+      ),
+      join(root, 'lib/server-messages.ts'),
+      join(root, 'lib/password-rules.ts'),
+    ];
+    const used = new Set<string>();
+    for (const file of firstPage)
+      for (const match of readFileSync(file, 'utf8').matchAll(/['"`]([a-zA-Z]+\.[\w.]+)['"`]/g)) if (match[1] in en) used.add(match[1]);
+    expect(used.size).toBeGreaterThan(80);
+    expect([...used].filter((id) => partOf(id) !== 'first')).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import { FormattedMessage } from 'react-intl';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCALE_KEY, LocaleProvider, useLocale } from './locale';
+import { partOf } from './catalog-parts';
+import { LOCALE_KEY, LocaleProvider, loadSignedInMessages, useLocale } from './locale';
 
 function Probe() {
   const { setLocale } = useLocale();
@@ -39,5 +40,41 @@ describe('LocaleProvider', () => {
       </LocaleProvider>,
     );
     expect(await screen.findByText('Seite nicht gefunden')).toBeTruthy();
+  });
+
+  it('shows the signed-in screens’ messages (a part of its own) in the language on screen and the next one', async () => {
+    function Account() {
+      const { setLocale } = useLocale();
+      return (
+        <>
+          <h1>
+            <FormattedMessage id="account.title" />
+          </h1>
+          <button onClick={() => setLocale('de')}>de</button>
+        </>
+      );
+    }
+    await loadSignedInMessages();
+    render(
+      <LocaleProvider>
+        <Account />
+      </LocaleProvider>,
+    );
+    expect(screen.getByRole('heading').textContent).toBe('Profile and security');
+    await act(async () => screen.getByRole('button').click());
+    expect(await screen.findByText('Profil und Sicherheit')).toBeTruthy();
+  });
+
+  it('splits each catalog into the first page’s part and the signed-in screens’ part, which together are the catalog', async () => {
+    const [first, rest, whole] = await Promise.all([
+      import('./de.json?catalog=first').then((module) => module.default),
+      import('./de.json?catalog=rest').then((module) => module.default),
+      import('./de.json').then((module) => module.default as Record<string, string>),
+    ]);
+    expect(Object.keys(first).every((id) => partOf(id) === 'first')).toBe(true);
+    expect(Object.keys(rest).every((id) => partOf(id) === 'rest')).toBe(true);
+    expect(first['login.title']).toBe(whole['login.title']);
+    expect(rest['account.title']).toBe('Profil und Sicherheit');
+    expect({ ...first, ...rest }).toEqual(whole);
   });
 });

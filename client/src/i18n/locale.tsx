@@ -1,23 +1,55 @@
-import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { IntlProvider } from 'react-intl';
-import en from './en.json';
+import type { CatalogPart } from './catalog-parts';
+import type en from './en.json';
+import enFirst from './en.json?catalog=first';
 
 export const LOCALES = ['en', 'de'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const LOCALE_KEY = 'locale';
 
-type Messages = typeof en;
+type Messages = Partial<typeof en>;
 
-// English ships with the first page; every other catalog loads when it is chosen.
-const LOADED: Partial<Record<Locale, Messages>> = { en };
-const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Messages }>> = { de: () => import('./de.json') };
+// The first part of the English catalog ships with the first page; every other part loads when it is needed: the
+// rest of a catalog with the signed-in screens (loadSignedInMessages), another language when it is chosen.
+const LOADED: Record<Locale, Partial<Record<CatalogPart, Messages>>> = { en: { first: enFirst }, de: {} };
+const LOADERS: Record<Locale, Record<CatalogPart, () => Promise<{ default: Messages }>>> = {
+  en: { first: async () => ({ default: enFirst }), rest: () => import('./en.json?catalog=rest') },
+  de: { first: () => import('./de.json?catalog=first'), rest: () => import('./de.json?catalog=rest') },
+};
+/** Once a signed-in screen has asked for the rest, every language loads whole. */
+let restWanted = false;
+const listeners = new Set<() => void>();
+/** Counts the parts loaded, so the provider re-reads LOADED when one arrives. */
+let version = 0;
 
-/** The messages of a locale, fetched once. */
-export async function loadCatalog(locale: Locale): Promise<Messages> {
-  const messages = LOADED[locale] ?? (await LOADERS[locale as Exclude<Locale, 'en'>]()).default;
-  LOADED[locale] = messages;
+async function loadPart(locale: Locale, part: CatalogPart): Promise<Messages> {
+  const loaded = LOADED[locale][part];
+  if (loaded) return loaded;
+  const messages = (await LOADERS[locale][part]()).default;
+  LOADED[locale][part] = messages;
+  version += 1;
+  listeners.forEach((listener) => listener());
   return messages;
 }
+
+/** The messages of a locale, fetched once: its first part, and the rest when a signed-in screen needs it. */
+export async function loadCatalog(locale: Locale): Promise<Messages> {
+  const [first, rest] = await Promise.all([loadPart(locale, 'first'), restWanted ? loadPart(locale, 'rest') : undefined]);
+  return { ...first, ...rest };
+}
+
+/** Loads the signed-in screens' messages of the chosen language; the router waits for them with their code. */
+export async function loadSignedInMessages(): Promise<void> {
+  restWanted = true;
+  await loadPart(storedLocale(), 'rest');
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+const currentVersion = () => version;
 
 function storedLocale(): Locale {
   const value = localStorage.getItem(LOCALE_KEY);
@@ -35,32 +67,41 @@ const LocaleContext = createContext<LocaleContextValue | null>(null);
 export function LocaleProvider({ children }: { children: ReactNode }) {
   const [locale, setLocaleState] = useState<Locale>(storedLocale);
   // The catalog on screen: the previous one stays until the chosen one has loaded.
-  const [shown, setShown] = useState(() => (LOADED[locale] ? { locale, messages: LOADED[locale] } : null));
+  const [shown, setShown] = useState<Locale | null>(() => (LOADED[locale].first ? locale : null));
+  // Re-reads the loaded parts when the signed-in screens' part arrives.
+  const loadedVersion = useSyncExternalStore(subscribe, currentVersion);
   const setLocale = useCallback((next: Locale) => {
     localStorage.setItem(LOCALE_KEY, next);
     setLocaleState(next);
   }, []);
   useEffect(() => {
-    if (shown?.locale === locale) return;
+    if (shown === locale && (!restWanted || LOADED[locale].rest)) return;
+    // The chosen language loads whole (when the signed-in screens need it) before it replaces the one on screen.
     let current = true;
     loadCatalog(locale).then(
-      (messages) => current && setShown({ locale, messages }),
+      () => current && setShown(locale),
       // A catalog that cannot be fetched (offline) leaves the page readable in English.
-      () => current && setShown((previous) => previous ?? { locale: 'en', messages: en }),
+      () => current && setShown((previous) => previous ?? 'en'),
     );
     return () => {
       current = false;
     };
   }, [locale, shown]);
   useEffect(() => {
-    if (shown) document.documentElement.lang = shown.locale;
+    if (shown) document.documentElement.lang = shown;
   }, [shown]);
+  const messages = useMemo(
+    () => (shown ? { ...LOADED[shown].first, ...LOADED[shown].rest } : null),
+    // loadedVersion: a part that arrived later joins the messages.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [shown, loadedVersion],
+  );
   const value = useMemo(() => ({ locale, setLocale }), [locale, setLocale]);
   // Only a first visit in another language waits (for one small file) before the first paint.
-  if (!shown) return null;
+  if (!shown || !messages) return null;
   return (
     <LocaleContext.Provider value={value}>
-      <IntlProvider locale={shown.locale} messages={shown.messages} defaultLocale="en">
+      <IntlProvider locale={shown} messages={messages as Record<string, string>} defaultLocale="en">
         {children}
       </IntlProvider>
     </LocaleContext.Provider>

@@ -7,6 +7,8 @@ export const paths = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   dashboard: '/dashboard',
+  profile: '/dashboard/profile',
+  confirmEmail: '/confirm-email',
   unauthorized: '/unauthorized',
   adminLogin: '/secret-admin',
   admin: {
@@ -16,5 +18,6 @@ export const paths = {
     licenses: '/secret-admin/licenses',
     files: '/secret-admin/files',
     logs: '/secret-admin/logs',
+    profile: '/secret-admin/profile',
   },
 } as const;

@@ -20,6 +20,18 @@ const KNOWN: Record<string, MessageId> = {
   'Passwords do not match': 'register.errors.mismatch',
   'Password must be at least 8 characters': 'register.errors.passwordLength',
   'Please enter a valid email address': 'register.errors.email',
+  'Invalid authentication code.': 'errors.mfa.wrongCode',
+  'Your sign-in has expired. Please log in again.': 'errors.mfa.expired',
+  'Enter the 6-digit code from your authenticator app.': 'mfa.verify.text',
+  'Enter one of your recovery codes.': 'errors.mfa.recoveryFormat',
+  'Two-factor sign-in is already on. Turn it off first to set up another authenticator.': 'errors.mfa.alreadyOn',
+  'Current password is incorrect.': 'errors.password.wrong',
+  'Current password is required': 'errors.password.currentRequired',
+  'This is already your e-mail address.': 'errors.email.same',
+  'This email is already registered.': 'errors.email.taken',
+  'This confirmation link is invalid or has expired.': 'confirmEmail.invalid',
+  'This field is required': 'register.errors.required',
+  'This account signs in with two-factor authentication at the admin sign-in.': 'errors.login.useAdminDoor',
 };
 
 /** The message in the user's language when the server's wording is one we know, else as the server said it. */

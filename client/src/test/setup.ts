@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import { loadSignedInMessages } from '../i18n/locale';
 
 // Mantine reads these browser APIs, which jsdom lacks.
 window.matchMedia ??= ((query: string) => ({
@@ -17,6 +18,9 @@ globalThis.ResizeObserver ??= class {
   unobserve() {}
   disconnect() {}
 } as unknown as typeof ResizeObserver;
+
+// Screens are tested with the whole catalog, as the router gives it to them (the English first part is there from the start).
+beforeAll(() => loadSignedInMessages());
 
 afterEach(() => {
   cleanup();

@@ -184,4 +184,26 @@ describe('loadConfig', () => {
       for (const name of ['S3_ENDPOINT', 'S3_DOWNLOADS', 'MAX_UPLOAD_BYTES']) expect(error).toContain(name);
     });
   });
+
+  it('reads the account settings: reset-link lifetime, required two-factor sign-in and its encryption key', () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir(), JWT_SECRET: strongSecret });
+    expect(defaults.passwordResetTtlSeconds).toBe(3600);
+    expect(defaults.mfa.required).toBe(false);
+    expect(defaults.mfa.encryptionKey).toHaveLength(32);
+    const set = loadConfig({
+      DATA_DIR: tempDir(),
+      JWT_SECRET: strongSecret,
+      PASSWORD_RESET_TTL_SECONDS: '900',
+      ADMIN_REQUIRE_MFA: 'true',
+      MFA_ENCRYPTION_KEY: 'x'.repeat(40),
+    });
+    expect(set).toMatchObject({ passwordResetTtlSeconds: 900, mfa: { required: true } });
+    // Its own key, not one derived from the JWT secret.
+    expect(set.mfa.encryptionKey.equals(defaults.mfa.encryptionKey)).toBe(false);
+    const bad = () =>
+      loadConfig({ DATA_DIR: tempDir(), ADMIN_REQUIRE_MFA: 'yes', MFA_ENCRYPTION_KEY: 'short', PASSWORD_RESET_TTL_SECONDS: '5' });
+    expect(bad).toThrow('ADMIN_REQUIRE_MFA must be true or false (got "yes")');
+    expect(bad).toThrow('MFA_ENCRYPTION_KEY must be at least 32 characters');
+    expect(bad).toThrow('PASSWORD_RESET_TTL_SECONDS must be an integer from 60 to 604800 (got "5")');
+  });
 });

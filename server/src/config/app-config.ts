@@ -24,6 +24,13 @@ export interface AppConfig {
   dataDir: string;
   database: DatabaseConfig;
   admin: { email: string; password: string | null };
+  /** Two-factor sign-in of administrators. */
+  mfa: {
+    /** ADMIN_REQUIRE_MFA: an admin without two-factor sign-in must enrol at the next sign-in. */
+    required: boolean;
+    /** Key that encrypts the admins' TOTP secrets at rest (from MFA_ENCRYPTION_KEY, else from the JWT secret). */
+    encryptionKey: Buffer;
+  };
   jwt: { secret: string; ttlSeconds: number };
   mail: { smtpUrl: string | null; from: string };
   http: {
@@ -182,6 +189,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     return value;
   };
 
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name]?.trim().toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    problems.push(`${name} must be true or false (got "${env[name]}")`);
+    return fallback;
+  };
+
   const port = int('PORT', 3000, 0, 65535);
   const dataDir = resolve(env.DATA_DIR || './data');
   const database = parseDatabase(env.DATABASE_URL, dataDir, int('DATABASE_POOL_SIZE', 10, 1, 200), problems);
@@ -223,6 +239,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     database,
     admin: { email: adminEmail, password: adminPassword },
+    mfa: {
+      required: bool('ADMIN_REQUIRE_MFA', false),
+      encryptionKey: mfaEncryptionKey(env.MFA_ENCRYPTION_KEY, jwtSecret, problems),
+    },
     jwt: { secret: jwtSecret, ttlSeconds },
     mail: { smtpUrl, from: env.MAIL_FROM || 'StreamHub Portal <no-reply@localhost>' },
     http: {
@@ -359,6 +379,15 @@ function downloadLinkSecret(given: string | undefined, jwtSecret: string, proble
     return Buffer.from(given, 'utf8');
   }
   return Buffer.from(hkdfSync('sha256', jwtSecret || 'unset', 'streamhub-portal', 'download-links', 32));
+}
+
+/** AES-256 key for TOTP secrets: MFA_ENCRYPTION_KEY when given, else derived from the JWT secret (as download links are). */
+function mfaEncryptionKey(given: string | undefined, jwtSecret: string, problems: string[]): Buffer {
+  if (given) {
+    if (given.length < MIN_SECRET_LENGTH) problems.push(`MFA_ENCRYPTION_KEY must be at least ${MIN_SECRET_LENGTH} characters`);
+    return Buffer.from(hkdfSync('sha256', given, 'streamhub-portal', 'mfa-secrets', 32));
+  }
+  return Buffer.from(hkdfSync('sha256', jwtSecret || 'unset', 'streamhub-portal', 'mfa-secrets', 32));
 }
 
 /** An Ed25519 private key in PEM; literal `\n` sequences are accepted so the key fits on one environment line. */

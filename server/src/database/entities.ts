@@ -1,4 +1,6 @@
+import { RecoveryCodeEntity } from '../modules/auth/recovery-code.entity';
 import { SessionEntity } from '../modules/auth/session.entity';
+import { UserMfaEntity } from '../modules/auth/user-mfa.entity';
 import { DeviceEntity } from '../modules/devices/device.entity';
 import { DistributionFileEntity } from '../modules/distribution-files/distribution-file.entity';
 import { LicenseEntity } from '../modules/licenses/license.entity';
@@ -20,6 +22,8 @@ import { VersionEntity } from '../modules/versions/version.entity';
 export const ENTITIES = [
   UserEntity,
   SessionEntity,
+  UserMfaEntity,
+  RecoveryCodeEntity,
   SettingEntity,
   OrderEntity,
   LicenseEntity,

@@ -7,6 +7,7 @@ import { NavLink as RouterNavLink, useNavigate } from 'react-router';
 import { useGetPaymentProvider } from '../../api/generated/endpoints/orders/orders';
 import { LanguageSelect } from '../LanguageSelect';
 import { LogoutButton } from './LogoutButton';
+import { UserMenu } from './UserMenu';
 import { useAuth } from '../../lib/auth/auth-context';
 import { paths } from '../../lib/paths';
 
@@ -25,6 +26,11 @@ export function AdminShell({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const intl = useIntl();
   const [opened, { toggle, close }] = useDisclosure(false);
+  const signOut = async () => {
+    // Ends at the admin sign-in even when the logout request fails.
+    await logout();
+    navigate(paths.adminLogin, { replace: true });
+  };
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
@@ -51,14 +57,9 @@ export function AdminShell({ children }: { children: ReactNode }) {
             <Text size="sm" visibleFrom="sm" data-testid="welcome">
               <FormattedMessage id="admin.welcome" values={{ name: user?.first_name || 'Admin' }} />
             </Text>
+            <UserMenu profilePath={paths.admin.profile} homePath={paths.admin.dashboard} onLogout={signOut} />
             <LanguageSelect />
-            <LogoutButton
-              onLogout={async () => {
-                // Ends at the admin sign-in even when the logout request fails.
-                await logout();
-                navigate(paths.adminLogin, { replace: true });
-              }}
-            />
+            <LogoutButton onLogout={signOut} />
           </Group>
         </Group>
       </AppShell.Header>

@@ -5,6 +5,7 @@ import { FormattedMessage } from 'react-intl';
 import { useNavigate } from 'react-router';
 import { LanguageSelect } from '../LanguageSelect';
 import { LogoutButton } from './LogoutButton';
+import { UserMenu } from './UserMenu';
 import { useAuth } from '../../lib/auth/auth-context';
 import { paths } from '../../lib/paths';
 
@@ -13,6 +14,10 @@ export function PortalShell({ children }: { children: ReactNode }) {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
   const name = user?.first_name || user?.email;
+  const signOut = async () => {
+    await logout();
+    navigate(paths.login, { replace: true });
+  };
   return (
     <AppShell header={{ height: 64 }} padding="md">
       <AppShell.Header>
@@ -34,13 +39,9 @@ export function PortalShell({ children }: { children: ReactNode }) {
                 {user?.email}
               </Text>
             </Box>
+            <UserMenu profilePath={paths.profile} homePath={paths.dashboard} onLogout={signOut} />
             <LanguageSelect />
-            <LogoutButton
-              onLogout={async () => {
-                await logout();
-                navigate(paths.login, { replace: true });
-              }}
-            />
+            <LogoutButton onLogout={signOut} />
           </Group>
         </Group>
       </AppShell.Header>

@@ -4,12 +4,14 @@ import { IconInfoCircle, IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import type { AdminSessionDataDto, MfaChallengeDto } from '../../api/generated/model';
 import { useAuth } from '../../lib/auth/auth-context';
 import { rememberedOrigin } from '../../lib/auth/remembered-origin';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { localizeServerMessage } from '../../lib/server-messages';
+import { MfaEnrolStep, MfaVerifyStep } from './AdminMfaSteps';
 
 export default function AdminLoginPage() {
   const intl = useIntl();
@@ -18,10 +20,24 @@ export default function AdminLoginPage() {
   const location = useLocation();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  // After the password: the second step of a two-factor sign-in, if the answer asks for one.
+  const [challenge, setChallenge] = useState<MfaChallengeDto | null>(null);
   const { notice, email: knownEmail } = (location.state as { notice?: 'passwordReset'; email?: string } | null) ?? {};
   const form = useForm({ initialValues: { email: knownEmail ?? '', password: '' } });
 
   if (auth.status === 'signedIn' && auth.isAdmin && !submitting) return <Navigate to={paths.admin.dashboard} replace />;
+
+  const enter = () => navigate(rememberedOrigin(location.state, paths.admin.dashboard), { replace: true });
+  const startOver = (reason: string | null) => {
+    setChallenge(null);
+    setSubmitting(false);
+    setError(reason);
+    form.setFieldValue('password', '');
+  };
+  const acceptSession = (data: AdminSessionDataDto) => {
+    auth.acceptAdminSession(data);
+    enter();
+  };
 
   const submit = form.onSubmit(async ({ email, password }) => {
     if (!email.trim() || !password) {
@@ -31,13 +47,20 @@ export default function AdminLoginPage() {
     setSubmitting(true);
     setError(null);
     try {
-      await auth.adminLogin(email, password);
-      navigate(rememberedOrigin(location.state, paths.admin.dashboard), { replace: true });
+      const result = await auth.adminLogin(email, password);
+      if (result.challenge) {
+        setChallenge(result.challenge);
+        return;
+      }
+      enter();
     } catch (failure) {
       setError(failure instanceof Error && failure.message ? failure.message : 'Admin login failed');
       setSubmitting(false);
     }
   });
+
+  if (challenge?.mfa === 'verify') return <MfaVerifyStep challenge={challenge} onSession={acceptSession} onStartOver={startOver} />;
+  if (challenge?.mfa === 'enroll') return <MfaEnrolStep challenge={challenge} onSession={acceptSession} onStartOver={startOver} />;
 
   return (
     <AuthLayout title={<FormattedMessage id="adminLogin.title" />} subtitle={<FormattedMessage id="adminLogin.subtitle" />}>

@@ -55,11 +55,31 @@ describe('auth context', () => {
       vi.fn(async () => adminAnswer({ id: 1, email: 'a@x.io', first_name: '', last_name: null, role: 'admin', user_type: 'admin' })),
     );
     renderWithProviders(<Probe />);
-    const user = await act(() => auth.adminLogin('a@x.io', 'pw'));
-    expect(user.token).toBe('abc.def');
-    expect(user.first_name).toBe('Admin');
-    expect(user.last_name).toBe('');
+    const { user } = await act(() => auth.adminLogin('a@x.io', 'pw'));
+    expect(user!.token).toBe('abc.def');
+    expect(user!.first_name).toBe('Admin');
+    expect(user!.last_name).toBe('');
     expect(localStorage.getItem(TOKEN_KEY)).toBe('abc.def');
+  });
+
+  it('hands back the challenge of a two-factor sign-in, and stores nothing until its second step', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(200, { success: true, data: { mfa: 'verify', mfa_token: 'challenge' } })),
+    );
+    renderWithProviders(<Probe />);
+    const result = await act(() => auth.adminLogin('a@x.io', 'pw'));
+    expect(result).toEqual({ challenge: { mfa: 'verify', mfa_token: 'challenge' } });
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(screen.getByTestId('status').textContent).not.toBe('signedIn');
+    act(() => {
+      auth.acceptAdminSession({
+        token: 'sess',
+        admin: { id: 1, email: 'a@x.io', first_name: 'A', role: 'admin', user_type: 'admin' } as never,
+      });
+    });
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('sess');
+    expect(screen.getByTestId('status').textContent).toBe('signedIn');
   });
 
   it('refuses an admin login whose account is not an admin, and stores nothing', async () => {

@@ -1,6 +1,10 @@
 import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { onUnauthorized } from '../../api/http-client';
+import type { AdminSessionDataDto, MfaChallengeDto } from '../../api/generated/model';
 import { clearStoredSession, isAdmin, readStoredSession, SessionUser, storeSession, stripBearer } from './session';
+
+/** The admin sign-in's answer: a session, or (two-factor sign-in) the challenge for its second step. */
+export type AdminLoginResult = { user: SessionUser; challenge?: undefined } | { challenge: MfaChallengeDto; user?: undefined };
 
 export type AuthStatus = 'loading' | 'signedOut' | 'signedIn';
 
@@ -11,7 +15,11 @@ interface AuthContextValue {
   error: string | null;
   isAdmin: boolean;
   login(email: string, password: string): Promise<SessionUser>;
-  adminLogin(email: string, password: string): Promise<SessionUser>;
+  adminLogin(email: string, password: string): Promise<AdminLoginResult>;
+  /** Starts the session an admin sign-in's second step answered with. */
+  acceptAdminSession(data: AdminSessionDataDto): SessionUser;
+  /** Reads the signed-in user again (after a change of name or address), keeping the session. */
+  refreshUser(): Promise<void>;
   logout(): Promise<void>;
 }
 
@@ -92,13 +100,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [startSession],
   );
 
-  const adminLogin = useCallback(
-    async (email: string, password: string) => {
-      requireCredentials(email, password);
-      const response = await (await authApi()).adminLogin({ email: email.trim(), password });
-      const token = response?.data?.token;
-      const admin = response?.data?.admin;
-      if (!response?.success || !token || !admin) throw new LoginError('Invalid response: missing token or admin data');
+  const acceptAdminSession = useCallback(
+    (data: AdminSessionDataDto | undefined) => {
+      const token = data?.token;
+      const admin = data?.admin;
+      if (!token || !admin) throw new LoginError('Invalid response: missing token or admin data');
       const next: SessionUser = {
         ...admin,
         first_name: admin.first_name || 'Admin',
@@ -112,6 +118,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [startSession],
   );
 
+  const adminLogin = useCallback(
+    async (email: string, password: string): Promise<AdminLoginResult> => {
+      requireCredentials(email, password);
+      const response = await (await authApi()).adminLogin({ email: email.trim(), password });
+      if (!response?.success) throw new LoginError('Invalid response: missing token or admin data');
+      if (response.data && 'mfa_token' in response.data) return { challenge: response.data };
+      return { user: acceptAdminSession(response.data) };
+    },
+    [acceptAdminSession],
+  );
+
+  const refreshUser = useCallback(async () => {
+    const stored = readStoredSession();
+    if (!stored) return;
+    const { data } = await (await authApi()).getCurrentUser();
+    startSession({ ...stored, ...data, token: stored.token });
+  }, [startSession]);
+
   const logout = useCallback(async () => {
     // The server call may fail (network, expired token): local data is cleared anyway.
     await authApi()
@@ -121,8 +145,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [endSession]);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ status, user, error, isAdmin: isAdmin(user), login, adminLogin, logout }),
-    [status, user, error, login, adminLogin, logout],
+    () => ({ status, user, error, isAdmin: isAdmin(user), login, adminLogin, acceptAdminSession, refreshUser, logout }),
+    [status, user, error, login, adminLogin, acceptAdminSession, refreshUser, logout],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

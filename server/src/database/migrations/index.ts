@@ -5,6 +5,8 @@ import { RemoteLogIndexes1764400000000 } from './1764400000000-RemoteLogIndexes'
 import { LicenseServerSync1764500000000 } from './1764500000000-LicenseServerSync';
 import { Operations1764600000000 } from './1764600000000-Operations';
 import { PasswordReset1764710000000 } from './1764710000000-PasswordReset';
+import { AdminMfa1764720000000 } from './1764720000000-AdminMfa';
+import { ProfileAndSessions1764730000000 } from './1764730000000-ProfileAndSessions';
 import { LicenseServerSyncState1764740000000 } from './1764740000000-LicenseServerSyncState';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
@@ -16,5 +18,7 @@ export const MIGRATIONS = [
   LicenseServerSync1764500000000,
   Operations1764600000000,
   PasswordReset1764710000000,
+  AdminMfa1764720000000,
+  ProfileAndSessions1764730000000,
   LicenseServerSyncState1764740000000,
 ];

@@ -1,4 +1,4 @@
-import { Audit } from '../../common/audit.decorator';
+import { Audit, setAuditActor } from '../../common/audit.decorator';
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
@@ -9,7 +9,12 @@ import { userTypeOf } from '../users/dto/admin-user.dto';
 import { UsersService } from '../users/users.service';
 import { AuthService, ClientInfo, FORGOT_ANSWER, RESEND_ANSWER, RESET_DONE, VERIFICATION_SENT } from './auth.service';
 import {
+  AdminEnrolledSessionResponseDto,
+  AdminLoginMfaDto,
+  AdminLoginMfaEnableDto,
   AdminLoginResponseDto,
+  AdminSessionResponseDto,
+  MfaTokenDto,
   CurrentUserResponseDto,
   ForgotPasswordDto,
   LoginDto,
@@ -22,6 +27,8 @@ import {
   VerifyEmailDto,
   VerifyEmailResponseDto,
 } from './dto/auth.dto';
+import { MfaSetupResponseDto } from './dto/mfa.dto';
+import { MfaService } from './mfa.service';
 import { toSessionUser } from './session-user';
 
 const clientOf = (request: Request): ClientInfo => ({ ip: request.ip ?? 'unknown', userAgent: request.get('user-agent') });
@@ -32,6 +39,7 @@ export class AuthController {
   constructor(
     private readonly auth: AuthService,
     private readonly users: UsersService,
+    private readonly mfa: MfaService,
   ) {}
 
   /** Creates a client account and mails a one-time verification link. A taken e-mail is 409 with `errors.email`. */
@@ -98,13 +106,54 @@ export class AuthController {
     return this.auth.login(dto, clientOf(request));
   }
 
-  /** Admin login: `{success, data: {token, admin}}`, only for accounts with role admin. */
+  /**
+   * Admin login: `{success, data: {token, admin}}`, only for accounts with role admin. With two-factor sign-in on
+   * (or required by ADMIN_REQUIRE_MFA and not yet set up), `{success, data: {mfa, mfa_token}}` instead: the
+   * session comes from the second step.
+   */
   @Public()
   @Post('admin/login')
   @Audit('auth.admin_login', 'Admin sign-in')
   @HttpCode(200)
   adminLogin(@Body() dto: LoginDto, @Req() request: Request): Promise<AdminLoginResponseDto> {
     return this.auth.adminLogin(dto, clientOf(request));
+  }
+
+  /**
+   * The second step of an admin sign-in with two-factor sign-in: the mfa_token of the password step and a code from
+   * the authenticator app (each code is taken once) or a recovery code (each works once). Wrong codes are limited
+   * per account and per client address.
+   */
+  @Public()
+  @Post('admin/login/mfa')
+  @Audit('auth.admin_login_mfa', 'Admin sign-in, second step')
+  @HttpCode(200)
+  async adminLoginMfa(@Body() dto: AdminLoginMfaDto, @Req() request: Request): Promise<AdminSessionResponseDto> {
+    const user = await this.auth.mfaChallengeUser(dto.mfa_token, 'verify');
+    setAuditActor(request, user);
+    return { success: true, data: await this.auth.completeAdminLogin(user, dto, clientOf(request)) };
+  }
+
+  /** ADMIN_REQUIRE_MFA: an admin without two-factor sign-in sets up an authenticator during the sign-in (the secret is shown once). */
+  @Public()
+  @Post('admin/login/mfa/setup')
+  @Audit('auth.mfa_setup', 'Two-factor set-up started at sign-in')
+  @HttpCode(200)
+  async adminLoginMfaSetup(@Body() dto: MfaTokenDto, @Req() request: Request): Promise<MfaSetupResponseDto> {
+    const user = await this.auth.mfaChallengeUser(dto.mfa_token, 'enroll');
+    setAuditActor(request, user);
+    return { success: true, data: await this.mfa.beginEnrolment(user) };
+  }
+
+  /** Confirms that authenticator with its first code: two-factor sign-in is on, the session begins, and the ten recovery codes are shown once. */
+  @Public()
+  @Post('admin/login/mfa/enable')
+  @Audit('auth.mfa_enable', 'Two-factor sign-in turned on at sign-in')
+  @HttpCode(200)
+  async adminLoginMfaEnable(@Body() dto: AdminLoginMfaEnableDto, @Req() request: Request): Promise<AdminEnrolledSessionResponseDto> {
+    const user = await this.auth.mfaChallengeUser(dto.mfa_token, 'enroll');
+    setAuditActor(request, user);
+    return { success: true, data: await this.auth.completeAdminEnrolment(user, dto.code, clientOf(request)) };
   }
 
   /** Ends this session: the token stops working at once. */

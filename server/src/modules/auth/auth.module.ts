@@ -6,16 +6,23 @@ import { createSecretKey } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { UsersModule } from '../users/users.module';
+import { AccountController } from './account.controller';
+import { AccountService } from './account.service';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { LoginThrottle } from './login-throttle';
+import { MfaChallenges } from './mfa-challenges';
+import { MfaController } from './mfa.controller';
+import { MfaService } from './mfa.service';
+import { RecoveryCodeEntity } from './recovery-code.entity';
 import { SessionEntity } from './session.entity';
+import { UserMfaEntity } from './user-mfa.entity';
 import { SessionsService } from './sessions.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([SessionEntity]),
+    TypeOrmModule.forFeature([SessionEntity, UserMfaEntity, RecoveryCodeEntity]),
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => {
@@ -27,8 +34,16 @@ import { SessionsService } from './sessions.service';
     }),
     UsersModule,
   ],
-  controllers: [AuthController],
-  providers: [AuthService, LoginThrottle, SessionsService, { provide: APP_GUARD, useClass: AuthGuard }],
+  controllers: [AuthController, MfaController, AccountController],
+  providers: [
+    AuthService,
+    AccountService,
+    LoginThrottle,
+    SessionsService,
+    MfaService,
+    MfaChallenges,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
   exports: [SessionsService],
 })
 export class AuthModule {}

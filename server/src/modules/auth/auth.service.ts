@@ -9,7 +9,16 @@ import { PasswordHasher } from '../users/users.service';
 import type { UserEntity } from '../users/users.service';
 import { UsersService } from '../users/users.service';
 import { LoginThrottle } from './login-throttle';
-import { AdminLoginResponseDto, LoginDto, LoginResponseDto, RegisterDto } from './dto/auth.dto';
+import {
+  AdminEnrolledSessionDto,
+  AdminLoginResponseDto,
+  AdminSessionDataDto,
+  LoginDto,
+  LoginResponseDto,
+  RegisterDto,
+} from './dto/auth.dto';
+import { MfaChallenges } from './mfa-challenges';
+import { MfaProof, MfaService } from './mfa.service';
 import { toSessionUser } from './session-user';
 import { SessionsService } from './sessions.service';
 
@@ -31,6 +40,7 @@ const UNVERIFIED = {
   client: 'Account not verified. Please check your email.',
   admin: 'Admin account not verified. Please check your email.',
 };
+export const USE_ADMIN_DOOR = 'This account signs in with two-factor authentication at the admin sign-in.';
 const TOO_MANY_REGISTRATIONS = 'Too many registration attempts. Please try again in {minutes} minutes.';
 const TOO_MANY_VERIFICATION_MAILS = 'Too many verification e-mails requested. Please try again in {minutes} minutes.';
 /** Verification mails one address may be sent per throttle window. */
@@ -59,6 +69,8 @@ export class AuthService implements BeforeApplicationShutdown {
     private readonly sessions: SessionsService,
     private readonly mail: MailService,
     private readonly loginThrottle: LoginThrottle,
+    private readonly mfa: MfaService,
+    private readonly challenges: MfaChallenges,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     limits: RateLimits,
   ) {
@@ -133,17 +145,39 @@ export class AuthService implements BeforeApplicationShutdown {
   async login(dto: LoginDto, client: ClientInfo): Promise<LoginResponseDto> {
     const user = await this.checkCredentials(dto, client, 'client');
     if (!user.is_verified) throw ApiError.forbidden(UNVERIFIED.client);
+    // An admin whose sign-in takes a second factor gets no session by the door that asks for none.
+    if (user.role === 'admin' && (this.mfa.required || (await this.mfa.isEnabled(user.id)))) throw ApiError.forbidden(USE_ADMIN_DOOR);
     return { token: await this.startSession(user, client), user: toSessionUser(user) };
   }
 
+  /**
+   * The password step of an admin sign-in. Without two-factor sign-in it is the whole sign-in; with it (or when
+   * ADMIN_REQUIRE_MFA asks for it) the answer is a challenge for the second step, and no session yet.
+   */
   async adminLogin(dto: LoginDto, client: ClientInfo): Promise<AdminLoginResponseDto> {
     const user = await this.checkCredentials(dto, client, 'admin');
     if (!user.is_verified) throw ApiError.forbidden(UNVERIFIED.admin);
-    const admin = toSessionUser(user);
-    return {
-      success: true,
-      data: { token: await this.startSession(user, client), admin: { ...admin, first_name: admin.first_name || 'Admin' } },
-    };
+    if (await this.mfa.isEnabled(user.id))
+      return { success: true, data: { mfa: 'verify', mfa_token: await this.challenges.issue(user, 'verify') } };
+    if (this.mfa.required) return { success: true, data: { mfa: 'enroll', mfa_token: await this.challenges.issue(user, 'enroll') } };
+    return { success: true, data: await this.adminSession(user, client) };
+  }
+
+  /** The admin a second-step token was issued to (401 when it has expired or no longer fits the account). */
+  mfaChallengeUser(token: string, stage: 'verify' | 'enroll'): Promise<UserEntity> {
+    return this.challenges.read(token, stage);
+  }
+
+  /** The second step: a code or a recovery code, then the session. */
+  async completeAdminLogin(user: UserEntity, proof: MfaProof, client: ClientInfo): Promise<AdminSessionDataDto> {
+    await this.mfa.verify(user, proof, client.ip);
+    return this.adminSession(user, client);
+  }
+
+  /** Confirms the authenticator an admin set up during sign-in: two-factor sign-in is on, and the session begins. */
+  async completeAdminEnrolment(user: UserEntity, code: string, client: ClientInfo): Promise<AdminEnrolledSessionDto> {
+    const recoveryCodes = await this.mfa.completeEnrolment(user, code, client.ip);
+    return { ...(await this.adminSession(user, client)), recovery_codes: recoveryCodes };
   }
 
   logout(sessionId: string): Promise<void> {
@@ -165,6 +199,11 @@ export class AuthService implements BeforeApplicationShutdown {
     }
     await this.loginThrottle.recordSuccess(email, client.ip);
     return user;
+  }
+
+  private async adminSession(user: UserEntity, client: ClientInfo): Promise<AdminSessionDataDto> {
+    const admin = toSessionUser(user);
+    return { token: await this.startSession(user, client), admin: { ...admin, first_name: admin.first_name || 'Admin' } };
   }
 
   private async startSession(user: UserEntity, client: ClientInfo): Promise<string> {

@@ -3,7 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, LessThan, Not, Repository } from 'typeorm';
+import { DataSource, EntityManager, LessThan, MoreThan, Not, Repository } from 'typeorm';
 import { AuthUser } from '../../common/current-user.decorator';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -25,12 +25,26 @@ const RESOLVE_SQL =
   `SELECT s.id AS sid, ${U.sessionUserColumns} FROM sessions s INNER JOIN ${U.table} ON ${U.id} = s.user_id ` +
   `WHERE s.id = ? AND ${U.id} = ? AND s.expires_at > ? AND s.token_version = ${U.tokenVersion} AND ${U.isActive} = ?`;
 export const JWT_ISSUER = 'streamhub-portal';
+/** A session's last use is written at most this often (per instance), so most requests do not write. */
+const TOUCH_EVERY_MS = 60_000;
+
+/** One of a user's sessions, as 'Where you are signed in' lists them. */
+export interface SessionInfo {
+  id: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  ip: string | null;
+  user_agent: string | null;
+  expires_at: Date;
+}
 
 /** Issues bearer tokens and decides, per request, whether one is still good. */
 @Injectable()
 export class SessionsService {
   private readonly logger = new Logger('Sessions');
   private readonly sql: PreparedSql;
+  /** When this instance last wrote each session's last_used_at. */
+  private readonly touched = new Map<string, number>();
 
   constructor(
     @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
@@ -51,7 +65,9 @@ export class SessionsService {
       expires_at: new Date(Date.now() + ttl * 1000),
       ip: client.ip?.slice(0, MAX_LENGTH.ip) ?? null,
       user_agent: client.userAgent?.slice(0, MAX_LENGTH.sessionUserAgent) ?? null,
+      last_used_at: new Date(),
     });
+    this.touched.set(id, Date.now());
     const claims: TokenClaims = { sub: user.id, sid: id };
     return this.jwt.signAsync(claims, { algorithm: JWT_ALGORITHM, expiresIn: ttl, issuer: JWT_ISSUER, jwtid: id });
   }
@@ -71,7 +87,45 @@ export class SessionsService {
       new Date(),
       true,
     ]);
-    return row ? { id: Number(row.id), email: row.email, role: row.role, sessionId: row.sid } : null;
+    if (!row) return null;
+    this.touch(row.sid);
+    return { id: Number(row.id), email: row.email, role: row.role, sessionId: row.sid };
+  }
+
+  /** The user's live sessions, the most recently used first. */
+  async list(userId: number): Promise<SessionInfo[]> {
+    const rows = await this.sessions.find({
+      where: { user_id: userId, expires_at: MoreThan(new Date()) },
+      select: { id: true, created_at: true, last_used_at: true, ip: true, user_agent: true, expires_at: true },
+    });
+    const used = (session: SessionInfo) => (session.last_used_at ?? session.created_at).getTime();
+    return rows.sort((a, b) => used(b) - used(a));
+  }
+
+  /** Ends one of the user's own sessions; false when the user has none by that id. */
+  async endOwn(userId: number, sessionId: string): Promise<boolean> {
+    const { affected } = await this.sessions.delete({ id: sessionId, user_id: userId });
+    return !!affected;
+  }
+
+  /**
+   * After a password change: the sessions other than `keep` end, and `keep` carries the user's new token_version so
+   * it lives on. Runs in the caller's transaction, with the user's update, so `keep` is never briefly invalid.
+   */
+  async keepOnly(manager: EntityManager, userId: number, keep: string, tokenVersion: number): Promise<number> {
+    await manager.update(SessionEntity, { id: keep, user_id: userId }, { token_version: tokenVersion });
+    const { affected } = await manager.delete(SessionEntity, { user_id: userId, id: Not(keep) });
+    return affected ?? 0;
+  }
+
+  /** Writes the session's last use when this instance has not written it for a minute; the request does not wait. */
+  private touch(sessionId: string): void {
+    const now = Date.now();
+    if (now - (this.touched.get(sessionId) ?? 0) < TOUCH_EVERY_MS) return;
+    this.touched.set(sessionId, now);
+    this.sessions
+      .update({ id: sessionId }, { last_used_at: new Date(now) })
+      .catch((error: Error) => this.logger.warn(`Session use not recorded: ${error.message}`));
   }
 
   async end(sessionId: string): Promise<void> {
@@ -86,6 +140,8 @@ export class SessionsService {
 
   @Cron(CronExpression.EVERY_HOUR)
   async purgeExpired(): Promise<void> {
+    const stale = Date.now() - TOUCH_EVERY_MS;
+    for (const [id, at] of this.touched) if (at < stale) this.touched.delete(id);
     const { affected } = await this.sessions.delete({ expires_at: LessThan(new Date()) });
     if (affected) this.logger.log(`Removed ${affected} expired sessions`);
   }

@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, HttpException, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Observable, tap } from 'rxjs';
-import { AUDIT, AuditSpec } from '../../common/audit.decorator';
+import { AUDIT, auditActorOf, AuditSpec } from '../../common/audit.decorator';
 import { AuthenticatedRequest } from '../../common/current-user.decorator';
 import { AuditLogService } from './audit-log.service';
 
@@ -69,14 +69,15 @@ export class AuditInterceptor implements NestInterceptor {
     const reason = refusal ? messageOf(refusal) : '';
     // Without a session (sign-in, registration, e-mail verification) the actor is the address the call names.
     const named = [body.email, data.email].find((value): value is string => typeof value === 'string');
-    const actorEmail = request.user?.email ?? named?.trim().toLowerCase() ?? null;
+    const actor = request.user ?? auditActorOf(request);
+    const actorEmail = actor?.email ?? named?.trim().toLowerCase() ?? null;
     return this.audit.record({
       level: refusal ? 'warning' : 'info',
       action: spec.action,
       message: refusal
         ? `${spec.what} refused (${status})${name ? ` for ${name}` : ''}: ${reason}`
         : `${spec.what}${name ? `: ${name}` : ''}`,
-      actor: request.user ? { id: request.user.id, email: request.user.email } : actorEmail ? { id: null, email: actorEmail } : null,
+      actor: actor ? { id: actor.id, email: actor.email } : actorEmail ? { id: null, email: actorEmail } : null,
       target: spec.target ? { type: spec.target, id: targetId ?? null } : null,
       ip: request.ip ?? null,
       userAgent: request.get('user-agent') ?? null,

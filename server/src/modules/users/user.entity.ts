@@ -64,6 +64,18 @@ export class UserEntity {
   @Column({ type: 'datetime', precision: 3, nullable: true })
   last_login: Date | null;
 
+  /** A new address the user asked for, in effect once confirmed through the link mailed to it. */
+  @Column({ type: 'varchar', length: MAX_LENGTH.email, nullable: true })
+  pending_email: string | null;
+
+  /** SHA-256 of the token in that link. */
+  @Index('IDX_users_pending_email_token_hash')
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  pending_email_token_hash: string | null;
+
+  @Column({ type: 'datetime', precision: 3, nullable: true })
+  pending_email_expires: Date | null;
+
   /** Raised on password change and deactivation; sessions minted under an older version stop working. */
   @Column({ type: 'int', default: 0 })
   token_version: number;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
@@ -43,6 +43,15 @@ export interface NewAccount {
 
 export type UserPage = Page<UserEntity> & { overallTotal: number };
 
+/** What a user may change of their own account on the profile page. */
+export interface ProfileFields {
+  first_name: string;
+  last_name: string;
+  company?: string | null;
+  phone?: string | null;
+  country?: string | null;
+}
+
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 @Injectable()
@@ -66,6 +75,10 @@ export class UsersService {
     const user = await this.users.findOneBy({ id });
     if (!user) throw ApiError.notFound(`User ${id} not found`);
     return user;
+  }
+
+  find(id: number): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id });
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {
@@ -221,6 +234,82 @@ export class UsersService {
       .where('id = :id AND password_reset_token_hash = :tokenHash', { id: user.id, tokenHash })
       .execute();
     return affected ? this.get(user.id) : null;
+  }
+
+  /** The user's own names and contact details; an empty optional field is stored as none. */
+  async updateProfile(id: number, profile: ProfileFields): Promise<UserEntity> {
+    const user = await this.get(id);
+    Object.assign(user, {
+      first_name: profile.first_name,
+      last_name: profile.last_name,
+      company: profile.company || null,
+      phone: profile.phone || null,
+      country: profile.country || null,
+    });
+    return this.users.save(user);
+  }
+
+  /**
+   * Sets a new password inside the caller's transaction and raises token_version (so every other session and any
+   * sign-in challenge in flight dies); returns the new version.
+   */
+  async changePassword(manager: EntityManager, id: number, password: string): Promise<number> {
+    const passwordHash = await this.hasher.hash(password);
+    await manager
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ password_hash: passwordHash, token_version: () => 'token_version + 1' })
+      .where('id = :id', { id })
+      .execute();
+    const { token_version } = await manager.findOneOrFail(UserEntity, { where: { id }, select: { id: true, token_version: true } });
+    return token_version;
+  }
+
+  /**
+   * Keeps `email` as the user's next address until the link mailed to it is opened; returns the link's token (only
+   * its hash is stored). A taken address is a 409 with `errors.email`.
+   */
+  async requestEmailChange(id: number, email: string, ttlSeconds: number): Promise<string> {
+    if (await this.users.existsBy({ email })) throw duplicateEmail();
+    const token = randomBytes(32).toString('base64url');
+    await this.users.update(
+      { id },
+      { pending_email: email, pending_email_token_hash: hashToken(token), pending_email_expires: new Date(Date.now() + ttlSeconds * 1000) },
+    );
+    return token;
+  }
+
+  /**
+   * Makes the pending address the account's own, once, with the token from the link: it counts as verified, since
+   * the link proved it. Null for an unknown, used or expired token; 409 when someone took the address meanwhile.
+   */
+  async confirmEmailChange(token: string): Promise<{ user: UserEntity; previousEmail: string } | null> {
+    const tokenHash = hashToken(token);
+    const user = await this.users.findOneBy({ pending_email_token_hash: tokenHash });
+    if (!user?.pending_email || !user.is_active || !user.pending_email_expires || user.pending_email_expires.getTime() <= Date.now())
+      return null;
+    const previousEmail = user.email;
+    try {
+      const { affected } = await this.users
+        .createQueryBuilder()
+        .update(UserEntity)
+        .set({
+          email: user.pending_email,
+          pending_email: null,
+          pending_email_token_hash: null,
+          pending_email_expires: null,
+          is_verified: true,
+          email_verified_at: new Date(),
+          verification_token_hash: null,
+          verification_token_expires: null,
+        })
+        .where('id = :id AND pending_email_token_hash = :tokenHash', { id: user.id, tokenHash })
+        .execute();
+      return affected ? { user: await this.get(user.id), previousEmail } : null;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateEmail();
+      throw error;
+    }
   }
 
   /** Accounts in all, active, verified, and how many existed at `before` (for the dashboard's previous period). */

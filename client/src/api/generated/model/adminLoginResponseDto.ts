@@ -5,9 +5,9 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
-import type { AdminSessionDataDto } from './adminSessionDataDto';
+import type { AdminLoginResponseDtoData } from './adminLoginResponseDtoData';
 
 export interface AdminLoginResponseDto {
-  data: AdminSessionDataDto;
+  data: AdminLoginResponseDtoData;
   success: boolean;
 }

@@ -1,10 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength, ValidateBy, ValidationArguments } from 'class-validator';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsNotEmpty, IsString, Matches, MaxLength, MinLength, ValidateBy, ValidateIf, ValidationArguments } from 'class-validator';
 import { IsNotCommonPassword } from '../../../common/password-policy';
 import { NormalizeEmail, Trim } from '../../../common/transforms';
 import { USER_ROLES, UserRole } from '../../../common/roles';
 import { USER_TYPES, UserType } from '../../users/dto/admin-user.dto';
+import { MFA_STAGES, type MfaStage } from '../mfa-challenges';
 import { Envelope } from '../../../common/envelope';
 import { MAX_LENGTH } from '../../../database/column-lengths';
 
@@ -12,7 +14,7 @@ export const REGISTRATION_PASSWORD_MIN = 8;
 const REQUIRED = 'This field is required';
 
 /** Passes when the value equals the named sibling property. */
-function MatchesProperty(property: string, message: string) {
+export function MatchesProperty(property: string, message: string) {
   return ValidateBy({
     name: 'matchesProperty',
     constraints: [property],
@@ -137,7 +139,31 @@ export class AdminSessionDataDto {
   admin: SessionUserDto;
 }
 
-export class AdminLoginResponseDto extends Envelope(AdminSessionDataDto) {}
+/** The password was right; the session comes after the second step. */
+export class MfaChallengeDto {
+  /** What the second step is: a code from the authenticator app ('verify'), or setting one up first ('enroll'). */
+  @ApiProperty({ enum: MFA_STAGES, enumName: 'MfaStage' })
+  mfa: MfaStage;
+  /** Carries the password step to the second step; good for 5 minutes, and no session. */
+  mfa_token: string;
+}
+
+/** `{success, data: {token, admin}}`, or, for an admin with two-factor sign-in, `{success, data: {mfa, mfa_token}}`. */
+@ApiExtraModels(AdminSessionDataDto, MfaChallengeDto)
+export class AdminLoginResponseDto {
+  success: boolean;
+  @ApiProperty({ oneOf: [{ $ref: getSchemaPath(AdminSessionDataDto) }, { $ref: getSchemaPath(MfaChallengeDto) }] })
+  data: AdminSessionDataDto | MfaChallengeDto;
+}
+
+export class AdminSessionResponseDto extends Envelope(AdminSessionDataDto) {}
+
+export class AdminEnrolledSessionDto extends AdminSessionDataDto {
+  /** Ten single-use recovery codes, shown this once. */
+  recovery_codes: string[];
+}
+
+export class AdminEnrolledSessionResponseDto extends Envelope(AdminEnrolledSessionDto) {}
 
 export class CurrentUserResponseDto extends Envelope(SessionUserDto) {}
 
@@ -164,3 +190,60 @@ export class PasswordResetDto {
 export class ResetPasswordResponseDto extends Envelope(PasswordResetDto, { message: 'required' }) {}
 
 export class RegisterResponseDto extends Envelope(RegisterResultDto, { message: 'required' }) {}
+
+const CODE_FORMAT = 'Enter the 6-digit code from your authenticator app.';
+const RECOVERY_FORMAT = 'Enter one of your recovery codes.';
+/** Spaces people type into a code ('123 456') are not part of it. */
+const WithoutSpaces = () => Transform(({ value }) => (typeof value === 'string' ? value.replace(/\s/g, '') : value));
+
+/** A code from the authenticator app, or (when it is absent) one of the recovery codes. */
+export class SecondFactorDto {
+  @ValidateIf((dto: SecondFactorDto) => dto.recovery_code === undefined)
+  @WithoutSpaces()
+  @IsString({ message: CODE_FORMAT })
+  @Matches(/^\d{6}$/, { message: CODE_FORMAT })
+  @IsNotEmpty({ message: CODE_FORMAT })
+  code?: string;
+
+  @ValidateIf((dto: SecondFactorDto) => dto.code === undefined)
+  @WithoutSpaces()
+  @IsString({ message: RECOVERY_FORMAT })
+  @Matches(/^[A-Za-z0-9-]{10,32}$/, { message: RECOVERY_FORMAT })
+  @IsNotEmpty({ message: RECOVERY_FORMAT })
+  recovery_code?: string;
+}
+
+export class MfaTokenDto {
+  /** The mfa_token of the password step's answer. */
+  @IsString()
+  @MaxLength(2000)
+  @IsNotEmpty({ message: 'mfa_token is required' })
+  mfa_token: string;
+}
+
+/** The second step of an admin sign-in. */
+export class AdminLoginMfaDto extends SecondFactorDto {
+  /** The mfa_token of the password step's answer. */
+  @IsString()
+  @MaxLength(2000)
+  @IsNotEmpty({ message: 'mfa_token is required' })
+  mfa_token: string;
+}
+
+/** A code from the authenticator app. */
+export class MfaCodeDto {
+  @WithoutSpaces()
+  @IsString({ message: CODE_FORMAT })
+  @Matches(/^\d{6}$/, { message: CODE_FORMAT })
+  @IsNotEmpty({ message: CODE_FORMAT })
+  code: string;
+}
+
+/** Confirms the authenticator set up during a sign-in (ADMIN_REQUIRE_MFA) with its first code. */
+export class AdminLoginMfaEnableDto extends MfaCodeDto {
+  /** The mfa_token of the password step's answer. */
+  @IsString()
+  @MaxLength(2000)
+  @IsNotEmpty({ message: 'mfa_token is required' })
+  mfa_token: string;
+}

@@ -25,12 +25,18 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  AdminEnrolledSessionResponseDto,
+  AdminLoginMfaDto,
+  AdminLoginMfaEnableDto,
   AdminLoginResponseDto,
+  AdminSessionResponseDto,
   CurrentUserResponseDto,
   ForgotPasswordDto,
   LoginDto,
   LoginResponseDto,
   MessageResponseDto,
+  MfaSetupResponseDto,
+  MfaTokenDto,
   RegisterDto,
   RegisterResponseDto,
   ResendVerificationDto,
@@ -49,7 +55,9 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * @summary Admin login: `{success, data: {token, admin}}`, only for accounts with role admin.
+ * @summary Admin login: `{success, data: {token, admin}}`, only for accounts with role admin. With two-factor sign-in on
+(or required by ADMIN_REQUIRE_MFA and not yet set up), `{success, data: {mfa, mfa_token}}` instead: the
+session comes from the second step.
  */
 export const getAdminLoginUrl = () => {
 
@@ -104,7 +112,9 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type AdminLoginMutationError = ErrorType<unknown>
 
     /**
- * @summary Admin login: `{success, data: {token, admin}}`, only for accounts with role admin.
+ * @summary Admin login: `{success, data: {token, admin}}`, only for accounts with role admin. With two-factor sign-in on
+(or required by ADMIN_REQUIRE_MFA and not yet set up), `{success, data: {mfa, mfa_token}}` instead: the
+session comes from the second step.
  */
 export const useAdminLogin = <TError = ErrorType<unknown>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof adminLogin>>, TError,{data: BodyType<LoginDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
@@ -116,6 +126,223 @@ export const useAdminLogin = <TError = ErrorType<unknown>,
       > => {
 
       const mutationOptions = getAdminLoginMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary The second step of an admin sign-in with two-factor sign-in: the mfa_token of the password step and a code from
+the authenticator app (each code is taken once) or a recovery code (each works once). Wrong codes are limited
+per account and per client address.
+ */
+export const getAdminLoginMfaUrl = () => {
+
+
+  
+
+  return `/api/admin/login/mfa`
+}
+
+export const adminLoginMfa = async (adminLoginMfaDto: AdminLoginMfaDto, options?: RequestInit): Promise<AdminSessionResponseDto> => {
+  
+  return httpClient<AdminSessionResponseDto>(getAdminLoginMfaUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      adminLoginMfaDto,)
+  }
+);}
+
+
+
+
+export const getAdminLoginMfaMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof adminLoginMfa>>, TError,{data: BodyType<AdminLoginMfaDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof adminLoginMfa>>, TError,{data: BodyType<AdminLoginMfaDto>}, TContext> => {
+
+const mutationKey = ['adminLoginMfa'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof adminLoginMfa>>, {data: BodyType<AdminLoginMfaDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  adminLoginMfa(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AdminLoginMfaMutationResult = NonNullable<Awaited<ReturnType<typeof adminLoginMfa>>>
+    export type AdminLoginMfaMutationBody = BodyType<AdminLoginMfaDto>
+    export type AdminLoginMfaMutationError = ErrorType<unknown>
+
+    /**
+ * @summary The second step of an admin sign-in with two-factor sign-in: the mfa_token of the password step and a code from
+the authenticator app (each code is taken once) or a recovery code (each works once). Wrong codes are limited
+per account and per client address.
+ */
+export const useAdminLoginMfa = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof adminLoginMfa>>, TError,{data: BodyType<AdminLoginMfaDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof adminLoginMfa>>,
+        TError,
+        {data: BodyType<AdminLoginMfaDto>},
+        TContext
+      > => {
+
+      const mutationOptions = getAdminLoginMfaMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary Confirms that authenticator with its first code: two-factor sign-in is on, the session begins, and the ten recovery codes are shown once.
+ */
+export const getAdminLoginMfaEnableUrl = () => {
+
+
+  
+
+  return `/api/admin/login/mfa/enable`
+}
+
+export const adminLoginMfaEnable = async (adminLoginMfaEnableDto: AdminLoginMfaEnableDto, options?: RequestInit): Promise<AdminEnrolledSessionResponseDto> => {
+  
+  return httpClient<AdminEnrolledSessionResponseDto>(getAdminLoginMfaEnableUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      adminLoginMfaEnableDto,)
+  }
+);}
+
+
+
+
+export const getAdminLoginMfaEnableMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof adminLoginMfaEnable>>, TError,{data: BodyType<AdminLoginMfaEnableDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof adminLoginMfaEnable>>, TError,{data: BodyType<AdminLoginMfaEnableDto>}, TContext> => {
+
+const mutationKey = ['adminLoginMfaEnable'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof adminLoginMfaEnable>>, {data: BodyType<AdminLoginMfaEnableDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  adminLoginMfaEnable(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AdminLoginMfaEnableMutationResult = NonNullable<Awaited<ReturnType<typeof adminLoginMfaEnable>>>
+    export type AdminLoginMfaEnableMutationBody = BodyType<AdminLoginMfaEnableDto>
+    export type AdminLoginMfaEnableMutationError = ErrorType<unknown>
+
+    /**
+ * @summary Confirms that authenticator with its first code: two-factor sign-in is on, the session begins, and the ten recovery codes are shown once.
+ */
+export const useAdminLoginMfaEnable = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof adminLoginMfaEnable>>, TError,{data: BodyType<AdminLoginMfaEnableDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof adminLoginMfaEnable>>,
+        TError,
+        {data: BodyType<AdminLoginMfaEnableDto>},
+        TContext
+      > => {
+
+      const mutationOptions = getAdminLoginMfaEnableMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary ADMIN_REQUIRE_MFA: an admin without two-factor sign-in sets up an authenticator during the sign-in (the secret is shown once).
+ */
+export const getAdminLoginMfaSetupUrl = () => {
+
+
+  
+
+  return `/api/admin/login/mfa/setup`
+}
+
+export const adminLoginMfaSetup = async (mfaTokenDto: MfaTokenDto, options?: RequestInit): Promise<MfaSetupResponseDto> => {
+  
+  return httpClient<MfaSetupResponseDto>(getAdminLoginMfaSetupUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      mfaTokenDto,)
+  }
+);}
+
+
+
+
+export const getAdminLoginMfaSetupMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof adminLoginMfaSetup>>, TError,{data: BodyType<MfaTokenDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof adminLoginMfaSetup>>, TError,{data: BodyType<MfaTokenDto>}, TContext> => {
+
+const mutationKey = ['adminLoginMfaSetup'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof adminLoginMfaSetup>>, {data: BodyType<MfaTokenDto>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  adminLoginMfaSetup(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AdminLoginMfaSetupMutationResult = NonNullable<Awaited<ReturnType<typeof adminLoginMfaSetup>>>
+    export type AdminLoginMfaSetupMutationBody = BodyType<MfaTokenDto>
+    export type AdminLoginMfaSetupMutationError = ErrorType<unknown>
+
+    /**
+ * @summary ADMIN_REQUIRE_MFA: an admin without two-factor sign-in sets up an authenticator during the sign-in (the secret is shown once).
+ */
+export const useAdminLoginMfaSetup = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof adminLoginMfaSetup>>, TError,{data: BodyType<MfaTokenDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof adminLoginMfaSetup>>,
+        TError,
+        {data: BodyType<MfaTokenDto>},
+        TContext
+      > => {
+
+      const mutationOptions = getAdminLoginMfaSetupMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

@@ -1,0 +1,282 @@
+import { Alert, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import { IconMailForward } from '@tabler/icons-react';
+import { ReactNode, useState } from 'react';
+import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-intl';
+import {
+  getGetProfileQueryKey,
+  getListSessionsQueryKey,
+  useChangePassword,
+  useRequestEmailChange,
+  useUpdateProfile,
+} from '../../api/generated/endpoints/account/account';
+import type { ProfileDto } from '../../api/generated/model';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { SuccessAlert } from '../../components/SuccessAlert';
+import { useAuth } from '../../lib/auth/auth-context';
+import { applyFieldErrors } from '../../lib/field-errors';
+import { NewPasswordValues, validateNewPassword } from '../../lib/password-rules';
+import { localizeServerMessage } from '../../lib/server-messages';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function Section({ title, children, testId }: { title: ReactNode; children: ReactNode; testId: string }) {
+  return (
+    <Card withBorder radius="md" p="lg" data-testid={testId}>
+      <Stack gap="md">
+        <Title order={2} fz="lg">
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+/** First and last name, company, phone, country. */
+export function PersonalInfoCard({ profile }: { profile: ProfileDto }) {
+  const intl = useIntl();
+  const auth = useAuth();
+  const queryClient = useQueryClient();
+  const update = useUpdateProfile();
+  const [saved, setSaved] = useState(false);
+  const localize = (message: string) => localizeServerMessage(intl, message);
+  const form = useForm({
+    initialValues: {
+      first_name: profile.first_name,
+      last_name: profile.last_name,
+      company: profile.company ?? '',
+      phone: profile.phone ?? '',
+      country: profile.country ?? '',
+    },
+    validate: {
+      first_name: (value) => (value.trim() ? null : intl.formatMessage({ id: 'register.errors.required' })),
+      last_name: (value) => (value.trim() ? null : intl.formatMessage({ id: 'register.errors.required' })),
+    },
+  });
+
+  const submit = form.onSubmit((values) => {
+    setSaved(false);
+    update.mutate(
+      { data: values },
+      {
+        onSuccess: ({ data }) => {
+          queryClient.setQueryData(getGetProfileQueryKey(), { success: true, data });
+          form.resetDirty();
+          setSaved(true);
+          // The shell's welcome line shows the new name.
+          void auth.refreshUser().catch(() => undefined);
+        },
+        onError: (error) => applyFieldErrors(form, error, { localize }),
+      },
+    );
+  });
+
+  return (
+    <Section title={<FormattedMessage id="account.personal.title" />} testId="personal-info">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {saved && (
+            <SuccessAlert onClose={() => setSaved(false)}>
+              <FormattedMessage id="account.personal.saved" />
+            </SuccessAlert>
+          )}
+          {update.error && !Object.keys(form.errors).length && <ErrorAlert>{localize(update.error.message)}</ErrorAlert>}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <TextInput
+              label={intl.formatMessage({ id: 'fields.firstName' })}
+              autoComplete="given-name"
+              required
+              {...form.getInputProps('first_name')}
+            />
+            <TextInput
+              label={intl.formatMessage({ id: 'fields.lastName' })}
+              autoComplete="family-name"
+              required
+              {...form.getInputProps('last_name')}
+            />
+            <TextInput
+              label={intl.formatMessage({ id: 'fields.company' })}
+              autoComplete="organization"
+              {...form.getInputProps('company')}
+            />
+            <TextInput label={intl.formatMessage({ id: 'fields.phone' })} type="tel" autoComplete="tel" {...form.getInputProps('phone')} />
+            <TextInput
+              label={intl.formatMessage({ id: 'fields.country' })}
+              autoComplete="country-name"
+              {...form.getInputProps('country')}
+            />
+          </SimpleGrid>
+          <Button type="submit" loading={update.isPending} style={{ alignSelf: 'flex-start' }}>
+            <FormattedMessage id="account.personal.save" />
+          </Button>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+/** The address signed in with, and a change of it that waits for the new address to confirm it. */
+export function EmailCard({ profile }: { profile: ProfileDto }) {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const change = useRequestEmailChange();
+  const [sent, setSent] = useState(false);
+  const localize = (message: string) => localizeServerMessage(intl, message);
+  const form = useForm({
+    initialValues: { email: '', current_password: '' },
+    validate: {
+      email: (value) =>
+        !value.trim()
+          ? intl.formatMessage({ id: 'register.errors.required' })
+          : EMAIL.test(value.trim())
+            ? null
+            : intl.formatMessage({ id: 'register.errors.email' }),
+      current_password: (value) => (value ? null : intl.formatMessage({ id: 'errors.password.currentRequired' })),
+    },
+  });
+
+  const submit = form.onSubmit((values) => {
+    setSent(false);
+    change.mutate(
+      { data: { email: values.email.trim(), current_password: values.current_password } },
+      {
+        onSuccess: ({ data }) => {
+          queryClient.setQueryData(getGetProfileQueryKey(), { success: true, data });
+          form.reset();
+          setSent(true);
+        },
+        onError: (error) => applyFieldErrors(form, error, { localize }),
+      },
+    );
+  });
+
+  return (
+    <Section title={<FormattedMessage id="account.email.title" />} testId="email-address">
+      <Text fz="sm">
+        <FormattedMessage id="account.email.current" values={{ email: <strong>{profile.email}</strong> }} />
+      </Text>
+      {sent && (
+        <SuccessAlert onClose={() => setSent(false)}>
+          <FormattedMessage id="account.email.sent" />
+        </SuccessAlert>
+      )}
+      {profile.pending_email && profile.pending_email_expires && (
+        <Alert color="blue" variant="light" icon={<IconMailForward size={18} />} data-testid="pending-email">
+          <FormattedMessage
+            id="account.email.pending"
+            values={{
+              email: <strong>{profile.pending_email}</strong>,
+              date: (
+                <>
+                  <FormattedDate value={profile.pending_email_expires} dateStyle="medium" />{' '}
+                  <FormattedTime value={profile.pending_email_expires} />
+                </>
+              ),
+            }}
+          />
+        </Alert>
+      )}
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {change.error && !Object.keys(form.errors).length && <ErrorAlert>{localize(change.error.message)}</ErrorAlert>}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <TextInput
+              label={intl.formatMessage({ id: 'account.email.new' })}
+              type="email"
+              autoComplete="email"
+              required
+              {...form.getInputProps('email')}
+            />
+            <PasswordInput
+              label={intl.formatMessage({ id: 'fields.currentPassword' })}
+              autoComplete="current-password"
+              required
+              {...form.getInputProps('current_password')}
+            />
+          </SimpleGrid>
+          <Button type="submit" variant="light" loading={change.isPending} style={{ alignSelf: 'flex-start' }}>
+            <FormattedMessage id="account.email.submit" />
+          </Button>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+/** A new password, given the current one; every other session is signed out. */
+export function PasswordCard() {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const change = useChangePassword();
+  const [changed, setChanged] = useState(false);
+  const localize = (message: string) => localizeServerMessage(intl, message);
+  const form = useForm<NewPasswordValues & { current_password: string }>({
+    initialValues: { current_password: '', password: '', password_confirmation: '' },
+    validate: (values) => ({
+      ...(values.current_password ? {} : { current_password: intl.formatMessage({ id: 'errors.password.currentRequired' }) }),
+      ...Object.fromEntries(Object.entries(validateNewPassword(values)).map(([field, id]) => [field, intl.formatMessage({ id })])),
+    }),
+  });
+
+  const submit = form.onSubmit((values) => {
+    setChanged(false);
+    change.mutate(
+      { data: values },
+      {
+        onSuccess: () => {
+          form.reset();
+          setChanged(true);
+          void queryClient.invalidateQueries({ queryKey: getListSessionsQueryKey() });
+        },
+        onError: (error) => applyFieldErrors(form, error, { localize }),
+      },
+    );
+  });
+
+  return (
+    <Section title={<FormattedMessage id="account.password.title" />} testId="password">
+      <Text fz="sm" c="dimmed">
+        <FormattedMessage id="account.password.text" />
+      </Text>
+      {changed && (
+        <SuccessAlert onClose={() => setChanged(false)}>
+          <FormattedMessage id="account.password.changed" />
+        </SuccessAlert>
+      )}
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {change.error && !Object.keys(form.errors).length && <ErrorAlert>{localize(change.error.message)}</ErrorAlert>}
+          <PasswordInput
+            label={intl.formatMessage({ id: 'fields.currentPassword' })}
+            autoComplete="current-password"
+            required
+            {...form.getInputProps('current_password')}
+          />
+          {/* Bottoms aligned: only the first field has a hint under its label. */}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ alignItems: 'end' }}>
+            <PasswordInput
+              label={intl.formatMessage({ id: 'fields.newPassword' })}
+              description={intl.formatMessage({ id: 'register.passwordHint' })}
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('password')}
+            />
+            <PasswordInput
+              label={intl.formatMessage({ id: 'fields.confirmNewPassword' })}
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('password_confirmation')}
+            />
+          </SimpleGrid>
+          <Group>
+            <Button type="submit" loading={change.isPending}>
+              <FormattedMessage id="account.password.submit" />
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
+  );
+}

@@ -1,0 +1,63 @@
+import { Button, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, useSearchParams } from 'react-router';
+import { useConfirmEmailChange } from '../../api/generated/endpoints/account/account';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { useAuth } from '../../lib/auth/auth-context';
+import { paths } from '../../lib/paths';
+import { localizeServerMessage } from '../../lib/server-messages';
+
+/** Landing page of the link mailed to a new address: makes it the account's address, once. */
+export default function ConfirmEmailPage() {
+  const intl = useIntl();
+  const auth = useAuth();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const confirm = useConfirmEmailChange();
+  const sent = useRef(false);
+
+  useEffect(() => {
+    // Once per page: the token is single-use, so a second request would report it as spent.
+    if (sent.current || !token) return;
+    sent.current = true;
+    confirm.mutate({ data: { token } }, { onSuccess: () => void auth.refreshUser().catch(() => undefined) });
+  }, [token, confirm, auth]);
+
+  const signedIn = auth.status === 'signedIn';
+  const next = signedIn ? (auth.isAdmin ? paths.admin.profile : paths.profile) : auth.status === 'signedOut' ? paths.login : null;
+  return (
+    <AuthLayout title={<FormattedMessage id="confirmEmail.title" />}>
+      {confirm.isPending && (
+        <Stack align="center" gap="sm" role="status">
+          <Loader />
+          <Text c="dimmed">
+            <FormattedMessage id="confirmEmail.checking" />
+          </Text>
+        </Stack>
+      )}
+      {confirm.isSuccess && (
+        <Stack align="center" ta="center" gap="sm" role="status">
+          <ThemeIcon size={64} radius="xl" color="green" variant="light">
+            <IconCircleCheck size={36} />
+          </ThemeIcon>
+          <Text fw={600}>
+            <FormattedMessage id="confirmEmail.success" values={{ email: confirm.data.data.email }} />
+          </Text>
+          {next && (
+            <Button component={Link} to={next} fullWidth>
+              <FormattedMessage id={signedIn ? 'confirmEmail.toProfile' : 'verify.toLogin'} />
+            </Button>
+          )}
+        </Stack>
+      )}
+      {(!token || confirm.isError) && (
+        <ErrorAlert>
+          {confirm.error ? localizeServerMessage(intl, confirm.error.message) : intl.formatMessage({ id: 'confirmEmail.invalid' })}
+        </ErrorAlert>
+      )}
+    </AuthLayout>
+  );
+}

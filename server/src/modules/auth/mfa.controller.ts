@@ -1,0 +1,68 @@
+import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { AdminOnly } from '../../common/admin-only.decorator';
+import { Audit } from '../../common/audit.decorator';
+import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
+import { MessageResponseDto } from '../../common/message-response.dto';
+import { MfaCodeDto, SecondFactorDto } from './dto/auth.dto';
+import { DisableMfaDto, MfaSetupResponseDto, MfaStatusResponseDto, RecoveryCodesResponseDto } from './dto/mfa.dto';
+import { MfaService } from './mfa.service';
+
+const ipOf = (request: Request) => request.ip ?? 'unknown';
+
+/** The signed-in admin's own two-factor sign-in (TOTP): status, set-up, recovery codes, turning it off. */
+@ApiTags('mfa')
+@AdminOnly()
+@Controller('admin/mfa')
+export class MfaController {
+  constructor(private readonly mfa: MfaService) {}
+
+  @Get()
+  async getMfaStatus(@CurrentUser() user: AuthUser): Promise<MfaStatusResponseDto> {
+    return { success: true, data: { ...(await this.mfa.status(user.id)), required: this.mfa.required } };
+  }
+
+  /** Starts setting up an authenticator: a new secret (shown this once) and its QR code; it counts once confirmed with a code. */
+  @Post('setup')
+  @Audit('auth.mfa_setup', 'Two-factor set-up started')
+  @HttpCode(200)
+  async startMfaSetup(@CurrentUser() user: AuthUser): Promise<MfaSetupResponseDto> {
+    return { success: true, data: await this.mfa.beginEnrolment(user) };
+  }
+
+  /** Confirms the authenticator with its first code: two-factor sign-in is on, and ten recovery codes are shown once. */
+  @Post('enable')
+  @Audit('auth.mfa_enable', 'Two-factor sign-in turned on')
+  @HttpCode(200)
+  async enableMfa(@Body() dto: MfaCodeDto, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<RecoveryCodesResponseDto> {
+    const recoveryCodes = await this.mfa.completeEnrolment(user, dto.code, ipOf(request));
+    return { success: true, message: 'Two-factor sign-in is on.', data: { recovery_codes: recoveryCodes } };
+  }
+
+  /** Ten new recovery codes replace the old ones; takes a code (or a recovery code). */
+  @Post('recovery-codes')
+  @Audit('auth.mfa_recovery_codes', 'Two-factor recovery codes renewed')
+  @HttpCode(200)
+  async regenerateRecoveryCodes(
+    @Body() dto: SecondFactorDto,
+    @CurrentUser() user: AuthUser,
+    @Req() request: Request,
+  ): Promise<RecoveryCodesResponseDto> {
+    const recoveryCodes = await this.mfa.regenerateRecoveryCodes(user, dto, ipOf(request));
+    return {
+      success: true,
+      message: 'New recovery codes are ready; the old ones no longer work.',
+      data: { recovery_codes: recoveryCodes },
+    };
+  }
+
+  /** Turns two-factor sign-in off; takes the password and a code (or a recovery code). */
+  @Post('disable')
+  @Audit('auth.mfa_disable', 'Two-factor sign-in turned off')
+  @HttpCode(200)
+  async disableMfa(@Body() dto: DisableMfaDto, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<MessageResponseDto> {
+    await this.mfa.disable(user, dto.password, dto, ipOf(request));
+    return { success: true, message: 'Two-factor sign-in is off.' };
+  }
+}
