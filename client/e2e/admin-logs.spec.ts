@@ -58,6 +58,8 @@ test.describe('System Logs', () => {
     expect(created.status()).toBe(201);
     await page.goto('/secret-admin/users');
     await page.getByPlaceholder('Search by name or email...').fill(email);
+    // The search reaches the URL 300 ms after the last key; leaving before that would bring the list back.
+    await expect(page).toHaveURL(/search=/);
     await page.getByRole('button', { name: `Deactivate ${email}` }).click();
     await expect(page.getByText('User deactivated successfully!')).toBeVisible();
 
