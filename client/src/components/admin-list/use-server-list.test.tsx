@@ -1,9 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { lazy, ReactElement, Suspense } from 'react';
+import { createMemoryRouter, Link, MemoryRouter, Route, RouterProvider, Routes, useLocation } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
 import type { ListSpec, ListState } from './list-state';
-import { ServerList, useServerList } from './use-server-list';
+import { SEARCH_DEBOUNCE_MS, ServerList, useServerList } from './use-server-list';
 
 type Filters = { status: 'all' | 'active'; owner: string };
 type Sort = 'name' | 'created_at';
@@ -113,6 +114,55 @@ describe('useServerList', () => {
     expect(list().state.page).toBe(1);
     // The box keeps what was typed, trailing space included.
     expect(box).toHaveProperty('value', 'ada ');
+  });
+
+  it('drops a search still waiting when the user has already left for a page that is loading', async () => {
+    // The next page is a lazy one still loading: the router keeps this list on screen meanwhile, so only the
+    // history knows the user has left; the search must not navigate back here.
+    let loaded!: (page: { default: () => ReactElement }) => void;
+    const Elsewhere = lazy(() => new Promise<{ default: () => ReactElement }>((resolve) => (loaded = resolve)));
+    const current: { location?: string } = {};
+    function Probe() {
+      const list = useServerList(SPEC, (state) => ({
+        queryKey: ['/api/test', state],
+        queryFn: async (): Promise<Answer> => ({ data: [], meta: { page: 1, pages: 1, limit: 10, total: 0 } }),
+      }));
+      return (
+        <>
+          <input aria-label="Search" {...list.searchProps} />
+          <Link to="/elsewhere">Leave</Link>
+        </>
+      );
+    }
+    function Where() {
+      const location = useLocation();
+      current.location = location.pathname + location.search;
+      return null;
+    }
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/list']}>
+          <Where />
+          <Suspense fallback={<p>Loading</p>}>
+            <Routes>
+              <Route path="/list" element={<Probe />} />
+              <Route path="/elsewhere" element={<Elsewhere />} />
+            </Routes>
+          </Suspense>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    vi.useFakeTimers();
+    try {
+      fireEvent.change(screen.getByRole('textbox', { name: 'Search' }), { target: { value: 'ada' } });
+      fireEvent.click(screen.getByRole('link', { name: 'Leave' }));
+      await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS * 2));
+    } finally {
+      vi.useRealTimers();
+    }
+    await act(async () => loaded({ default: () => <p>Elsewhere</p> }));
+    await screen.findByText('Elsewhere');
+    expect(current.location).toBe('/elsewhere');
   });
 
   it('keeps keys typed while its own search is still on the way to the URL', async () => {

@@ -1,7 +1,7 @@
 import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, QueryFunction, QueryKey, SkipToken, useQuery, useQueryClient, UseQueryOptions } from '@tanstack/react-query';
-import { ChangeEvent, useEffect, useMemo, useState } from 'react';
-import { useLocation, useSearchParams } from 'react-router';
+import { ChangeEvent, useContext, useEffect, useMemo, useState } from 'react';
+import { Location, UNSAFE_NavigationContext, useLocation, useSearchParams } from 'react-router';
 import type { ApiError } from '../../api/http-client';
 import { nextSort, SortOrder } from '../pagination';
 import {
@@ -88,9 +88,14 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
     setSent(own >= 0 ? sent.slice(own + 1) : []);
     if (own < 0 && searchText.trim() !== state.search) setSearchText(state.search);
   }
+  // While the next page is loading, the router keeps this list on screen (navigations are transitions), but the
+  // history has moved on: a search sent then would navigate back here. (A data router's navigator has no location;
+  // the app's BrowserRouter and the tests' MemoryRouter have one.)
+  const history = useContext(UNSAFE_NavigationContext).navigator as { location?: Location };
   const commitSearch = useDebouncedCallback((text: string) => {
     const search = text.trim();
     if (search === state.search) return;
+    if (history.location && history.location.pathname !== location.pathname) return;
     setSent((current) => [...current, search]);
     write({ ...state, search, page: 1 }, true);
   }, SEARCH_DEBOUNCE_MS);
