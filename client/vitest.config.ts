@@ -10,5 +10,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // Typing tests (userEvent) take seconds on a loaded two-core CI machine; a test that hangs still fails.
+    testTimeout: 20_000,
   },
 });

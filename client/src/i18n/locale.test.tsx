@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { FormattedMessage } from 'react-intl';
 import { afterEach, describe, expect, it } from 'vitest';
 import { partOf } from './catalog-parts';
@@ -28,7 +28,8 @@ describe('LocaleProvider', () => {
     expect(screen.getByRole('heading').textContent).toBe('Page Not Found');
     await act(async () => screen.getByRole('button').click());
     expect(await screen.findByText('Seite nicht gefunden')).toBeTruthy();
-    expect(document.documentElement.lang).toBe('de');
+    // The page's language follows the catalog in an effect, after the new texts are on screen.
+    await waitFor(() => expect(document.documentElement.lang).toBe('de'));
     expect(localStorage.getItem(LOCALE_KEY)).toBe('de');
   });
 
