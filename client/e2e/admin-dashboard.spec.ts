@@ -125,6 +125,16 @@ test.describe('Admin Dashboard', () => {
       await expect(page.getByTestId('health-status')).toHaveText('Warning');
       await expect(page.getByTestId('health-reasons')).toContainText(`The license server at ${nowhere} cannot be reached (ECONNREFUSED)`);
       await expect(page.getByTestId('health-reasons')).toContainText('The full sync with the license server is failing');
+
+      // The actions: a full sync is already running, nothing is queued and no drift is known, so only Reconcile
+      // can be pressed; against a server that is not there it fails with the reason, and says so.
+      const actions = sync.getByTestId('license-server-actions');
+      await expect(actions.getByRole('button', { name: 'Full sync' })).toBeDisabled();
+      await expect(actions.getByRole('button', { name: 'Repair drift' })).toBeDisabled();
+      await expect(actions.getByRole('button', { name: 'Retry now' })).toBeDisabled();
+      await actions.getByRole('button', { name: 'Reconcile' }).click();
+      await expect(actions.getByRole('alert')).toContainText(/^The action failed: .*ECONNREFUSED/);
+      await expect(sync.getByTestId('health-sync-reconcile')).toHaveText('Failed');
       await page.setViewportSize({ width: 390, height: 900 });
       await expect.poll(() => fitsViewport(page)).toBe(true);
       expect(await seriousAxeViolations(page)).toEqual([]);

@@ -1,7 +1,7 @@
 import { Alert, Button, Group } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { ReactNode } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 
 interface ErrorAlertProps {
   title?: ReactNode;
@@ -13,6 +13,7 @@ interface ErrorAlertProps {
 
 /** A failed call shown as it is: the real message, and what the user can do next. */
 export function ErrorAlert({ title, children, onRetry, onClose, actions }: ErrorAlertProps) {
+  const intl = useIntl();
   return (
     <Alert
       color="red"
@@ -20,6 +21,7 @@ export function ErrorAlert({ title, children, onRetry, onClose, actions }: Error
       icon={<IconAlertTriangle size={18} />}
       title={title}
       withCloseButton={!!onClose}
+      closeButtonLabel={intl.formatMessage({ id: 'common.close' })}
       onClose={onClose}
       role="alert"
     >

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { FullSyncDto, LicenseServerHealthDto } from '../../../api/generated/model';
 import type { MessageId } from '../../../i18n/message-id';
+import { LicenseServerActions } from './LicenseServerActions';
 
 /** Failures of the retry queue shown on the card; the rest are counted in Pending. */
 const FAILURES_SHOWN = 3;
@@ -49,7 +50,8 @@ function FullSyncLine({ run }: { run: FullSyncDto | null }) {
 
 /**
  * The license-server part of System Health: which server, whether it answers, last push and pull, what is pending,
- * the full sync's progress, the last reconcile's drift, and the retry queue's failures with their reasons.
+ * the full sync's progress, the last reconcile's drift, the retry queue's failures with their reasons, and the
+ * actions on them.
  */
 export function LicenseServerHealth({ sync }: { sync: LicenseServerHealthDto }) {
   const intl = useIntl();
@@ -117,6 +119,7 @@ export function LicenseServerHealth({ sync }: { sync: LicenseServerHealthDto }) 
               {item.last_error && ` — ${item.last_error}`}
             </Text>
           ))}
+          <LicenseServerActions sync={sync} />
         </>
       )}
     </Stack>
