@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { partOf } from './catalog-parts';
@@ -28,7 +29,14 @@ describe('message catalogs', () => {
   });
 
   it('parse as ICU messages with the same placeholders in both languages', () => {
-    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort();
+    // Argument names from the parsed message (plural and select branches included), not from the text's braces.
+    const names = (elements: MessageFormatElement[]): string[] =>
+      elements.flatMap((element) => [
+        ...('value' in element && element.type !== TYPE.literal ? [element.value] : []),
+        ...('options' in element ? Object.values(element.options).flatMap((option) => names(option.value)) : []),
+        ...('children' in element ? names(element.children) : []),
+      ]);
+    const placeholders = (text: string) => names(parse(text));
     for (const key of Object.keys(en) as Array<keyof typeof en>) {
       expect(() => new IntlMessageFormat(en[key], 'en')).not.toThrow();
       expect(() => new IntlMessageFormat(de[key], 'de')).not.toThrow();
