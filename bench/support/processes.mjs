@@ -1,6 +1,7 @@
 // What both benchmarks need to run servers as child processes and talk to the portal's API.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,13 +25,36 @@ export function start(command, args, env = {}) {
   if (process.env.BENCH_PROFILE_DIR && command === process.execPath) {
     args = ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`, ...args];
   }
+  // Every Node server reports its event-loop delay (bench/support/loop-monitor.cjs; see readLoopDelay).
+  let loopFile = null;
+  if (command === process.execPath) {
+    loopFile = join(mkdtempSync(join(tmpdir(), 'bench-loop-')), 'delay.json');
+    args = ['--require', join(ROOT, 'bench/support/loop-monitor.cjs'), ...args];
+    env = { ...env, BENCH_LOOP_FILE: loopFile };
+  }
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   child.on('exit', () => children.delete(child));
-  return { child, output: () => output };
+  return { child, output: () => output, loopFile };
+}
+
+/**
+ * A Node server's event-loop delay (ms: p50, p99, max) since the last `resetLoopDelay`, as the server itself measured
+ * it; it is written twice a second, so wait a second after the phase ends before reading.
+ */
+export function readLoopDelay({ loopFile }) {
+  if (!loopFile || !existsSync(loopFile)) return null;
+  return JSON.parse(readFileSync(loopFile, 'utf8'));
+}
+
+/** Starts a new measuring phase of `readLoopDelay` (the server resets its histogram within half a second). */
+export async function resetLoopDelay({ loopFile }) {
+  if (!loopFile) return;
+  writeFileSync(`${loopFile}.reset`, '');
+  await waitFor('the event-loop histogram to reset', async () => !existsSync(`${loopFile}.reset`), 5_000);
 }
 
 export async function stop({ child }) {
