@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { CreateMultipartUploadCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { ClientRequest, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -80,7 +81,12 @@ interface Store {
   stored(): Promise<string[]>;
   /** Uploads under way or left behind: temporary files, temporary objects, unfinished multipart uploads (with their bytes so far). */
   unfinished(): Promise<Array<{ name: string; bytes: number }>>;
+  /** Puts there what the sweep must leave alone (another host's upload under way, a file not of ours); returns their names. */
+  plantOthers(): Promise<string[]>;
 }
+
+/** A temporary upload of an instance on another host (whose host name hashes to something else). */
+const otherHostsUpload = () => `0123456789ab-1-${randomUUID()}.part`;
 
 function localStore(dataDir: string): Store {
   const root = join(dataDir, 'storage');
@@ -91,6 +97,12 @@ function localStore(dataDir: string): Store {
       filesUnder(root)
         .filter((path) => path.startsWith('.tmp/'))
         .map((name) => ({ name, bytes: statSync(join(root, name)).size })),
+    plantOthers: async () => {
+      const names = [`.tmp/${otherHostsUpload()}`, '.tmp/notes.txt'];
+      mkdirSync(join(root, '.tmp'), { recursive: true });
+      for (const name of names) writeFileSync(join(root, name), 'not this instance');
+      return names.sort();
+    },
   };
 }
 
@@ -103,6 +115,12 @@ function s3Store(s3: TestS3, bucket: string): Store {
       // s3rver writes a part's file as its bytes arrive: parts stored so far stand for the bytes received.
       ...(await s3.multipartUploads(bucket)).map((upload) => ({ name: upload.key, bytes: upload.parts })),
     ],
+    plantOthers: async () => {
+      const [object, multipart] = [`tmp/${otherHostsUpload()}`, `tmp/${otherHostsUpload()}`];
+      await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: object, Body: 'not this instance' }));
+      await s3.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: multipart }));
+      return [object, multipart];
+    },
   };
 }
 
@@ -201,9 +219,12 @@ describe(`SIGKILL during an upload (${process.env.TEST_DB})`, () => {
       // What the killed process left: the restart has something to clean up.
       expect((await store.unfinished()).length).toBeGreaterThan(0);
       expect(await counts()).toEqual(rowsBefore);
+      const others = await store.plantOthers();
+      const unfinishedNames = async () => (await store.unfinished()).map((one) => one.name);
 
       portal = await startPortalProcess(env);
-      expect(await store.unfinished()).toEqual([]);
+      // What the killed process left is gone; another instance's upload and a file not of ours are still there.
+      expect(await unfinishedNames()).toEqual(others);
       expect(await store.stored()).toEqual(storedBefore);
       expect(await counts()).toEqual(rowsBefore);
       expect(portal.output()).toMatch(/Removed \d+ temporary upload\(s\) a stopped process left behind/);
@@ -219,7 +240,7 @@ describe(`SIGKILL during an upload (${process.env.TEST_DB})`, () => {
       again.set('file', new Blob([randomBytes(100_000)]), 'streamhub-2.0.0.zip');
       expect((await call(portal, '/api/admin/upload', { method: 'POST', headers: auth, body: again })).status).toBe(201);
       expect(await store.stored()).toHaveLength(2);
-      expect(await store.unfinished()).toEqual([]);
+      expect(await unfinishedNames()).toEqual(others);
     } finally {
       portal.cleanup();
       rmSync(dataDir, { recursive: true, force: true });

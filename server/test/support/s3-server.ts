@@ -24,6 +24,8 @@ export interface MultipartUpload {
 
 export interface TestS3 {
   endpoint: string;
+  /** A client with s3rver's credentials. */
+  client: S3Client;
   /** Environment a portal process needs to use `bucket` (s3rver's fixed credentials, through the SDK's own variables). */
   env(bucket: string): Record<string, string>;
   /** Every object's key in a bucket. */
@@ -103,6 +105,7 @@ export async function startTestS3(buckets: string[]): Promise<TestS3> {
   });
   return {
     endpoint,
+    client,
     env: (bucket) => ({
       STORAGE_DRIVER: 's3',
       S3_BUCKET: bucket,
