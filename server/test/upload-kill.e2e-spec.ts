@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { ClientRequest, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { tempName } from '../src/modules/storage/temp-uploads';
 import { createTestDatabase, TestDatabase } from './support/databases';
 import { eventually, sha256 } from './support/distribution';
 import { PortalProcess, startPortalProcess } from './support/portal-process';
@@ -83,7 +84,12 @@ interface Store {
   unfinished(): Promise<Array<{ name: string; bytes: number }>>;
   /** Puts there what the sweep must leave alone (another host's upload under way, a file not of ours); returns their names. */
   plantOthers(): Promise<string[]>;
+  /** Puts there a whole temporary upload of the killed process, as a kill between taking its place and removing it leaves. */
+  plantLeftover(pid: number): Promise<void>;
 }
+
+/** A temporary upload name of process `pid` on this host. */
+const leftoverOf = (pid: number) => tempName().replace(/^([0-9a-f]{12})-\d+-/, `$1-${pid}-`);
 
 /** A temporary upload of an instance on another host (whose host name hashes to something else). */
 const otherHostsUpload = () => `0123456789ab-1-${randomUUID()}.part`;
@@ -103,6 +109,7 @@ function localStore(dataDir: string): Store {
       for (const name of names) writeFileSync(join(root, name), 'not this instance');
       return names.sort();
     },
+    plantLeftover: async (pid) => writeFileSync(join(root, '.tmp', leftoverOf(pid)), 'whole upload'),
   };
 }
 
@@ -120,6 +127,9 @@ function s3Store(s3: TestS3, bucket: string): Store {
       await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: object, Body: 'not this instance' }));
       await s3.client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: multipart }));
       return [object, multipart];
+    },
+    plantLeftover: async (pid) => {
+      await s3.client.send(new PutObjectCommand({ Bucket: bucket, Key: `tmp/${leftoverOf(pid)}`, Body: 'whole upload' }));
     },
   };
 }
@@ -220,6 +230,7 @@ describe(`SIGKILL during an upload (${process.env.TEST_DB})`, () => {
       expect((await store.unfinished()).length).toBeGreaterThan(0);
       expect(await counts()).toEqual(rowsBefore);
       const others = await store.plantOthers();
+      await store.plantLeftover(portal.child.pid!);
       const unfinishedNames = async () => (await store.unfinished()).map((one) => one.name);
 
       portal = await startPortalProcess(env);
