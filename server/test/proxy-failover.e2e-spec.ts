@@ -17,8 +17,13 @@ async function startNginx(ports: [number, number]): Promise<{ url: string; error
     .replace(/server portal-(\d):3000/g, (_, n: string) => `server 127.0.0.1:${ports[Number(n) - 1]}`)
     .replace('listen 80;', `listen 127.0.0.1:${port};`);
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `${name}_temp_path ${dir}/${name};`).join(' ');
-  writeFileSync(join(dir, 'nginx.conf'), `pid ${dir}/nginx.pid; error_log ${dir}/error.log warn; events {} http { access_log off; ${temp} ${site} }`);
-  const nginx: ChildProcess = spawn('/usr/sbin/nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'], { stdio: 'ignore' });
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `pid ${dir}/nginx.pid; error_log ${dir}/error.log warn; events {} http { access_log off; ${temp} ${site} }`,
+  );
+  const nginx: ChildProcess = spawn('/usr/sbin/nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'], {
+    stdio: 'ignore',
+  });
   const url = `http://127.0.0.1:${port}`;
   await eventually('nginx to listen', async () => (await fetch(`${url}/nginx-health`).catch(() => null))?.ok === true);
   return {

@@ -148,114 +148,118 @@ describe(`SIGKILL during an upload (${process.env.TEST_DB})`, () => {
     ['an S3 bucket', () => s3Store(s3, 'portal-kill'), (received) => received.length === 2 && received.every((upload) => upload.bytes > 0)],
   ];
 
-  it.each(cases)('on %s: after a restart no partial file, object, multipart upload or row remains, and the portal serves normally', async (_name, makeStore, underWay) => {
-    const database: TestDatabase = await createTestDatabase();
-    const dataDir = mkdtempSync(join(tmpdir(), 'portal-kill-'));
-    const store = makeStore(dataDir);
-    const env = {
-      DATA_DIR: dataDir,
-      MAX_UPLOAD_BYTES: String(256 * 1024 * 1024),
-      JWT_SECRET: randomBytes(48).toString('base64url'),
-      ...(database.url ? { DATABASE_URL: database.url } : {}),
-      ...store.env,
-    };
-    const counts = async () =>
-      Object.fromEntries(
-        await Promise.all(
-          ['versions', 'distribution_files'].map(async (table) => [
-            table,
-            Number((await rowsOf(database, dataDir, `SELECT COUNT(*) AS n FROM ${table}`))[0].n),
-          ]),
-        ),
-      );
-    let portal = await startPortalProcess(env);
-    try {
-      // An earlier version with a file, which must come through untouched.
-      let auth = await adminToken(portal);
-      const version = new FormData();
-      version.set('version', '1.0.0');
-      version.set('release_date', '2025-06-01');
-      const created = await call(portal, '/api/admin/upload', { method: 'POST', headers: auth, body: version });
-      expect(created.status).toBe(201);
-      const earlierBytes = randomBytes(300_000);
-      const upload = new FormData();
-      upload.set('version_id', String(created.data.id));
-      upload.set('os_type', 'linux');
-      upload.set('architecture', 'x64');
-      upload.set('file', new Blob([earlierBytes]), 'streamhub-1.0.0.tar.gz');
-      const earlier = await call(portal, '/api/admin/distribution-files', { method: 'POST', headers: auth, body: upload });
-      expect(earlier.status).toBe(201);
-      const storedBefore = await store.stored();
-      expect(storedBefore).toHaveLength(1);
-      const rowsBefore = await counts();
+  it.each(cases)(
+    'on %s: after a restart no partial file, object, multipart upload or row remains, and the portal serves normally',
+    async (_name, makeStore, underWay) => {
+      const database: TestDatabase = await createTestDatabase();
+      const dataDir = mkdtempSync(join(tmpdir(), 'portal-kill-'));
+      const store = makeStore(dataDir);
+      const env = {
+        DATA_DIR: dataDir,
+        MAX_UPLOAD_BYTES: String(256 * 1024 * 1024),
+        JWT_SECRET: randomBytes(48).toString('base64url'),
+        ...(database.url ? { DATABASE_URL: database.url } : {}),
+        ...store.env,
+      };
+      const counts = async () =>
+        Object.fromEntries(
+          await Promise.all(
+            ['versions', 'distribution_files'].map(async (table) => [
+              table,
+              Number((await rowsOf(database, dataDir, `SELECT COUNT(*) AS n FROM ${table}`))[0].n),
+            ]),
+          ),
+        );
+      let portal = await startPortalProcess(env);
+      try {
+        // An earlier version with a file, which must come through untouched.
+        let auth = await adminToken(portal);
+        const version = new FormData();
+        version.set('version', '1.0.0');
+        version.set('release_date', '2025-06-01');
+        const created = await call(portal, '/api/admin/upload', { method: 'POST', headers: auth, body: version });
+        expect(created.status).toBe(201);
+        const earlierBytes = randomBytes(300_000);
+        const upload = new FormData();
+        upload.set('version_id', String(created.data.id));
+        upload.set('os_type', 'linux');
+        upload.set('architecture', 'x64');
+        upload.set('file', new Blob([earlierBytes]), 'streamhub-1.0.0.tar.gz');
+        const earlier = await call(portal, '/api/admin/distribution-files', { method: 'POST', headers: auth, body: upload });
+        expect(earlier.status).toBe(201);
+        const storedBefore = await store.stored();
+        expect(storedBefore).toHaveLength(1);
+        const rowsBefore = await counts();
 
-      // Two large uploads at once, a version with its file and a distribution file, each well under way when the process dies.
-      const uploads = [
-        beginUpload(portal, auth, '/api/admin/upload', { version: '2.0.0', release_date: '2025-07-01' }, 'streamhub-2.0.0.zip'),
-        beginUpload(
-          portal,
-          auth,
-          '/api/admin/distribution-files',
-          { version_id: String(created.data.id), os_type: 'windows', architecture: 'x64' },
-          'streamhub-1.0.0.exe',
-        ),
-      ];
-      let received: Array<{ name: string; bytes: number }> = [];
-      await eventually(
-        'both uploads are being received',
-        async () => {
-          received = await store.unfinished();
-          if (underWay(received)) return true;
-          for (const one of uploads) if (one.sent() < DECLARED_BYTES / 2) await one.more();
-          return false;
-        },
-        30_000,
-      );
-      // And still growing: the server is in the middle of receiving them.
-      const bytesOf = (list: typeof received) => list.reduce((sum, one) => sum + one.bytes, 0);
-      const firstSeen = bytesOf(received);
-      await eventually(
-        'the uploads grow',
-        async () => {
-          for (const one of uploads) if (one.sent() < DECLARED_BYTES - 2 * CHUNK.length) await one.more();
-          return bytesOf(await store.unfinished()) > firstSeen;
-        },
-        30_000,
-      );
+        // Two large uploads at once, a version with its file and a distribution file, each well under way when the process dies.
+        const uploads = [
+          beginUpload(portal, auth, '/api/admin/upload', { version: '2.0.0', release_date: '2025-07-01' }, 'streamhub-2.0.0.zip'),
+          beginUpload(
+            portal,
+            auth,
+            '/api/admin/distribution-files',
+            { version_id: String(created.data.id), os_type: 'windows', architecture: 'x64' },
+            'streamhub-1.0.0.exe',
+          ),
+        ];
+        let received: Array<{ name: string; bytes: number }> = [];
+        await eventually(
+          'both uploads are being received',
+          async () => {
+            received = await store.unfinished();
+            if (underWay(received)) return true;
+            for (const one of uploads) if (one.sent() < DECLARED_BYTES / 2) await one.more();
+            return false;
+          },
+          30_000,
+        );
+        // And still growing: the server is in the middle of receiving them.
+        const bytesOf = (list: typeof received) => list.reduce((sum, one) => sum + one.bytes, 0);
+        const firstSeen = bytesOf(received);
+        await eventually(
+          'the uploads grow',
+          async () => {
+            for (const one of uploads) if (one.sent() < DECLARED_BYTES - 2 * CHUNK.length) await one.more();
+            return bytesOf(await store.unfinished()) > firstSeen;
+          },
+          30_000,
+        );
 
-      portal.kill('SIGKILL');
-      expect(await portal.exited).toBe(null);
-      expect(portal.child.signalCode).toBe('SIGKILL');
-      // What the killed process left: the restart has something to clean up.
-      expect((await store.unfinished()).length).toBeGreaterThan(0);
-      expect(await counts()).toEqual(rowsBefore);
-      const others = await store.plantOthers();
-      await store.plantLeftover(portal.child.pid!);
-      const unfinishedNames = async () => (await store.unfinished()).map((one) => one.name);
+        portal.kill('SIGKILL');
+        expect(await portal.exited).toBe(null);
+        expect(portal.child.signalCode).toBe('SIGKILL');
+        // What the killed process left: the restart has something to clean up.
+        expect((await store.unfinished()).length).toBeGreaterThan(0);
+        expect(await counts()).toEqual(rowsBefore);
+        const others = await store.plantOthers();
+        await store.plantLeftover(portal.child.pid!);
+        const unfinishedNames = async () => (await store.unfinished()).map((one) => one.name);
 
-      portal = await startPortalProcess(env);
-      // What the killed process left is gone; another instance's upload and a file not of ours are still there.
-      expect(await unfinishedNames()).toEqual(others);
-      expect(await store.stored()).toEqual(storedBefore);
-      expect(await counts()).toEqual(rowsBefore);
-      expect(portal.output()).toMatch(/Removed \d+ temporary upload\(s\) a stopped process left behind/);
+        portal = await startPortalProcess(env);
+        // What the killed process left is gone; another instance's upload and a file not of ours are still there.
+        expect(await unfinishedNames()).toEqual(others);
+        expect(await store.stored()).toEqual(storedBefore);
+        expect(await counts()).toEqual(rowsBefore);
+        expect(portal.output()).toMatch(/Removed \d+ temporary upload\(s\) a stopped process left behind/);
 
-      // Serving normally: the earlier file downloads byte for byte, and a new upload goes through.
-      auth = await adminToken(portal);
-      const download = await fetch(`${portal.base}/api/download/${String(earlier.data.id)}`, { headers: auth });
-      expect(download.status).toBe(200);
-      expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(earlierBytes));
-      const again = new FormData();
-      again.set('version', '2.0.0');
-      again.set('release_date', '2025-07-01');
-      again.set('file', new Blob([randomBytes(100_000)]), 'streamhub-2.0.0.zip');
-      expect((await call(portal, '/api/admin/upload', { method: 'POST', headers: auth, body: again })).status).toBe(201);
-      expect(await store.stored()).toHaveLength(2);
-      expect(await unfinishedNames()).toEqual(others);
-    } finally {
-      portal.cleanup();
-      rmSync(dataDir, { recursive: true, force: true });
-      await database.drop();
-    }
-  }, 120_000);
+        // Serving normally: the earlier file downloads byte for byte, and a new upload goes through.
+        auth = await adminToken(portal);
+        const download = await fetch(`${portal.base}/api/download/${String(earlier.data.id)}`, { headers: auth });
+        expect(download.status).toBe(200);
+        expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(earlierBytes));
+        const again = new FormData();
+        again.set('version', '2.0.0');
+        again.set('release_date', '2025-07-01');
+        again.set('file', new Blob([randomBytes(100_000)]), 'streamhub-2.0.0.zip');
+        expect((await call(portal, '/api/admin/upload', { method: 'POST', headers: auth, body: again })).status).toBe(201);
+        expect(await store.stored()).toHaveLength(2);
+        expect(await unfinishedNames()).toEqual(others);
+      } finally {
+        portal.cleanup();
+        rmSync(dataDir, { recursive: true, force: true });
+        await database.drop();
+      }
+    },
+    120_000,
+  );
 });

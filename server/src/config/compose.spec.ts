@@ -49,13 +49,16 @@ const operator: Record<string, string> = {
 
 /** Compose's interpolation: ${NAME}, ${NAME:-default}, ${NAME:?error} (which fails when NAME is unset) and $$. */
 function interpolate(value: string, vars: Record<string, string>): string {
-  return value.replace(/\$\$|\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g, (whole, name: string | undefined, op: string | undefined, rest: string) => {
-    if (whole === '$$') return '$';
-    const given = vars[name!];
-    if (given) return given;
-    if (op === ':?') throw new Error(`${name} is required: ${rest}`);
-    return op === ':-' ? rest : '';
-  });
+  return value.replace(
+    /\$\$|\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g,
+    (whole, name: string | undefined, op: string | undefined, rest: string) => {
+      if (whole === '$$') return '$';
+      const given = vars[name!];
+      if (given) return given;
+      if (op === ':?') throw new Error(`${name} is required: ${rest}`);
+      return op === ':-' ? rest : '';
+    },
+  );
 }
 
 /** The image's own ENV line (NODE_ENV, PORT, DATA_DIR) under the compose file's environment, as the container sees it. */
@@ -80,7 +83,16 @@ describe('docker/compose.yaml', () => {
     expect(a).toEqual(b);
     for (const name of ['JWT_SECRET', 'LICENSE_SIGNING_KEY', 'ADMIN_PASSWORD']) expect(a[name]).toMatch(new RegExp(`^\\$\\{${name}:\\?`));
     expect(a).toMatchObject({ STORAGE_DRIVER: 's3', TRUST_PROXY: '1', S3_FORCE_PATH_STYLE: 'true' });
-    for (const name of ['DATABASE_URL', 'REDIS_URL', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'PUBLIC_URL'])
+    for (const name of [
+      'DATABASE_URL',
+      'REDIS_URL',
+      'S3_ENDPOINT',
+      'S3_BUCKET',
+      'S3_REGION',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'PUBLIC_URL',
+    ])
       expect(a[name]).toBeTruthy();
   });
 
@@ -177,9 +189,15 @@ describe('docker/nginx.conf', () => {
       // As in the image's nginx.conf, the site goes inside http {}; names that only resolve in compose become loopback addresses.
       const site = nginxConf.replace(/server portal-(\d):3000/g, (_, n: string) => `server 127.0.0.${Number(n) + 1}:3000`);
       const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `${name}_temp_path ${dir}/${name};`).join(' ');
-      writeFileSync(join(dir, 'nginx.conf'), `pid ${dir}/nginx.pid; error_log ${dir}/error.log; events {} http { access_log off; ${temp} ${site} }`);
+      writeFileSync(
+        join(dir, 'nginx.conf'),
+        `pid ${dir}/nginx.pid; error_log ${dir}/error.log; events {} http { access_log off; ${temp} ${site} }`,
+      );
       const result = spawnSync(NGINX, ['-t', '-c', join(dir, 'nginx.conf'), '-p', dir], { encoding: 'utf8' });
-      expect({ status: result.status, output: result.stderr }).toEqual({ status: 0, output: expect.stringContaining('test is successful') });
+      expect({ status: result.status, output: result.stderr }).toEqual({
+        status: 0,
+        output: expect.stringContaining('test is successful'),
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

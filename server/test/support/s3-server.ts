@@ -45,7 +45,13 @@ const xml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;'
  */
 export async function startTestS3(buckets: string[]): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), 'portal-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
   const { port } = await server.run();
   const uploadsDir = (bucket: string) => join(directory, bucket, '._S3rver_uploads');
 

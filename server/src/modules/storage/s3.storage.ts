@@ -107,7 +107,14 @@ export class S3Storage extends FileStorage {
     let uploadIdMarker: string | undefined;
     do {
       const page = await this.client
-        .send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: TEMP_PREFIX, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }))
+        .send(
+          new ListMultipartUploadsCommand({
+            Bucket: this.bucket,
+            Prefix: TEMP_PREFIX,
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
+          }),
+        )
         .catch((error: unknown) => {
           this.logger.warn(`The store does not list multipart uploads, so unfinished ones are not aborted: ${String(error)}`);
           return null;
@@ -253,6 +260,7 @@ export class S3Storage extends FileStorage {
   }
 
   private checkTemp(tempId: string): void {
-    if (!tempId.startsWith(TEMP_PREFIX) || !TEMP_NAME.test(tempId.slice(TEMP_PREFIX.length))) throw new Error(`Invalid temporary upload id: ${JSON.stringify(tempId)}`);
+    if (!tempId.startsWith(TEMP_PREFIX) || !TEMP_NAME.test(tempId.slice(TEMP_PREFIX.length)))
+      throw new Error(`Invalid temporary upload id: ${JSON.stringify(tempId)}`);
   }
 }
