@@ -11,6 +11,8 @@ import { performance } from 'node:perf_hooks';
  * as in a restarted container, where the portal is pid 1 again) started before this process did is swept at
  * once. Anything else (another host's uploads, names without an owner) waits until it is a day old.
  * Instances sharing storage therefore need distinct host names, which containers have unless told otherwise.
+ * The sweep runs before the process takes any upload, so nothing of its own is live yet; an object store's clock
+ * ahead of this host's only postpones a leftover to the day-old rule.
  */
 export const TEMP_NAME = /^(?:([0-9a-f]{12})-(\d{1,10})-)?[0-9a-f-]{36}\.part$/;
 /** A temporary upload nobody finished within a day is a leftover wherever it came from. */
