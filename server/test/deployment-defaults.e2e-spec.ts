@@ -129,7 +129,8 @@ describe(`deployment defaults (${process.env.TEST_DB})`, () => {
       const dir = mkdtempSync(join(tmpdir(), 'portal-nginx-'));
       const port = await freePort();
       const site = readFileSync(join(REPO_ROOT, 'docker/nginx.conf'), 'utf8')
-        .replace('server portal:3000;', `server 127.0.0.1:${upstreamPort};`)
+        // Both instances' lines, pointed at the one portal of the test.
+        .replace(/server portal-\d:3000/g, `server 127.0.0.1:${upstreamPort}`)
         .replace('listen 80;', `listen 127.0.0.1:${port};`);
       const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `${name}_temp_path ${dir}/${name};`).join(' ');
       writeFileSync(

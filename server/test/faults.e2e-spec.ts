@@ -1,38 +1,15 @@
 import { get as httpGet, IncomingMessage } from 'node:http';
 import { createConnection, createServer, Server, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { createConnection as mysqlConnection } from 'mysql2/promise';
-import { join } from 'node:path';
 import { createTestDatabase, TestDatabase } from './support/databases';
 import { startPortalProcess } from './support/portal-process';
+import { rowsOf } from './support/process-database';
 import { ADMIN, bearer, startTestApp, TestApp } from './support/test-app';
 
 const isMariadb = process.env.TEST_DB === 'mariadb';
 
-// better-sqlite3 ships no types; this is all the test needs of it.
-type SqliteDatabase = { prepare(sql: string): { all(): unknown[] }; close(): void };
-const Database = module.require('better-sqlite3') as new (path: string, options: { readonly: boolean }) => SqliteDatabase;
-
 async function json(response: Response): Promise<{ data: Record<string, unknown> } & Record<string, unknown>> {
   return (await response.json()) as { data: Record<string, unknown> } & Record<string, unknown>;
-}
-
-/** Rows of a table in the stopped portal's database. */
-async function rowsOf(database: TestDatabase, dataDir: string, sql: string): Promise<Array<Record<string, unknown>>> {
-  if (database.url) {
-    const connection = await mysqlConnection(database.url);
-    try {
-      return (await connection.query(sql))[0] as Array<Record<string, unknown>>;
-    } finally {
-      await connection.end();
-    }
-  }
-  const db = new Database(join(dataDir, 'portal.sqlite'), { readonly: true });
-  try {
-    return db.prepare(sql).all() as Array<Record<string, unknown>>;
-  } finally {
-    db.close();
-  }
 }
 
 describe(`faults (${process.env.TEST_DB})`, () => {

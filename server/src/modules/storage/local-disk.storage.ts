@@ -1,12 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { close as closeFile, createWriteStream, fstat, open as openNode } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { Readable } from 'node:stream';
 import { copyRange, readRange } from './file-reads';
 import { FileStorage, MeasuringStream, OpenedObject, ReceivedUpload } from './file-storage';
+import { isLeftover, TEMP_NAME, tempName } from './temp-uploads';
 
 // The callback API: lighter per call than fs/promises' FileHandle on the download path.
 const openFile = promisify(openNode);
@@ -14,8 +14,6 @@ const fstatFile = promisify(fstat);
 
 /** Keys the portal makes: `<folder>/<uuid>[.<ext>]`, lower-case; anything else never reaches the file system. */
 export const STORAGE_KEY = /^[a-z][a-z0-9-]{0,30}\/[0-9a-f-]{36}(\.[a-z0-9]{1,8}){0,2}$/;
-const TEMP_ID = /^[0-9a-f-]{36}\.part$/;
-const STALE_TEMP_MS = 24 * 3600 * 1000;
 
 /** The default driver: files under STORAGE_DIR (DATA_DIR/storage), uploads written to `.tmp` there and renamed into place. */
 export class LocalDiskStorage extends FileStorage {
@@ -29,24 +27,32 @@ export class LocalDiskStorage extends FileStorage {
     this.tempDir = join(this.root, '.tmp');
   }
 
-  /** Creates the folders and removes temporary files a crashed process left behind (once). */
+  /** Creates the folders and removes temporary files a killed process left behind (once). */
   init(): Promise<void> {
-    return (this.ready ??= this.prepare());
+    return (this.ready ??= mkdir(this.tempDir, { recursive: true }).then(async () => void (await this.sweep())));
   }
 
-  private async prepare(): Promise<void> {
-    await mkdir(this.tempDir, { recursive: true });
-    const now = Date.now();
+  /**
+   * Removes leftover temporary uploads (see isLeftover: a dead process's on this host from before this start, or
+   * anything older than `staleMs`). Only regular files named like a temporary upload, only in the temp folder.
+   */
+  async sweep(staleMs?: number): Promise<string[]> {
+    const removed: string[] = [];
     for (const name of await readdir(this.tempDir)) {
+      if (!TEMP_NAME.test(name)) continue;
       const path = join(this.tempDir, name);
-      const info = await stat(path).catch(() => null);
-      if (info && now - info.mtimeMs > STALE_TEMP_MS) await rm(path, { force: true });
+      const info = await lstat(path).catch(() => null);
+      if (!info?.isFile() || !isLeftover(name, info.mtimeMs, staleMs)) continue;
+      await rm(path, { force: true });
+      removed.push(name);
     }
+    if (removed.length) this.logger.log(`Removed ${removed.length} temporary upload(s) a stopped process left behind`);
+    return removed;
   }
 
   async receive(source: Readable, maxBytes: number): Promise<ReceivedUpload> {
     await this.init();
-    const tempId = `${randomUUID()}.part`;
+    const tempId = tempName();
     const path = join(this.tempDir, tempId);
     const measure = new MeasuringStream(maxBytes);
     const target = createWriteStream(path, { flags: 'wx', mode: 0o640 });
@@ -146,7 +152,7 @@ export class LocalDiskStorage extends FileStorage {
   }
 
   private tempPath(tempId: string): string {
-    if (!TEMP_ID.test(tempId)) throw new Error(`Invalid temporary upload id: ${JSON.stringify(tempId)}`);
+    if (!TEMP_NAME.test(tempId)) throw new Error(`Invalid temporary upload id: ${JSON.stringify(tempId)}`);
     return join(this.tempDir, tempId);
   }
 }

@@ -12,18 +12,16 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import type { S3Config } from '../../config/app-config';
 import { prematureClose } from './file-reads';
 import { ByteRange, FileStorage, MeasuringStream, OpenedObject, ReceivedUpload, StorageUnavailableError } from './file-storage';
 import { contentDisposition } from './http-range';
 import { STORAGE_KEY } from './local-disk.storage';
+import { isLeftover, TEMP_NAME, tempName } from './temp-uploads';
 
-/** Uploads stream to `tmp/<uuid>.part` and are copied under their key on commit, as the local disk renames. */
+/** Uploads stream to `tmp/<host>-<pid>-<uuid>.part` and are copied under their key on commit, as the local disk renames. */
 const TEMP_PREFIX = 'tmp/';
-const TEMP_ID = /^tmp\/[0-9a-f-]{36}\.part$/;
-const STALE_TEMP_MS = 24 * 3600 * 1000;
 /** Each multipart part is held in memory while it is sent: 8 MiB × 2 in flight bounds an upload's memory. */
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
@@ -85,28 +83,57 @@ export class S3Storage extends FileStorage {
     await this.sweep().catch((error: unknown) => this.logger.warn(`Could not sweep temporary uploads: ${String(error)}`));
   }
 
-  /** Removes temporary objects and unfinished multipart uploads older than a day (a crash or kill mid-upload). */
-  async sweep(olderThanMs = STALE_TEMP_MS): Promise<void> {
-    const before = Date.now() - olderThanMs;
+  /**
+   * Removes leftover temporary objects and aborts leftover multipart uploads under tmp/ (see isLeftover: a dead
+   * process's on this host from before this start, e.g. one killed mid-upload, or anything older than `staleMs`).
+   * Returns the keys it removed or aborted.
+   */
+  async sweep(staleMs?: number): Promise<string[]> {
+    const removed: string[] = [];
+    const leftover = (key: string | undefined, since: Date | undefined): key is string =>
+      !!key?.startsWith(TEMP_PREFIX) && !!since && isLeftover(key.slice(TEMP_PREFIX.length), since.getTime(), staleMs);
     let token: string | undefined;
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: TEMP_PREFIX, ContinuationToken: token }));
       for (const object of page.Contents ?? []) {
-        if (object.Key && (object.LastModified?.getTime() ?? 0) <= before)
-          await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: object.Key }));
+        if (!leftover(object.Key, object.LastModified)) continue;
+        await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: object.Key }));
+        removed.push(object.Key);
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
-    // Not every compatible store lists multipart uploads (s3rver does not); AWS and MinIO do.
-    const uploads = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: TEMP_PREFIX })).catch(() => null);
-    for (const upload of uploads?.Uploads ?? []) {
-      if (upload.Key && upload.UploadId && (upload.Initiated?.getTime() ?? 0) <= before)
+    // AWS and MinIO list multipart uploads; s3rver does not (NotImplemented), and then only the objects are swept.
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    do {
+      const page = await this.client
+        .send(
+          new ListMultipartUploadsCommand({
+            Bucket: this.bucket,
+            Prefix: TEMP_PREFIX,
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
+          }),
+        )
+        .catch((error: unknown) => {
+          this.logger.warn(`The store does not list multipart uploads, so unfinished ones are not aborted: ${String(error)}`);
+          return null;
+        });
+      for (const upload of page?.Uploads ?? []) {
+        if (!upload.UploadId || !leftover(upload.Key, upload.Initiated)) continue;
         await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
-    }
+        removed.push(upload.Key);
+      }
+      const more = page?.IsTruncated && (page.NextKeyMarker || page.NextUploadIdMarker);
+      keyMarker = more ? page.NextKeyMarker : undefined;
+      uploadIdMarker = more ? page.NextUploadIdMarker : undefined;
+    } while (keyMarker || uploadIdMarker);
+    if (removed.length) this.logger.log(`Removed ${removed.length} temporary upload(s) a stopped process left behind`);
+    return removed;
   }
 
   async receive(source: Readable, maxBytes: number): Promise<ReceivedUpload> {
-    const tempId = `${TEMP_PREFIX}${randomUUID()}.part`;
+    const tempId = `${TEMP_PREFIX}${tempName()}`;
     const measure = new MeasuringStream(maxBytes);
     const upload = new Upload({
       client: this.client,
@@ -233,6 +260,7 @@ export class S3Storage extends FileStorage {
   }
 
   private checkTemp(tempId: string): void {
-    if (!TEMP_ID.test(tempId)) throw new Error(`Invalid temporary upload id: ${JSON.stringify(tempId)}`);
+    if (!tempId.startsWith(TEMP_PREFIX) || !TEMP_NAME.test(tempId.slice(TEMP_PREFIX.length)))
+      throw new Error(`Invalid temporary upload id: ${JSON.stringify(tempId)}`);
   }
 }
