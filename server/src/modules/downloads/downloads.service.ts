@@ -16,8 +16,9 @@ export interface Downloader {
 /**
  * Serves distribution files. A download that starts at the first byte counts once (an atomic
  * `download_count + n` update) and writes a download-log row; a resume (Range from a later byte), a HEAD or a
- * cache check does neither. Both writes are group-committed with concurrent downloads and stored before the
- * first byte goes out, so the count a client reads after its download already includes it.
+ * cache check does neither. Both are held in memory and written once a second for all downloads together, so
+ * a download costs one database read (its session) and no write of its own; reads of counts and logs store
+ * what is held first, and shutdown stores it after the last transfer ended.
  */
 @Injectable()
 export class DownloadsService {
@@ -33,31 +34,34 @@ export class DownloadsService {
     return file;
   }
 
+  /** Stores the counts and log rows held in memory (before reading them back). */
+  async flush(): Promise<void> {
+    await Promise.all([this.files.flushDownloadCounts(), this.logs.flush()]);
+  }
+
   async send(file: DownloadableFile, who: Downloader, request: Request, response: Response): Promise<SendOutcome> {
     return sendStoredFile(
       this.storage,
       request,
       response,
       { storageKey: file.storage_key, size: file.file_size, sha256: file.file_hash, fileName: file.file_name },
-      async (outcome) => {
+      (outcome) => {
         if (!outcome.fromStart) return;
-        await Promise.all([
-          this.files.countDownload(file.id),
-          this.logs.record({
-            user_id: who.userId,
-            user_email: who.email,
-            file_id: file.id,
-            file_name: file.file_name,
-            version: file.version,
-            os_type: file.os_type,
-            architecture: file.architecture,
-            file_size: file.file_size,
-            ip_address: request.ip ?? null,
-            user_agent: request.headers['user-agent'] ?? null,
-            via: who.via,
-            created_at: new Date(),
-          }),
-        ]);
+        this.files.countDownload(file.id);
+        this.logs.record({
+          user_id: who.userId,
+          user_email: who.email,
+          file_id: file.id,
+          file_name: file.file_name,
+          version: file.version,
+          os_type: file.os_type,
+          architecture: file.architecture,
+          file_size: file.file_size,
+          ip_address: request.ip ?? null,
+          user_agent: request.headers['user-agent'] ?? null,
+          via: who.via,
+          created_at: new Date(),
+        });
       },
     );
   }
