@@ -3,6 +3,7 @@ import { get as httpGet, IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { createConnection as mysqlConnection } from 'mysql2/promise';
 import { asBuffer, createVersion, eventually, sha256, someBytes, uploadFile } from './support/distribution';
+import { AccessLogService } from '../src/modules/logs/access-log.service';
 import { createTestDatabase, TestDatabase } from './support/databases';
 import { startPortalProcess } from './support/portal-process';
 import { ADMIN, bearer, startTestApp, TestApp } from './support/test-app';
@@ -62,6 +63,13 @@ describe(`download counting (${process.env.TEST_DB})`, () => {
       const info = await t.api().get(`/api/download/${file.id}/info`).set(bearer(alice.token)).expect(200);
       expect(info.body.data.download_count).toBe(n);
       expect(await recorded(file.id, '8.1.0')).toEqual({ count: n, logs: n, perDay: n });
+      // Answered before Nest's router, but logged as the route, with the user, like any API request.
+      await t.app.get(AccessLogService).flush();
+      const access = await t.dataSource.query("SELECT route, status, user_id FROM access_logs WHERE path = ? AND method = 'GET'", [
+        `/api/download/${file.id}`,
+      ]);
+      expect(access.filter((row: { status: number }) => Number(row.status) === 200)).toHaveLength(n); // and the resume's 206
+      expect(access[0]).toMatchObject({ route: '/api/download/:id', user_id: alice.id });
     });
 
     it('stops serving a deleted file at once, although its row was kept for the hot path', async () => {

@@ -6,6 +6,7 @@ import { DownloadChannel } from '../logs/logs.constants';
 import { DownloadLogsService } from '../logs/download-logs.service';
 import { FileStorage } from '../storage/file-storage';
 import { sendStoredFile, SendOutcome } from '../storage/send-stored-file';
+import { SmallFileCache } from '../storage/small-file-cache';
 
 export interface Downloader {
   userId: number;
@@ -22,6 +23,9 @@ export interface Downloader {
  */
 @Injectable()
 export class DownloadsService {
+  /** Small files (the most requested ones: archives, installers of a few hundred KB) answered from memory. */
+  private readonly smallFiles = new SmallFileCache();
+
   constructor(
     private readonly files: DistributionFilesService,
     private readonly logs: DownloadLogsService,
@@ -39,13 +43,20 @@ export class DownloadsService {
     await Promise.all([this.files.flushDownloadCounts(), this.logs.flush()]);
   }
 
-  async send(file: DownloadableFile, who: Downloader, request: Request, response: Response): Promise<SendOutcome> {
+  /** The file a download needs, or null (the hot path: kept briefly, see DistributionFilesService). */
+  findKnown(id: number): Promise<DownloadableFile | null> {
+    return this.files.findDownloadable(id);
+  }
+
+  /** `onAnswer` runs once the answer is decided, right before it is counted and sent. */
+  async send(file: DownloadableFile, who: Downloader, request: Request, response: Response, onAnswer?: () => void): Promise<SendOutcome> {
     return sendStoredFile(
       this.storage,
       request,
       response,
       { storageKey: file.storage_key, size: file.file_size, sha256: file.file_hash, fileName: file.file_name },
       (outcome) => {
+        onAnswer?.();
         if (!outcome.fromStart) return;
         this.files.countDownload(file.id);
         this.logs.record({
@@ -63,6 +74,7 @@ export class DownloadsService {
           created_at: new Date(),
         });
       },
+      this.smallFiles,
     );
   }
 }
