@@ -16,6 +16,7 @@ import { DownloadsService } from './downloads.service';
 })
 export class DownloadsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(DownloadFastPath).forRoutes({ path: 'download/:id', method: RequestMethod.ALL });
+    // GET only (Express routes HEAD to it too): a route of every method would list methods no client may use.
+    consumer.apply(DownloadFastPath).forRoutes({ path: 'download/:id', method: RequestMethod.GET });
   }
 }
