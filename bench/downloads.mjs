@@ -33,6 +33,8 @@ const BIG_CONCURRENCY = 20;
 const SMALL_CONNECTIONS = 50;
 const S3_ROUNDS = Math.max(1, Number(process.env.BENCH_S3_ROUNDS ?? 1));
 const WITH_S3 = process.env.BENCH_S3 !== '0';
+/** BENCH_ONLY=s3: the S3 run alone (after a change to the S3 driver). */
+const ONLY_S3 = process.env.BENCH_ONLY === 's3';
 const S3_BUCKET = 'portal-bench';
 /** A figure this close to the ceiling (nginx under the same wrk load) measures the generator, not the server. */
 const NEAR_CEILING = 0.9;
@@ -336,6 +338,16 @@ async function main() {
   );
   const bigHash = await makeFile(join(folder, BIG_NAME), BIG_BYTES);
   await makeFile(join(folder, SMALL_NAME), SMALL_BYTES);
+  if (ONLY_S3) {
+    const checks = await s3Runs(folder, work, bigHash);
+    checks
+      .slice(2)
+      .forEach(([label, ok, value]) =>
+        results.add({ figure: label, value: ok ? 1 : 0, unit: 'check', target: { op: '==', value: 1 }, note: value }),
+      );
+    for (const [label, ok, value] of checks) console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${label}: ${value}`);
+    return checks.some(([, ok]) => !ok);
+  }
 
   const targets = [{ name: 'node http', target: await startBare(folder) }];
   const nginx = await startNginx(folder, work);
