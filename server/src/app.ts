@@ -125,11 +125,10 @@ const NOT_COMPRESSED = /\/(download|export)(\/|$)/i;
  * held back in a compressor's buffer.
  */
 function compressedApiAnswers() {
-  return compression({
-    threshold: 1024,
-    filter: (request, response) =>
-      API_PREFIX_ANY_CASE.test(request.path) && !NOT_COMPRESSED.test(request.path) && compression.filter(request, response),
-  });
+  const compress = compression({ threshold: 1024, filter: (request, response) => compression.filter(request, response) });
+  // Decided before compression hooks into the answer: a download pays nothing for it.
+  return (request: Request, response: Response, next: NextFunction) =>
+    API_PREFIX_ANY_CASE.test(request.path) && !NOT_COMPRESSED.test(request.path) ? compress(request, response, next) : next();
 }
 
 /**
