@@ -219,7 +219,8 @@ function curl(url, headers, output = '/dev/null') {
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': the process can end before its output has been read.
+    child.on('close', (code, signal) => {
       if (!out.trim())
         return resolve({ status: 0, size: 0, exitCode: code, error: `curl ended by ${signal ?? `exit ${code}`} without a report` });
       const [status, size, exitCode, ...error] = out.trim().split(' ');
@@ -267,7 +268,7 @@ function smallRun(target, duration = DURATION) {
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
-    child.on('exit', () => {
+    child.on('close', () => {
       const answered = Number(out.match(/(\d+) requests in/)?.[1]);
       const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
       if (!Number.isFinite(answered) || !Number.isFinite(rps)) return reject(new Error(`wrk said:\n${out}`));
