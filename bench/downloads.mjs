@@ -439,6 +439,14 @@ async function main() {
     ceiling: ceilingText,
     note: `portal ${fmt(portalSmallRps)} req/s, node http ${fmt(nodeSmallRps)} req/s${nearCeiling(portalSmallRps)}`,
   });
+  const cpuPortal = medianOf(portalRuns.small, 'cpuUs');
+  const cpuNode = medianOf(runs.get('node http').small, 'cpuUs');
+  results.add({
+    figure: 'disk small file: CPU per answer, node http / portal',
+    value: r(cpuNode / cpuPortal),
+    unit: '×',
+    note: `portal ${cpuPortal.toFixed(0)} µs, node http ${cpuNode.toFixed(0)} µs per answer (steadier than rates on a loaded machine)`,
+  });
   results.add({ figure: 'disk small file: portal p99', value: r(medianOf(portalRuns.small, 'p99')), unit: 'ms' });
   results.add({
     figure: `disk: portal peak RSS growth, ${BIG_CONCURRENCY} big downloads`,

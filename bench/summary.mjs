@@ -60,7 +60,7 @@ if (!lines.length) {
 const number = (value) => {
   if (value === null || value === undefined) return '—';
   if (typeof value !== 'number') return String(value);
-  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : Math.abs(value) >= 1 ? 2 : 3;
   return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 };
 const withUnit = (value, unit) =>
