@@ -21,6 +21,7 @@ import { AccessLogService } from './modules/logs/access-log.service';
 import { AuditLogService } from './modules/logs/audit-log.service';
 import { auditFailures } from './modules/logs/failure-reporter';
 import { buildOpenApiDocument } from './openapi';
+import { precompressedClient } from './client-serving';
 
 export interface CreateAppOptions {
   /** Run the idempotent seeds (admin account, default settings) after migrations. Default true. */
@@ -59,6 +60,7 @@ export async function createApp(
   });
   app.use(securityHeaders());
   app.use(app.get(AccessLogService).middleware());
+  app.use(compressedApiAnswers());
   app.use(jsonBodyParser(config.http.bodyLimit));
   app.useBodyParser('urlencoded', { limit: config.http.bodyLimit, extended: false });
   app.setGlobalPrefix('api');
@@ -114,23 +116,34 @@ function jsonBodyParser(limit: string) {
 
 /** Paths under /api in any spelling end in the API's 404, never in the web client's page. */
 const API_PREFIX_ANY_CASE = /^\/+api(\/|$)/i;
+/** Answers that stream bytes as they are (downloads with Range and Content-Length) or stream as they are made (exports). */
+const NOT_COMPRESSED = /\/(download|export)(\/|$)/i;
 
-/** The built React app on the same origin: hashed assets cached for good, every other non-API GET gets index.html. */
+/**
+ * JSON answers of the API above 1 kB go compressed (gzip, or br when preferred) to clients that accept it: lists
+ * and reports shrink to a fifth. Downloads keep their bytes, Content-Length and Range; streamed exports are not
+ * held back in a compressor's buffer.
+ */
+function compressedApiAnswers() {
+  const compress = compression({ threshold: 1024, filter: (request, response) => compression.filter(request, response) });
+  // Decided before compression hooks into the answer: a download pays nothing for it.
+  return (request: Request, response: Response, next: NextFunction) =>
+    API_PREFIX_ANY_CASE.test(request.path) && !NOT_COMPRESSED.test(request.path) ? compress(request, response, next) : next();
+}
+
+/**
+ * The built React app on the same origin, precompressed at build time (client/vite.config.ts): each file as the
+ * best twin the browser accepts, hashed assets cached for good, every other non-API GET gets index.html, revalidated.
+ */
 function serveClient(app: NestExpressApplication, dist: string): void {
-  // The web client's text (scripts, styles, the page) goes gzip-compressed: a first visit loads about a third of the bytes.
-  // API answers are left alone, so downloads, ranges and streamed exports stay byte for byte what they say they are.
-  app.use(compression({ filter: (request, response) => !API_PREFIX_ANY_CASE.test(request.path) && compression.filter(request, response) }));
-  app.useStaticAssets(dist, {
-    index: false,
-    setHeaders: (response, path) => {
-      response.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
+  const client = precompressedClient(dist);
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    if (API_PREFIX_ANY_CASE.test(request.path)) return next();
+    client.files(request, response, next);
   });
-  const indexHtml = join(dist, 'index.html');
   app.use((request: Request, response: Response, next: NextFunction) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || API_PREFIX_ANY_CASE.test(request.path)) return next();
-    response.setHeader('Cache-Control', 'no-cache');
-    response.sendFile(indexHtml);
+    client.page(request, response, next);
   });
   new Logger('Client').log(`Serving the web client from ${dist}`);
 }

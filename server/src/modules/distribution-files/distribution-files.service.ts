@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, HttpStatus, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, In, Repository } from 'typeorm';
@@ -7,7 +7,7 @@ import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { OnAwaitedEvent, VERSION_DELETING, type VersionDeletingEvent } from '../../common/events';
 import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
-import { GroupCommit } from '../../database/group-commit';
+import { IntervalBatch } from '../../database/interval-batch';
 import { PreparedSql } from '../../database/prepared-sql';
 import { FileStorage } from '../storage/file-storage';
 import { DISTRIBUTION_EXTENSIONS, extensionOf, fileNameProblem, fileTypeNotAllowed, PLEASE_SELECT_A_FILE } from '../storage/file-names';
@@ -32,7 +32,6 @@ export interface DownloadableFile {
   file_hash: string;
   os_type: OsType;
   architecture: string;
-  download_count: number;
   version_id: number;
   version: string;
 }
@@ -47,22 +46,41 @@ const SORT_COLUMNS: Record<FileSortKey, string> = {
 };
 
 const DOWNLOADABLE_SQL =
-  'SELECT f.id, f.file_name, f.storage_key, f.file_size, f.file_hash, f.os_type, f.architecture, f.download_count, ' +
+  'SELECT f.id, f.file_name, f.storage_key, f.file_size, f.file_hash, f.os_type, f.architecture, ' +
   `f.version_id, ${V.numberColumn} FROM distribution_files f INNER JOIN ${V.table} ON ${V.id} = f.version_id WHERE f.id = ?`;
+
+/** How long a file's download row is reused without asking the database (a deletion here drops it at once). */
+const DOWNLOADABLE_TTL_MS = 5_000;
+const DOWNLOADABLE_KEPT = 1_000;
 
 /** Distribution files per version, OS and architecture: upload (validated, hashed, stored atomically), list, stats, delete, download counts. */
 @Injectable()
 export class DistributionFilesService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('DistributionFiles');
   private readonly sql: PreparedSql;
-  /** Download counts of concurrent downloads, added up per file and written together: still `count = count + n` in SQL. */
-  private readonly counter = new GroupCommit<number>((ids) => {
-    const perFile = new Map<number, number>();
-    for (const id of ids) perFile.set(id, (perFile.get(id) ?? 0) + 1);
-    return this.sql.runEach(
-      'UPDATE distribution_files SET download_count = download_count + ? WHERE id = ?',
-      [...perFile].map(([id, count]) => [count, id]),
-    );
-  });
+  /**
+   * Download counts, added up per file in memory and written once a second (`count = count + n` in SQL, so
+   * instances never overwrite each other). Every read of counts here flushes first, so this instance always
+   * shows what it served; shutdown flushes after the last download ended.
+   */
+  private readonly counter = new IntervalBatch<number>(
+    (ids) => {
+      const perFile = new Map<number, number>();
+      for (const id of ids) perFile.set(id, (perFile.get(id) ?? 0) + 1);
+      return this.sql.runEach(
+        'UPDATE distribution_files SET download_count = download_count + ? WHERE id = ?',
+        [...perFile].map(([id, count]) => [count, id]),
+      );
+    },
+    1000,
+    (error) => this.logger.error(`Download counts not stored yet (kept for the next try): ${(error as Error).message}`),
+  );
+  /**
+   * The download hot path's row by id: a file's bytes, name and hash never change while it exists (a new upload
+   * is a new row), so the row is kept briefly instead of read per request (an edited version number reaches the
+   * download log within DOWNLOADABLE_TTL_MS).
+   */
+  private readonly downloadable = new Map<number, { row: DownloadableFile; at: number }>();
 
   constructor(
     @InjectRepository(DistributionFileEntity) private readonly files: Repository<DistributionFileEntity>,
@@ -74,6 +92,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   }
 
   async list(query: ListDistributionFilesQueryDto): Promise<FilePage> {
+    await this.counter.flush();
     const qb = this.files.createQueryBuilder('f').innerJoinAndSelect('f.version', 'v');
     if (query.version_id !== undefined) qb.andWhere('f.version_id = :versionId', { versionId: query.version_id });
     if (query.os_type) qb.andWhere('f.os_type = :os', { os: query.os_type });
@@ -83,14 +102,16 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   }
 
   async get(id: number): Promise<FileWithVersion> {
+    await this.counter.flush();
     const file = await this.files.findOne({ where: { id }, relations: { version: true } });
     if (!file) throw ApiError.notFound(`File ${id} not found`);
     return file as FileWithVersion;
   }
 
   /** Files of these versions, by OS, architecture and name. */
-  forVersions(versionIds: number[]): Promise<DistributionFileEntity[]> {
-    if (!versionIds.length) return Promise.resolve([]);
+  async forVersions(versionIds: number[]): Promise<DistributionFileEntity[]> {
+    if (!versionIds.length) return [];
+    await this.counter.flush();
     return this.files.find({ where: { version_id: In(versionIds) }, order: { os_type: 'ASC', architecture: 'ASC', file_name: 'ASC' } });
   }
 
@@ -140,6 +161,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   }
 
   async stats(): Promise<FileStatsDto> {
+    await this.counter.flush();
     const rows = await this.files
       .createQueryBuilder('f')
       .select('f.os_type', 'os_type')
@@ -164,6 +186,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     const file = await this.files.findOneBy({ id });
     if (!file) throw ApiError.notFound(`File ${id} not found`);
     const result = await this.files.delete({ id });
+    this.downloadable.delete(id);
     if (!result.affected) throw ApiError.notFound(`File ${id} not found`);
     await this.storage.remove(file.storage_key);
   }
@@ -174,22 +197,43 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     const files = await this.files.find({ where: { version_id: versionId }, select: { id: true, storage_key: true } });
     if (!files.length) return;
     await this.files.delete({ id: In(files.map((file) => file.id)) });
+    for (const file of files) this.downloadable.delete(file.id);
     for (const file of files) await this.storage.remove(file.storage_key);
   }
 
-  /** The file and its version number for a download, in one statement (the download hot path). */
+  /**
+   * The file and its version number for a download, in one statement (the download hot path), kept for
+   * DOWNLOADABLE_TTL_MS: another instance's deletion shows here within that time (until then the download
+   * answers 404 from storage, as the bytes are gone). Unknown ids are not kept, so a new upload shows at once.
+   */
   async findDownloadable(id: number): Promise<DownloadableFile | null> {
-    const row = await this.sql.one<DownloadableFile>(DOWNLOADABLE_SQL, [id]);
-    return row ? { ...row, file_size: Number(row.file_size), download_count: Number(row.download_count) } : null;
+    const now = Date.now();
+    const kept = this.downloadable.get(id);
+    if (kept && now - kept.at < DOWNLOADABLE_TTL_MS) return kept.row;
+    const found = await this.sql.one<DownloadableFile>(DOWNLOADABLE_SQL, [id]);
+    if (!found) {
+      this.downloadable.delete(id);
+      return null;
+    }
+    const row = { ...found, file_size: Number(found.file_size) };
+    this.downloadable.delete(id);
+    this.downloadable.set(id, { row, at: now });
+    if (this.downloadable.size > DOWNLOADABLE_KEPT) this.downloadable.delete(this.downloadable.keys().next().value!);
+    return row;
   }
 
-  /** Counts one download: resolves once `download_count = download_count + n` holding it is stored. */
-  countDownload(id: number): Promise<void> {
-    return this.counter.add(id);
+  /** Counts one download; stored within a second (see `counter`). */
+  countDownload(id: number): void {
+    this.counter.add(id);
+  }
+
+  /** Stores the counts still held in memory. */
+  flushDownloadCounts(): Promise<void> {
+    return this.counter.flush();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.counter.drain();
+    await this.counter.flush();
   }
 }
 

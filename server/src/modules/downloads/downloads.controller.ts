@@ -56,6 +56,8 @@ export class DownloadsController {
   /** Name, size, SHA-256 and version of a file. */
   @Get('download/:id/info')
   async getDownloadInfo(@IdParam() id: number): Promise<DownloadInfoResponseDto> {
+    // The count shown includes every download this instance served, and its log rows are stored with it.
+    await this.downloads.flush();
     const file = await this.files.get(id);
     return { success: true, data: toDistributionFileDto(file, file.version) };
   }

@@ -6,6 +6,7 @@ import { DownloadChannel } from '../logs/logs.constants';
 import { DownloadLogsService } from '../logs/download-logs.service';
 import { FileStorage } from '../storage/file-storage';
 import { sendStoredFile, SendOutcome } from '../storage/send-stored-file';
+import { SmallFileCache } from '../storage/small-file-cache';
 
 export interface Downloader {
   userId: number;
@@ -16,11 +17,15 @@ export interface Downloader {
 /**
  * Serves distribution files. A download that starts at the first byte counts once (an atomic
  * `download_count + n` update) and writes a download-log row; a resume (Range from a later byte), a HEAD or a
- * cache check does neither. Both writes are group-committed with concurrent downloads and stored before the
- * first byte goes out, so the count a client reads after its download already includes it.
+ * cache check does neither. Both are held in memory and written once a second for all downloads together, so
+ * a download costs one database read (its session) and no write of its own; reads of counts and logs store
+ * what is held first, and shutdown stores it after the last transfer ended.
  */
 @Injectable()
 export class DownloadsService {
+  /** Small files (the most requested ones: archives, installers of a few hundred KB) answered from memory. */
+  private readonly smallFiles = new SmallFileCache();
+
   constructor(
     private readonly files: DistributionFilesService,
     private readonly logs: DownloadLogsService,
@@ -33,32 +38,43 @@ export class DownloadsService {
     return file;
   }
 
-  async send(file: DownloadableFile, who: Downloader, request: Request, response: Response): Promise<SendOutcome> {
+  /** Stores the counts and log rows held in memory (before reading them back). */
+  async flush(): Promise<void> {
+    await Promise.all([this.files.flushDownloadCounts(), this.logs.flush()]);
+  }
+
+  /** The file a download needs, or null (the hot path: kept briefly, see DistributionFilesService). */
+  findKnown(id: number): Promise<DownloadableFile | null> {
+    return this.files.findDownloadable(id);
+  }
+
+  /** `onAnswer` runs once the answer is decided, right before it is counted and sent. */
+  async send(file: DownloadableFile, who: Downloader, request: Request, response: Response, onAnswer?: () => void): Promise<SendOutcome> {
     return sendStoredFile(
       this.storage,
       request,
       response,
       { storageKey: file.storage_key, size: file.file_size, sha256: file.file_hash, fileName: file.file_name },
-      async (outcome) => {
+      (outcome) => {
+        onAnswer?.();
         if (!outcome.fromStart) return;
-        await Promise.all([
-          this.files.countDownload(file.id),
-          this.logs.record({
-            user_id: who.userId,
-            user_email: who.email,
-            file_id: file.id,
-            file_name: file.file_name,
-            version: file.version,
-            os_type: file.os_type,
-            architecture: file.architecture,
-            file_size: file.file_size,
-            ip_address: request.ip ?? null,
-            user_agent: request.headers['user-agent'] ?? null,
-            via: who.via,
-            created_at: new Date(),
-          }),
-        ]);
+        this.files.countDownload(file.id);
+        this.logs.record({
+          user_id: who.userId,
+          user_email: who.email,
+          file_id: file.id,
+          file_name: file.file_name,
+          version: file.version,
+          os_type: file.os_type,
+          architecture: file.architecture,
+          file_size: file.file_size,
+          ip_address: request.ip ?? null,
+          user_agent: request.headers['user-agent'] ?? null,
+          via: who.via,
+          created_at: new Date(),
+        });
       },
+      this.smallFiles,
     );
   }
 }

@@ -1,7 +1,7 @@
-import { BeforeApplicationShutdown, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { GroupCommit } from '../../database/group-commit';
+import { IntervalBatch } from '../../database/interval-batch';
 import { PreparedSql } from '../../database/prepared-sql';
 import { DailyStatsService, dayOf } from './daily-stats.service';
 import { DownloadLogEntity } from './download-log.entity';
@@ -31,20 +31,28 @@ export interface DownloadLogQuery extends LogFilters {
   user_id?: number;
 }
 
-/** The download logs: one row per download, written in batches (group commit), read per user or for the admin. */
+/**
+ * The download logs: one row per download, held in memory and written once a second in one batch (a download
+ * never waits for its row), read per user or for the admin (a read here stores what is held first).
+ */
 @Injectable()
 export class DownloadLogsService implements BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new Logger('DownloadLogs');
   private readonly sql: PreparedSql;
   private readonly listing: LogListing;
   // Each batch also adds to the per-day download figures, so charts never count log rows.
-  private readonly writer = new GroupCommit<DownloadLogEntry>(async (entries) => {
-    await this.sql.insertMany(
-      'download_logs',
-      COLUMNS,
-      entries.map((entry) => COLUMNS.map((column) => entry[column])),
-    );
-    await this.dailyStats.add('downloads', countPerDay(entries));
-  });
+  private readonly writer = new IntervalBatch<DownloadLogEntry>(
+    async (entries) => {
+      await this.sql.insertMany(
+        'download_logs',
+        COLUMNS,
+        entries.map((entry) => COLUMNS.map((column) => entry[column])),
+      );
+      await this.dailyStats.add('downloads', countPerDay(entries));
+    },
+    1000,
+    (error) => this.logger.error(`Download log rows not stored yet (kept for the next try): ${(error as Error).message}`),
+  );
 
   constructor(
     dataSource: DataSource,
@@ -71,9 +79,9 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
     };
   }
 
-  /** Resolves once the row is stored. */
-  record(entry: DownloadLogEntry): Promise<void> {
-    return this.writer.add({
+  /** Queues the row: stored within a second, or by `flush`, or at shutdown. */
+  record(entry: DownloadLogEntry): void {
+    this.writer.add({
       ...entry,
       user_email: entry.user_email?.slice(0, MAX_LENGTH.email) ?? null,
       file_name: entry.file_name.slice(0, MAX_LENGTH.fileName),
@@ -85,11 +93,13 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
 
   /** Newest first (or oldest); search by the beginning of the file name, version, user e-mail or IP address. */
   async list(query: DownloadLogQuery): Promise<LogPage<DownloadLogEntity>> {
+    await this.writer.flush();
     const page = await this.listing.page<DownloadLogEntity>(this.sourceFor(query.user_id), query);
     return { ...page, rows: page.rows.map((row) => this.read(row)) };
   }
 
   async *batches(filters: LogFilters): AsyncGenerator<DownloadLogEntity[]> {
+    await this.writer.flush();
     for await (const rows of this.listing.batches<DownloadLogEntity>(this.sourceFor(), filters)) yield rows.map((row) => this.read(row));
   }
 
@@ -98,21 +108,21 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
   }
 
   flush(): Promise<void> {
-    return this.writer.drain();
+    return this.writer.flush();
   }
 
   /** Deletes every download log (the download counts and per-day figures stay). */
   async clear(): Promise<void> {
-    await this.writer.drain();
+    await this.writer.flush();
     await this.sql.run(this.sql.engine === 'mysql' ? 'TRUNCATE TABLE download_logs' : 'DELETE FROM download_logs', []);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.writer.drain();
+    await this.writer.flush();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.writer.drain().catch(() => undefined);
+    await this.writer.flush().catch(() => undefined);
   }
 
   private read(row: DownloadLogEntity): DownloadLogEntity {

@@ -42,22 +42,6 @@ function isNotFound(error: unknown): boolean {
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
 }
 
-/** Resolves when `destination` wants more; fails as soon as it closes (a client that went away). */
-function drained(destination: Writable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const settle = (error?: Error) => {
-      destination.off('drain', onDrain);
-      destination.off('close', onClose);
-      if (error) reject(error);
-      else resolve();
-    };
-    const onDrain = () => settle();
-    const onClose = () => settle(prematureClose());
-    destination.once('drain', onDrain);
-    destination.once('close', onClose);
-  });
-}
-
 /** Files in an S3-compatible bucket (STORAGE_DRIVER=s3), shared by every instance of the portal. */
 export class S3Storage extends FileStorage {
   private readonly logger = new Logger('Storage');
@@ -207,17 +191,33 @@ export class S3Storage extends FileStorage {
     return answer.Body as Readable;
   }
 
-  /** Streams a ranged GET into `destination` with backpressure; the GET is cut off when the client goes away. */
+  /**
+   * Streams a ranged GET into `destination` with backpressure: piped (the socket's chunks go straight to the
+   * response, no per-chunk promise), the GET cut off when the client goes away.
+   */
   private async copyRange(key: string, range: ByteRange, destination: Writable): Promise<void> {
     const abort = new AbortController();
     const body = await this.getRange(key, range, abort.signal);
+    let settle: (() => void) | undefined;
     try {
-      // Each chunk is a buffer of its own (nothing pooled to reuse), so writes wait only when the socket is full.
-      for await (const chunk of body) {
-        if (destination.destroyed) throw prematureClose();
-        if (!destination.write(chunk as Buffer)) await drained(destination);
-      }
+      await new Promise<void>((resolve, reject) => {
+        const onClose = () => reject(prematureClose());
+        const onError = (error: Error) => reject(error);
+        const onEnd = () => resolve();
+        settle = () => {
+          destination.off('close', onClose);
+          body.off('error', onError);
+          body.off('end', onEnd);
+        };
+        if (destination.destroyed) return onClose();
+        destination.once('close', onClose);
+        body.once('error', onError);
+        body.once('end', onEnd);
+        body.pipe(destination, { end: false });
+      });
     } finally {
+      settle?.();
+      body.unpipe(destination);
       abort.abort();
       body.destroy();
     }

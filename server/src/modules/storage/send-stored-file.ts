@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../../common/api-error';
 import { ByteRange, FileStorage, READ_CHUNK_BYTES } from './file-storage';
 import { contentDisposition, contentTypeOf, parseRange } from './http-range';
+import type { SmallFileCache } from './small-file-cache';
 
 /** What a write to a response fails with once its client has disconnected. */
 const CLIENT_GONE = new Set(['ERR_STREAM_DESTROYED', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
@@ -27,7 +28,8 @@ export interface SendOutcome {
  * Answers GET or HEAD for a stored file: Content-Disposition, Content-Length, ETag, Accept-Ranges, Range → 206,
  * unsatisfiable → 416, If-None-Match → 304, If-Range. `beforeBody` runs once the answer is known and before the
  * first byte (to count and log the download); the bytes then stream from storage with backpressure, never
- * held in memory as a whole. Resolves when the transfer ends (or the client went away).
+ * held in memory as a whole. Resolves when the transfer ends (or the client went away). With `cache`, a small
+ * file's bytes are read from storage once and then answered from memory.
  */
 export async function sendStoredFile(
   storage: FileStorage,
@@ -35,6 +37,7 @@ export async function sendStoredFile(
   response: Response,
   file: SendableFile,
   beforeBody?: (outcome: SendOutcome) => Promise<void> | void,
+  cache?: SmallFileCache,
 ): Promise<SendOutcome> {
   const etag = `"${file.sha256}"`;
   const headers: Record<string, string | number> = {
@@ -80,13 +83,29 @@ export async function sendStoredFile(
     response.writeHead(302, { Location: url, 'Cache-Control': 'private, no-store' }).end();
     return redirected;
   }
+  const bytes = range ?? { start: 0, end: file.size - 1 };
+  const cached = cache?.get(file.storageKey);
+  if (cached && cached.length === file.size) {
+    await beforeBody?.(outcome);
+    response.writeHead(status, headers).end(range ? cached.subarray(range.start, range.end + 1) : cached);
+    return outcome;
+  }
   const stored = await storage.open(file.storageKey);
   if (stored === null) throw ApiError.notFound('The file is missing from storage');
   if (stored.size !== file.size) {
     stored.close();
     throw ApiError.conflict('The stored file does not match its record; upload it again');
   }
-  const bytes = range ?? { start: 0, end: file.size - 1 };
+  if (cache?.fits(file.size) && file.size <= READ_CHUNK_BYTES) {
+    // The whole small file, read once and kept; this answer sends its slice.
+    const whole = stored.read({ start: 0, end: file.size - 1 });
+    whole.catch(() => undefined); // its failure is reported below, once the count is settled
+    await beforeBody?.(outcome);
+    const all = await whole;
+    cache.set(file.storageKey, all);
+    response.writeHead(status, headers).end(range ? all.subarray(range.start, range.end + 1) : all);
+    return outcome;
+  }
   // What fits in one read goes out in one write, read while the download is being counted.
   const reading = length <= READ_CHUNK_BYTES ? stored.read(bytes) : null;
   reading?.catch(() => undefined); // its failure is reported below, once the count is settled

@@ -1,0 +1,61 @@
+import { IntervalBatch } from './interval-batch';
+
+describe('IntervalBatch', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('writes nothing when items are added, then everything added in one write when the interval ends', async () => {
+    jest.useFakeTimers();
+    const batches: number[][] = [];
+    const batch = new IntervalBatch<number>(async (items) => void batches.push(items), 1000);
+    for (let i = 0; i < 100; i++) batch.add(i);
+    expect(batches).toEqual([]);
+    expect(batch.size).toBe(100);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toHaveLength(100);
+    expect(batch.size).toBe(0);
+  });
+
+  it('writes at once on flush, one write at a time, everything added before the flush stored when it resolves', async () => {
+    const batches: number[][] = [];
+    let active = 0;
+    let maxActive = 0;
+    const batch = new IntervalBatch<number>(async (items) => {
+      active += 1;
+      maxActive = Math.max(maxActive, active);
+      await new Promise((resolve) => setImmediate(resolve));
+      batches.push(items);
+      active -= 1;
+    }, 60_000);
+    batch.add(1);
+    const first = batch.flush();
+    batch.add(2);
+    batch.add(3);
+    await Promise.all([first, batch.flush()]);
+    expect(batches).toEqual([[1], [2, 3]]);
+    expect(maxActive).toBe(1);
+  });
+
+  it('keeps the items of a failed write, in order, for the next one: none lost, none twice', async () => {
+    let fail = true;
+    const written: number[] = [];
+    const errors: unknown[] = [];
+    const batch = new IntervalBatch<number>(
+      async (items) => {
+        if (fail) throw new Error('database away');
+        written.push(...items);
+      },
+      60_000,
+      (error) => errors.push(error),
+    );
+    batch.add(1);
+    batch.add(2);
+    await expect(batch.flush()).rejects.toThrow('database away');
+    batch.add(3);
+    fail = false;
+    await batch.flush();
+    expect(written).toEqual([1, 2, 3]);
+    await batch.flush();
+    expect(written).toEqual([1, 2, 3]);
+  });
+});
