@@ -29,7 +29,8 @@ const withQueries = (load: () => Promise<{ default: ComponentType }>, signedIn =
     };
   });
 
-const LoginPage = withQueries(() => import('../features/auth/LoginPage'));
+// The sign-in page calls the API without the query library (a first page: it stays light).
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const RegisterPage = withQueries(() => import('../features/auth/RegisterPage'));
 const VerifyEmailPage = withQueries(() => import('../features/auth/VerifyEmailPage'));
 const AdminLoginPage = withQueries(() => import('../features/auth/AdminLoginPage'));
