@@ -1,11 +1,13 @@
 import { parse } from '@formatjs/icu-messageformat-parser';
 import react from '@vitejs/plugin-react';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig, Plugin } from 'vite';
 import { partOf } from './src/i18n/catalog-parts';
 
 /**
  * The message catalogs ship parsed (formatjs AST), so the browser needs no ICU parser: about 7 kB gzip less on every
- * page. `en.json?catalog=first` and `?catalog=rest` are the two parts of a catalog (src/i18n/catalog-parts.ts); the
+ * page. `en.json?catalog=first`, `?catalog=signIn` and `?catalog=rest` are the parts of a catalog (src/i18n/catalog-parts.ts); the
  * unit tests split them too, without parsing (vitest.config.ts).
  */
 export function precompiledMessages({ precompile = true } = {}): Plugin {
@@ -13,7 +15,7 @@ export function precompiledMessages({ precompile = true } = {}): Plugin {
     name: 'precompiled-messages',
     enforce: 'pre',
     transform(code, id) {
-      const match = /\/src\/i18n\/[a-z]{2}\.json(?:\?catalog=(first|rest))?$/.exec(id);
+      const match = /\/src\/i18n\/[a-z]{2}\.json(?:\?catalog=(first|signIn|rest))?$/.exec(id);
       if (!match) return null;
       const messages: Record<string, string> = JSON.parse(code);
       const part = match[1];
@@ -47,12 +49,46 @@ function mantineStylesPerComponent(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [react(), precompiledMessages(), mantineStylesPerComponent()],
+// --- First-load size (issue 11 §4) ---
+/**
+ * react-router's package exports name only its development build (dev warnings on, about 0.5 kB gzip more); a build
+ * takes the production one, the same code with them off. The dev server and the unit tests keep the warnings.
+ */
+const productionRouter = (command: string) =>
+  command === 'build'
+    ? [{ find: /^react-router$/, replacement: join(dirname(createRequire(import.meta.url).resolve('react-router')), '../production/index.mjs') }]
+    : [];
+/**
+ * react-router keeps every component it defines in a bundle, used or not (Form, NavLink, ScrollRestoration, the data
+ * routers' pieces): its module sets their displayName at top level and creates them with calls a bundler must assume
+ * do something. Without those (devtools names only) and with the calls marked pure, what the app does not use goes.
+ */
+function treeShakeableRouter(): Plugin {
+  return {
+    name: 'tree-shakeable-router',
+    apply: 'build',
+    transform(code, id) {
+      if (!/\/react-router\/dist\/production\/chunk-\w+\.mjs$/.test(id)) return null;
+      const shakeable = code
+        .replace(/^\w+\.displayName = "[^"]*";$/gm, '')
+        .replace(/\b(React\d*\.(?:createContext|memo|forwardRef)\()/g, '/* @__PURE__ */ $1');
+      return { code: shakeable, map: null };
+    },
+  };
+}
+/** Every browser the portal supports knows modulepreload: no polyfill in the entry chunk. */
+const firstLoadBuild = { modulePreload: { polyfill: false } };
+// --- end first-load size ---
+
+export default defineConfig(({ command }) => ({
+  plugins: [react(), precompiledMessages(), mantineStylesPerComponent(), treeShakeableRouter()],
   resolve: {
-    // With every message parsed at build time, the runtime gets the parser's types and helpers without parse().
-    alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' }],
+    alias: [
+      // With every message parsed at build time, the runtime gets the parser's types and helpers without parse().
+      { find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' },
+      ...productionRouter(command),
+    ],
   },
   server: { proxy: { '/api': 'http://localhost:3000' } },
-  build: { outDir: 'dist', sourcemap: true, manifest: true },
-});
+  build: { outDir: 'dist', sourcemap: true, manifest: true, ...firstLoadBuild },
+}));
