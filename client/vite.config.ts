@@ -7,8 +7,8 @@ import { partOf } from './src/i18n/catalog-parts';
 
 /**
  * The message catalogs ship parsed (formatjs AST), so the browser needs no ICU parser: about 7 kB gzip less on every
- * page. `en.json?catalog=first`, `?catalog=signIn` and `?catalog=rest` are the parts of a catalog (src/i18n/catalog-parts.ts); the
- * unit tests split them too, without parsing (vitest.config.ts).
+ * page. `en.json?catalog=first`, `?catalog=signIn` and `?catalog=rest` are the parts of a catalog
+ * (src/i18n/catalog-parts.ts); the unit tests split them too, without parsing (vitest.config.ts).
  */
 export function precompiledMessages({ precompile = true } = {}): Plugin {
   return {
@@ -49,15 +49,23 @@ function mantineStylesPerComponent(): Plugin {
   };
 }
 
-// --- First-load size (issue 11 §4) ---
+// --- First-load size (issue 11 §4): build-only plugins, so the config below stays as it was ---
 /**
  * react-router's package exports name only its development build (dev warnings on, about 0.5 kB gzip more); a build
- * takes the production one, the same code with them off. The dev server and the unit tests keep the warnings.
+ * takes the production one, the same code with them off. And every browser the portal supports knows modulepreload: no
+ * polyfill in the entry chunk. The dev server and the unit tests keep the warnings.
  */
-const productionRouter = (command: string) =>
-  command === 'build'
-    ? [{ find: /^react-router$/, replacement: join(dirname(createRequire(import.meta.url).resolve('react-router')), '../production/index.mjs') }]
-    : [];
+function productionRouter(): Plugin {
+  const router = join(dirname(createRequire(import.meta.url).resolve('react-router')), '../production/index.mjs');
+  return {
+    name: 'production-router',
+    apply: 'build',
+    config: () => ({
+      resolve: { alias: [{ find: /^react-router$/, replacement: router }] },
+      build: { modulePreload: { polyfill: false } },
+    }),
+  };
+}
 /**
  * react-router keeps every component it defines in a bundle, used or not (Form, NavLink, ScrollRestoration, the data
  * routers' pieces): its module sets their displayName at top level and creates them with calls a bundler must assume
@@ -76,19 +84,15 @@ function treeShakeableRouter(): Plugin {
     },
   };
 }
-/** Every browser the portal supports knows modulepreload: no polyfill in the entry chunk. */
-const firstLoadBuild = { modulePreload: { polyfill: false } };
+const firstLoadSize = () => [productionRouter(), treeShakeableRouter()];
 // --- end first-load size ---
 
-export default defineConfig(({ command }) => ({
-  plugins: [react(), precompiledMessages(), mantineStylesPerComponent(), treeShakeableRouter()],
+export default defineConfig({
+  plugins: [react(), precompiledMessages(), mantineStylesPerComponent(), firstLoadSize()],
   resolve: {
-    alias: [
-      // With every message parsed at build time, the runtime gets the parser's types and helpers without parse().
-      { find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' },
-      ...productionRouter(command),
-    ],
+    // With every message parsed at build time, the runtime gets the parser's types and helpers without parse().
+    alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' }],
   },
   server: { proxy: { '/api': 'http://localhost:3000' } },
-  build: { outDir: 'dist', sourcemap: true, manifest: true, ...firstLoadBuild },
-}));
+  build: { outDir: 'dist', sourcemap: true, manifest: true },
+});
