@@ -1,7 +1,8 @@
 import { parse } from '@formatjs/icu-messageformat-parser';
 import react from '@vitejs/plugin-react';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, Plugin } from 'vite';
@@ -9,15 +10,15 @@ import { partOf } from './src/i18n/catalog-parts';
 
 /**
  * The message catalogs ship parsed (formatjs AST), so the browser needs no ICU parser: about 7 kB gzip less on every
- * page. `en.json?catalog=first` and `?catalog=rest` are the two parts of a catalog (src/i18n/catalog-parts.ts); the
- * unit tests split them too, without parsing (vitest.config.ts).
+ * page. `en.json?catalog=first`, `?catalog=signIn` and `?catalog=rest` are the parts of a catalog
+ * (src/i18n/catalog-parts.ts); the unit tests split them too, without parsing (vitest.config.ts).
  */
 export function precompiledMessages({ precompile = true } = {}): Plugin {
   return {
     name: 'precompiled-messages',
     enforce: 'pre',
     transform(code, id) {
-      const match = /\/src\/i18n\/[a-z]{2}\.json(?:\?catalog=(first|rest))?$/.exec(id);
+      const match = /\/src\/i18n\/[a-z]{2}\.json(?:\?catalog=(first|signIn|rest))?$/.exec(id);
       if (!match) return null;
       const messages: Record<string, string> = JSON.parse(code);
       const part = match[1];
@@ -88,8 +89,46 @@ export function precompressedAssets(): Plugin {
   };
 }
 
+// --- First-load size (issue 11 §4): build-only plugins, so the config below stays as it was ---
+/**
+ * react-router's package exports name only its development build (dev warnings on, about 0.5 kB gzip more); a build
+ * takes the production one, the same code with them off. And every browser the portal supports knows modulepreload: no
+ * polyfill in the entry chunk. The dev server and the unit tests keep the warnings.
+ */
+function productionRouter(): Plugin {
+  const router = join(dirname(createRequire(import.meta.url).resolve('react-router')), '../production/index.mjs');
+  return {
+    name: 'production-router',
+    apply: 'build',
+    config: () => ({
+      resolve: { alias: [{ find: /^react-router$/, replacement: router }] },
+      build: { modulePreload: { polyfill: false } },
+    }),
+  };
+}
+/**
+ * react-router keeps every component it defines in a bundle, used or not (Form, NavLink, ScrollRestoration, the data
+ * routers' pieces): its module sets their displayName at top level and creates them with calls a bundler must assume
+ * do something. Without those (devtools names only) and with the calls marked pure, what the app does not use goes.
+ */
+function treeShakeableRouter(): Plugin {
+  return {
+    name: 'tree-shakeable-router',
+    apply: 'build',
+    transform(code, id) {
+      if (!/\/react-router\/dist\/production\/chunk-\w+\.mjs$/.test(id)) return null;
+      const shakeable = code
+        .replace(/^\w+\.displayName = "[^"]*";$/gm, '')
+        .replace(/\b(React\d*\.(?:createContext|memo|forwardRef)\()/g, '/* @__PURE__ */ $1');
+      return { code: shakeable, map: null };
+    },
+  };
+}
+const firstLoadSize = () => [productionRouter(), treeShakeableRouter()];
+// --- end first-load size ---
+
 export default defineConfig({
-  plugins: [react(), precompiledMessages(), mantineStylesPerComponent(), precompressedAssets()],
+  plugins: [react(), precompiledMessages(), mantineStylesPerComponent(), firstLoadSize(), precompressedAssets()],
   resolve: {
     // With every message parsed at build time, the runtime gets the parser's types and helpers without parse().
     alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' }],

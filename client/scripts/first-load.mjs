@@ -7,7 +7,7 @@ import { join } from 'node:path';
 /** The first-load routes we budget, with the modules the router loads lazily for them (see src/app/router.tsx). */
 export const ROUTES = {
   '/': [],
-  '/login': ['src/features/auth/LoginPage.tsx', 'src/app/query-scope.tsx'],
+  '/login': ['src/features/auth/LoginPage.tsx', 'src/i18n/en.json?catalog=signIn'],
 };
 
 /** For each route, the JS and CSS files (paths inside dist) a first visit loads, in load order. */

@@ -1,25 +1,23 @@
 import { Center, Loader } from '@mantine/core';
 import { ComponentType, lazy, ReactNode, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { NotFoundPage } from '../components/NotFoundPage';
 import { LandingPage } from '../features/public/LandingPage';
-import { loadSignedInMessages } from '../i18n/locale';
+import type { CatalogPart } from '../i18n/catalog-parts';
+import { loadMessages } from '../i18n/locale';
 import { paths } from '../lib/paths';
 import { RouteGuard } from './guard';
 
-// Public pages ship in the first bundle; sign-in pages, the portal and the admin area load on demand.
+// The landing page ships in the first bundle; sign-in pages, the portal and the admin area load on demand.
 // Declarative routes (not createBrowserRouter): the data router's loaders and actions would cost 17 kB gzip on the first page.
 /**
- * A page that talks to the API, loaded together with the query cache; a signed-in page also with the messages of
- * the signed-in screens (the first page ships without them). All in parallel: no extra round trip.
+ * A page loaded with the parts of the catalog it needs beyond the first (the first page ships without them) and, for a
+ * page that talks to the API through query hooks, the query cache. All in parallel: no extra round trip.
  */
-const withQueries = (load: () => Promise<{ default: ComponentType }>, signedIn = false) =>
+const page = (load: () => Promise<{ default: ComponentType }>, messages: CatalogPart[], queries = true) =>
   lazy(async () => {
-    const [{ QueryScope }, { default: Page }] = await Promise.all([
-      import('./query-scope'),
-      load(),
-      signedIn ? loadSignedInMessages() : undefined,
-    ]);
+    const [scope, { default: Page }] = await Promise.all([queries ? import('./query-scope') : undefined, load(), loadMessages(messages)]);
+    if (!scope) return { default: Page };
+    const { QueryScope } = scope;
     return {
       default: () => (
         <QueryScope>
@@ -28,19 +26,23 @@ const withQueries = (load: () => Promise<{ default: ComponentType }>, signedIn =
       ),
     };
   });
+const signIn: CatalogPart[] = ['signIn'];
+const signedIn: CatalogPart[] = ['signIn', 'rest'];
 
-const LoginPage = withQueries(() => import('../features/auth/LoginPage'));
-const RegisterPage = withQueries(() => import('../features/auth/RegisterPage'));
-const VerifyEmailPage = withQueries(() => import('../features/auth/VerifyEmailPage'));
-const AdminLoginPage = withQueries(() => import('../features/auth/AdminLoginPage'));
-const ForgotPasswordPage = withQueries(() => import('../features/auth/ForgotPasswordPage'));
-const ResetPasswordPage = withQueries(() => import('../features/auth/ResetPasswordPage'));
+// The sign-in page calls the API without the query library (a first page: it stays light).
+const LoginPage = page(() => import('../features/auth/LoginPage'), signIn, false);
+const RegisterPage = page(() => import('../features/auth/RegisterPage'), signIn);
+const VerifyEmailPage = page(() => import('../features/auth/VerifyEmailPage'), signIn);
+const AdminLoginPage = page(() => import('../features/auth/AdminLoginPage'), signIn);
+const ForgotPasswordPage = page(() => import('../features/auth/ForgotPasswordPage'), signIn);
+const ResetPasswordPage = page(() => import('../features/auth/ResetPasswordPage'), signIn);
+const NotFoundPage = lazy(() => import('../components/NotFoundPage').then((module) => ({ default: module.NotFoundPage })));
 const UnauthorizedPage = lazy(() => import('../features/public/UnauthorizedPage'));
-const DashboardPage = withQueries(() => import('../features/portal/DashboardPage'), true);
-const AdminArea = withQueries(() => import('../features/admin/AdminArea'), true);
-const AdminProfilePage = withQueries(() => import('../features/account/AdminProfilePage'), true);
-const PortalProfilePage = withQueries(() => import('../features/account/PortalProfilePage'), true);
-const ConfirmEmailPage = withQueries(() => import('../features/auth/ConfirmEmailPage'));
+const DashboardPage = page(() => import('../features/portal/DashboardPage'), signedIn);
+const AdminArea = page(() => import('../features/admin/AdminArea'), signedIn);
+const AdminProfilePage = page(() => import('../features/account/AdminProfilePage'), signedIn);
+const PortalProfilePage = page(() => import('../features/account/PortalProfilePage'), signedIn);
+const ConfirmEmailPage = page(() => import('../features/auth/ConfirmEmailPage'), signIn);
 
 /** A signed-in page: the guard decides, then the page's bundle loads behind a spinner. */
 function Guarded({ admin = false, children }: { admin?: boolean; children: ReactNode }) {

@@ -11,14 +11,22 @@ export const LOCALE_KEY = 'locale';
 type Messages = Partial<typeof en>;
 
 // The first part of the English catalog ships with the first page; every other part loads when it is needed: the
-// rest of a catalog with the signed-in screens (loadSignedInMessages), another language when it is chosen.
+// sign-in part with the sign-in screens, the rest with the signed-in screens (loadMessages), another language when chosen.
 const LOADED: Record<Locale, Partial<Record<CatalogPart, Messages>>> = { en: { first: enFirst }, de: {} };
 const LOADERS: Record<Locale, Record<CatalogPart, () => Promise<{ default: Messages }>>> = {
-  en: { first: async () => ({ default: enFirst }), rest: () => import('./en.json?catalog=rest') },
-  de: { first: () => import('./de.json?catalog=first'), rest: () => import('./de.json?catalog=rest') },
+  en: {
+    first: async () => ({ default: enFirst }),
+    signIn: () => import('./en.json?catalog=signIn'),
+    rest: () => import('./en.json?catalog=rest'),
+  },
+  de: {
+    first: () => import('./de.json?catalog=first'),
+    signIn: () => import('./de.json?catalog=signIn'),
+    rest: () => import('./de.json?catalog=rest'),
+  },
 };
-/** Once a signed-in screen has asked for the rest, every language loads whole. */
-let restWanted = false;
+/** The parts the screens shown so far asked for: every language loads them all. */
+const wanted = new Set<CatalogPart>(['first']);
 const listeners = new Set<() => void>();
 /** Counts the parts loaded, so the provider re-reads LOADED when one arrives. */
 let version = 0;
@@ -33,17 +41,20 @@ async function loadPart(locale: Locale, part: CatalogPart): Promise<Messages> {
   return messages;
 }
 
-/** The messages of a locale, fetched once: its first part, and the rest when a signed-in screen needs it. */
+/** The messages of a locale, fetched once: the parts the screens shown so far need. */
 export async function loadCatalog(locale: Locale): Promise<Messages> {
-  const [first, rest] = await Promise.all([loadPart(locale, 'first'), restWanted ? loadPart(locale, 'rest') : undefined]);
-  return { ...first, ...rest };
+  const parts = await Promise.all([...wanted].map((part) => loadPart(locale, part)));
+  return Object.assign({}, ...parts);
 }
 
-/** Loads the signed-in screens' messages of the chosen language; the router waits for them with their code. */
-export async function loadSignedInMessages(): Promise<void> {
-  restWanted = true;
-  await loadPart(storedLocale(), 'rest');
+/** Loads parts of the chosen language's catalog; the router waits for them with a screen's code. */
+export async function loadMessages(parts: CatalogPart[]): Promise<void> {
+  parts.forEach((part) => wanted.add(part));
+  await Promise.all(parts.map((part) => loadPart(storedLocale(), part)));
 }
+
+/** The signed-in screens' messages (with the sign-in part: they show two-factor steps and server messages too). */
+export const loadSignedInMessages = () => loadMessages(['signIn', 'rest']);
 
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
@@ -75,7 +86,7 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
     setLocaleState(next);
   }, []);
   useEffect(() => {
-    if (shown === locale && (!restWanted || LOADED[locale].rest)) return;
+    if (shown === locale && [...wanted].every((part) => LOADED[locale][part])) return;
     // The chosen language loads whole (when the signed-in screens need it) before it replaces the one on screen.
     let current = true;
     loadCatalog(locale).then(
@@ -91,7 +102,7 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
     if (shown) document.documentElement.lang = shown;
   }, [shown]);
   const messages = useMemo(
-    () => (shown ? { ...LOADED[shown].first, ...LOADED[shown].rest } : null),
+    () => (shown ? Object.assign({}, ...Object.values(LOADED[shown])) : null),
     // loadedVersion: a part that arrived later joins the messages.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [shown, loadedVersion],

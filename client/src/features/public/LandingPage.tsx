@@ -1,4 +1,4 @@
-import { Anchor, Badge, Box, Button, Card, Container, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Card, Container, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import {
   IconAdjustmentsHorizontal,
   IconApi,
@@ -61,7 +61,7 @@ function Hero() {
   return (
     <Box component="section" className={classes.hero} aria-labelledby="hero-title">
       <Container size="lg">
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing={48} verticalSpacing={40}>
+        <div className={`${classes.grid} ${classes.md2} ${classes.heroGrid}`}>
           <Stack gap="lg" justify="center">
             <Badge
               variant="light"
@@ -122,7 +122,7 @@ function Hero() {
               ))}
             </Group>
           </Card>
-        </SimpleGrid>
+        </div>
       </Container>
     </Box>
   );
@@ -133,7 +133,7 @@ function Features() {
     <Box component="section" id="features" className={classes.section}>
       <Container size="lg">
         <SectionTitle eyebrow="landing.features.eyebrow" title="landing.features.title" subtitle="landing.features.subtitle" />
-        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
+        <div className={`${classes.grid} ${classes.sm2} ${classes.md3}`}>
           {FEATURES.map(({ title, text, icon: Icon, color }) => (
             <Card key={title} withBorder padding="xl" radius="lg" className={classes.featureCard}>
               <ThemeIcon size={48} radius="md" variant="light" color={color}>
@@ -147,7 +147,7 @@ function Features() {
               </Text>
             </Card>
           ))}
-        </SimpleGrid>
+        </div>
       </Container>
     </Box>
   );
@@ -158,7 +158,7 @@ function Demo() {
     <Box component="section" id="demo" className={`${classes.section} ${classes.sectionAlt}`}>
       <Container size="lg">
         <SectionTitle eyebrow="landing.demo.eyebrow" title="landing.demo.title" subtitle="landing.demo.subtitle" />
-        <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
+        <div className={`${classes.grid} ${classes.md3}`}>
           {STEPS.map(({ title, text }, index) => (
             <Card key={title} withBorder radius="lg" padding="xl">
               <ThemeIcon size={36} radius="xl" color="violet">
@@ -172,7 +172,7 @@ function Demo() {
               </Text>
             </Card>
           ))}
-        </SimpleGrid>
+        </div>
       </Container>
     </Box>
   );
@@ -188,7 +188,7 @@ function Download() {
     <Box component="section" id="download" className={classes.section}>
       <Container size="lg">
         <SectionTitle eyebrow="landing.download.eyebrow" title="landing.download.title" subtitle="landing.download.subtitle" />
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+        <div className={`${classes.grid} ${classes.sm3}`}>
           {platforms.map(({ icon: Icon, name, detail }) => (
             <Card key={name} withBorder radius="lg" padding="xl" ta="center">
               <Icon size={40} style={{ margin: '0 auto' }} color="var(--mantine-color-violet-6)" aria-hidden />
@@ -203,7 +203,7 @@ function Download() {
               </Text>
             </Card>
           ))}
-        </SimpleGrid>
+        </div>
         <Group justify="center" mt="xl">
           <Button component={Link} to={paths.register} variant="light" size="md">
             <FormattedMessage id="landing.download.cta" />
@@ -221,7 +221,7 @@ function Pricing() {
     <Box component="section" id="pricing" className={`${classes.section} ${classes.sectionAlt}`}>
       <Container size="md">
         <SectionTitle eyebrow="landing.pricing.eyebrow" title="landing.pricing.title" subtitle="landing.pricing.subtitle" />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+        <div className={`${classes.grid} ${classes.sm2}`}>
           <Card withBorder radius="lg" padding="xl">
             <Title order={3} fz="xl">
               <FormattedMessage id="landing.pricing.trial.title" />
@@ -258,7 +258,7 @@ function Pricing() {
               <FormattedMessage id="landing.pricing.paid.cta" />
             </Button>
           </Card>
-        </SimpleGrid>
+        </div>
       </Container>
     </Box>
   );
@@ -268,7 +268,7 @@ function DocsAndSupport() {
   return (
     <Box component="section" className={classes.section}>
       <Container size="lg">
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <div className={`${classes.grid} ${classes.md2}`}>
           <Card id="documentation" withBorder radius="lg" padding="xl">
             <ThemeIcon size={44} radius="md" variant="light">
               <IconApi size={24} />
@@ -300,7 +300,7 @@ function DocsAndSupport() {
               </Anchor>
             </Group>
           </Card>
-        </SimpleGrid>
+        </div>
       </Container>
     </Box>
   );

@@ -1,6 +1,6 @@
 import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { onUnauthorized } from '../../api/http-client';
-import type { AdminSessionDataDto, MfaChallengeDto } from '../../api/generated/model';
+import type { AdminSessionDataDto, MfaChallengeDto, ResendVerificationDto } from '../../api/generated/model';
 import { clearStoredSession, isAdmin, readStoredSession, SessionUser, storeSession, stripBearer } from './session';
 
 /** The admin sign-in's answer: a session, or (two-factor sign-in) the challenge for its second step. */
@@ -27,6 +27,9 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 
 // Loaded on first use: the landing page needs no API module (nor the query library its hooks import).
 const authApi = () => import('./auth-calls');
+
+/** Sends the verification link again (the sign-in page's offer to an unverified account), without the query library. */
+export const resendVerification = async (body: ResendVerificationDto) => (await authApi()).resendVerification(body);
 
 /** How long after start-up the stored session is restored (spec section 9). */
 export const RESTORE_DELAY_MS = 50;
