@@ -171,7 +171,17 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
   );
 
   await connection.query('SET SESSION unique_checks = 1, foreign_key_checks = 1');
-  for (const table of ['users', 'licenses', 'devices', 'versions', 'distribution_files', 'orders', 'download_logs', 'access_logs', 'audit_logs']) {
+  for (const table of [
+    'users',
+    'licenses',
+    'devices',
+    'versions',
+    'distribution_files',
+    'orders',
+    'download_logs',
+    'access_logs',
+    'audit_logs',
+  ]) {
     await connection.query(`ANALYZE TABLE ${table}`);
   }
 }
