@@ -123,15 +123,23 @@ async function measure(base, token, path) {
     while (next < SAMPLES && !(next >= 10 && Date.now() > deadline)) {
       next++;
       const started = process.hrtime.bigint();
-      const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
-      await response.arrayBuffer();
-      if (!response.ok) failure ??= `${path}: ${response.status}`;
+      try {
+        const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+        await response.arrayBuffer();
+        if (!response.ok) failure ??= `${path}: ${response.status}`;
+      } catch (error) {
+        // A call so slow the connection dropped (seen before the list work, on SQLite): counted, at its time.
+        failure ??= `${path}: ${error.cause?.code ?? error.message}`;
+      }
       latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  if (failure) throw new Error(failure);
-  return latencies.sort((a, b) => a - b);
+  if (failure) console.error(`  failed: ${failure}`);
+  return Object.assign(
+    latencies.sort((a, b) => a - b),
+    { failure },
+  );
 }
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -328,9 +336,15 @@ async function runEngine(engine) {
     for (const call of calls(sample)) {
       if (ONLY && !ONLY.test(call.name)) continue;
       const latencies = await measure(base, tokens[call.as], call.path);
-      const result = { ...call, samples: latencies.length, p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
+      const result = {
+        ...call,
+        failure: latencies.failure,
+        samples: latencies.length,
+        p50: percentile(latencies, 50),
+        p95: percentile(latencies, 95),
+      };
       results.push(result);
-      const pass = result.p95 < TARGETS[call.kind];
+      const pass = result.p95 < TARGETS[call.kind] && !latencies.failure;
       console.log(
         `  ${pass ? 'PASS' : 'FAIL'}  ${engine.padEnd(7)} ${call.name.padEnd(34)} ${result.p50.toFixed(1).padStart(8)}  ${result.p95.toFixed(1).padStart(8)}   < ${TARGETS[call.kind]}` +
           (latencies.length < SAMPLES ? `   (${latencies.length} samples)` : ''),
@@ -356,7 +370,7 @@ async function main() {
   console.log('                 Call (10 concurrent)                  p50 ms    p95 ms   target');
   let failed = 0;
   for (const engine of ENGINES) {
-    for (const result of await runEngine(engine)) failed += result.p95 < TARGETS[result.kind] ? 0 : 1;
+    for (const result of await runEngine(engine)) failed += result.p95 < TARGETS[result.kind] && !result.failure ? 0 : 1;
   }
   console.log(failed ? `${failed} call(s) missed their target` : 'Every call met its target');
   return failed ? 1 : 0;

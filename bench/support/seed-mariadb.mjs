@@ -25,7 +25,16 @@ async function chunked(connection, total, statement, log) {
   if (!(total > 0)) return;
   for (let start = 1; start <= total; start += CHUNK) {
     const end = Math.min(total, start + CHUNK - 1);
-    await connection.query(statement(start, end));
+    // The running portal's jobs (device inactivity, license expiry) may lock the same rows: retry a deadlock.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await connection.query(statement(start, end));
+        break;
+      } catch (error) {
+        if (error.code !== 'ER_LOCK_DEADLOCK' || attempt === 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 2000 * attempt));
+      }
+    }
     log?.(end, total);
   }
 }
@@ -88,6 +97,13 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
        FROM ${seqRange(a, b)}`,
     (done, total) => log('licenses', done, total),
   );
+
+  // As the portal stores keys since the ListIndexes migration: also without hyphens, for the key search.
+  const [compact] = await connection.query(
+    `SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'licenses' AND column_name = 'license_key_compact'`,
+  );
+  if (compact.length)
+    await connection.query(`UPDATE licenses SET license_key_compact = REPLACE(license_key, '-', '') WHERE license_key_compact IS NULL`);
 
   await chunked(
     connection,

@@ -94,6 +94,10 @@ export function seedSqlite(db, counts, log = () => undefined) {
       (done, total) => log('licenses', done, total),
     );
 
+  // As the portal stores keys since the ListIndexes migration: also without hyphens, for the key search.
+  if (db.pragma('table_info(licenses)').some((column) => column.name === 'license_key_compact'))
+    db.exec(`UPDATE licenses SET license_key_compact = REPLACE(license_key, '-', '') WHERE license_key_compact IS NULL`);
+
   const devices = Math.min(c.devices ?? 0, c.licenses ?? 0);
   if (devices > 0)
     chunked(
