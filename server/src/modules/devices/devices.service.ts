@@ -2,17 +2,17 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { Brackets, In, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { DEVICE_DEACTIVATING, emitAwaited, LICENSE_REVOKED, type LicenseRevokedEvent, OnAwaitedEvent } from '../../common/events';
-import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
+import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { LicenseEntity } from '../licenses/licenses.service';
 import { effectiveStatus, LicensesService } from '../licenses/licenses.service';
-import { normalizeLicenseKey } from '../licenses/licenses.service';
+import { keyPrefix, normalizeLicenseKey } from '../licenses/licenses.service';
 import { DeviceEntity } from './device.entity';
 import { DeviceDetails, DevicesRepository } from './devices.repository';
 import { DeviceSortKey, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';
@@ -121,6 +121,15 @@ export class DevicesService {
     private readonly hotPath: DevicesRepository,
   ) {}
 
+  /** The admin list's totals and the stats; dropped when a device is added, released or marked here. */
+  private readonly totals = new ListTotals();
+  private readonly figures = new KeptFigures();
+
+  private changed(): void {
+    this.totals.clear();
+    this.figures.clear();
+  }
+
   // ---- the activation API ----------------------------------------------------------------------
 
   /**
@@ -187,6 +196,7 @@ export class DevicesService {
         if (!isUniqueViolation(error)) throw error;
       }
     }
+    this.changed();
     const device = await this.devices.findOneByOrFail({ license_id: license.id, server_uid: identity.server_uid });
     return { code: 'VALID', license: (await this.licenses.findById(license.id)) ?? license, device };
   }
@@ -239,9 +249,25 @@ export class DevicesService {
 
   /** Devices on the caller's licenses, newest activation first. */
   async listForUser(user: AuthUser, page: number, limit: number): Promise<DevicePage> {
-    await this.markSilentDevicesInactive();
     const qb = this.devices.createQueryBuilder('d').innerJoinAndSelect('d.license', 'l').where('l.user_id = :userId', { userId: user.id });
-    return (await readPage(qb, { page, limit }, { by: 'd.activated_at', id: 'd.id' })) as DevicePage;
+    return this.asOfNow((await readPage(qb, { page, limit }, { by: 'd.activated_at', id: 'd.id' })) as DevicePage);
+  }
+
+  /**
+   * Devices as of now: an active one that has not reported for DEVICE_INACTIVE_AFTER_SECONDS shows as inactive,
+   * whether or not the inactivity job has stored that yet (reads never write it).
+   */
+  private asOfNow<P extends { rows: DeviceEntity[] }>(found: P): P {
+    const cutoff = this.silentCutoff().getTime();
+    for (const device of found.rows) {
+      if (device.status === 'active' && device.last_activity_at !== null && device.last_activity_at.getTime() < cutoff)
+        device.status = 'inactive';
+    }
+    return found;
+  }
+
+  private silentCutoff(): Date {
+    return new Date(Date.now() - this.config.licensing.deviceInactiveAfterSeconds * 1000);
   }
 
   /** Frees the seat of one of the caller's devices, so the license can move to another server. */
@@ -255,20 +281,52 @@ export class DevicesService {
     return (await this.devices.findOneOrFail({ where: { id }, relations: { license: true } })) as DeviceWithLicense;
   }
 
+  /**
+   * The admin list: every sort and filter has an index; the status is as of now (see asOfNow); the search goes by
+   * what the term looks like, each a prefix on an index: a key (any case, hyphens or not) on the license's compact
+   * key, an e-mail on the owner's, other text on server_uid, hostname or device name.
+   */
   async list(query: ListAdminDevicesQueryDto): Promise<DevicePage> {
-    await this.markSilentDevicesInactive();
-    const qb = this.devices.createQueryBuilder('d').innerJoinAndSelect('d.license', 'l');
-    whereSearch(qb, ['d.server_uid', 'd.device_name', 'd.hostname', 'l.license_key', 'l.user_email'], query.search);
-    if (query.status) qb.andWhere('d.status = :status', { status: query.status });
+    const qb = this.devices.createQueryBuilder('d');
+    const engine = engineOf(qb);
+    const term = query.search?.trim();
+    if (term) {
+      // The licenses of an e-mail or key prefix, by the licenses' own indexes, then their devices by license_id.
+      const licensesWhere = ([where, params]: [string, Record<string, string>]): [string, Record<string, string>] => [
+        `d.license_id IN (SELECT sl.id FROM licenses sl WHERE ${where.replace(/\bl\./g, 'sl.')})`,
+        params,
+      ];
+      const key = keyPrefix(term);
+      qb.andWhere(
+        new Brackets((where) => {
+          where.where(...licensesWhere(startsWith(engine, 'l.user_email', 'email', term.toLowerCase())));
+          if (key) where.orWhere(...licensesWhere(startsWith(engine, 'l.license_key_compact', 'key', key)));
+          if (!term.includes('@')) {
+            where.orWhere(...startsWith(engine, 'd.server_uid', 'uid', term));
+            where.orWhere(...startsWith(engine, 'd.hostname', 'host', term));
+            where.orWhere(...startsWith(engine, 'd.device_name', 'name', term));
+          }
+        }),
+      );
+    }
+    const cutoff = this.silentCutoff();
+    if (query.status === 'active') qb.andWhere("d.status = 'active' AND d.last_activity_at >= :cutoff", { cutoff });
+    else if (query.status === 'inactive')
+      qb.andWhere("(d.status = 'inactive' OR (d.status = 'active' AND d.last_activity_at < :cutoff))", { cutoff });
+    else if (query.status) qb.andWhere('d.status = :status', { status: query.status });
     const by = sortColumn(SORT_COLUMNS, query.sort, 'activated_at');
-    return (await readPage(qb, query, { by, id: 'd.id' })) as DevicePage;
+    const key = JSON.stringify([term ?? '', query.status ?? '']);
+    const found = await readPageByIds(qb, query, { by, id: 'd.id' }, { cache: this.totals, key }, (ids) =>
+      this.devices.find({ where: { id: In(ids) }, relations: { license: true } }),
+    );
+    return this.asOfNow(found as DevicePage);
   }
 
   async forLicenseKey(key: string): Promise<{ license: LicenseEntity; devices: DeviceWithLicense[] }> {
-    await this.markSilentDevicesInactive();
     const license = await this.licenses.findByKey(key);
     if (!license) throw ApiError.notFound('License not found');
     const devices = await this.devices.find({ where: { license_id: license.id }, order: { activated_at: 'DESC', id: 'DESC' } });
+    this.asOfNow({ rows: devices });
     return { license, devices: devices.map((device) => Object.assign(device, { license })) };
   }
 
@@ -287,14 +345,20 @@ export class DevicesService {
     });
   }
 
-  async stats(): Promise<DeviceStatsDto> {
-    await this.markSilentDevicesInactive();
+  /** Kept for a minute and recounted in the background (KeptFigures); an activation or deactivation here counts anew. */
+  stats(): Promise<DeviceStatsDto> {
+    return this.figures.get('stats', () => this.countStats());
+  }
+
+  private async countStats(): Promise<DeviceStatsDto> {
+    const cutoff = this.silentCutoff();
     const rows = await this.devices
       .createQueryBuilder('d')
-      .select('d.status', 'status')
+      .select("CASE WHEN d.status = 'active' AND d.last_activity_at < :cutoff THEN 'inactive' ELSE d.status END", 'status')
       .addSelect('CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END', 'holding')
       .addSelect('COUNT(*)', 'count')
-      .groupBy('d.status')
+      .setParameters({ cutoff })
+      .groupBy("CASE WHEN d.status = 'active' AND d.last_activity_at < :cutoff THEN 'inactive' ELSE d.status END")
       .addGroupBy('CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END')
       .getRawMany<{ status: string; holding: string | number; count: string | number }>();
     const stats: DeviceStatsDto = {
@@ -335,7 +399,6 @@ export class DevicesService {
 
   /** This server's devices after `afterId`, by id, with their license keys (for a portal that syncs from this one). */
   async listForSync(afterId: number, limit: number): Promise<SyncedDevice[]> {
-    await this.markSilentDevicesInactive();
     const rows = await this.devices
       .createQueryBuilder('d')
       .innerJoinAndSelect('d.license', 'l')
@@ -395,6 +458,7 @@ export class DevicesService {
         counts.unchanged++;
       }
     }
+    this.changed();
     return counts;
   }
 
@@ -418,6 +482,7 @@ export class DevicesService {
         changed++;
       }
     }
+    if (changed) this.changed();
     return changed;
   }
 
@@ -447,6 +512,7 @@ export class DevicesService {
       .where('license_id = :licenseId AND deactivated_at IS NULL', { licenseId })
       .execute();
     const count = result.affected ?? 0;
+    if (count) this.changed();
     await this.licenses.releaseSeats(licenseId, count);
     return count;
   }
@@ -464,6 +530,7 @@ export class DevicesService {
           cutoff: new Date(Date.now() - this.config.licensing.deviceInactiveAfterSeconds * 1000),
         })
         .execute();
+      if (result.affected) this.changed();
       return result.affected ?? 0;
     } catch (error) {
       this.logger.error(`Marking silent devices inactive failed: ${(error as Error).message}`);
@@ -479,6 +546,7 @@ export class DevicesService {
       .set({ status: 'inactive', deactivated_at: new Date() })
       .where('id = :id AND deactivated_at IS NULL', { id: device.id })
       .execute();
+    this.changed();
     if (result.affected === 1) await this.licenses.releaseSeats(device.license_id, 1);
   }
 

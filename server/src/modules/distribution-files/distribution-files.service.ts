@@ -6,7 +6,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { OnAwaitedEvent, VERSION_DELETING, type VersionDeletingEvent } from '../../common/events';
-import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
+import { ListTotals, Page, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
 import { FileStorage } from '../storage/file-storage';
@@ -54,6 +54,8 @@ const DOWNLOADABLE_SQL =
 @Injectable()
 export class DistributionFilesService implements BeforeApplicationShutdown {
   private readonly sql: PreparedSql;
+  /** The admin list's totals (bounded, see ListTotals); dropped when a file is added or removed here. */
+  private readonly totals = new ListTotals();
   /** Download counts of concurrent downloads, added up per file and written together: still `count = count + n` in SQL. */
   private readonly counter = new GroupCommit<number>((ids) => {
     const perFile = new Map<number, number>();
@@ -79,7 +81,15 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     if (query.os_type) qb.andWhere('f.os_type = :os', { os: query.os_type });
     if (query.architecture) qb.andWhere('f.architecture = :arch', { arch: query.architecture });
     whereSearch(qb, ['f.file_name', 'v.version'], query.search);
-    return (await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id' })) as FilePage;
+    const term = query.search?.trim();
+    const key = JSON.stringify([term ?? '', query.version_id ?? '', query.os_type ?? '', query.architecture ?? '']);
+    return (await readPageByIds(
+      qb,
+      query,
+      { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id' },
+      { cache: this.totals, key },
+      (ids) => this.files.find({ where: { id: In(ids) }, relations: { version: true } }),
+    )) as FilePage;
   }
 
   async get(id: number): Promise<FileWithVersion> {
@@ -119,6 +129,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     const storageKey = `files/${randomUUID()}${extension}`;
     await this.storage.commit(upload, storageKey);
     try {
+      this.totals.clear();
       const inserted = await this.files.insert({
         version_id: version.id,
         os_type: dto.os_type,
@@ -164,6 +175,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     const file = await this.files.findOneBy({ id });
     if (!file) throw ApiError.notFound(`File ${id} not found`);
     const result = await this.files.delete({ id });
+    this.totals.clear();
     if (!result.affected) throw ApiError.notFound(`File ${id} not found`);
     await this.storage.remove(file.storage_key);
   }
