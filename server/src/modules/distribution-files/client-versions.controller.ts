@@ -4,6 +4,10 @@ import { VersionsService } from '../versions/versions.service';
 import { DistributionFileEntity } from './distribution-file.entity';
 import { ClientVersionDto, ClientVersionListResponseDto, toClientVersionDto } from './dto/distribution-file.dto';
 import { DistributionFilesService } from './distribution-files.service';
+import { CatalogChanges } from './catalog-changes';
+
+/** How long the kept catalog may be served (download counters change without an event). */
+const CATALOG_FRESH_MS = 5000;
 
 /** The client dashboard's Available Downloads: every version with its files. Keys and internals never appear here. */
 @ApiTags('downloads')
@@ -12,7 +16,14 @@ export class ClientVersionsController {
   constructor(
     private readonly versions: VersionsService,
     private readonly files: DistributionFilesService,
+    private readonly changes: CatalogChanges,
   ) {}
+
+  /**
+   * The catalog as last read, while nothing in it changed here and for at most CATALOG_FRESH_MS: every customer's
+   * dashboard asks for all versions with all their files, thousands of rows each time otherwise.
+   */
+  private kept: { generation: number; at: number; catalog: Promise<ClientVersionDto[]> } | null = null;
 
   /** Versions with their distribution files, latest first then newest release (any signed-in user). */
   @Get('versions')
@@ -26,7 +37,16 @@ export class ClientVersionsController {
     return { success: true, data: await this.clientVersions() };
   }
 
-  private async clientVersions(): Promise<ClientVersionDto[]> {
+  private clientVersions(): Promise<ClientVersionDto[]> {
+    const { generation } = this.changes;
+    if (this.kept && this.kept.generation === generation && Date.now() - this.kept.at < CATALOG_FRESH_MS) return this.kept.catalog;
+    const catalog = this.readCatalog();
+    this.kept = { generation, at: Date.now(), catalog };
+    catalog.catch(() => (this.kept = null));
+    return catalog;
+  }
+
+  private async readCatalog(): Promise<ClientVersionDto[]> {
     const versions = await this.versions.all();
     const byVersion = new Map<number, DistributionFileEntity[]>();
     for (const file of await this.files.forVersions(versions.map((version) => version.id))) {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ApiError } from '../../common/api-error';
 import { emitAwaited, LICENSE_DELETED } from '../../common/events';
@@ -18,7 +18,7 @@ const EXPORT_BATCH = 1000;
 
 /** License Management for admins: list, create, edit, revoke, activate, extend, delete, stats and export. */
 @Injectable()
-export class AdminLicensesService {
+export class AdminLicensesService implements OnApplicationBootstrap {
   constructor(
     private readonly licenses: LicensesRepository,
     private readonly core: LicensesService,
@@ -28,6 +28,11 @@ export class AdminLicensesService {
   ) {}
 
   /** The list as of now (reads never write: an active license past its expiry shows, and filters, as expired). */
+  /** Counts the stats once at start, in the background, so the first admin to open them does not wait for the count. */
+  onApplicationBootstrap(): void {
+    setTimeout(() => void this.stats().catch(() => undefined), 0);
+  }
+
   async list(query: ListAdminLicensesQueryDto): Promise<LicensePage> {
     const now = new Date();
     const found = await this.licenses.pageForAdmin(query, now);

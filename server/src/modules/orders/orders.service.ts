@@ -1,4 +1,4 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, In, Repository } from 'typeorm';
 import { ApiError } from '../../common/api-error';
@@ -36,7 +36,7 @@ const POLL_MS = 50;
 const SORT_COLUMNS = { created_at: 'o.created_at', amount: 'o.amount_cents', status: 'o.status' } as const;
 
 @Injectable()
-export class OrdersService {
+export class OrdersService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Orders');
 
   constructor(
@@ -201,6 +201,11 @@ export class OrdersService {
   private changed(): void {
     this.totals.clear();
     this.figures.clear();
+  }
+
+  /** Counts the statistics once at start, in the background, so the first admin to open them does not wait for the count. */
+  onApplicationBootstrap(): void {
+    setTimeout(() => void this.statistics().catch(() => undefined), 0);
   }
 
   /** A page of orders with the licenses that fulfil them. */
