@@ -42,6 +42,8 @@ export interface PageSort {
   id: string;
   /** Rows per page unless the request says (25 unless a list says otherwise). */
   defaultLimit?: number;
+  /** The sort column is unique: no id after it (MariaDB would sort every row for `unique_column, id`). */
+  unique?: boolean;
 }
 
 /** Sorts a query, reads one page of it and counts every matching row (TypeORM's getManyAndCount). */
@@ -153,7 +155,7 @@ export async function readPageByIds<T extends ObjectLiteral, R extends { id: num
   const direction = (request.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
   const ids = qb.clone().select(sort.id, 'id');
   for (const column of typeof sort.by === 'string' ? [sort.by] : sort.by) ids.addOrderBy(column, direction);
-  ids.addOrderBy(sort.id, direction);
+  if (!sort.unique) ids.addOrderBy(sort.id, direction);
   const [found, total] = await Promise.all([
     ids
       .offset((page - 1) * limit)

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
@@ -86,6 +86,9 @@ const SORT_COLUMNS: Record<DeviceSortKey, string> = {
   server_uid: 'd.server_uid',
   device_name: 'd.device_name',
 };
+
+/** Devices a search finds at most of each kind (server_uid, hostname, name, owner e-mail, key). */
+const SEARCH_MATCHES = 2000;
 
 /** How precisely a device's last activity is kept (heartbeats closer together than this are not written). */
 const HEARTBEAT_RESOLUTION_MS = 1000;
@@ -271,6 +274,42 @@ export class DevicesService implements OnApplicationBootstrap {
     return found;
   }
 
+  /**
+   * The devices a search finds, each kind by its own index range (an OR of them would have MariaDB read every
+   * device): server_uid, hostname or device name starting with the term, and the devices of licenses whose owner
+   * e-mail or key (any case, hyphens or not) starts with it; at most SEARCH_MATCHES of each kind.
+   */
+  private async searchIds(term: string, engine: 'sqlite' | 'mysql'): Promise<number[]> {
+    const firstIds = async (table: 'devices' | 'licenses', [where, params]: [string, Record<string, unknown>]) => {
+      const alias = table === 'devices' ? 'd' : 'l';
+      const rows = await this.devices.manager
+        .createQueryBuilder()
+        .select(`${alias}.id`, 'id')
+        .from(table, alias)
+        .where(where, params)
+        .limit(SEARCH_MATCHES)
+        .getRawMany<{ id: number | string }>();
+      return rows.map((row) => Number(row.id));
+    };
+    const licenseIds = (
+      await Promise.all([
+        firstIds('licenses', startsWith(engine, 'l.user_email', 'email', term.toLowerCase())),
+        ...(keyPrefix(term) ? [firstIds('licenses', startsWith(engine, 'l.license_key_compact', 'key', keyPrefix(term)!))] : []),
+      ])
+    ).flat();
+    const found = await Promise.all([
+      licenseIds.length ? firstIds('devices', ['d.license_id IN (:...licenseIds)', { licenseIds }]) : [],
+      ...(term.includes('@')
+        ? []
+        : [
+            firstIds('devices', startsWith(engine, 'd.server_uid', 'uid', term)),
+            firstIds('devices', startsWith(engine, 'd.hostname', 'host', term)),
+            firstIds('devices', startsWith(engine, 'd.device_name', 'name', term)),
+          ]),
+    ]);
+    return [...new Set(found.flat())];
+  }
+
   private silentCutoff(): Date {
     return new Date(Date.now() - this.config.licensing.deviceInactiveAfterSeconds * 1000);
   }
@@ -296,23 +335,9 @@ export class DevicesService implements OnApplicationBootstrap {
     const engine = engineOf(qb);
     const term = query.search?.trim();
     if (term) {
-      // The licenses of an e-mail or key prefix, by the licenses' own indexes, then their devices by license_id.
-      const licensesWhere = ([where, params]: [string, Record<string, string>]): [string, Record<string, string>] => [
-        `d.license_id IN (SELECT sl.id FROM licenses sl WHERE ${where.replace(/\bl\./g, 'sl.')})`,
-        params,
-      ];
-      const key = keyPrefix(term);
-      qb.andWhere(
-        new Brackets((where) => {
-          where.where(...licensesWhere(startsWith(engine, 'l.user_email', 'email', term.toLowerCase())));
-          if (key) where.orWhere(...licensesWhere(startsWith(engine, 'l.license_key_compact', 'key', key)));
-          if (!term.includes('@')) {
-            where.orWhere(...startsWith(engine, 'd.server_uid', 'uid', term));
-            where.orWhere(...startsWith(engine, 'd.hostname', 'host', term));
-            where.orWhere(...startsWith(engine, 'd.device_name', 'name', term));
-          }
-        }),
-      );
+      const ids = await this.searchIds(term, engine);
+      if (ids.length) qb.andWhere('d.id IN (:...searchIds)', { searchIds: ids });
+      else qb.andWhere('1 = 0');
     }
     const cutoff = this.silentCutoff();
     // COALESCE(x, x) is x, but no index range: the list reads (status, activated_at) or activated_at in order and

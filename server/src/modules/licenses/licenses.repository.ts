@@ -217,7 +217,7 @@ export class LicensesRepository {
     return readPageByIds(
       qb,
       query,
-      { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id' },
+      { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id', unique: query.sort === 'license_key' },
       { cache: this.totals, key },
       (ids) => this.licenses.findBy({ id: In(ids) }),
     );

@@ -77,7 +77,7 @@ export class UsersService {
       readPageByIds(
         qb,
         query,
-        { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'u.id', defaultLimit: 10 },
+        { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'u.id', defaultLimit: 10, unique: query.sort === 'email' },
         { cache: this.totals, key },
         (ids) => this.users.findBy({ id: In(ids) }),
       ),
