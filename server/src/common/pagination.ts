@@ -147,7 +147,8 @@ export async function readPageByIds<T extends ObjectLiteral, R extends { id: num
   qb: SelectQueryBuilder<T>,
   request: PageRequest,
   sort: PageSort,
-  totals: { cache: ListTotals; key: string },
+  /** `count`: the same rows in a form the count reads by index ranges, when the page's form is meant for its order. */
+  totals: { cache: ListTotals; key: string; count?: SelectQueryBuilder<T> },
   load: (ids: number[]) => Promise<R[]>,
 ): Promise<Page<R>> {
   const page = request.page ?? 1;
@@ -161,7 +162,7 @@ export async function readPageByIds<T extends ObjectLiteral, R extends { id: num
       .offset((page - 1) * limit)
       .limit(limit)
       .getRawMany<{ id: number | string }>(),
-    totals.cache.total(totals.key, qb),
+    totals.cache.total(totals.key, totals.count ?? qb),
   ]);
   const order = found.map((row) => Number(row.id));
   const byId = new Map((order.length ? await load(order) : []).map((row) => [row.id, row]));

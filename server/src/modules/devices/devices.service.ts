@@ -340,6 +340,13 @@ export class DevicesService implements OnApplicationBootstrap {
       else qb.andWhere('1 = 0');
     }
     const cutoff = this.silentCutoff();
+    // The count reads ranges of (status, last_activity_at), at most EXACT_TOTAL_CAP + 1 entries.
+    const count = qb.clone();
+    if (query.status === 'active')
+      count.andWhere("d.status = 'active' AND (d.last_activity_at IS NULL OR d.last_activity_at >= :cutoff)", { cutoff });
+    else if (query.status === 'inactive')
+      count.andWhere("(d.status = 'inactive' OR (d.status = 'active' AND d.last_activity_at < :cutoff))", { cutoff });
+    else if (query.status) count.andWhere('d.status = :status', { status: query.status });
     // COALESCE(x, x) is x, but no index range: the list reads (status, activated_at) or activated_at in order and
     // checks the rest on the way, instead of sorting every device of a range (as whereStatus of licenses).
     const silent = 'COALESCE(d.last_activity_at, d.last_activity_at) < :cutoff';
@@ -349,7 +356,7 @@ export class DevicesService implements OnApplicationBootstrap {
     else if (query.status) qb.andWhere('d.status = :status', { status: query.status });
     const by = sortColumn(SORT_COLUMNS, query.sort, 'activated_at');
     const key = JSON.stringify([term ?? '', query.status ?? '']);
-    const found = await readPageByIds(qb, query, { by, id: 'd.id' }, { cache: this.totals, key }, (ids) =>
+    const found = await readPageByIds(qb, query, { by, id: 'd.id' }, { cache: this.totals, key, count }, (ids) =>
       this.devices.find({ where: { id: In(ids) }, relations: { license: true } }),
     );
     return this.asOfNow(found as DevicePage);

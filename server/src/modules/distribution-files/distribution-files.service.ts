@@ -76,12 +76,14 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   }
 
   async list(query: ListDistributionFilesQueryDto): Promise<FilePage> {
-    const qb = this.files.createQueryBuilder('f').innerJoinAndSelect('f.version', 'v');
+    const term = query.search?.trim();
+    const qb = this.files.createQueryBuilder('f');
+    // The version only when the search or sort needs it: the page's ids then come from one index of files.
+    if (term || query.sort === 'version') qb.innerJoin('f.version', 'v');
     if (query.version_id !== undefined) qb.andWhere('f.version_id = :versionId', { versionId: query.version_id });
     if (query.os_type) qb.andWhere('f.os_type = :os', { os: query.os_type });
     if (query.architecture) qb.andWhere('f.architecture = :arch', { arch: query.architecture });
     whereSearch(qb, ['f.file_name', 'v.version'], query.search);
-    const term = query.search?.trim();
     const key = JSON.stringify([term ?? '', query.version_id ?? '', query.os_type ?? '', query.architecture ?? '']);
     return (await readPageByIds(
       qb,

@@ -209,16 +209,20 @@ export class LicensesRepository {
    * that serves it. Status is as of `now` (see whereStatus); the total is exact up to EXACT_TOTAL_CAP (ListTotals).
    */
   async pageForAdmin(query: ListAdminLicensesQueryDto, now = new Date()): Promise<LicensePage> {
-    const qb = this.licenses.createQueryBuilder('l');
-    await this.whereAdminSearch(qb, query.search);
-    if (query.status) whereStatus(qb, query.status, now);
-    if (query.is_trial !== undefined) qb.andWhere('l.is_trial = :trial', { trial: query.is_trial });
+    const filtered = async (forCount: boolean) => {
+      const qb = this.licenses.createQueryBuilder('l');
+      await this.whereAdminSearch(qb, query.search);
+      if (query.status) whereStatus(qb, query.status, now, forCount);
+      if (query.is_trial !== undefined) qb.andWhere('l.is_trial = :trial', { trial: query.is_trial });
+      return qb;
+    };
+    const qb = await filtered(false);
     const key = JSON.stringify([query.search?.trim() ?? '', query.status ?? '', query.is_trial ?? '']);
     return readPageByIds(
       qb,
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id', unique: query.sort === 'license_key' },
-      { cache: this.totals, key },
+      { cache: this.totals, key, count: query.status ? await filtered(true) : undefined },
       (ids) => this.licenses.findBy({ id: In(ids) }),
     );
   }
@@ -377,9 +381,16 @@ export class LicensesRepository {
  * Licenses whose status as of `now` is `status`: an active license past its expiry is expired, whether or not the
  * expiry job has stored that yet (reads never write it).
  */
-export function whereStatus(qb: SelectQueryBuilder<LicenseEntity>, status: LicenseStatus, now: Date): void {
-  // COALESCE(x, x) is x, but no index range: the planner then reads (status, created_at) or created_at in order and
-  // checks the rest on the way (most licenses of a status match), instead of sorting every match of a range.
+export function whereStatus(qb: SelectQueryBuilder<LicenseEntity>, status: LicenseStatus, now: Date, forCount = false): void {
+  // A count reads ranges of (status, expires_at): at most EXACT_TOTAL_CAP + 1 entries.
+  if (forCount) {
+    if (status === 'active') qb.andWhere('l.status = :status AND l.expires_at > :now', { status, now });
+    else if (status === 'expired') qb.andWhere("(l.status = 'expired' OR (l.status = 'active' AND l.expires_at <= :now))", { now });
+    else qb.andWhere('l.status = :status', { status });
+    return;
+  }
+  // A page: COALESCE(x, x) is x, but no index range, so the planner reads (status, created_at) or created_at in order
+  // and checks the rest on the way (most licenses of a status match), instead of sorting every match of a range.
   if (status === 'active') qb.andWhere('l.status = :status AND COALESCE(l.expires_at, l.expires_at) > :now', { status, now });
   else if (status === 'expired')
     qb.andWhere(
