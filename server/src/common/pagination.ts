@@ -147,8 +147,11 @@ export async function readPageByIds<T extends ObjectLiteral, R extends { id: num
   qb: SelectQueryBuilder<T>,
   request: PageRequest,
   sort: PageSort,
-  /** `count`: the same rows in a form the count reads by index ranges, when the page's form is meant for its order. */
-  totals: { cache: ListTotals; key: string; count?: SelectQueryBuilder<T> },
+  /**
+   * `count`: the same rows in a form the count reads by index ranges, when the page's form is meant for its order;
+   * `known`: the total from figures the list's owner keeps anyway (its stats), instead of a count.
+   */
+  totals: { cache: ListTotals; key: string; count?: SelectQueryBuilder<T>; known?: number },
   load: (ids: number[]) => Promise<R[]>,
 ): Promise<Page<R>> {
   const page = request.page ?? 1;
@@ -162,7 +165,7 @@ export async function readPageByIds<T extends ObjectLiteral, R extends { id: num
       .offset((page - 1) * limit)
       .limit(limit)
       .getRawMany<{ id: number | string }>(),
-    totals.cache.total(totals.key, totals.count ?? qb),
+    totals.known ?? totals.cache.total(totals.key, totals.count ?? qb),
   ]);
   const order = found.map((row) => Number(row.id));
   const byId = new Map((order.length ? await load(order) : []).map((row) => [row.id, row]));

@@ -356,7 +356,10 @@ export class DevicesService implements OnApplicationBootstrap {
     else if (query.status) qb.andWhere('d.status = :status', { status: query.status });
     const by = sortColumn(SORT_COLUMNS, query.sort, 'activated_at');
     const key = JSON.stringify([term ?? '', query.status ?? '']);
-    const found = await readPageByIds(qb, query, { by, id: 'd.id' }, { cache: this.totals, key, count }, (ids) =>
+    // Unsearched, the total of a status (or of all) is in the stats, which are kept anyway: no count of its own.
+    const stats = term ? null : await this.stats();
+    const known = stats ? (query.status ? stats[query.status] : stats.total) : undefined;
+    const found = await readPageByIds(qb, query, { by, id: 'd.id' }, { cache: this.totals, key, count, known }, (ids) =>
       this.devices.find({ where: { id: In(ids) }, relations: { license: true } }),
     );
     return this.asOfNow(found as DevicePage);

@@ -208,7 +208,7 @@ export class LicensesRepository {
    * The admin list: searched, filtered, sorted (created_at by default), paged; every filter and sort has an index
    * that serves it. Status is as of `now` (see whereStatus); the total is exact up to EXACT_TOTAL_CAP (ListTotals).
    */
-  async pageForAdmin(query: ListAdminLicensesQueryDto, now = new Date()): Promise<LicensePage> {
+  async pageForAdmin(query: ListAdminLicensesQueryDto, now = new Date(), knownTotal?: number): Promise<LicensePage> {
     const filtered = async (forCount: boolean) => {
       const qb = this.licenses.createQueryBuilder('l');
       await this.whereAdminSearch(qb, query.search);
@@ -222,7 +222,7 @@ export class LicensesRepository {
       qb,
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id', unique: query.sort === 'license_key' },
-      { cache: this.totals, key, count: query.status ? await filtered(true) : undefined },
+      { cache: this.totals, key, count: query.status ? await filtered(true) : undefined, known: knownTotal },
       (ids) => this.licenses.findBy({ id: In(ids) }),
     );
   }
