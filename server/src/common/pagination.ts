@@ -208,6 +208,11 @@ export class KeptFigures {
     this.generation++;
   }
 
+  /** The kept figure, however old, without counting (undefined until the first count is in). */
+  peek<T>(key: string): T | undefined {
+    return this.kept.get(key)?.value as T | undefined;
+  }
+
   get<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const kept = this.kept.get(key);
     if (kept && Date.now() - kept.at < this.freshMs) return Promise.resolve(kept.value as T);

@@ -357,7 +357,9 @@ export class DevicesService implements OnApplicationBootstrap {
     const by = sortColumn(SORT_COLUMNS, query.sort, 'activated_at');
     const key = JSON.stringify([term ?? '', query.status ?? '']);
     // Unsearched, the total of a status (or of all) is in the stats, which are kept anyway: no count of its own.
-    const stats = term ? null : await this.stats();
+    // (Unless they are still being counted, just after a start or a change: then the list counts as searched ones do.)
+    void this.stats().catch(() => undefined);
+    const stats = term ? undefined : this.figures.peek<DeviceStatsDto>('stats');
     const known = stats ? (query.status ? stats[query.status] : stats.total) : undefined;
     const found = await readPageByIds(qb, query, { by, id: 'd.id' }, { cache: this.totals, key, count, known }, (ids) =>
       this.devices.find({ where: { id: In(ids) }, relations: { license: true } }),

@@ -35,8 +35,9 @@ export class AdminLicensesService implements OnApplicationBootstrap {
 
   async list(query: ListAdminLicensesQueryDto): Promise<LicensePage> {
     const now = new Date();
-    // Unsearched, the total of a status (or of all) is in the stats, which are kept anyway: no count of its own.
-    const stats = !query.search?.trim() && query.is_trial === undefined ? await this.stats() : null;
+    // Unsearched, the total of a status (or of all) is in the stats, which are kept anyway: no count of its own
+    // (unless they are still being counted, just after a start or a change: then the list counts as searched ones do).
+    const stats = !query.search?.trim() && query.is_trial === undefined ? this.keptStats() : undefined;
     const known = stats ? (query.status ? stats[query.status] : stats.total) : undefined;
     const found = await this.licenses.pageForAdmin(query, now, known);
     return { ...found, rows: found.rows.map((license) => asOf(license, now.getTime())) };
@@ -166,6 +167,12 @@ export class AdminLicensesService implements OnApplicationBootstrap {
   /** Kept for a minute and recounted in the background (KeptFigures); a change made here counts anew at once. */
   stats(): Promise<LicenseStatsDto> {
     return this.licenses.figures.get('stats', () => this.countStats());
+  }
+
+  /** The stats as kept, starting a recount when they are stale or missing, without waiting for it. */
+  private keptStats(): LicenseStatsDto | undefined {
+    void this.stats().catch(() => undefined);
+    return this.licenses.figures.peek<LicenseStatsDto>('stats');
   }
 
   private async countStats(): Promise<LicenseStatsDto> {
