@@ -9,6 +9,7 @@ import { AdminMfa1764720000000 } from './1764720000000-AdminMfa';
 import { ProfileAndSessions1764730000000 } from './1764730000000-ProfileAndSessions';
 import { LicenseServerSyncState1764740000000 } from './1764740000000-LicenseServerSyncState';
 import { ListIndexes1764750000000 } from './1764750000000-ListIndexes';
+import { UserSearch1764750100000 } from './1764750100000-UserSearch';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   ProfileAndSessions1764730000000,
   LicenseServerSyncState1764740000000,
   ListIndexes1764750000000,
+  UserSearch1764750100000,
 ];
