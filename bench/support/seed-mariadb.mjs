@@ -1,7 +1,8 @@
 // Fills a migrated MariaDB database with a large vendor's data, straight in SQL (MariaDB's seq_1_to_N tables), in
 // chunks so no single statement holds millions of rows: users, licenses, devices, versions, files, downloads (with
-// their per-day figures and file counters), access and audit logs. Rows look like real ones: spread over a year,
-// a mix of statuses, searchable names, e-mails and addresses.
+// their per-day figures and file counters), access and audit logs, and (when `counts.orders` is given) orders.
+// Rows look like real ones: spread over a year, a mix of statuses, searchable names, e-mails and addresses.
+// A table whose count is 0 is left empty (bench:lists seeds no logs).
 
 const CHUNK = 250_000;
 
@@ -21,9 +22,19 @@ export function sizes(scale = 1) {
 }
 
 async function chunked(connection, total, statement, log) {
+  if (!(total > 0)) return;
   for (let start = 1; start <= total; start += CHUNK) {
     const end = Math.min(total, start + CHUNK - 1);
-    await connection.query(statement(start, end));
+    // The running portal's jobs (device inactivity, license expiry) may lock the same rows: retry a deadlock.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await connection.query(statement(start, end));
+        break;
+      } catch (error) {
+        if (error.code !== 'ER_LOCK_DEADLOCK' || attempt === 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 2000 * attempt));
+      }
+    }
     log?.(end, total);
   }
 }
@@ -87,6 +98,13 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
     (done, total) => log('licenses', done, total),
   );
 
+  // As the portal stores keys since the ListIndexes migration: also without hyphens, for the key search.
+  const [compact] = await connection.query(
+    `SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'licenses' AND column_name = 'license_key_compact'`,
+  );
+  if (compact.length)
+    await connection.query(`UPDATE licenses SET license_key_compact = REPLACE(license_key, '-', '') WHERE license_key_compact IS NULL`);
+
   await chunked(
     connection,
     Math.min(c.devices, c.licenses),
@@ -112,13 +130,15 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
        FROM ${seqRange(a, b)}`,
     (done, total) => log('download_logs', done, total),
   );
-  await connection.query(`DELETE FROM daily_stats WHERE metric = 'downloads'`);
-  await connection.query(
-    `INSERT INTO daily_stats (day, metric, dimension, value)
-     SELECT DATE_FORMAT(created_at, '%Y-%m-%d'), 'downloads', LEFT(CONCAT(COALESCE(version, ''), '|', COALESCE(os_type, ''), '|', COALESCE(architecture, '')), 100), COUNT(*)
-     FROM download_logs GROUP BY 1, 3`,
-  );
-  log('daily_stats', 1, 1);
+  if (c.downloads > 0) {
+    await connection.query(`DELETE FROM daily_stats WHERE metric = 'downloads'`);
+    await connection.query(
+      `INSERT INTO daily_stats (day, metric, dimension, value)
+       SELECT DATE_FORMAT(created_at, '%Y-%m-%d'), 'downloads', LEFT(CONCAT(COALESCE(version, ''), '|', COALESCE(os_type, ''), '|', COALESCE(architecture, '')), 100), COUNT(*)
+       FROM download_logs GROUP BY 1, 3`,
+    );
+    log('daily_stats', 1, 1);
+  }
 
   const routes = `'/api/license-server/validate', '/api/admin/users', '/api/download/:id', '/api/me', '/api/admin/licenses', '/api/login'`;
   await chunked(
@@ -152,8 +172,32 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
     (done, total) => log('audit_logs', done, total),
   );
 
+  await chunked(
+    connection,
+    c.orders ?? 0,
+    (a, b) =>
+      `INSERT INTO orders (user_id, user_email, product_name, devices, months, unit_price_cents, amount_cents, currency, status, payment_provider,
+                           payment_reference, paid_at, created_at, updated_at)
+       SELECT 1 + seq % ${c.users}, CONCAT('user', 1 + seq % ${c.users}, '@bench.test'), 'StreamHub v2.1.0', 1 + seq % 3, 12, 1000,
+              (1 + seq % 3) * 12 * 1000, 'EUR', ELT(1 + seq % 7, 'paid', 'paid', 'paid', 'paid', 'paid', 'pending', 'failed'), 'sandbox',
+              IF(seq % 7 < 5, CONCAT('bench-', seq), NULL), IF(seq % 7 < 5, NOW(3) - INTERVAL (seq % 700) DAY, NULL),
+              NOW(6) - INTERVAL (seq % 700) DAY - INTERVAL (seq % 86400) SECOND, NOW(6)
+       FROM ${seqRange(a, b)}`,
+    (done, total) => log('orders', done, total),
+  );
+
   await connection.query('SET SESSION unique_checks = 1, foreign_key_checks = 1');
-  for (const table of ['users', 'licenses', 'devices', 'versions', 'distribution_files', 'download_logs', 'access_logs', 'audit_logs']) {
+  for (const table of [
+    'users',
+    'licenses',
+    'devices',
+    'versions',
+    'distribution_files',
+    'orders',
+    'download_logs',
+    'access_logs',
+    'audit_logs',
+  ]) {
     await connection.query(`ANALYZE TABLE ${table}`);
   }
 }

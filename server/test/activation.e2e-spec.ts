@@ -247,6 +247,17 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     await setDate(t, 'devices', second.id, 'last_activity_at', longAgo);
     const mine = (await t.api().get('/api/devices').set(bearer(alice.token)).expect(200)).body.data;
     expect(mine.find((d: { id: number }) => d.id === second.id)).toMatchObject({ status: 'inactive', is_active: false });
+    // The admin list shows and filters it as inactive too, and finds it by its server id, its license's key (in lower
+    // case, without hyphens) and its owner's e-mail; nothing was written.
+    const adminIds = async (query: Record<string, string>) =>
+      (await t.api().get('/api/admin/devices').query(query).set(bearer(admin)).expect(200)).body.data.map((d: { id: number }) => d.id);
+    expect(await adminIds({ search: onRead, status: 'inactive' })).toEqual([second.id]);
+    expect(await adminIds({ search: onRead, status: 'active' })).toEqual([]);
+    expect(await adminIds({ search: issued.license_key.toLowerCase().replace(/-/g, '') })).toEqual(
+      expect.arrayContaining([first.id, second.id]),
+    );
+    expect(await adminIds({ search: alice.email.slice(0, 5) })).toEqual(expect.arrayContaining([first.id, second.id]));
+    expect((await devicesOf(issued.id)).find((d) => d.id === second.id)?.status).toBe('active');
 
     // Silence keeps the seat: the server resumes with a heartbeat.
     expect((await license(issued.id)).current_activations).toBe(2);

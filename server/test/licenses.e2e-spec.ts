@@ -501,6 +501,38 @@ describe(`licenses (${process.env.TEST_DB})`, () => {
       expect((await t.dataSource.getRepository(LicenseEntity).findOneByOrFail({ id: byJob.id })).status).toBe('expired');
     });
 
+    it('finds a key typed in lower case, without hyphens or its SH- prefix, and e-mails by their start', async () => {
+      const issued = await issueLicense(t, { user_email: 'prefix-search@portal.test' });
+      const key: string = issued.license_key;
+      const keys = async (search: string) => (await list({ search })).body.data.map((l: LicenseEntity) => l.license_key);
+      expect(await keys(key.toLowerCase())).toEqual([key]);
+      expect(await keys(key.replace(/-/g, ''))).toEqual([key]);
+      expect(await keys(key.toLowerCase().replace(/-/g, '').slice(0, 12))).toContain(key);
+      expect(await keys(key.slice(3).replace(/-/g, ' '))).toEqual([key]);
+      const emails = async (search: string) => (await list({ search })).body.data.map((l: LicenseEntity) => l.user_email);
+      expect(await emails('prefix-search@')).toEqual(['prefix-search@portal.test']);
+      expect(await emails('PREFIX-SEARCH')).toEqual(['prefix-search@portal.test']);
+      // A prefix, not a part: the middle of an address finds nothing.
+      expect(await emails('search@portal.test')).toEqual([]);
+    });
+
+    it('shows and filters a license past its expiry as expired without writing it, until the job stores that', async () => {
+      const issued = await issueLicense(t, { user_email: 'derived-status@portal.test' });
+      await setDate(t, 'licenses', issued.id, 'expires_at', new Date(Date.now() - 1000));
+      const listed = (await list({ search: 'derived-status@' })).body.data;
+      expect(listed.map((l: LicenseEntity) => l.status)).toEqual(['expired']);
+      const ids = async (status: string) => (await list({ search: 'derived-status@', status })).body.data.map((l: LicenseEntity) => l.id);
+      expect(await ids('expired')).toEqual([issued.id]);
+      expect(await ids('active')).toEqual([]);
+      expect((await t.api().get(`/api/admin/licenses/${issued.id}`).set(bearer(admin)).expect(200)).body.data.status).toBe('expired');
+      await t.api().get('/api/admin/licenses/stats').set(bearer(admin)).expect(200);
+      // Reads wrote nothing: the row still says active.
+      expect((await t.dataSource.getRepository(LicenseEntity).findOneByOrFail({ id: issued.id })).status).toBe('active');
+      expect(await t.app.get(LicensesService).expireDue()).toBeGreaterThanOrEqual(1);
+      expect((await t.dataSource.getRepository(LicenseEntity).findOneByOrFail({ id: issued.id })).status).toBe('expired');
+      expect(await ids('expired')).toEqual([issued.id]);
+    });
+
     it('deletes a license, deactivating its devices, and says so with the spec’s fields', async () => {
       const issued = await issueLicense(t, { max_activations: 5 });
       for (let i = 0; i < 3; i++)

@@ -53,6 +53,28 @@ describe(`users administration (${process.env.TEST_DB})`, () => {
     expect((await list({ search: '_' })).body.meta.total).toBe(1);
   });
 
+  it('finds a user by a new name or e-mail at once, and no longer by the old one (the search index follows every change)', async () => {
+    const created = await t
+      .api()
+      .post('/api/admin/users')
+      .set(bearer(admin))
+      .send({ email: 'renamed-before@portal.test', password: 'secret-password', first_name: 'Quentin', last_name: 'Oldname' })
+      .expect(201);
+    const emails = async (search: string) => (await list({ search })).body.data.map((u: UserEntity) => u.email);
+    expect(await emails('entin oldn')).toEqual(['renamed-before@portal.test']);
+    await t
+      .api()
+      .put(`/api/admin/users/${created.body.data.id}`)
+      .set(bearer(admin))
+      .send({ email: 'renamed-after@portal.test', last_name: 'Newname' })
+      .expect(200);
+    expect(await emails('oldname')).toEqual([]);
+    expect(await emails('renamed-before')).toEqual([]);
+    expect(await emails('quentin newname')).toEqual(['renamed-after@portal.test']);
+    await t.api().delete(`/api/admin/users/${created.body.data.id}`).set(bearer(admin)).expect(200);
+    expect(await emails('renamed-after')).toEqual([]);
+  });
+
   it('filters by status, role (moderator too) and e-mail status, keeping the overall total', async () => {
     const inactive = await list({ status: 'inactive' });
     expect(inactive.body.data.map((u: UserEntity) => u.email)).toEqual(['walt@example.org']);

@@ -42,6 +42,8 @@ export interface PageSort {
   id: string;
   /** Rows per page unless the request says (25 unless a list says otherwise). */
   defaultLimit?: number;
+  /** The sort column is unique: no id after it (MariaDB would sort every row for `unique_column, id`). */
+  unique?: boolean;
 }
 
 /** Sorts a query, reads one page of it and counts every matching row (TypeORM's getManyAndCount). */
@@ -61,4 +63,174 @@ export async function readPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T
 /** The column of a requested sort key, or of the default key when none (or an unknown one) is asked for. */
 export function sortColumn<K extends string, C>(columns: Record<K, C>, key: string | undefined, fallback: K): C {
   return Object.prototype.hasOwnProperty.call(columns, key ?? '') ? columns[key as K] : columns[fallback];
+}
+
+/** Rows counted exactly at most; a list matching more answers with a total kept by ListTotals (see there). */
+export const EXACT_TOTAL_CAP = 10_000;
+
+/**
+ * Totals of large lists. Counting a million rows takes longer than a page should (a count visits every matching
+ * index entry), so a list counts at most EXACT_TOTAL_CAP + 1 matching rows; when there are more, the exact count
+ * runs in the background and its result is served for `freshMs` (then refreshed in the background again, while the
+ * previous one is still served). Until the first exact count is in, the answer is EXACT_TOTAL_CAP + 1: an estimate,
+ * as the list DTOs say. `clear()` after this process writes the list's table, so its own changes show at once.
+ */
+export class ListTotals {
+  private readonly kept = new Map<string, { value: number; at: number }>();
+  private readonly running = new Set<string>();
+  /** Bumped by clear(), so a count that started before a write is not kept after it. */
+  private generation = 0;
+
+  constructor(
+    private readonly freshMs = 60_000,
+    private readonly size = 64,
+  ) {}
+
+  clear(): void {
+    this.kept.clear();
+    this.generation++;
+  }
+
+  /** The total of the rows `qb` matches (its order, limit and offset ignored); `key` names the filters. */
+  async total<T extends ObjectLiteral>(key: string, qb: SelectQueryBuilder<T>): Promise<number> {
+    const kept = this.kept.get(key);
+    if (kept && Date.now() - kept.at < this.freshMs) return kept.value;
+    const bounded = await countUpTo(qb, EXACT_TOTAL_CAP + 1);
+    if (bounded <= EXACT_TOTAL_CAP) return bounded;
+    this.refresh(key, qb);
+    return kept?.value ?? bounded;
+  }
+
+  private refresh<T extends ObjectLiteral>(key: string, qb: SelectQueryBuilder<T>): void {
+    if (this.running.has(key)) return;
+    this.running.add(key);
+    const generation = this.generation;
+    qb.clone()
+      .orderBy()
+      .offset(undefined)
+      .limit(undefined)
+      .skip(undefined)
+      .take(undefined)
+      .getCount()
+      .then((value) => {
+        if (generation !== this.generation) return;
+        this.kept.delete(key);
+        this.kept.set(key, { value, at: Date.now() });
+        if (this.kept.size > this.size) this.kept.delete(this.kept.keys().next().value!);
+      })
+      .catch(() => undefined)
+      .finally(() => this.running.delete(key));
+  }
+}
+
+/** How many rows `qb` matches, counting no further than `limit` (one index range of at most `limit` entries). */
+export async function countUpTo<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, limit: number): Promise<number> {
+  const [sql, parameters] = qb
+    .clone()
+    .select('1', 'one')
+    .orderBy()
+    .offset(undefined)
+    .skip(undefined)
+    .take(undefined)
+    .limit(limit)
+    .getQueryAndParameters();
+  const rows: Array<{ n: number | string }> = await qb.connection.query(`SELECT COUNT(*) AS n FROM (${sql}) counted`, parameters);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * One page of a list, read in two steps: the ids of the page's rows (ORDER BY … LIMIT … OFFSET over an index that
+ * serves the order, reading index entries only, so even a deep page stays cheap), then those rows by id (`load`,
+ * with whatever relations the list shows). The total comes from `totals` (bounded, see ListTotals).
+ */
+export async function readPageByIds<T extends ObjectLiteral, R extends { id: number }>(
+  qb: SelectQueryBuilder<T>,
+  request: PageRequest,
+  sort: PageSort,
+  /**
+   * `count`: the same rows in a form the count reads by index ranges, when the page's form is meant for its order;
+   * `known`: the total from figures the list's owner keeps anyway (its stats), instead of a count.
+   */
+  totals: { cache: ListTotals; key: string; count?: SelectQueryBuilder<T>; known?: number },
+  load: (ids: number[]) => Promise<R[]>,
+): Promise<Page<R>> {
+  const page = request.page ?? 1;
+  const limit = request.limit ?? sort.defaultLimit ?? 25;
+  const direction = (request.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
+  const ids = qb.clone().select(sort.id, 'id');
+  for (const column of typeof sort.by === 'string' ? [sort.by] : sort.by) ids.addOrderBy(column, direction);
+  if (!sort.unique) ids.addOrderBy(sort.id, direction);
+  const [found, total] = await Promise.all([
+    ids
+      .offset((page - 1) * limit)
+      .limit(limit)
+      .getRawMany<{ id: number | string }>(),
+    totals.known ?? totals.cache.total(totals.key, totals.count ?? qb),
+  ]);
+  const order = found.map((row) => Number(row.id));
+  const byId = new Map((order.length ? await load(order) : []).map((row) => [row.id, row]));
+  return { rows: order.map((id) => byId.get(id)).filter((row): row is R => row !== undefined), total, page, limit };
+}
+
+/** `LIKE 'term%'` (wildcards escaped): a prefix search an index on the column serves. */
+export function prefixPattern(search: string): string {
+  return `${search.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+}
+
+/**
+ * A condition that `column` starts with `term`, in a form the column's index serves on either engine: LIKE 'term%'
+ * on MySQL (its case-insensitive collation compares by index), a range on SQLite (whose LIKE is case-insensitive and
+ * so never uses a BINARY index). On SQLite the match is case-sensitive: give the term in the case the column stores.
+ */
+export function startsWith(engine: 'sqlite' | 'mysql', column: string, name: string, term: string): [string, Record<string, string>] {
+  if (engine === 'mysql') return [`${column} LIKE :${name} ESCAPE '!'`, { [name]: prefixPattern(term) }];
+  return [`(${column} >= :${name}_from AND ${column} < :${name}_to)`, { [`${name}_from`]: term, [`${name}_to`]: `${term}\u{10FFFF}` }];
+}
+
+export function engineOf(qb: SelectQueryBuilder<ObjectLiteral>): 'sqlite' | 'mysql' {
+  return qb.connection.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
+}
+
+/**
+ * Figures that aggregate a large table (a list's stats), kept for `freshMs`: a call within it gets the kept figure;
+ * a later one gets it still while a recount runs in the background; only the first call (or the first after
+ * clear(), which the owner of the table calls on each write) waits for the count.
+ */
+export class KeptFigures {
+  private readonly kept = new Map<string, { value: unknown; at: number }>();
+  private readonly running = new Map<string, Promise<unknown>>();
+  private generation = 0;
+
+  constructor(private readonly freshMs = 60_000) {}
+
+  clear(): void {
+    this.kept.clear();
+    this.generation++;
+  }
+
+  /** The kept figure, however old, without counting (undefined until the first count is in). */
+  peek<T>(key: string): T | undefined {
+    return this.kept.get(key)?.value as T | undefined;
+  }
+
+  get<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const kept = this.kept.get(key);
+    if (kept && Date.now() - kept.at < this.freshMs) return Promise.resolve(kept.value as T);
+    const running = this.running.get(key) ?? this.start(key, compute);
+    return kept ? Promise.resolve(kept.value as T) : (running as Promise<T>);
+  }
+
+  private start<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const generation = this.generation;
+    const computation = compute()
+      .then((value) => {
+        if (generation === this.generation) this.kept.set(key, { value, at: Date.now() });
+        return value;
+      })
+      .finally(() => this.running.delete(key));
+    // A background recount that fails leaves the kept figure in place (the next call tries again).
+    computation.catch(() => undefined);
+    this.running.set(key, computation);
+    return computation;
+  }
 }

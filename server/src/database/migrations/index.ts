@@ -8,6 +8,8 @@ import { PasswordReset1764710000000 } from './1764710000000-PasswordReset';
 import { AdminMfa1764720000000 } from './1764720000000-AdminMfa';
 import { ProfileAndSessions1764730000000 } from './1764730000000-ProfileAndSessions';
 import { LicenseServerSyncState1764740000000 } from './1764740000000-LicenseServerSyncState';
+import { ListIndexes1764750000000 } from './1764750000000-ListIndexes';
+import { UserSearch1764750100000 } from './1764750100000-UserSearch';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -21,4 +23,6 @@ export const MIGRATIONS = [
   AdminMfa1764720000000,
   ProfileAndSessions1764730000000,
   LicenseServerSyncState1764740000000,
+  ListIndexes1764750000000,
+  UserSearch1764750100000,
 ];

@@ -12,6 +12,11 @@ export { DEVICE_STATUSES, type DeviceStatus } from './devices.constants';
 @Entity('devices')
 @Index('UQ_devices_license_id_server_uid', ['license_id', 'server_uid'], { unique: true })
 @Index('IDX_devices_status_last_activity_at', ['status', 'last_activity_at'])
+// The admin list's sorts, searches and status filter (see the ListIndexes migration).
+@Index('IDX_devices_last_activity_at', ['last_activity_at'])
+@Index('IDX_devices_device_name', ['device_name'])
+@Index('IDX_devices_hostname', ['hostname'])
+@Index('IDX_devices_status_activated_at', ['status', 'activated_at'])
 export class DeviceEntity {
   @PrimaryGeneratedColumn()
   id: number;

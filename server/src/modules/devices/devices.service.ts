@@ -1,18 +1,18 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { DEVICE_DEACTIVATING, emitAwaited, LICENSE_REVOKED, type LicenseRevokedEvent, OnAwaitedEvent } from '../../common/events';
-import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
+import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { LicenseEntity } from '../licenses/licenses.service';
 import { effectiveStatus, LicensesService } from '../licenses/licenses.service';
-import { normalizeLicenseKey } from '../licenses/licenses.service';
+import { keyPrefix, normalizeLicenseKey } from '../licenses/licenses.service';
 import { DeviceEntity } from './device.entity';
 import { DeviceDetails, DevicesRepository } from './devices.repository';
 import { DeviceSortKey, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';
@@ -87,6 +87,9 @@ const SORT_COLUMNS: Record<DeviceSortKey, string> = {
   device_name: 'd.device_name',
 };
 
+/** Devices a search finds at most of each kind (server_uid, hostname, name, owner e-mail, key). */
+const SEARCH_MATCHES = 2000;
+
 /** How precisely a device's last activity is kept (heartbeats closer together than this are not written). */
 const HEARTBEAT_RESOLUTION_MS = 1000;
 
@@ -108,7 +111,7 @@ function details(identity: DeviceIdentity, stored: DeviceDetails | null = null):
  * licenses.current_activations, taken with one conditional UPDATE and given back when a device is deactivated.
  */
 @Injectable()
-export class DevicesService {
+export class DevicesService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Devices');
   /** The activation in progress per license and server, to take same-server calls one at a time. */
   private readonly activating = new Map<string, Promise<void>>();
@@ -120,6 +123,20 @@ export class DevicesService {
     private readonly events: EventEmitter2,
     private readonly hotPath: DevicesRepository,
   ) {}
+
+  /** The admin list's totals and the stats; dropped when a device is added, released or marked here. */
+  private readonly totals = new ListTotals();
+  private readonly figures = new KeptFigures();
+
+  private changed(): void {
+    this.totals.clear();
+    this.figures.clear();
+  }
+
+  /** Counts the stats once at start, in the background, so the first admin to open them does not wait for the count. */
+  onApplicationBootstrap(): void {
+    setTimeout(() => void this.stats().catch(() => undefined), 0);
+  }
 
   // ---- the activation API ----------------------------------------------------------------------
 
@@ -187,6 +204,7 @@ export class DevicesService {
         if (!isUniqueViolation(error)) throw error;
       }
     }
+    this.changed();
     const device = await this.devices.findOneByOrFail({ license_id: license.id, server_uid: identity.server_uid });
     return { code: 'VALID', license: (await this.licenses.findById(license.id)) ?? license, device };
   }
@@ -239,9 +257,61 @@ export class DevicesService {
 
   /** Devices on the caller's licenses, newest activation first. */
   async listForUser(user: AuthUser, page: number, limit: number): Promise<DevicePage> {
-    await this.markSilentDevicesInactive();
     const qb = this.devices.createQueryBuilder('d').innerJoinAndSelect('d.license', 'l').where('l.user_id = :userId', { userId: user.id });
-    return (await readPage(qb, { page, limit }, { by: 'd.activated_at', id: 'd.id' })) as DevicePage;
+    return this.asOfNow((await readPage(qb, { page, limit }, { by: 'd.activated_at', id: 'd.id' })) as DevicePage);
+  }
+
+  /**
+   * Devices as of now: an active one that has not reported for DEVICE_INACTIVE_AFTER_SECONDS shows as inactive,
+   * whether or not the inactivity job has stored that yet (reads never write it).
+   */
+  private asOfNow<P extends { rows: DeviceEntity[] }>(found: P): P {
+    const cutoff = this.silentCutoff().getTime();
+    for (const device of found.rows) {
+      if (device.status === 'active' && device.last_activity_at !== null && device.last_activity_at.getTime() < cutoff)
+        device.status = 'inactive';
+    }
+    return found;
+  }
+
+  /**
+   * The devices a search finds, each kind by its own index range (an OR of them would have MariaDB read every
+   * device): server_uid, hostname or device name starting with the term, and the devices of licenses whose owner
+   * e-mail or key (any case, hyphens or not) starts with it; at most SEARCH_MATCHES of each kind.
+   */
+  private async searchIds(term: string, engine: 'sqlite' | 'mysql'): Promise<number[]> {
+    const firstIds = async (table: 'devices' | 'licenses', [where, params]: [string, Record<string, unknown>]) => {
+      const alias = table === 'devices' ? 'd' : 'l';
+      const rows = await this.devices.manager
+        .createQueryBuilder()
+        .select(`${alias}.id`, 'id')
+        .from(table, alias)
+        .where(where, params)
+        .limit(SEARCH_MATCHES)
+        .getRawMany<{ id: number | string }>();
+      return rows.map((row) => Number(row.id));
+    };
+    const licenseIds = (
+      await Promise.all([
+        firstIds('licenses', startsWith(engine, 'l.user_email', 'email', term.toLowerCase())),
+        ...(keyPrefix(term) ? [firstIds('licenses', startsWith(engine, 'l.license_key_compact', 'key', keyPrefix(term)!))] : []),
+      ])
+    ).flat();
+    const found = await Promise.all([
+      licenseIds.length ? firstIds('devices', ['d.license_id IN (:...licenseIds)', { licenseIds }]) : [],
+      ...(term.includes('@')
+        ? []
+        : [
+            firstIds('devices', startsWith(engine, 'd.server_uid', 'uid', term)),
+            firstIds('devices', startsWith(engine, 'd.hostname', 'host', term)),
+            firstIds('devices', startsWith(engine, 'd.device_name', 'name', term)),
+          ]),
+    ]);
+    return [...new Set(found.flat())];
+  }
+
+  private silentCutoff(): Date {
+    return new Date(Date.now() - this.config.licensing.deviceInactiveAfterSeconds * 1000);
   }
 
   /** Frees the seat of one of the caller's devices, so the license can move to another server. */
@@ -255,20 +325,53 @@ export class DevicesService {
     return (await this.devices.findOneOrFail({ where: { id }, relations: { license: true } })) as DeviceWithLicense;
   }
 
+  /**
+   * The admin list: every sort and filter has an index; the status is as of now (see asOfNow); the search goes by
+   * what the term looks like, each a prefix on an index: a key (any case, hyphens or not) on the license's compact
+   * key, an e-mail on the owner's, other text on server_uid, hostname or device name.
+   */
   async list(query: ListAdminDevicesQueryDto): Promise<DevicePage> {
-    await this.markSilentDevicesInactive();
-    const qb = this.devices.createQueryBuilder('d').innerJoinAndSelect('d.license', 'l');
-    whereSearch(qb, ['d.server_uid', 'd.device_name', 'd.hostname', 'l.license_key', 'l.user_email'], query.search);
-    if (query.status) qb.andWhere('d.status = :status', { status: query.status });
+    const qb = this.devices.createQueryBuilder('d');
+    const engine = engineOf(qb);
+    const term = query.search?.trim();
+    if (term) {
+      const ids = await this.searchIds(term, engine);
+      if (ids.length) qb.andWhere('d.id IN (:...searchIds)', { searchIds: ids });
+      else qb.andWhere('1 = 0');
+    }
+    const cutoff = this.silentCutoff();
+    // The count reads ranges of (status, last_activity_at), at most EXACT_TOTAL_CAP + 1 entries.
+    const count = qb.clone();
+    if (query.status === 'active')
+      count.andWhere("d.status = 'active' AND (d.last_activity_at IS NULL OR d.last_activity_at >= :cutoff)", { cutoff });
+    else if (query.status === 'inactive')
+      count.andWhere("(d.status = 'inactive' OR (d.status = 'active' AND d.last_activity_at < :cutoff))", { cutoff });
+    else if (query.status) count.andWhere('d.status = :status', { status: query.status });
+    // COALESCE(x, x) is x, but no index range: the list reads (status, activated_at) or activated_at in order and
+    // checks the rest on the way, instead of sorting every device of a range (as whereStatus of licenses).
+    const silent = 'COALESCE(d.last_activity_at, d.last_activity_at) < :cutoff';
+    if (query.status === 'active') qb.andWhere(`d.status = 'active' AND NOT COALESCE(${silent}, 0)`, { cutoff });
+    else if (query.status === 'inactive')
+      qb.andWhere(`(COALESCE(d.status, d.status) = 'inactive' OR (COALESCE(d.status, d.status) = 'active' AND ${silent}))`, { cutoff });
+    else if (query.status) qb.andWhere('d.status = :status', { status: query.status });
     const by = sortColumn(SORT_COLUMNS, query.sort, 'activated_at');
-    return (await readPage(qb, query, { by, id: 'd.id' })) as DevicePage;
+    const key = JSON.stringify([term ?? '', query.status ?? '']);
+    // Unsearched, the total of a status (or of all) is in the stats, which are kept anyway: no count of its own.
+    // (Unless they are still being counted, just after a start or a change: then the list counts as searched ones do.)
+    void this.stats().catch(() => undefined);
+    const stats = term ? undefined : this.figures.peek<DeviceStatsDto>('stats');
+    const known = stats ? (query.status ? stats[query.status] : stats.total) : undefined;
+    const found = await readPageByIds(qb, query, { by, id: 'd.id' }, { cache: this.totals, key, count, known }, (ids) =>
+      this.devices.find({ where: { id: In(ids) }, relations: { license: true } }),
+    );
+    return this.asOfNow(found as DevicePage);
   }
 
   async forLicenseKey(key: string): Promise<{ license: LicenseEntity; devices: DeviceWithLicense[] }> {
-    await this.markSilentDevicesInactive();
     const license = await this.licenses.findByKey(key);
     if (!license) throw ApiError.notFound('License not found');
     const devices = await this.devices.find({ where: { license_id: license.id }, order: { activated_at: 'DESC', id: 'DESC' } });
+    this.asOfNow({ rows: devices });
     return { license, devices: devices.map((device) => Object.assign(device, { license })) };
   }
 
@@ -287,14 +390,20 @@ export class DevicesService {
     });
   }
 
-  async stats(): Promise<DeviceStatsDto> {
-    await this.markSilentDevicesInactive();
+  /** Kept for a minute and recounted in the background (KeptFigures); an activation or deactivation here counts anew. */
+  stats(): Promise<DeviceStatsDto> {
+    return this.figures.get('stats', () => this.countStats());
+  }
+
+  private async countStats(): Promise<DeviceStatsDto> {
+    const cutoff = this.silentCutoff();
     const rows = await this.devices
       .createQueryBuilder('d')
-      .select('d.status', 'status')
+      .select("CASE WHEN d.status = 'active' AND d.last_activity_at < :cutoff THEN 'inactive' ELSE d.status END", 'status')
       .addSelect('CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END', 'holding')
       .addSelect('COUNT(*)', 'count')
-      .groupBy('d.status')
+      .setParameters({ cutoff })
+      .groupBy("CASE WHEN d.status = 'active' AND d.last_activity_at < :cutoff THEN 'inactive' ELSE d.status END")
       .addGroupBy('CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END')
       .getRawMany<{ status: string; holding: string | number; count: string | number }>();
     const stats: DeviceStatsDto = {
@@ -335,7 +444,6 @@ export class DevicesService {
 
   /** This server's devices after `afterId`, by id, with their license keys (for a portal that syncs from this one). */
   async listForSync(afterId: number, limit: number): Promise<SyncedDevice[]> {
-    await this.markSilentDevicesInactive();
     const rows = await this.devices
       .createQueryBuilder('d')
       .innerJoinAndSelect('d.license', 'l')
@@ -395,6 +503,7 @@ export class DevicesService {
         counts.unchanged++;
       }
     }
+    this.changed();
     return counts;
   }
 
@@ -418,6 +527,7 @@ export class DevicesService {
         changed++;
       }
     }
+    if (changed) this.changed();
     return changed;
   }
 
@@ -447,6 +557,7 @@ export class DevicesService {
       .where('license_id = :licenseId AND deactivated_at IS NULL', { licenseId })
       .execute();
     const count = result.affected ?? 0;
+    if (count) this.changed();
     await this.licenses.releaseSeats(licenseId, count);
     return count;
   }
@@ -464,6 +575,7 @@ export class DevicesService {
           cutoff: new Date(Date.now() - this.config.licensing.deviceInactiveAfterSeconds * 1000),
         })
         .execute();
+      if (result.affected) this.changed();
       return result.affected ?? 0;
     } catch (error) {
       this.logger.error(`Marking silent devices inactive failed: ${(error as Error).message}`);
@@ -479,6 +591,7 @@ export class DevicesService {
       .set({ status: 'inactive', deactivated_at: new Date() })
       .where('id = :id AND deactivated_at IS NULL', { id: device.id })
       .execute();
+    this.changed();
     if (result.affected === 1) await this.licenses.releaseSeats(device.license_id, 1);
   }
 

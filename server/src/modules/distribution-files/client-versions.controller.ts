@@ -1,9 +1,31 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { createHash } from 'node:crypto';
 import { VersionsService } from '../versions/versions.service';
 import { DistributionFileEntity } from './distribution-file.entity';
 import { ClientVersionDto, ClientVersionListResponseDto, toClientVersionDto } from './dto/distribution-file.dto';
 import { DistributionFilesService } from './distribution-files.service';
+import { CatalogChanges } from './catalog-changes';
+
+/** The catalog's answer as sent: its JSON and an ETag over it (a dashboard that has it gets 304). */
+interface Catalog {
+  body: Buffer;
+  etag: string;
+}
+
+function send(request: Request, response: Response, catalog: Catalog): void {
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.setHeader('ETag', catalog.etag);
+  if (request.fresh) {
+    response.status(304).end();
+    return;
+  }
+  response.send(catalog.body);
+}
+
+/** How long the kept catalog may be served (download counters change without an event). */
+const CATALOG_FRESH_MS = 5000;
 
 /** The client dashboard's Available Downloads: every version with its files. Keys and internals never appear here. */
 @ApiTags('downloads')
@@ -12,21 +34,46 @@ export class ClientVersionsController {
   constructor(
     private readonly versions: VersionsService,
     private readonly files: DistributionFilesService,
+    private readonly changes: CatalogChanges,
   ) {}
+
+  /**
+   * The catalog as last read, while nothing in it changed here and for at most CATALOG_FRESH_MS: every customer's
+   * dashboard asks for all versions with all their files, thousands of rows each time otherwise.
+   */
+  private kept: { generation: number; at: number; catalog: Promise<Catalog> } | null = null;
 
   /** Versions with their distribution files, latest first then newest release (any signed-in user). */
   @Get('versions')
-  async listVersions(): Promise<ClientVersionListResponseDto> {
-    return { success: true, data: await this.clientVersions() };
+  @ApiOkResponse({ type: ClientVersionListResponseDto })
+  async listVersions(@Req() request: Request, @Res() response: Response): Promise<void> {
+    send(request, response, await this.clientVersions());
   }
 
   /** The same list as GET /api/versions, under the client's path. */
   @Get('client/versions')
-  async listClientVersions(): Promise<ClientVersionListResponseDto> {
-    return { success: true, data: await this.clientVersions() };
+  @ApiOkResponse({ type: ClientVersionListResponseDto })
+  async listClientVersions(@Req() request: Request, @Res() response: Response): Promise<void> {
+    send(request, response, await this.clientVersions());
   }
 
-  private async clientVersions(): Promise<ClientVersionDto[]> {
+  /** The catalog's answer, serialized once for every customer who asks while it is kept (it is the same for all). */
+  private clientVersions(): Promise<Catalog> {
+    const { generation } = this.changes;
+    if (this.kept && this.kept.generation === generation && Date.now() - this.kept.at < CATALOG_FRESH_MS) return this.kept.catalog;
+    const catalog = this.readCatalog();
+    this.kept = { generation, at: Date.now(), catalog };
+    catalog.catch(() => (this.kept = null));
+    return catalog;
+  }
+
+  private async readCatalog(): Promise<Catalog> {
+    const answer: ClientVersionListResponseDto = { success: true, data: await this.readVersions() };
+    const body = Buffer.from(JSON.stringify(answer));
+    return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+  }
+
+  private async readVersions(): Promise<ClientVersionDto[]> {
     const versions = await this.versions.all();
     const byVersion = new Map<number, DistributionFileEntity[]>();
     for (const file of await this.files.forVersions(versions.map((version) => version.id))) {

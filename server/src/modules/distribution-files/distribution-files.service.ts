@@ -6,7 +6,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { OnAwaitedEvent, VERSION_DELETING, type VersionDeletingEvent } from '../../common/events';
-import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
+import { ListTotals, Page, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
 import { IntervalBatch } from '../../database/interval-batch';
 import { PreparedSql } from '../../database/prepared-sql';
 import { FileStorage } from '../storage/file-storage';
@@ -58,6 +58,8 @@ const DOWNLOADABLE_KEPT = 1_000;
 export class DistributionFilesService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('DistributionFiles');
   private readonly sql: PreparedSql;
+  /** The admin list's totals (bounded, see ListTotals); dropped when a file is added or removed here. */
+  private readonly totals = new ListTotals();
   /**
    * Download counts, added up per file in memory and written once a second (`count = count + n` in SQL, so
    * instances never overwrite each other). Every read of counts here flushes first, so this instance always
@@ -93,12 +95,22 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
 
   async list(query: ListDistributionFilesQueryDto): Promise<FilePage> {
     await this.counter.flush();
-    const qb = this.files.createQueryBuilder('f').innerJoinAndSelect('f.version', 'v');
+    const term = query.search?.trim();
+    const qb = this.files.createQueryBuilder('f');
+    // The version only when the search or sort needs it: the page's ids then come from one index of files.
+    if (term || query.sort === 'version') qb.innerJoin('f.version', 'v');
     if (query.version_id !== undefined) qb.andWhere('f.version_id = :versionId', { versionId: query.version_id });
     if (query.os_type) qb.andWhere('f.os_type = :os', { os: query.os_type });
     if (query.architecture) qb.andWhere('f.architecture = :arch', { arch: query.architecture });
     whereSearch(qb, ['f.file_name', 'v.version'], query.search);
-    return (await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id' })) as FilePage;
+    const key = JSON.stringify([term ?? '', query.version_id ?? '', query.os_type ?? '', query.architecture ?? '']);
+    return (await readPageByIds(
+      qb,
+      query,
+      { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id' },
+      { cache: this.totals, key },
+      (ids) => this.files.find({ where: { id: In(ids) }, relations: { version: true } }),
+    )) as FilePage;
   }
 
   async get(id: number): Promise<FileWithVersion> {
@@ -140,6 +152,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     const storageKey = `files/${randomUUID()}${extension}`;
     await this.storage.commit(upload, storageKey);
     try {
+      this.totals.clear();
       const inserted = await this.files.insert({
         version_id: version.id,
         os_type: dto.os_type,
@@ -187,6 +200,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     if (!file) throw ApiError.notFound(`File ${id} not found`);
     const result = await this.files.delete({ id });
     this.downloadable.delete(id);
+    this.totals.clear();
     if (!result.affected) throw ApiError.notFound(`File ${id} not found`);
     await this.storage.remove(file.storage_key);
   }

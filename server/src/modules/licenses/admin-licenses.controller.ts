@@ -55,7 +55,7 @@ export class AdminLicensesController {
     private readonly products: LicenseProductsService,
   ) {}
 
-  /** Lists licenses: search over license_key, user_email, product_name; sort license_key, expires_at, created_at (default created_at desc); 25 per page by default. */
+  /** Lists licenses: search by key or e-mail start or product name; sort license_key, expires_at, created_at (default created_at desc); 25 per page by default. */
   @Get()
   async listAdminLicenses(@Query() query: ListAdminLicensesQueryDto): Promise<AdminLicenseListResponseDto> {
     const { rows, total, page, limit } = await this.licenses.list(query);

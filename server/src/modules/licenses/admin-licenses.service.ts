@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ApiError } from '../../common/api-error';
 import { emitAwaited, LICENSE_DELETED } from '../../common/events';
@@ -7,7 +7,7 @@ import { UsersService } from '../users/users.service';
 import { CreateAdminLicenseDto, ExtendLicenseDto, ListAdminLicensesQueryDto, UpdateAdminLicenseDto } from './dto/admin-license.dto';
 import { LicenseStatsDto } from './dto/license.dto';
 import { isValidTypedKey, normalizeLicenseKey, TYPED_KEY_RULE } from './license-key';
-import { DAY_MS, extendedExpiry, MAX_EXPIRY, parseExpiry, statusForExpiry } from './license-status';
+import { asOf, DAY_MS, extendedExpiry, MAX_EXPIRY, parseExpiry, statusForExpiry } from './license-status';
 import { LicenseEntity, LicenseStatus } from './license.entity';
 import { LicensePage, LicensesRepository } from './licenses.repository';
 import { keyInUse, LicensesService } from './licenses.service';
@@ -18,7 +18,7 @@ const EXPORT_BATCH = 1000;
 
 /** License Management for admins: list, create, edit, revoke, activate, extend, delete, stats and export. */
 @Injectable()
-export class AdminLicensesService {
+export class AdminLicensesService implements OnApplicationBootstrap {
   constructor(
     private readonly licenses: LicensesRepository,
     private readonly core: LicensesService,
@@ -27,9 +27,20 @@ export class AdminLicensesService {
     private readonly events: EventEmitter2,
   ) {}
 
+  /** The list as of now (reads never write: an active license past its expiry shows, and filters, as expired). */
+  /** Counts the stats once at start, in the background, so the first admin to open them does not wait for the count. */
+  onApplicationBootstrap(): void {
+    setTimeout(() => void this.stats().catch(() => undefined), 0);
+  }
+
   async list(query: ListAdminLicensesQueryDto): Promise<LicensePage> {
-    await this.core.expireDue();
-    return this.licenses.pageForAdmin(query);
+    const now = new Date();
+    // Unsearched, the total of a status (or of all) is in the stats, which are kept anyway: no count of its own
+    // (unless they are still being counted, just after a start or a change: then the list counts as searched ones do).
+    const stats = !query.search?.trim() && query.is_trial === undefined ? this.keptStats() : undefined;
+    const known = stats ? (query.status ? stats[query.status] : stats.total) : undefined;
+    const found = await this.licenses.pageForAdmin(query, now, known);
+    return { ...found, rows: found.rows.map((license) => asOf(license, now.getTime())) };
   }
 
   async get(id: number): Promise<LicenseEntity> {
@@ -153,8 +164,19 @@ export class AdminLicensesService {
 
   // ---- figures and export ----------------------------------------------------------------------
 
-  async stats(): Promise<LicenseStatsDto> {
-    await this.core.expireDue();
+  /** Kept for a minute and recounted in the background (KeptFigures); a change made here counts anew at once. */
+  stats(): Promise<LicenseStatsDto> {
+    return this.licenses.figures.get('stats', () => this.countStats());
+  }
+
+  /** The stats as kept, starting a recount when they are stale or missing, without waiting for it. */
+  private keptStats(): LicenseStatsDto | undefined {
+    void this.stats().catch(() => undefined);
+    return this.licenses.figures.peek<LicenseStatsDto>('stats');
+  }
+
+  private async countStats(): Promise<LicenseStatsDto> {
+    const now = new Date();
     const stats: LicenseStatsDto = {
       total: 0,
       active: 0,
@@ -167,7 +189,7 @@ export class AdminLicensesService {
       total_activations: 0,
       total_max_activations: 0,
     };
-    for (const row of await this.licenses.countByStatus()) {
+    for (const row of await this.licenses.countByStatus(now)) {
       stats.total += row.count;
       if (row.status in stats) stats[row.status] += row.count;
       if (row.is_trial) stats.trial += row.count;
@@ -175,7 +197,7 @@ export class AdminLicensesService {
       stats.total_activations += row.activations;
       if (row.status === 'active') stats.total_max_activations += row.seats;
     }
-    stats.expiring_soon = await this.licenses.countActiveExpiringBy(new Date(Date.now() + EXPIRES_SOON_DAYS * DAY_MS));
+    stats.expiring_soon = await this.licenses.countActiveExpiringBy(new Date(now.getTime() + EXPIRES_SOON_DAYS * DAY_MS), now);
     return stats;
   }
 
@@ -191,12 +213,12 @@ export class AdminLicensesService {
 
   /** Every license matching the filters, in id order, a thousand at a time (so a large export stays small in memory). */
   async *exportBatches(filter: { search?: string; status?: LicenseStatus }): AsyncGenerator<LicenseEntity[]> {
-    await this.core.expireDue();
+    const now = new Date();
     let afterId = 0;
     for (;;) {
-      const rows = await this.licenses.exportBatch(filter, afterId, EXPORT_BATCH);
+      const rows = await this.licenses.exportBatch(filter, afterId, EXPORT_BATCH, now);
       if (!rows.length) return;
-      yield rows;
+      yield rows.map((license) => asOf(license, now.getTime()));
       afterId = rows[rows.length - 1].id;
     }
   }

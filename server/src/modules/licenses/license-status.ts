@@ -18,6 +18,12 @@ export function effectiveStatus(license: Pick<LicenseEntity, 'status' | 'expires
   return license.status === 'active' && license.expires_at.getTime() <= now ? 'expired' : license.status;
 }
 
+/** The license with its status as of `now` (in memory only: reads never store it; the expiry job does). */
+export function asOf<T extends Pick<LicenseEntity, 'status' | 'expires_at'>>(license: T, now = Date.now()): T {
+  license.status = effectiveStatus(license, now);
+  return license;
+}
+
 /** A date without a time means the end of that day (UTC): a license "until 2030-01-31" works all of that day. */
 export function parseExpiry(value: string): Date {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T23:59:59.999Z`) : new Date(value);

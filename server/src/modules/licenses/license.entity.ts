@@ -8,6 +8,9 @@ export { LICENSE_STATUSES, type LicenseStatus } from './licenses.constants';
 @Entity('licenses')
 @Index('IDX_licenses_user_id_created_at', ['user_id', 'created_at'])
 @Index('IDX_licenses_status_expires_at', ['status', 'expires_at'])
+@Index('IDX_licenses_status_created_at', ['status', 'created_at'])
+@Index('IDX_licenses_is_trial_created_at', ['is_trial', 'created_at'])
+@Index('IDX_licenses_product_name_created_at', ['product_name', 'created_at'])
 export class LicenseEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -15,6 +18,11 @@ export class LicenseEntity {
   @Index('UQ_licenses_license_key', { unique: true })
   @Column({ type: 'varchar', length: MAX_LENGTH.licenseKey })
   license_key: string;
+
+  /** The key in capitals without hyphens (set on insert), so the admin search finds a key typed any way by one index range. */
+  @Index('IDX_licenses_license_key_compact')
+  @Column({ type: 'varchar', length: MAX_LENGTH.licenseKey, nullable: true })
+  license_key_compact: string | null;
 
   @Column({ type: 'varchar', length: MAX_LENGTH.productName })
   product_name: string;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { FindOptionsWhere, In, IsNull, LessThanOrEqual, MoreThan, Not, Repository } from 'typeorm';
-import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
+import { Brackets, FindOptionsWhere, In, IsNull, LessThanOrEqual, MoreThan, Not, Repository, SelectQueryBuilder } from 'typeorm';
+import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
 import { AdminLicenseSortKey, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
 import { LicenseEntity, LicenseStatus } from './license.entity';
 
@@ -16,9 +16,22 @@ export interface LicenseStatusCount {
   seats: number;
 }
 
-export type NewLicenseRow = Omit<LicenseEntity, 'id' | 'user' | 'created_at' | 'updated_at'>;
+export type NewLicenseRow = Omit<LicenseEntity, 'id' | 'user' | 'license_key_compact' | 'created_at' | 'updated_at'>;
 
-const SEARCHED_COLUMNS = ['l.license_key', 'l.user_email', 'l.product_name'];
+/** The key as the search compares it: capitals, no blanks or hyphens (license_key_compact holds keys so). */
+export function compactKey(key: string): string {
+  return key.toUpperCase().replace(/[\s-]/g, '');
+}
+
+/**
+ * The start of a compact key a search term can be (any case, with hyphens or without, with or without the SH-
+ * prefix), or null when it cannot be part of a key (other characters, or under 4 letters and digits).
+ */
+export function keyPrefix(term: string): string | null {
+  const compact = compactKey(term);
+  if (!/^[A-Z0-9]{4,}$/.test(compact)) return null;
+  return compact.startsWith('SH') ? compact : `SH${compact}`;
+}
 const SORT_COLUMNS: Record<AdminLicenseSortKey, string> = {
   license_key: 'l.license_key',
   expires_at: 'l.expires_at',
@@ -62,7 +75,17 @@ export function readJoinedLicense(row: Record<string, unknown>, readDate: (value
  */
 @Injectable()
 export class LicensesRepository {
+  /** Totals of the admin list (bounded; see ListTotals) and the figures behind the stats, both dropped on any write here. */
+  private readonly totals = new ListTotals();
+  readonly figures = new KeptFigures();
+
   constructor(@InjectRepository(LicenseEntity) private readonly licenses: Repository<LicenseEntity>) {}
+
+  /** Something was written: totals and figures are counted anew. */
+  private changed(): void {
+    this.totals.clear();
+    this.figures.clear();
+  }
 
   // ---- lookups ---------------------------------------------------------------------------------
 
@@ -105,17 +128,20 @@ export class LicensesRepository {
 
   /** Inserts a license; returns its id. */
   async insert(row: NewLicenseRow | Omit<NewLicenseRow, 'order_id'>): Promise<number> {
-    const result = await this.licenses.insert(row);
+    const result = await this.licenses.insert({ ...row, license_key_compact: compactKey(row.license_key) });
+    this.changed();
     return result.identifiers[0].id as number;
   }
 
   /** Updates one license, optionally only while it still matches `where` (e.g. still pending sync). */
   async update(id: number, changes: Partial<LicenseEntity>, where: FindOptionsWhere<LicenseEntity> = {}): Promise<void> {
     await this.licenses.update({ ...where, id }, changes);
+    this.changed();
   }
 
   async delete(id: number): Promise<void> {
     await this.licenses.delete({ id });
+    this.changed();
   }
 
   /**
@@ -133,6 +159,7 @@ export class LicensesRepository {
         now: new Date(),
       })
       .execute();
+    this.changed();
     return result.affected === 1;
   }
 
@@ -144,6 +171,7 @@ export class LicensesRepository {
       .set({ current_activations: () => `CASE WHEN current_activations > ${count} THEN current_activations - ${count} ELSE 0 END` })
       .where('id = :id', { id: licenseId })
       .execute();
+    this.changed();
   }
 
   /** Active licenses past their expiry become expired; returns how many. */
@@ -154,12 +182,8 @@ export class LicensesRepository {
       .set({ status: 'expired' })
       .where('status = :active AND expires_at <= :now', { active: 'active', now })
       .execute();
+    if (result.affected) this.changed();
     return result.affected ?? 0;
-  }
-
-  /** One license found past its expiry is expired, unless something else changed its status meanwhile. */
-  async markExpired(id: number): Promise<void> {
-    await this.licenses.update({ id, status: 'active' }, { status: 'expired' });
   }
 
   /** Links the licenses issued to this e-mail address before the account existed to the account. */
@@ -180,33 +204,98 @@ export class LicensesRepository {
     return readPage(qb, { page, limit }, { by: 'l.created_at', id: 'l.id' });
   }
 
-  /** The admin list: searched, filtered, sorted (created_at by default), paged. */
-  pageForAdmin(query: ListAdminLicensesQueryDto): Promise<LicensePage> {
-    const qb = this.licenses.createQueryBuilder('l');
-    whereSearch(qb, SEARCHED_COLUMNS, query.search);
-    if (query.status) qb.andWhere('l.status = :status', { status: query.status });
-    if (query.is_trial !== undefined) qb.andWhere('l.is_trial = :trial', { trial: query.is_trial });
-    return readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id' });
+  /**
+   * The admin list: searched, filtered, sorted (created_at by default), paged; every filter and sort has an index
+   * that serves it. Status is as of `now` (see whereStatus); the total is exact up to EXACT_TOTAL_CAP (ListTotals).
+   */
+  async pageForAdmin(query: ListAdminLicensesQueryDto, now = new Date(), knownTotal?: number): Promise<LicensePage> {
+    // Expired licenses the job has not stored yet are few (it runs every minute); when there are none, `expired`
+    // is just the stored status, which (status, created_at) serves in order.
+    const pastDue = query.status === 'expired' && (await this.licenses.existsBy({ status: 'active', expires_at: LessThanOrEqual(now) }));
+    const filtered = async (forCount: boolean) => {
+      const qb = this.licenses.createQueryBuilder('l');
+      await this.whereAdminSearch(qb, query.search);
+      if (query.status === 'expired' && !pastDue) qb.andWhere("l.status = 'expired'");
+      else if (query.status) whereStatus(qb, query.status, now, forCount);
+      if (query.is_trial !== undefined) qb.andWhere('l.is_trial = :trial', { trial: query.is_trial });
+      return qb;
+    };
+    const qb = await filtered(false);
+    const key = JSON.stringify([query.search?.trim() ?? '', query.status ?? '', query.is_trial ?? '']);
+    return readPageByIds(
+      qb,
+      query,
+      { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id', unique: query.sort === 'license_key' },
+      { cache: this.totals, key, count: query.status ? await filtered(true) : undefined, known: knownTotal },
+      (ids) => this.licenses.findBy({ id: In(ids) }),
+    );
+  }
+
+  /**
+   * The admin search, by what the term looks like, each through an index: part of a key (any case, hyphens or
+   * not) is a prefix of the compact key; an e-mail is a prefix of user_email; other text a prefix of user_email or
+   * of product_name. No `LIKE '%…%'`: over a million licenses that reads every row.
+   */
+  private async whereAdminSearch(qb: SelectQueryBuilder<LicenseEntity>, search: string | undefined): Promise<void> {
+    const term = search?.trim();
+    if (!term) return;
+    const engine = engineOf(qb);
+    const parts: Array<[string, Record<string, string | string[]>]> = [startsWith(engine, 'l.user_email', 'email', term.toLowerCase())];
+    const key = keyPrefix(term);
+    if (key) parts.push(startsWith(engine, 'l.license_key_compact', 'key', key));
+    const lower = term.toLowerCase();
+    const products = term.includes('@') ? [] : (await this.productNames()).filter((name) => name.toLowerCase().includes(lower));
+    if (products.length) {
+      // A product matches many licenses: alone, its condition reads (product_name, created_at) in order; with the
+      // other parts in an OR, every match would be sorted. So the others join only when they match anything.
+      const others = await Promise.all(
+        parts.map(([where, params]) => this.licenses.createQueryBuilder('l').where(where, params).getExists()),
+      );
+      parts.splice(0, parts.length, ...parts.filter((_, i) => others[i]));
+      parts.push(['l.product_name IN (:...products)', { products }]);
+    }
+    qb.andWhere(new Brackets((where) => parts.forEach(([condition, params]) => where.orWhere(condition, params))));
+  }
+
+  /** Every product name licenses have (a few): read by one index seek per name, kept for a minute. */
+  private productNames(): Promise<string[]> {
+    return this.figures.get('product-names', async () => {
+      const rows: Array<{ name: string | null }> = await this.licenses.query(
+        'WITH RECURSIVE p(name) AS (SELECT MIN(product_name) FROM licenses ' +
+          'UNION ALL SELECT (SELECT MIN(product_name) FROM licenses WHERE product_name > p.name) FROM p WHERE p.name IS NOT NULL) ' +
+          'SELECT name FROM p WHERE name IS NOT NULL',
+      );
+      return rows.map((row) => row.name!);
+    });
   }
 
   /** Up to `size` licenses after `afterId` that match the filters, in id order (for streamed exports). */
-  exportBatch(filter: { search?: string; status?: LicenseStatus }, afterId: number, size: number): Promise<LicenseEntity[]> {
+  async exportBatch(
+    filter: { search?: string; status?: LicenseStatus },
+    afterId: number,
+    size: number,
+    now = new Date(),
+  ): Promise<LicenseEntity[]> {
     const qb = this.licenses.createQueryBuilder('l').where('l.id > :afterId', { afterId });
-    whereSearch(qb, SEARCHED_COLUMNS, filter.search);
-    if (filter.status) qb.andWhere('l.status = :status', { status: filter.status });
+    await this.whereAdminSearch(qb, filter.search);
+    if (filter.status) whereStatus(qb, filter.status, now);
     return qb.orderBy('l.id', 'ASC').take(size).getMany();
   }
 
-  /** How many licenses there are per status and trial mark, with their seats in use and (all) seats. */
-  async countByStatus(): Promise<LicenseStatusCount[]> {
+  /**
+   * How many licenses there are per status (as of `now`: active ones past their expiry count as expired) and trial
+   * mark, with their seats in use and (all) seats.
+   */
+  async countByStatus(now = new Date()): Promise<LicenseStatusCount[]> {
     const rows = await this.licenses
       .createQueryBuilder('l')
-      .select('l.status', 'status')
+      .select(`CASE WHEN l.status = 'active' AND l.expires_at <= :now THEN 'expired' ELSE l.status END`, 'status')
       .addSelect('l.is_trial', 'is_trial')
       .addSelect('COUNT(*)', 'count')
       .addSelect('SUM(l.current_activations)', 'activations')
       .addSelect('SUM(l.max_activations)', 'seats')
-      .groupBy('l.status')
+      .setParameters({ now })
+      .groupBy('1')
       .addGroupBy('l.is_trial')
       .getRawMany<{
         status: LicenseStatus;
@@ -224,9 +313,12 @@ export class LicensesRepository {
     }));
   }
 
-  /** Active licenses that expire no later than `by`. */
-  countActiveExpiringBy(by: Date): Promise<number> {
-    return this.licenses.countBy({ status: 'active', expires_at: LessThanOrEqual(by) });
+  /** Active licenses that have not expired by `now` but will by `by`. */
+  countActiveExpiringBy(by: Date, now = new Date()): Promise<number> {
+    return this.licenses
+      .createQueryBuilder('l')
+      .where('l.status = :active AND l.expires_at > :now AND l.expires_at <= :by', { active: 'active', now, by })
+      .getCount();
   }
 
   /** Licenses issued per UTC day from `from` to `to`, trial and paid apart. */
@@ -280,10 +372,34 @@ export class LicensesRepository {
   /** Updates a license unless it changed here and waits to be pushed. */
   async updateIfSynced(id: number, changes: Partial<LicenseEntity>): Promise<void> {
     await this.licenses.update({ id, synced_at: Not(IsNull()) }, changes);
+    this.changed();
   }
 
   /** Licenses after `afterId`, by id. */
   listAfter(afterId: number, limit: number): Promise<LicenseEntity[]> {
     return this.licenses.find({ where: { id: MoreThan(afterId) }, order: { id: 'ASC' }, take: limit });
   }
+}
+
+/**
+ * Licenses whose status as of `now` is `status`: an active license past its expiry is expired, whether or not the
+ * expiry job has stored that yet (reads never write it).
+ */
+export function whereStatus(qb: SelectQueryBuilder<LicenseEntity>, status: LicenseStatus, now: Date, forCount = false): void {
+  // A count reads ranges of (status, expires_at): at most EXACT_TOTAL_CAP + 1 entries.
+  if (forCount) {
+    if (status === 'active') qb.andWhere('l.status = :status AND l.expires_at > :now', { status, now });
+    else if (status === 'expired') qb.andWhere("(l.status = 'expired' OR (l.status = 'active' AND l.expires_at <= :now))", { now });
+    else qb.andWhere('l.status = :status', { status });
+    return;
+  }
+  // A page: COALESCE(x, x) is x, but no index range, so the planner reads (status, created_at) or created_at in order
+  // and checks the rest on the way (most licenses of a status match), instead of sorting every match of a range.
+  if (status === 'active') qb.andWhere('l.status = :status AND COALESCE(l.expires_at, l.expires_at) > :now', { status, now });
+  else if (status === 'expired')
+    qb.andWhere(
+      "(COALESCE(l.status, l.status) = 'expired' OR (COALESCE(l.status, l.status) = 'active' AND COALESCE(l.expires_at, l.expires_at) <= :now))",
+      { now },
+    );
+  else qb.andWhere('l.status = :status', { status });
 }

@@ -5,12 +5,13 @@ import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { emitAwaited, LICENSE_CHANGED, LICENSE_REVOKED, notify } from '../../common/events';
 import { isUniqueViolation } from '../../database/driver-errors';
+import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
 import { SettingsService } from '../settings/settings.service';
 import { LicenseVerificationDto, toLicenseDto } from './dto/license.dto';
 import { encodeLicenseFile } from './license-file';
 import { generateLicenseKey, normalizeLicenseKey } from './license-key';
 import { LicenseSigningService } from './license-signing.service';
-import { addMonths, DAY_MS, effectiveStatus } from './license-status';
+import { addMonths, asOf, DAY_MS } from './license-status';
 import { LicenseEntity, LicenseStatus } from './license.entity';
 import { LicensePage, LicensesRepository } from './licenses.repository';
 
@@ -19,6 +20,7 @@ export { effectiveStatus, MAX_EXPIRY } from './license-status';
 export type { LicensePage } from './licenses.repository';
 export type { LicenseEntity } from './license.entity';
 export { normalizeLicenseKey } from './license-key';
+export { keyPrefix } from './licenses.repository';
 
 export interface NewLicense {
   product_name: string;
@@ -58,6 +60,7 @@ export class LicensesService {
     private readonly settings: SettingsService,
     private readonly signing: LicenseSigningService,
     private readonly events: EventEmitter2,
+    private readonly jobs: ScheduledJobsService,
   ) {}
 
   // ---- issuing ---------------------------------------------------------------------------------
@@ -158,8 +161,9 @@ export class LicensesService {
   /** The user's licenses, newest first. Licenses an admin made for this e-mail before the account existed are claimed first. */
   async listForUser(user: AuthUser, page: number, limit: number): Promise<LicensePage> {
     await this.licenses.claimByEmail(user.id, user.email);
-    await this.expireDue();
-    return this.licenses.pageForUser(user.id, page, limit);
+    const found = await this.licenses.pageForUser(user.id, page, limit);
+    const now = Date.now();
+    return { ...found, rows: found.rows.map((license) => asOf(license, now)) };
   }
 
   /** A license its owner (or an admin) may see; anyone else gets the same 404 as for a missing id. */
@@ -254,8 +258,16 @@ export class LicensesService {
 
   // ---- rules the admin and sync services share -------------------------------------------------
 
-  /** Moves active licenses past their expiry to expired: every minute, and before lists and stats are read. */
+  /**
+   * Stores expired on active licenses past their expiry: every minute, on one instance (the job's lease). Reads
+   * never wait for it: they derive the status from expires_at (asOf, whereStatus).
+   */
   @Cron(CronExpression.EVERY_MINUTE, { name: 'license-expiry' })
+  async expiryJob(): Promise<void> {
+    await this.jobs.run('license-expiry', 60, () => this.licenses.expireDue(new Date()));
+  }
+
+  /** Moves active licenses past their expiry to expired now; returns how many (the job's work). */
   async expireDue(): Promise<number> {
     try {
       return await this.licenses.expireDue(new Date());
@@ -265,13 +277,9 @@ export class LicensesService {
     }
   }
 
-  /** The license as of now: one found past its expiry is stored as expired before it is shown. */
-  async withCurrentStatus(license: LicenseEntity): Promise<LicenseEntity> {
-    if (effectiveStatus(license) === 'expired' && license.status === 'active') {
-      await this.licenses.markExpired(license.id);
-      license.status = 'expired';
-    }
-    return license;
+  /** The license as of now: one past its expiry shows as expired (not stored here: the expiry job does that). */
+  withCurrentStatus(license: LicenseEntity): Promise<LicenseEntity> {
+    return Promise.resolve(asOf(license));
   }
 
   /** An admin's change: stored with its sync stamp, and announced when it must reach the license server. */

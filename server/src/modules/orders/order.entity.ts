@@ -8,6 +8,9 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** A purchase of devices × months; the price is fixed in cents when the order is made. Its license points back with order_id. */
 @Entity('orders')
 @Index('IDX_orders_user_id_created_at', ['user_id', 'created_at'])
+// The admin list's amount sort and status filter (see the ListIndexes migration).
+@Index('IDX_orders_amount_cents', ['amount_cents'])
+@Index('IDX_orders_status_created_at', ['status', 'created_at'])
 export class OrderEntity {
   @PrimaryGeneratedColumn()
   id: number;

@@ -1,9 +1,9 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { Brackets, In, Repository } from 'typeorm';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
-import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
+import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
 import { LicenseProductsService } from '../licenses/license-products.service';
 import type { LicenseEntity } from '../licenses/licenses.service';
 import { LicensesService } from '../licenses/licenses.service';
@@ -36,7 +36,7 @@ const POLL_MS = 50;
 const SORT_COLUMNS = { created_at: 'o.created_at', amount: 'o.amount_cents', status: 'o.status' } as const;
 
 @Injectable()
-export class OrdersService {
+export class OrdersService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Orders');
 
   constructor(
@@ -70,6 +70,7 @@ export class OrdersService {
     if (messages.length) throw ApiError.badRequest(messages[0][0], errors);
     await this.products.assertClientProduct(request.product_name);
 
+    this.changed();
     const result = await this.orders.insert({
       user_id: user.id,
       user_email: user.email,
@@ -104,6 +105,7 @@ export class OrdersService {
         stale: new Date(Date.now() - STALE_CLAIM_MS),
       })
       .execute();
+    this.changed();
     if (claimed.affected !== 1) return this.waitForOutcome(orderId);
 
     let outcome: PaymentResult;
@@ -126,6 +128,7 @@ export class OrdersService {
         { id: order.id, status: 'processing' },
         { status: 'failed', failure_reason: outcome.reason.slice(0, MAX_LENGTH.paymentFailure) },
       );
+      this.changed();
       throw new ApiError(HttpStatus.PAYMENT_REQUIRED, `Payment declined: ${outcome.reason}`);
     }
     // The license first: its unique order_id makes a second license for this order impossible, even after a crash here.
@@ -141,6 +144,7 @@ export class OrdersService {
       { id: order.id, status: 'processing' },
       { status: 'paid', paid_at: new Date(), payment_reference: outcome.reference.slice(0, MAX_LENGTH.paymentReference) },
     );
+    this.changed();
     return { order: await this.orders.findOneByOrFail({ id: order.id }), license };
   }
 
@@ -155,11 +159,53 @@ export class OrdersService {
     return this.withLicenses(await readPage(qb, { page, limit }, { by: 'o.created_at', id: 'o.id' }));
   }
 
+  /**
+   * The admin list: every sort and filter has an index; the search is a prefix of the e-mail (a term with @) or of
+   * the e-mail or product name (other text); totals are exact up to EXACT_TOTAL_CAP (ListTotals).
+   */
   async list(query: ListOrdersQueryDto): Promise<OrderPage> {
     const qb = this.orders.createQueryBuilder('o');
-    whereSearch(qb, ['o.user_email', 'o.product_name'], query.search);
+    const term = query.search?.trim();
+    if (term) {
+      const engine = engineOf(qb);
+      const [email, emailParams] = startsWith(engine, 'o.user_email', 'email', term.toLowerCase());
+      if (term.includes('@')) qb.andWhere(email, emailParams);
+      else
+        qb.andWhere(
+          new Brackets((where) => where.where(email, emailParams).orWhere(...startsWith(engine, 'o.product_name', 'product', term))),
+        );
+    }
     if (query.status) qb.andWhere('o.status = :status', { status: query.status });
-    return this.withLicenses(await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'o.id' }));
+    const key = JSON.stringify([term ?? '', query.status ?? '']);
+    return this.withLicenses(
+      await readPageByIds(
+        qb,
+        query,
+        { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'o.id' },
+        { cache: this.totals, key },
+        (ids) => this.orders.findBy({ id: In(ids) }),
+      ),
+    );
+  }
+
+  /** Kept for a minute and recounted in the background (KeptFigures); an order made or paid here counts anew. */
+  async statistics(): Promise<OrderStatisticsDto> {
+    const { currency } = await this.settings.get('pricing');
+    return this.figures.get(currency, () => this.countStatistics(currency));
+  }
+
+  /** The admin list's totals and the statistics; dropped when an order is made or changes here. */
+  private readonly totals = new ListTotals();
+  private readonly figures = new KeptFigures();
+
+  private changed(): void {
+    this.totals.clear();
+    this.figures.clear();
+  }
+
+  /** Counts the statistics once at start, in the background, so the first admin to open them does not wait for the count. */
+  onApplicationBootstrap(): void {
+    setTimeout(() => void this.statistics().catch(() => undefined), 0);
   }
 
   /** A page of orders with the licenses that fulfil them. */
@@ -167,8 +213,7 @@ export class OrdersService {
     return { ...found, licenses: await this.licenses.findByOrderIds(found.rows.map((order) => order.id)) };
   }
 
-  async statistics(): Promise<OrderStatisticsDto> {
-    const { currency } = await this.settings.get('pricing');
+  private async countStatistics(currency: string): Promise<OrderStatisticsDto> {
     const byStatus = await this.orders
       .createQueryBuilder('o')
       .select('o.status', 'status')

@@ -5,6 +5,11 @@ import { MAX_LENGTH } from '../../database/column-lengths';
 export { USER_ROLES, type UserRole } from '../../common/roles';
 
 @Entity('users')
+// The admin list's sorts and name search (see the ListIndexes migration).
+@Index('IDX_users_first_name_last_name', ['first_name', 'last_name'])
+@Index('IDX_users_last_name', ['last_name'])
+@Index('IDX_users_is_verified', ['is_verified'])
+@Index('IDX_users_last_login', ['last_login'])
 export class UserEntity {
   @PrimaryGeneratedColumn()
   id: number;

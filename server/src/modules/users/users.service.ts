@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
-import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
+import { engineOf, ListTotals, Page, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { UserType, userTypeOf } from './dto/admin-user.dto';
 import { CreateUserDto, UpdateUserDto } from './dto/user-form.dto';
@@ -61,14 +61,40 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
   ) {}
 
+  /** The admin list's totals; dropped when an account is added, removed or changes in a way the filters see. */
+  private readonly totals = new ListTotals();
+
+  /** The admin list; every sort and filter has an index, totals are exact up to EXACT_TOTAL_CAP (ListTotals). */
   async list(query: ListUsersQueryDto): Promise<UserPage> {
     const qb = this.users.createQueryBuilder('u');
+    // Free text in e-mail and name, `LIKE '%…%'`; on SQLite only among the users its trigram index finds for the term
+    // (terms of 3 characters or more without LIKE wildcards), on MariaDB a scan of the users table (see README).
     whereSearch(qb, ['u.email', "CONCAT(u.first_name, ' ', u.last_name)"], query.search);
+    const term = query.search?.trim();
+    if (term && term.length >= 3 && !/[%_]/.test(term) && engineOf(qb) === 'sqlite')
+      qb.andWhere('u.id IN (SELECT rowid FROM users_search WHERE users_search.text LIKE :trigrams)', { trigrams: `%${term}%` });
     if (query.status) qb.andWhere('u.is_active = :active', { active: query.status === 'active' });
     if (query.role) qb.andWhere('u.role = :role', { role: query.role });
     if (query.email_status) qb.andWhere('u.is_verified = :verified', { verified: query.email_status === 'verified' });
-    const found = await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'u.id', defaultLimit: 10 });
-    return { ...found, overallTotal: await this.users.count() };
+    const key = JSON.stringify([query.search?.trim() ?? '', query.status ?? '', query.role ?? '', query.email_status ?? '']);
+    const [found, overallTotal] = await Promise.all([
+      readPageByIds(
+        qb,
+        query,
+        { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'u.id', defaultLimit: 10, unique: query.sort === 'email' },
+        { cache: this.totals, key },
+        (ids) => this.users.findBy({ id: In(ids) }),
+      ),
+      this.totals.total('all', this.users.createQueryBuilder('u')),
+    ]);
+    return { ...found, overallTotal };
+  }
+
+  /** Saves a user; the list's totals count anew (a filter or search may see the change). */
+  private async saved(user: UserEntity): Promise<UserEntity> {
+    const stored = await this.users.save(user);
+    this.totals.clear();
+    return stored;
   }
 
   async get(id: number): Promise<UserEntity> {
@@ -109,7 +135,7 @@ export class UsersService {
       email_verified_at: account.is_verified ? new Date() : null,
     });
     try {
-      return await this.users.save(user);
+      return await this.saved(user);
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail();
       throw error;
@@ -152,7 +178,7 @@ export class UsersService {
     });
     if (revokeSessions) user.token_version += 1;
     try {
-      return await this.users.save(user);
+      return await this.saved(user);
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail();
       throw error;
@@ -162,6 +188,7 @@ export class UsersService {
   async remove(id: number, actor: AuthUser): Promise<void> {
     if (id === actor.id) throw ApiError.forbidden('You cannot delete your own account.');
     const result = await this.users.delete({ id });
+    this.totals.clear();
     if (!result.affected) throw ApiError.notFound(`User ${id} not found`);
   }
 
@@ -171,13 +198,13 @@ export class UsersService {
     user.is_active = !user.is_active;
     // Deactivation ends every session at once; reactivation must not revive them.
     user.token_version += 1;
-    return this.users.save(user);
+    return this.saved(user);
   }
 
   async verifyEmail(id: number): Promise<UserEntity> {
     const user = await this.get(id);
     if (!user.is_verified) this.markVerified(user);
-    return this.users.save(user);
+    return this.saved(user);
   }
 
   /** Issues a fresh one-time verification token; only its hash is stored. */
@@ -195,7 +222,7 @@ export class UsersService {
     const user = await this.users.findOneBy({ verification_token_hash: hashToken(token) });
     if (!user || !user.verification_token_expires || user.verification_token_expires.getTime() < Date.now()) return null;
     this.markVerified(user);
-    return this.users.save(user);
+    return this.saved(user);
   }
 
   /** Issues a fresh one-time password-reset token, replacing any pending one; only its hash is stored. */
@@ -246,7 +273,7 @@ export class UsersService {
       phone: profile.phone || null,
       country: profile.country || null,
     });
-    return this.users.save(user);
+    return this.saved(user);
   }
 
   /**

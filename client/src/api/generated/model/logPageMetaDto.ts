@@ -11,7 +11,9 @@ export interface LogPageMetaDto {
   page: number;
   /** Number of pages (at least 1). */
   pages: number;
-  /** Rows matching the search and filters. */
+  /** Rows matching the search and filters. The admin lists of licenses, users, devices, orders and distribution files
+count exactly up to 10,000 matches and give an estimate above that (a count at most a minute old, or 10,001 while
+the first count runs): counting a million rows for every page would cost more than the page. */
   total: number;
   /** More entries match than were counted (10,000): `total` is a lower bound. */
   total_capped: boolean;

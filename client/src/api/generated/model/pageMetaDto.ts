@@ -11,6 +11,8 @@ export interface PageMetaDto {
   page: number;
   /** Number of pages (at least 1). */
   pages: number;
-  /** Rows matching the search and filters. */
+  /** Rows matching the search and filters. The admin lists of licenses, users, devices, orders and distribution files
+count exactly up to 10,000 matches and give an estimate above that (a count at most a minute old, or 10,001 while
+the first count runs): counting a million rows for every page would cost more than the page. */
   total: number;
 }

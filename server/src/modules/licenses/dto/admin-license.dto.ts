@@ -23,7 +23,11 @@ export const ADMIN_LICENSE_SORT_KEYS = ['license_key', 'expires_at', 'created_at
 export type AdminLicenseSortKey = (typeof ADMIN_LICENSE_SORT_KEYS)[number];
 export const MAX_ACTIVATIONS_LIMIT = 10_000;
 
-/** `search` looks in license_key, user_email and product_name; `limit` defaults to 25. */
+/**
+ * `search` finds keys by their start (any case, with or without hyphens and the SH- prefix), e-mails by their
+ * start, and product names containing it; `status` is as of now (an active license past its expiry is expired);
+ * `limit` defaults to 25.
+ */
 export class ListAdminLicensesQueryDto extends ListQueryDto {
   @ApiProperty({ enum: ADMIN_LICENSE_SORT_KEYS, required: false, default: 'created_at' })
   @IsOptional()

@@ -54,7 +54,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * @summary Lists licenses: search over license_key, user_email, product_name; sort license_key, expires_at, created_at (default created_at desc); 25 per page by default.
+ * @summary Lists licenses: search by key or e-mail start or product name; sort license_key, expires_at, created_at (default created_at desc); 25 per page by default.
  */
 export const getListAdminLicensesUrl = (params?: ListAdminLicensesParams,) => {
   const normalizedParams = new URLSearchParams();
@@ -140,7 +140,7 @@ export function useListAdminLicenses<TData = Awaited<ReturnType<typeof listAdmin
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Lists licenses: search over license_key, user_email, product_name; sort license_key, expires_at, created_at (default created_at desc); 25 per page by default.
+ * @summary Lists licenses: search by key or e-mail start or product name; sort license_key, expires_at, created_at (default created_at desc); 25 per page by default.
  */
 
 export function useListAdminLicenses<TData = Awaited<ReturnType<typeof listAdminLicenses>>, TError = ErrorType<unknown>>(
