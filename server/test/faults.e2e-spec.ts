@@ -80,6 +80,65 @@ describe(`faults (${process.env.TEST_DB})`, () => {
     });
   });
 
+  describe('SIGTERM on one of two instances under load', () => {
+    let database: TestDatabase;
+    beforeAll(async () => (database = await createTestDatabase()));
+    afterAll(() => database.drop());
+
+    it('answers every request A took until it said it was draining, stores their access rows, then refuses cleanly; B keeps serving', async () => {
+      const shared = {
+        SHUTDOWN_DELAY_SECONDS: '1',
+        JWT_SECRET: randomBytes(48).toString('base64url'),
+        ...(database.url ? { DATABASE_URL: database.url } : {}),
+      };
+      const a = await startPortalProcess(shared);
+      const b = await startPortalProcess({ ...shared, DATA_DIR: a.dataDir });
+      try {
+        const token = ((await json(await fetch(`${a.base}/api/admin/login`, post(ADMIN)))).data.token as string) ?? '';
+        /** One request on a connection of its own (as a balancer's new connection): its status, or the socket error's code. */
+        const call = (base: string, agent: string) =>
+          new Promise<number | string>((done) => {
+            const request = httpGet(
+              `${base}/api/admin/users?limit=5`,
+              { agent: false, headers: { ...bearer(token), 'User-Agent': agent } },
+              (response) => response.resume().once('end', () => done(response.statusCode ?? 0)),
+            );
+            request.once('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+          });
+        const outcomes = { a: [] as Array<number | string>, b: [] as Array<number | string> };
+        // A balancer sends to A until A's health says it is draining, to B throughout.
+        let aDraining = false;
+        let sent = 0;
+        const loop = async (name: 'a' | 'b', base: string) => {
+          while (name === 'a' ? !aDraining : !aDraining || outcomes.b.length < 20)
+            outcomes[name].push(await call(base, `sigterm-${name}-${++sent}`));
+        };
+        const clients = [...Array.from({ length: 4 }, () => loop('a', a.base)), loop('b', b.base)];
+        while (outcomes.a.length < 40) await new Promise((resolve) => setImmediate(resolve));
+        a.kill('SIGTERM');
+        for (;;) {
+          const health = await fetch(`${a.base}/api/health`);
+          if (health.status === 503 && (await json(health)).status === 'draining') break;
+        }
+        aDraining = true;
+        await Promise.all(clients);
+        expect(await a.exited).toBe(0);
+
+        // Every request A took was answered, B answered throughout, and A now refuses connections cleanly.
+        expect(outcomes.a.filter((outcome) => outcome !== 200)).toEqual([]);
+        expect(outcomes.b.filter((outcome) => outcome !== 200)).toEqual([]);
+        expect(await call(a.base, 'sigterm-after')).toBe('ECONNREFUSED');
+        expect(await call(b.base, 'sigterm-after')).toBe(200);
+        // Every request A answered has its access-log row: the batched writer was flushed before A exited.
+        const rows = await rowsOf(database, a.dataDir, "SELECT COUNT(*) AS n FROM access_logs WHERE user_agent LIKE 'sigterm-a-%'");
+        expect(Number(rows[0].n)).toBe(outcomes.a.length);
+      } finally {
+        b.cleanup();
+        a.cleanup();
+      }
+    });
+  });
+
   // Only a database server can go away: SQLite is part of the process.
   if (isMariadb)
     describe('the database going away (MariaDB)', () => {
