@@ -2,23 +2,42 @@ import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { VersionsService } from '../versions/versions.service';
 import { DistributionFileEntity } from './distribution-file.entity';
 import { ClientVersionDto, ClientVersionListResponseDto, toClientVersionDto } from './dto/distribution-file.dto';
 import { DistributionFilesService } from './distribution-files.service';
 import { CatalogChanges } from './catalog-changes';
 
-/** The catalog's answer as sent: its JSON and an ETag over it (a dashboard that has it gets 304). */
+/**
+ * The catalog's answer as sent: its JSON, the same compressed (brotli and gzip, made once per catalog in the thread
+ * pool instead of per request on the event loop: it is megabytes at size), and an ETag over it (a dashboard that has
+ * it gets 304).
+ */
 interface Catalog {
   body: Buffer;
+  br: Buffer;
+  gzip: Buffer;
   etag: string;
 }
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
 
 function send(request: Request, response: Response, catalog: Catalog): void {
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.setHeader('ETag', catalog.etag);
+  response.setHeader('Vary', 'Accept-Encoding');
   if (request.fresh) {
     response.status(304).end();
+    return;
+  }
+  // A Content-Encoding set here tells the API's compressor the answer is already compressed.
+  const encoding = request.acceptsEncodings('br', 'gzip', 'identity');
+  if (encoding === 'br' || encoding === 'gzip') {
+    response.setHeader('Content-Encoding', encoding);
+    response.send(catalog[encoding]);
     return;
   }
   response.send(catalog.body);
@@ -70,7 +89,11 @@ export class ClientVersionsController {
   private async readCatalog(): Promise<Catalog> {
     const answer: ClientVersionListResponseDto = { success: true, data: await this.readVersions() };
     const body = Buffer.from(JSON.stringify(answer));
-    return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+    const [br, gzip] = await Promise.all([
+      brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+      gzipped(body, { level: 6 }),
+    ]);
+    return { body, br, gzip, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
   }
 
   private async readVersions(): Promise<ClientVersionDto[]> {
