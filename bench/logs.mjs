@@ -5,6 +5,8 @@
 // export of every audit row (rows per second, and the server's memory growth).
 // Targets: log lists p95 < 50 ms, dashboard p95 < 100 ms, export ≥ 50,000 rows/s with RSS growth < 100 MB.
 // BENCH_SCALE (default 1) shrinks or grows every table; BENCH_SAMPLES (default 50) the samples per call.
+// BENCH_REUSE=<name> keeps the database `portal_bench_<name>` after the run and reuses it (seeded once) on the next;
+// by default each run creates and drops its own. BENCH_ONLY=<regex> measures only the calls (or 'export') it matches.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,18 +25,31 @@ const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-passwor
 
 requireBuiltServer();
 
+const REUSE = process.env.BENCH_REUSE;
+if (REUSE !== undefined && !/^[a-z0-9_]{1,20}$/.test(REUSE)) throw new Error('BENCH_REUSE: 1-20 of a-z, 0-9, _');
+
+/** The benchmark's database: a fresh one, or with BENCH_REUSE the kept one (`seeded` tells whether it holds data). */
 async function createDatabase() {
-  const name = `portal_bench_${randomBytes(4).toString('hex')}`;
+  const name = `portal_bench_${REUSE ?? randomBytes(4).toString('hex')}`;
   const password = randomBytes(12).toString('hex');
   const root = await mysql.createConnection({ socketPath: SOCKET, user: 'root' });
-  await root.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await root.query('CREATE USER ?@? IDENTIFIED BY ?', [name, '127.0.0.1', password]);
+  // A kept database counts as seeded once the seeding left its marker table; an interrupted one starts over.
+  const [[{ marked }]] = await root.query(
+    'SELECT COUNT(*) AS marked FROM information_schema.tables WHERE table_schema = ? AND table_name = ?',
+    [name, 'bench_seeded'],
+  );
+  if (!marked) await root.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  await root.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await root.query('CREATE USER IF NOT EXISTS ?@? IDENTIFIED BY ?', [name, '127.0.0.1', password]);
+  await root.query('ALTER USER ?@? IDENTIFIED BY ?', [name, '127.0.0.1', password]);
   await root.query(`GRANT ALL ON \`${name}\`.* TO ?@?`, [name, '127.0.0.1']);
   await root.end();
   return {
     name,
+    seeded: marked > 0,
     url: `mysql://${name}:${password}@127.0.0.1:3306/${name}`,
     drop: async () => {
+      if (REUSE) return;
       const again = await mysql.createConnection({ socketPath: SOCKET, user: 'root' });
       await again.query(`DROP DATABASE IF EXISTS \`${name}\``);
       await again.query('DROP USER IF EXISTS ?@?', [name, '127.0.0.1']);
@@ -107,15 +122,21 @@ async function main() {
   });
   try {
     await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok);
-    const seeding = await mysql.createConnection({ socketPath: SOCKET, user: 'root', database: database.name });
-    const seedStarted = Date.now();
-    let lastTable = '';
-    await seedMariadb(seeding, counts, (table, done, total) => {
-      if (done === total || table !== lastTable)
-        process.stdout.write(`  seeded ${table} ${done}/${total} (${Math.round((Date.now() - seedStarted) / 1000)} s)\n`);
-      lastTable = table;
-    });
-    await seeding.end();
+    if (database.seeded) {
+      console.log(`  reusing the seeded database ${database.name}`);
+    } else {
+      const seeding = await mysql.createConnection({ socketPath: SOCKET, user: 'root', database: database.name });
+      const seedStarted = Date.now();
+      let lastTable = '';
+      await seedMariadb(seeding, counts, (table, done, total) => {
+        if (done === total || table !== lastTable)
+          process.stdout.write(`  seeded ${table} ${done}/${total} (${Math.round((Date.now() - seedStarted) / 1000)} s)\n`);
+        lastTable = table;
+      });
+      // Marks the seeding as finished for BENCH_REUSE (an interrupted one is seeded again from scratch).
+      if (REUSE) await seeding.query(`CREATE TABLE bench_seeded (scale DOUBLE) SELECT ${SCALE} AS scale`);
+      await seeding.end();
+    }
 
     const { data } = await api(base, 'POST', '/api/admin/login', ADMIN);
     const token = data.token;
@@ -142,11 +163,13 @@ async function main() {
     ];
     const targets = { logs: 50, dashboard: 100 };
     const results = [];
+    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
     for (const [kind, name, path] of calls) {
+      if (only && !only.test(name)) continue;
       const latencies = await measure(base, token, path);
       results.push({ kind, name, p50: percentile(latencies, 50), p95: percentile(latencies, 95) });
     }
-    const exported = await exportRows(base, token, portal.child.pid);
+    const exported = !only || only.test('export') ? await exportRows(base, token, portal.child.pid) : null;
 
     console.log('\nCall (10 concurrent)                    p50 ms   p95 ms   target');
     let failed = 0;
@@ -157,13 +180,15 @@ async function main() {
         `  ${pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(34)} ${r.p50.toFixed(1).padStart(7)}  ${r.p95.toFixed(1).padStart(7)}   < ${targets[r.kind]}`,
       );
     }
-    const rate = exported.rows / exported.seconds;
-    const exportPass = rate >= 50_000 && exported.rssGrowth < 100 * 1024 ** 2;
-    failed += exportPass ? 0 : 1;
-    console.log(
-      `  ${exportPass ? 'PASS' : 'FAIL'}  export of ${exported.rows} audit rows: ${Math.round(rate)} rows/s (≥ 50,000), ` +
-        `${(exported.bytes / 1024 ** 2).toFixed(0)} MB in ${exported.seconds.toFixed(1)} s, server RSS +${(exported.rssGrowth / 1024 ** 2).toFixed(1)} MB (< 100)`,
-    );
+    if (exported) {
+      const rate = exported.rows / exported.seconds;
+      const exportPass = rate >= 50_000 && exported.rssGrowth < 100 * 1024 ** 2;
+      failed += exportPass ? 0 : 1;
+      console.log(
+        `  ${exportPass ? 'PASS' : 'FAIL'}  export of ${exported.rows} audit rows: ${Math.round(rate)} rows/s (≥ 50,000), ` +
+          `${(exported.bytes / 1024 ** 2).toFixed(0)} MB in ${exported.seconds.toFixed(1)} s, server RSS +${(exported.rssGrowth / 1024 ** 2).toFixed(1)} MB (< 100)`,
+      );
+    }
     return failed ? 1 : 0;
   } finally {
     await stop(portal);
