@@ -4,6 +4,7 @@ import { JOB_FAILED, type JobFailedEvent, OnNotification } from '../../common/ev
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
 import { AuditLogEntity, LogLevel } from './audit-log.entity';
+import type { RawRow } from './log-export';
 import { commonFilters, Condition, contains, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -109,8 +110,9 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
     return (await this.list({ limit, page: 1 })).rows;
   }
 
-  async *batches(filters: LogFilters): AsyncGenerator<AuditLogEntity[]> {
-    for await (const rows of this.listing.batches<AuditLogEntity>(this.source, filters)) yield rows.map((row) => this.read(row));
+  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts). */
+  batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
+    return this.listing.batches(this.source, filters);
   }
 
   prune(before: Date): Promise<number> {

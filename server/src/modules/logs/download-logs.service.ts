@@ -5,6 +5,7 @@ import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
 import { DailyStatsService, dayOf } from './daily-stats.service';
 import { DownloadLogEntity } from './download-log.entity';
+import type { RawRow } from './log-export';
 import { commonFilters, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -89,8 +90,9 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
     return { ...page, rows: page.rows.map((row) => this.read(row)) };
   }
 
-  async *batches(filters: LogFilters): AsyncGenerator<DownloadLogEntity[]> {
-    for await (const rows of this.listing.batches<DownloadLogEntity>(this.sourceFor(), filters)) yield rows.map((row) => this.read(row));
+  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts). */
+  batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
+    return this.listing.batches(this.sourceFor(), filters);
   }
 
   prune(before: Date): Promise<number> {
