@@ -8,6 +8,7 @@ import { PasswordReset1764710000000 } from './1764710000000-PasswordReset';
 import { AdminMfa1764720000000 } from './1764720000000-AdminMfa';
 import { ProfileAndSessions1764730000000 } from './1764730000000-ProfileAndSessions';
 import { LicenseServerSyncState1764740000000 } from './1764740000000-LicenseServerSyncState';
+import { LogsAtSize1764760000000 } from './1764760000000-LogsAtSize';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   AdminMfa1764720000000,
   ProfileAndSessions1764730000000,
   LicenseServerSyncState1764740000000,
+  LogsAtSize1764760000000,
 ];

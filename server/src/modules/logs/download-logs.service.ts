@@ -44,7 +44,7 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
       COLUMNS,
       entries.map((entry) => COLUMNS.map((column) => entry[column])),
     );
-    await this.dailyStats.add('downloads', countPerDay(entries));
+    await this.dailyStats.add(countPerDay(entries));
   });
 
   constructor(
@@ -130,12 +130,16 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
   }
 }
 
-/** Downloads per UTC day and `version|os|architecture`. */
+/** Downloads per UTC day by OS, by `os|architecture` and by version (keys `metric\tday\tdimension`). */
 function countPerDay(entries: DownloadLogEntry[]): Map<string, number> {
   const counts = new Map<string, number>();
+  const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const entry of entries) {
-    const key = `${dayOf(entry.created_at)}\t${entry.version ?? ''}|${entry.os_type ?? ''}|${entry.architecture ?? ''}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const day = dayOf(entry.created_at);
+    const os = entry.os_type ?? '';
+    count(`downloads_os\t${day}\t${os}`);
+    count(`downloads_platform\t${day}\t${os}|${entry.architecture ?? ''}`);
+    count(`downloads_version\t${day}\t${entry.version ?? ''}`);
   }
   return counts;
 }
