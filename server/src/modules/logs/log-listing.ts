@@ -25,15 +25,20 @@ export interface LogFilters {
 export interface LogSource {
   table: string;
   filters(filters: LogFilters): Condition[];
-  /** OR-ed: a row matches the search when it matches any of them. */
+  /** OR-ed: a row matches the search when it matches any of them. Each is served by an index. */
   searchMatches(term: string): Condition[];
+  /** The same ways of matching, as conditions to test on rows already read (where searchMatches uses a full-text index). */
+  scanMatches?(term: string): Condition[];
 }
 
 export interface LogPage<T> {
   rows: T[];
   /** Rows matching, counted up to COUNT_CAP. */
   total: number;
-  /** More rows match than COUNT_CAP: `total` is a lower bound. */
+  /**
+   * More rows match than COUNT_CAP: `total` is a lower bound. Counted, or for a search estimated: the share of
+   * matches among the newest entries times the table's rows, when that is over three times the cap.
+   */
   capped: boolean;
   page: number;
   limit: number;
@@ -74,9 +79,18 @@ export function commonFilters(filters: LogFilters, userColumn: string | null): C
   return conditions;
 }
 
+/** Rows of the newest (or oldest) entries a search first looks through, at least and at most. */
+const WINDOW_MIN = 2_000;
+const WINDOW_MAX = 20_000;
+/** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
+const ESTIMATE_MARGIN = 3;
+
 /**
- * Pages through a log newest (or oldest) first. A search is the UNION of one index-backed query per way the term
- * can match, each cut at the rows the page needs, so neither a common nor a rare term scans the table.
+ * Pages through a log newest (or oldest) first; the rows come by id after the page's ids are found on an index
+ * (a deep page skips index entries, not rows). A search first looks through the newest entries that pass the
+ * filters (a window of at most WINDOW_MAX rows, read along created_at): a common term fills its page there. A rare
+ * one then goes to the UNION of one index-backed query per way the term can match, each cut at the rows the page
+ * needs: few rows match, so few are read. Neither scans the table.
  */
 export class LogListing {
   constructor(private readonly sql: PreparedSql) {}
@@ -90,39 +104,84 @@ export class LogListing {
     const base = source.filters(filters);
     const term = filters.search?.trim();
     const table = this.sql.quote(source.table);
+    const rowsOf = async (ids: Array<{ id: number }>) =>
+      ids.length
+        ? this.sql.all<T>(
+            `SELECT * FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) ${order}`,
+            ids.map((row) => Number(row.id)),
+          )
+        : [];
 
     if (!term) {
       const where = and(base);
-      const [rows, counted] = await Promise.all([
-        this.sql.all<T>(`SELECT * FROM ${table} WHERE ${where.sql} ${order} LIMIT ${limit} OFFSET ${offset}`, where.params),
+      const [ids, counted] = await Promise.all([
+        this.sql.all<{ id: number }>(`SELECT id FROM ${table} WHERE ${where.sql} ${order} LIMIT ${limit} OFFSET ${offset}`, where.params),
         this.sql.one<{ n: number }>(
           `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.sql} LIMIT ${COUNT_CAP + 1}) c`,
           where.params,
         ),
       ]);
-      return this.result(rows, Number(counted?.n ?? 0), page, limit);
+      return this.result(await rowsOf(ids), Number(counted?.n ?? 0), page, limit);
     }
 
+    // 1. The newest entries that pass the filters, each tested for every way the term can match.
+    const need = offset + limit;
+    const size = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 40));
+    const where = and(base);
+    const scan = or(source.scanMatches?.(term) ?? source.searchMatches(term));
+    const window = `(SELECT * FROM ${table} WHERE ${where.sql} ${order} LIMIT ${size}) w`;
+    const [windowIds, seen] = await Promise.all([
+      this.sql.all<{ id: number }>(`SELECT id FROM ${window} WHERE ${scan.sql} ${order} LIMIT ${limit} OFFSET ${offset}`, [
+        ...where.params,
+        ...scan.params,
+      ]),
+      this.sql.one<{ seen: number; hits: number | null }>(
+        `SELECT COUNT(*) AS seen, SUM(CASE WHEN ${scan.sql} THEN 1 ELSE 0 END) AS hits FROM ${window}`,
+        [...scan.params, ...where.params],
+      ),
+    ]);
+    const read = Number(seen?.seen ?? 0);
+    const hits = Number(seen?.hits ?? 0);
+    // The window held every entry that passes the filters: what it found is all there is.
+    if (read < size) return this.result(await rowsOf(windowIds), hits, page, limit);
+    const estimate = base.length ? null : await this.estimate(table, hits / read);
+    const counted = estimate !== null && estimate > ESTIMATE_MARGIN * COUNT_CAP ? COUNT_CAP + 1 : null;
+    if (hits >= need) return this.result(await rowsOf(windowIds), counted ?? (await this.countMatches(source, base, term)), page, limit);
+
+    // 2. A rarer term: the few rows each way of matching finds on its index.
     const members = source.searchMatches(term).map((match) => and([...base, match]));
-    const union = (cut: number) => ({
+    const wanted = {
       sql: members
-        .map((m, i) => `SELECT id, created_at FROM (SELECT id, created_at FROM ${table} WHERE ${m.sql} ${order} LIMIT ${cut}) m${i}`)
+        .map((m, i) => `SELECT id, created_at FROM (SELECT id, created_at FROM ${table} WHERE ${m.sql} ${order} LIMIT ${need}) m${i}`)
         .join(' UNION '),
       params: members.flatMap((m) => m.params),
-    });
-    const wanted = union(offset + limit);
-    const counting = union(COUNT_CAP + 1);
-    const [ids, counted] = await Promise.all([
+    };
+    const [ids, total] = await Promise.all([
       this.sql.all<{ id: number }>(`SELECT id FROM (${wanted.sql}) u ${order} LIMIT ${limit} OFFSET ${offset}`, wanted.params),
-      this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM (${counting.sql}) u`, counting.params),
+      counted ?? this.countMatches(source, base, term),
     ]);
-    const rows = ids.length
-      ? await this.sql.all<T>(
-          `SELECT * FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) ${order}`,
-          ids.map((row) => Number(row.id)),
-        )
-      : [];
-    return this.result(rows, Number(counted?.n ?? 0), page, limit);
+    return this.result(await rowsOf(ids), total, page, limit);
+  }
+
+  /** Rows matching the term, counted up to COUNT_CAP + 1 on each way of matching's index (no ordering: no sort). */
+  private async countMatches(source: LogSource, base: Condition[], term: string): Promise<number> {
+    const members = source.searchMatches(term).map((match) => and([...base, match]));
+    const counting = members.map((m) => `SELECT id FROM ${this.sql.quote(source.table)} WHERE ${m.sql} LIMIT ${COUNT_CAP + 1}`);
+    const counted = await this.sql.one<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM (${counting.map((sql, i) => `SELECT id FROM (${sql}) c${i}`).join(' UNION ')}) u`,
+      members.flatMap((m) => m.params),
+    );
+    return Number(counted?.n ?? 0);
+  }
+
+  /** The table's rows (estimated from its ids' span: two index lookups) times the share of them that match. */
+  private async estimate(table: string, share: number): Promise<number> {
+    const span = await this.sql.one<{ low: number | null; high: number | null }>(
+      `SELECT MIN(id) AS low, MAX(id) AS high FROM ${table}`,
+      [],
+    );
+    if (span?.low === null || span?.low === undefined || span.high === null) return 0;
+    return share * (Number(span.high) - Number(span.low) + 1);
   }
 
   /**
