@@ -22,6 +22,8 @@ const mysql = require('mysql2/promise');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 50);
 const CONCURRENCY = 10;
+/** A start may run migrations over millions of rows. */
+const STARTUP_MS = 15 * 60_000;
 const SOCKET = process.env.TEST_MYSQL_SOCKET ?? '/run/mysqld/mysqld.sock';
 const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
 
@@ -105,7 +107,7 @@ async function main() {
   };
   let portal = start(process.execPath, [MAIN], env);
   try {
-    await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok);
+    await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok, STARTUP_MS);
     if (database.seeded) {
       console.log(`  reusing the seeded database ${database.name}`);
     } else {
@@ -123,7 +125,7 @@ async function main() {
       // As a deployment meets its data: the portal starts on a database that holds it (the first start only migrated it).
       await stop(portal);
       portal = start(process.execPath, [MAIN], env);
-      await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok);
+      await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok, STARTUP_MS);
     }
 
     const { data } = await api(base, 'POST', '/api/admin/login', ADMIN);
