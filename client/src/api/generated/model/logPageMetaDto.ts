@@ -13,6 +13,6 @@ export interface LogPageMetaDto {
   pages: number;
   /** Rows matching the search and filters. */
   total: number;
-  /** More entries match than were counted (10,000): `total` is a lower bound. */
+  /** More entries match than were counted (10,000): `total` is a lower bound; for a search of a large log it may be estimated. */
   total_capped: boolean;
 }
