@@ -21,7 +21,7 @@ export class LogsAtSize1764760000000 implements MigrationInterface {
     );
     await queryRunner.query(
       "INSERT INTO daily_stats (day, metric, dimension, value) SELECT day, 'downloads_os', os, SUM(value) FROM " +
-        "(SELECT day, substr(dimension, 1, instr(dimension, '|') - 1) AS os, value FROM daily_stats WHERE metric = 'downloads_platform') p GROUP BY day, os",
+        `(SELECT day, substr(platform, 1, instr(platform, '|') - 1) AS os, value FROM (${parts}) q) p GROUP BY day, os`,
     );
     await queryRunner.query("DELETE FROM daily_stats WHERE metric = 'downloads'");
   }
