@@ -11,7 +11,8 @@ import { DailyStatsService, dayOf } from '../logs/daily-stats.service';
 import { OrdersService } from '../orders/orders.service';
 import { UsersService } from '../users/users.service';
 import { ActivityDto, DashboardDto, DownloadStatsDto, DownloadsPerDayDto } from './dto/dashboard.dto';
-import { BackgroundFigures } from './background-figures';
+import { BackgroundFigures, Fingerprint } from './background-figures';
+import { highestIds } from './highest-ids';
 import { SystemHealthService } from './system-health.service';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -26,7 +27,9 @@ const BUDGET_MS = 50;
 export class DashboardService implements OnApplicationBootstrap {
   private readonly figures = new BackgroundFigures<DashboardDto>(FRESH_MS, BUDGET_MS);
   private readonly charts = new BackgroundFigures<DownloadStatsDto>(FRESH_MS, BUDGET_MS);
-  private readonly sql: PreparedSql;
+  /** Whether rows were added to what the figures and the charts count (see BackgroundFigures.warm). */
+  private readonly figuresPrint: Fingerprint;
+  private readonly chartsPrint: Fingerprint;
 
   constructor(
     private readonly users: UsersService,
@@ -40,7 +43,9 @@ export class DashboardService implements OnApplicationBootstrap {
     private readonly jobs: ScheduledJobsService,
     dataSource: DataSource,
   ) {
-    this.sql = PreparedSql.for(dataSource);
+    const sql = PreparedSql.for(dataSource);
+    this.figuresPrint = highestIds(sql, ['users', 'licenses', 'devices', 'orders', 'distribution_files', 'daily_stats']);
+    this.chartsPrint = highestIds(sql, ['licenses', 'devices', 'daily_stats']);
   }
 
   /** Computes the figures and the default charts once at boot, so that on a large database no first call waits for them. */
@@ -48,21 +53,6 @@ export class DashboardService implements OnApplicationBootstrap {
     this.figures.warm('dashboard', () => this.compute(), this.figuresPrint);
     const { from, to } = this.defaultRange();
     this.charts.warm(`${from}|${to}`, () => this.computeCharts(from, to), this.chartsPrint);
-  }
-
-  /**
-   * The highest ids of the tables the figures count: whether rows were added since figures were warmed. Only
-   * MAX(id) of each (one index lookup), no rows: the counting itself stays with the modules that own them.
-   */
-  private readonly figuresPrint = () => this.highestIds(['users', 'licenses', 'devices', 'orders', 'distribution_files', 'daily_stats']);
-  private readonly chartsPrint = () => this.highestIds(['licenses', 'devices', 'daily_stats']);
-
-  private async highestIds(tables: string[]): Promise<string> {
-    const row = await this.sql.one<Record<string, unknown>>(
-      `SELECT ${tables.map((table, i) => `(SELECT MAX(id) FROM ${this.sql.quote(table)}) AS t${i}`).join(', ')}`,
-      [],
-    );
-    return tables.map((_table, i) => String(row?.[`t${i}`] ?? '')).join(',');
   }
 
   /**
