@@ -85,6 +85,13 @@ const WINDOW_MAX = 20_000;
 /** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
 const ESTIMATE_MARGIN = 3;
 
+/** What the window's query adds to each row it returns. */
+interface WindowCounts {
+  window_seen: number | string;
+  window_hits: number | string | null;
+  window_hit: number;
+}
+
 /**
  * Pages through a log newest (or oldest) first; the rows come by id after the page's ids are found on an index
  * (a deep page skips index entries, not rows). A search first looks through the newest entries that pass the
@@ -104,49 +111,51 @@ export class LogListing {
     const base = source.filters(filters);
     const term = filters.search?.trim();
     const table = this.sql.quote(source.table);
-    const rowsOf = async (ids: Array<{ id: number }>) =>
-      ids.length
-        ? this.sql.all<T>(
-            `SELECT * FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) ${order}`,
-            ids.map((row) => Number(row.id)),
-          )
-        : [];
 
     if (!term) {
       const where = and(base);
-      const [ids, counted] = await Promise.all([
-        this.sql.all<{ id: number }>(`SELECT id FROM ${table} WHERE ${where.sql} ${order} LIMIT ${limit} OFFSET ${offset}`, where.params),
+      // The page's ids from the index (a deep page skips index entries), joined to their rows: one round trip.
+      const ordered = `ORDER BY t.created_at ${direction}, t.id ${direction}`;
+      const [rows, counted] = await Promise.all([
+        this.sql.all<T>(
+          `SELECT t.* FROM ${table} t JOIN (SELECT id FROM ${table} WHERE ${where.sql} ${order} LIMIT ${limit} OFFSET ${offset}) p ON t.id = p.id ${ordered}`,
+          where.params,
+        ),
         this.sql.one<{ n: number }>(
           `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.sql} LIMIT ${COUNT_CAP + 1}) c`,
           where.params,
         ),
       ]);
-      return this.result(await rowsOf(ids), Number(counted?.n ?? 0), page, limit);
+      return this.result(rows, Number(counted?.n ?? 0), page, limit);
     }
 
-    // 1. The newest entries that pass the filters, each tested for every way the term can match.
+    // 1. The newest entries that pass the filters, each tested for every way the term can match: the page's rows,
+    // with how many entries the window held and how many matched (one round trip).
     const need = offset + limit;
     const size = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 40));
     const where = and(base);
     const scan = or(source.scanMatches?.(term) ?? source.searchMatches(term));
-    const window = `(SELECT * FROM ${table} WHERE ${where.sql} ${order} LIMIT ${size}) w`;
-    const [windowIds, seen] = await Promise.all([
-      this.sql.all<{ id: number }>(`SELECT id FROM ${window} WHERE ${scan.sql} ${order} LIMIT ${limit} OFFSET ${offset}`, [
-        ...where.params,
-        ...scan.params,
-      ]),
-      this.sql.one<{ seen: number; hits: number | null }>(
-        `SELECT COUNT(*) AS seen, SUM(CASE WHEN ${scan.sql} THEN 1 ELSE 0 END) AS hits FROM ${window}`,
-        [...scan.params, ...where.params],
+    const hit = `CASE WHEN ${scan.sql} THEN 1 ELSE 0 END`;
+    const [found, span] = await Promise.all([
+      this.sql.all<T & WindowCounts>(
+        `SELECT * FROM (SELECT w.*, COUNT(*) OVER () AS window_seen, SUM(${hit}) OVER () AS window_hits, ${hit} AS window_hit ` +
+          `FROM (SELECT * FROM ${table} WHERE ${where.sql} ${order} LIMIT ${size}) w) x WHERE window_hit = 1 ${order} LIMIT ${limit} OFFSET ${offset}`,
+        [...scan.params, ...scan.params, ...where.params],
       ),
+      base.length ? null : this.idSpan(table),
     ]);
-    const read = Number(seen?.seen ?? 0);
-    const hits = Number(seen?.hits ?? 0);
-    // The window held every entry that passes the filters: what it found is all there is.
-    if (read < size) return this.result(await rowsOf(windowIds), hits, page, limit);
-    const estimate = base.length ? null : await this.estimate(table, hits / read);
-    const counted = estimate !== null && estimate > ESTIMATE_MARGIN * COUNT_CAP ? COUNT_CAP + 1 : null;
-    if (hits >= need) return this.result(await rowsOf(windowIds), counted ?? (await this.countMatches(source, base, term)), page, limit);
+    const read = Number(found[0]?.window_seen ?? 0);
+    const hits = Number(found[0]?.window_hits ?? 0);
+    const rows = found.map(({ window_seen: _seen, window_hits: _hits, window_hit: _hit, ...row }) => row as T);
+    if (rows.length) {
+      // The window held every entry that passes the filters: what it found is all there is.
+      if (read < size) return this.result(rows, hits, page, limit);
+      if (hits >= need) {
+        const estimate = span === null ? 0 : (hits / read) * span;
+        const total = estimate > ESTIMATE_MARGIN * COUNT_CAP ? COUNT_CAP + 1 : await this.countMatches(source, base, term);
+        return this.result(rows, total, page, limit);
+      }
+    }
 
     // 2. A rarer term: the few rows each way of matching finds on its index.
     const members = source.searchMatches(term).map((match) => and([...base, match]));
@@ -158,9 +167,15 @@ export class LogListing {
     };
     const [ids, total] = await Promise.all([
       this.sql.all<{ id: number }>(`SELECT id FROM (${wanted.sql}) u ${order} LIMIT ${limit} OFFSET ${offset}`, wanted.params),
-      counted ?? this.countMatches(source, base, term),
+      this.countMatches(source, base, term),
     ]);
-    return this.result(await rowsOf(ids), total, page, limit);
+    const byIds = ids.length
+      ? await this.sql.all<T>(
+          `SELECT * FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) ${order}`,
+          ids.map((row) => Number(row.id)),
+        )
+      : [];
+    return this.result(byIds, total, page, limit);
   }
 
   /** Rows matching the term, counted up to COUNT_CAP + 1 on each way of matching's index (no ordering: no sort). */
@@ -174,14 +189,14 @@ export class LogListing {
     return Number(counted?.n ?? 0);
   }
 
-  /** The table's rows (estimated from its ids' span: two index lookups) times the share of them that match. */
-  private async estimate(table: string, share: number): Promise<number> {
+  /** The table's rows, estimated from its ids' span (two index lookups). */
+  private async idSpan(table: string): Promise<number> {
     const span = await this.sql.one<{ low: number | null; high: number | null }>(
       `SELECT MIN(id) AS low, MAX(id) AS high FROM ${table}`,
       [],
     );
     if (span?.low === null || span?.low === undefined || span.high === null) return 0;
-    return share * (Number(span.high) - Number(span.low) + 1);
+    return Number(span.high) - Number(span.low) + 1;
   }
 
   /**
