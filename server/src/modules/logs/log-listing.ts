@@ -85,13 +85,6 @@ const WINDOW_MAX = 20_000;
 /** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
 const ESTIMATE_MARGIN = 3;
 
-/** What the window's query adds to each row it returns. */
-interface WindowCounts {
-  window_seen: number | string;
-  window_hits: number | string | null;
-  window_hit: number;
-}
-
 /**
  * Pages through a log newest (or oldest) first; the rows come by id after the page's ids are found on an index
  * (a deep page skips index entries, not rows). A search first looks through the newest entries that pass the
@@ -130,31 +123,31 @@ export class LogListing {
     }
 
     // 1. The newest entries that pass the filters, each tested for every way the term can match: the page's rows,
-    // with how many entries the window held and how many matched (one round trip).
+    // and (beside it, on another connection) how many entries the window held and matched.
     const need = offset + limit;
     const size = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 40));
     const where = and(base);
     const scan = or(source.scanMatches?.(term) ?? source.searchMatches(term));
-    const hit = `CASE WHEN ${scan.sql} THEN 1 ELSE 0 END`;
-    const [found, span] = await Promise.all([
-      this.sql.all<T & WindowCounts>(
-        `SELECT * FROM (SELECT w.*, COUNT(*) OVER () AS window_seen, SUM(${hit}) OVER () AS window_hits, ${hit} AS window_hit ` +
-          `FROM (SELECT * FROM ${table} WHERE ${where.sql} ${order} LIMIT ${size}) w) x WHERE window_hit = 1 ${order} LIMIT ${limit} OFFSET ${offset}`,
-        [...scan.params, ...scan.params, ...where.params],
+    const window = `(SELECT * FROM ${table} WHERE ${where.sql} ${order} LIMIT ${size}) w`;
+    const [rows, seen, span] = await Promise.all([
+      this.sql.all<T>(`SELECT * FROM ${window} WHERE ${scan.sql} ${order} LIMIT ${limit} OFFSET ${offset}`, [
+        ...where.params,
+        ...scan.params,
+      ]),
+      this.sql.one<{ seen: number; hits: number | null }>(
+        `SELECT COUNT(*) AS seen, SUM(CASE WHEN ${scan.sql} THEN 1 ELSE 0 END) AS hits FROM ${window}`,
+        [...scan.params, ...where.params],
       ),
       base.length ? null : this.idSpan(table),
     ]);
-    const read = Number(found[0]?.window_seen ?? 0);
-    const hits = Number(found[0]?.window_hits ?? 0);
-    const rows = found.map(({ window_seen: _seen, window_hits: _hits, window_hit: _hit, ...row }) => row as T);
-    if (rows.length) {
-      // The window held every entry that passes the filters: what it found is all there is.
-      if (read < size) return this.result(rows, hits, page, limit);
-      if (hits >= need) {
-        const estimate = span === null ? 0 : (hits / read) * span;
-        const total = estimate > ESTIMATE_MARGIN * COUNT_CAP ? COUNT_CAP + 1 : await this.countMatches(source, base, term);
-        return this.result(rows, total, page, limit);
-      }
+    const read = Number(seen?.seen ?? 0);
+    const hits = Number(seen?.hits ?? 0);
+    // The window held every entry that passes the filters: what it found is all there is.
+    if (read < size) return this.result(rows, hits, page, limit);
+    if (hits >= need) {
+      const estimate = span === null ? 0 : (hits / read) * span;
+      const total = estimate > ESTIMATE_MARGIN * COUNT_CAP ? COUNT_CAP + 1 : await this.countMatches(source, base, term);
+      return this.result(rows, total, page, limit);
     }
 
     // 2. A rarer term: the few rows each way of matching finds on its index.
