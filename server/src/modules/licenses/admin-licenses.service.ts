@@ -16,7 +16,7 @@ import { keyInUse, LicensesService } from './licenses.service';
 export const ADMIN_PRODUCT_TIERS = ['Pro', 'Enterprise', 'Basic'] as const;
 const EXPIRES_SOON_DAYS = 30;
 /** Licenses per export batch: read, written and sent in well under the event loop's 50 ms. */
-const EXPORT_BATCH = 2_000;
+const EXPORT_BATCH = 1_000;
 
 /** License Management for admins: list, create, edit, revoke, activate, extend, delete, stats and export. */
 @Injectable()

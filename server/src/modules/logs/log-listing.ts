@@ -47,7 +47,7 @@ export interface LogPage<T> {
 /** Counting stops here: an exact count of millions of rows costs seconds, and nobody pages that far. */
 export const COUNT_CAP = 10_000;
 /** Rows per export batch: a batch is read, written and sent in well under the event loop's 50 ms. */
-const EXPORT_BATCH = 2_000;
+const EXPORT_BATCH = 1_000;
 
 /** `LIKE 'term%'` with the wildcards in the term escaped ('!' escapes alike on SQLite and MySQL). */
 export const startsWith = (column: string, term: string): Condition => ({
