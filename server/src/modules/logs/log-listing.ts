@@ -80,7 +80,7 @@ export function commonFilters(filters: LogFilters, userColumn: string | null): C
 }
 
 /** Rows of the newest (or oldest) entries a search first looks through, at least and at most. */
-const WINDOW_MIN = 2_000;
+const WINDOW_MIN = 500;
 const WINDOW_MAX = 20_000;
 /** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
 const ESTIMATE_MARGIN = 3;
@@ -125,7 +125,7 @@ export class LogListing {
     // 1. The newest entries that pass the filters, each tested for every way the term can match: the page's rows,
     // and (beside it, on another connection) how many entries the window held and matched.
     const need = offset + limit;
-    const size = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 40));
+    const size = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 20));
     const where = and(base);
     const scan = or(source.scanMatches?.(term) ?? source.searchMatches(term));
     const window = `(SELECT * FROM ${table} WHERE ${where.sql} ${order} LIMIT ${size}) w`;
