@@ -131,11 +131,21 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
     (done, total) => log('download_logs', done, total),
   );
   if (c.downloads > 0) {
-    await connection.query(`DELETE FROM daily_stats WHERE metric = 'downloads'`);
+    // The per-day download figures the portal keeps as it logs downloads: by OS and architecture, by version, by OS.
+    await connection.query(`DELETE FROM daily_stats WHERE metric IN ('downloads_os', 'downloads_platform', 'downloads_version')`);
     await connection.query(
       `INSERT INTO daily_stats (day, metric, dimension, value)
-       SELECT DATE_FORMAT(created_at, '%Y-%m-%d'), 'downloads', LEFT(CONCAT(COALESCE(version, ''), '|', COALESCE(os_type, ''), '|', COALESCE(architecture, '')), 100), COUNT(*)
+       SELECT DATE_FORMAT(created_at, '%Y-%m-%d'), 'downloads_platform', CONCAT(COALESCE(os_type, ''), '|', COALESCE(architecture, '')), COUNT(*)
        FROM download_logs GROUP BY 1, 3`,
+    );
+    await connection.query(
+      `INSERT INTO daily_stats (day, metric, dimension, value)
+       SELECT DATE_FORMAT(created_at, '%Y-%m-%d'), 'downloads_version', LEFT(COALESCE(version, ''), 100), COUNT(*)
+       FROM download_logs GROUP BY 1, 3`,
+    );
+    await connection.query(
+      `INSERT INTO daily_stats (day, metric, dimension, value)
+       SELECT day, 'downloads_os', SUBSTRING_INDEX(dimension, '|', 1), SUM(value) FROM daily_stats WHERE metric = 'downloads_platform' GROUP BY 1, 3`,
     );
     log('daily_stats', 1, 1);
   }

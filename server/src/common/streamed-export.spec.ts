@@ -1,7 +1,8 @@
 import { createServer, get, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Response } from 'express';
-import { ExportFormat, sendExport } from './streamed-export';
+import { csvRow } from './csv';
+import { ExportFormat, isoDate, sendExport } from './streamed-export';
 
 interface Row {
   id: number;
@@ -25,8 +26,8 @@ async function exportOver(format: ExportFormat, batches: Row[][]) {
       format,
       columns: ['id', 'name'],
       batches: rows(),
-      csvValues: (row) => [row.id, row.name],
-      json: (row) => ({ ...row, shown: true }),
+      csvLine: (row) => csvRow([row.id, row.name]),
+      jsonText: (row) => JSON.stringify({ ...row, shown: true }),
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -72,5 +73,12 @@ describe('sendExport', () => {
   it('gives the event loop a turn between batches, so other requests are served while it runs', async () => {
     const { events } = await exportOver('csv', [[{ id: 1, name: 'a' }], [{ id: 2, name: 'b' }], [{ id: 3, name: 'c' }]]);
     expect(events).toEqual(['batch 0', 'other 0', 'batch 1', 'other 1', 'batch 2', 'other 2']);
+  });
+
+  it("writes raw rows' dates as ISO 8601, from either engine", () => {
+    expect(isoDate(new Date('2026-11-25T10:00:00.123Z'))).toBe('2026-11-25T10:00:00.123Z');
+    expect(isoDate('2026-11-25 10:00:00.123')).toBe('2026-11-25T10:00:00.123Z');
+    expect(isoDate('2026-11-25 10:00:00')).toBe('2026-11-25T10:00:00.000Z');
+    expect(isoDate(null)).toBeNull();
   });
 });

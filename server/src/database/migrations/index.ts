@@ -10,6 +10,7 @@ import { ProfileAndSessions1764730000000 } from './1764730000000-ProfileAndSessi
 import { LicenseServerSyncState1764740000000 } from './1764740000000-LicenseServerSyncState';
 import { ListIndexes1764750000000 } from './1764750000000-ListIndexes';
 import { UserSearch1764750100000 } from './1764750100000-UserSearch';
+import { LogsAtSize1764760000000 } from './1764760000000-LogsAtSize';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   LicenseServerSyncState1764740000000,
   ListIndexes1764750000000,
   UserSearch1764750100000,
+  LogsAtSize1764760000000,
 ];

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
-import { FreshCache } from '../../common/fresh-cache';
+import { DataSource } from 'typeorm';
+import { PreparedSql } from '../../database/prepared-sql';
 import { DevicesService } from '../devices/devices.service';
 import { DistributionFilesService } from '../distribution-files/distribution-files.service';
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
@@ -10,18 +11,25 @@ import { DailyStatsService, dayOf } from '../logs/daily-stats.service';
 import { OrdersService } from '../orders/orders.service';
 import { UsersService } from '../users/users.service';
 import { ActivityDto, DashboardDto, DownloadStatsDto, DownloadsPerDayDto } from './dto/dashboard.dto';
+import { BackgroundFigures, Fingerprint } from './background-figures';
+import { highestIds } from './highest-ids';
 import { SystemHealthService } from './system-health.service';
 
 const DAY_MS = 24 * 3600 * 1000;
 const PERIOD_DAYS = 30;
 /** The figures are kept this long: counting a million licenses for every refresh of every admin is wasted work. */
 const FRESH_MS = 15_000;
+/** Figures that take longer than this to compute are refreshed off the request path (see BackgroundFigures). */
+const BUDGET_MS = 50;
 
 /** The admin Dashboard: key figures with the previous period, recent activity, and charts per day. */
 @Injectable()
-export class DashboardService {
-  private readonly figures = new FreshCache<DashboardDto>(FRESH_MS);
-  private readonly charts = new FreshCache<DownloadStatsDto>(FRESH_MS);
+export class DashboardService implements OnApplicationBootstrap {
+  private readonly figures = new BackgroundFigures<DashboardDto>(FRESH_MS, BUDGET_MS);
+  private readonly charts = new BackgroundFigures<DownloadStatsDto>(FRESH_MS, BUDGET_MS);
+  /** Whether rows were added to what the figures and the charts count (see BackgroundFigures.warm). */
+  private readonly figuresPrint: Fingerprint;
+  private readonly chartsPrint: Fingerprint;
 
   constructor(
     private readonly users: UsersService,
@@ -33,11 +41,26 @@ export class DashboardService {
     private readonly dailyStats: DailyStatsService,
     private readonly health: SystemHealthService,
     private readonly jobs: ScheduledJobsService,
-  ) {}
+    dataSource: DataSource,
+  ) {
+    const sql = PreparedSql.for(dataSource);
+    this.figuresPrint = highestIds(sql, ['users', 'licenses', 'devices', 'orders', 'distribution_files', 'daily_stats']);
+    this.chartsPrint = highestIds(sql, ['licenses', 'devices', 'daily_stats']);
+  }
 
-  /** Fresh figures when they are at most FRESH_MS old; otherwise new ones (one computation shared by concurrent calls). */
+  /** Computes the figures and the default charts once at boot, so that on a large database no first call waits for them. */
+  onApplicationBootstrap(): void {
+    this.figures.warm('dashboard', () => this.compute(), this.figuresPrint);
+    const { from, to } = this.defaultRange();
+    this.charts.warm(`${from}|${to}`, () => this.computeCharts(from, to), this.chartsPrint);
+  }
+
+  /**
+   * Fresh figures when they are at most FRESH_MS old; otherwise new ones, for the call when they are cheap, off its
+   * path when not (the call gets the last ones; `generated_at` says when they were made).
+   */
   dashboard(): Promise<DashboardDto> {
-    return this.figures.get('dashboard', () => this.compute());
+    return this.figures.get('dashboard', () => this.compute(), this.figuresPrint);
   }
 
   async activity(limit: number): Promise<ActivityDto[]> {
@@ -57,32 +80,33 @@ export class DashboardService {
    * FRESH_MS per range like the figures: at millions of rows each computation is seconds of database work.
    */
   downloadStats(fromDay?: string, toDay?: string): Promise<DownloadStatsDto> {
+    const { from, to } = this.defaultRange(fromDay, toDay);
+    return this.charts.get(`${from}|${to}`, () => this.computeCharts(from, to), this.chartsPrint);
+  }
+
+  /** The range asked for; by default the last PERIOD_DAYS days up to today. */
+  private defaultRange(fromDay?: string, toDay?: string): { from: string; to: string } {
     const to = toDay ?? dayOf(new Date());
-    const from = fromDay ?? dayOf(new Date(Date.parse(`${to}T00:00:00Z`) - (PERIOD_DAYS - 1) * DAY_MS));
-    return this.charts.get(`${from}|${to}`, () => this.computeCharts(from, to));
+    return { from: fromDay ?? dayOf(new Date(Date.parse(`${to}T00:00:00Z`) - (PERIOD_DAYS - 1) * DAY_MS)), to };
   }
 
   private async computeCharts(from: string, to: string): Promise<DownloadStatsDto> {
     const days = daysBetween(from, to);
-    const [downloads, issued, snapshots, deviceStats] = await Promise.all([
-      this.dailyStats.range('downloads', from, to),
+    const [perOs, platforms, versions, issued, snapshots, deviceStats] = await Promise.all([
+      this.dailyStats.range('downloads_os', from, to),
+      this.dailyStats.totals('downloads_platform', from, to),
+      this.dailyStats.totals('downloads_version', from, to),
       this.licenses.issuedPerDay(new Date(`${from}T00:00:00.000Z`), new Date(`${to}T23:59:59.999Z`)),
       this.dailyStats.range('active_devices', from, to),
       this.devices.stats(),
     ]);
 
     const perDay = new Map<string, DownloadsPerDayDto>(days.map((day) => [day, { day, total: 0, windows: 0, linux: 0, macos: 0 }]));
-    const byPlatform = new Map<string, number>();
-    const byVersion = new Map<string, number>();
-    for (const { day, dimension, value } of downloads) {
-      const [version, os, architecture] = dimension.split('|');
+    for (const { day, dimension: os, value } of perOs) {
       const entry = perDay.get(day);
-      if (entry) {
-        entry.total += value;
-        if (os === 'windows' || os === 'linux' || os === 'macos') entry[os] += value;
-      }
-      byPlatform.set(`${os}|${architecture}`, (byPlatform.get(`${os}|${architecture}`) ?? 0) + value);
-      byVersion.set(version, (byVersion.get(version) ?? 0) + value);
+      if (!entry) continue;
+      entry.total += value;
+      if (os === 'windows' || os === 'linux' || os === 'macos') entry[os] += value;
     }
     const issuedByDay = new Map(issued.map((row) => [row.day, row]));
     const activeByDay = new Map(snapshots.map((row) => [row.day, row.value]));
@@ -91,15 +115,11 @@ export class DashboardService {
       from,
       to,
       downloads_per_day: [...perDay.values()],
-      downloads_by_platform: [...byPlatform]
-        .map(([key, count]) => {
-          const [os_type, architecture] = key.split('|');
-          return { os_type, architecture, downloads: count };
-        })
-        .sort((a, b) => b.downloads - a.downloads),
-      downloads_by_version: [...byVersion]
-        .map(([version, count]) => ({ version, downloads: count }))
-        .sort((a, b) => b.downloads - a.downloads),
+      downloads_by_platform: platforms.map(({ dimension, value }) => {
+        const [os_type, architecture] = dimension.split('|');
+        return { os_type, architecture, downloads: value };
+      }),
+      downloads_by_version: versions.map(({ dimension, value }) => ({ version: dimension, downloads: value })),
       licenses_per_day: days.map((day) => ({ day, trial: issuedByDay.get(day)?.trial ?? 0, paid: issuedByDay.get(day)?.paid ?? 0 })),
       active_devices_per_day: days
         .filter((day) => activeByDay.has(day) || day === today)
@@ -125,7 +145,7 @@ export class DashboardService {
       this.files.stats(),
       this.orders.statistics(),
       this.devices.stats(),
-      this.dailyStats.range('downloads', dayOf(since), dayOf(new Date())),
+      this.dailyStats.range('downloads_os', dayOf(since), dayOf(new Date())),
       this.health.activity(),
     ]);
     const downloadsLast30 = recentDownloads.reduce((sum, row) => sum + row.value, 0);

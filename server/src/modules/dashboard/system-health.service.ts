@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { statfs, stat } from 'node:fs/promises';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
@@ -8,16 +8,28 @@ import { DistributionFilesService } from '../distribution-files/distribution-fil
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
 import { LicenseServerSyncService } from '../license-server/license-server-sync.service';
 import { VersionsService } from '../versions/versions.service';
+import { BackgroundFigures, Fingerprint } from './background-figures';
+import { highestIds } from './highest-ids';
 import { DatabaseHealthDto, StorageHealthDto, SystemActivityDto, SystemHealthDto } from './dto/dashboard.dto';
 
 /** Below this much free disk the portal warns: uploads and logs would soon fail. */
 const LOW_DISK_BYTES = 1024 ** 3;
 const LOW_DISK_SHARE = 0.05;
+/** The database's size changes slowly, and MariaDB's information_schema takes seconds to sum it at size. */
+const SIZE_FRESH_MS = 60_000;
+const SIZE_BUDGET_MS = 50;
+const STORAGE_FRESH_MS = 15_000;
+/** A size measured at boot may stand in until a fresh one is measured, whatever was added meanwhile. */
+const sizeUnchanged = async () => '';
 
 /** The System Health panel: database, storage, disk, scheduled jobs and the license-server sync, with a status and its reasons. */
 @Injectable()
-export class SystemHealthService {
+export class SystemHealthService implements OnApplicationBootstrap {
   private readonly sql: PreparedSql;
+  private readonly size = new BackgroundFigures<number | null>(SIZE_FRESH_MS, SIZE_BUDGET_MS, 1);
+  /** Storage used sums every file's row (tens of thousands at size): kept like the dashboard's figures. */
+  private readonly storageFigures = new BackgroundFigures<StorageHealthDto>(STORAGE_FRESH_MS, SIZE_BUDGET_MS, 1);
+  private readonly storagePrint: Fingerprint;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -28,6 +40,12 @@ export class SystemHealthService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sql = PreparedSql.for(dataSource);
+    this.storagePrint = highestIds(this.sql, ['versions', 'distribution_files']);
+  }
+
+  onApplicationBootstrap(): void {
+    this.size.warm('database', () => this.databaseSize(), sizeUnchanged);
+    this.storageFigures.warm('storage', () => this.measureStorage(), this.storagePrint);
   }
 
   /** Uptime, database size and storage used: the dashboard's System Health card. */
@@ -87,7 +105,7 @@ export class SystemHealthService {
         // A mysql:// URL may point at MariaDB: its version says which.
         engine: engine === 'sqlite' ? engine : version?.toLowerCase().includes('mariadb') ? 'mariadb' : 'mysql',
         version,
-        size_bytes: await this.databaseSize(),
+        size_bytes: await this.size.get('database', () => this.databaseSize(), sizeUnchanged),
         round_trip_ms: Math.round(roundTrip * 100) / 100,
         reachable: true,
       };
@@ -116,7 +134,11 @@ export class SystemHealthService {
     return row?.size === null || row?.size === undefined ? null : Number(row.size);
   }
 
-  private async storage(): Promise<StorageHealthDto> {
+  private storage(): Promise<StorageHealthDto> {
+    return this.storageFigures.get('storage', () => this.measureStorage(), this.storagePrint);
+  }
+
+  private async measureStorage(): Promise<StorageHealthDto> {
     const [versions, files, disk] = await Promise.all([
       this.versions.storageUsage(),
       this.files.stats(),

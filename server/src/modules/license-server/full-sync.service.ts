@@ -96,6 +96,8 @@ export class FullSyncService {
       const { id, ...progress } = run;
       const stored = await this.runs.update({ id, status: 'running' }, progress);
       if (!stored.affected || run.last_error) break;
+      // A turn for other requests between batches (on SQLite a batch's reads and writes run without one).
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return run;
   }

@@ -21,28 +21,12 @@ import {
   RevokeLicenseResponseDto,
   toAdminLicenseDto,
 } from './dto/license.dto';
-import { LicenseEntity } from './license.entity';
+import { LICENSE_EXPORT_COLUMNS, licenseCsvLine, licenseJsonText } from './license-export';
 import { LicenseProductsService } from './license-products.service';
 import { AdminLicensesService } from './admin-licenses.service';
 import { LicensesService } from './licenses.service';
 import { AdminOnly } from '../../common/admin-only.decorator';
 import { IdParam } from '../../common/id-param';
-
-const EXPORT_COLUMNS: Array<keyof LicenseEntity> = [
-  'id',
-  'license_key',
-  'product_name',
-  'user_email',
-  'status',
-  'is_trial',
-  'expires_at',
-  'max_activations',
-  'current_activations',
-  'order_id',
-  'synced_at',
-  'created_at',
-  'updated_at',
-];
 
 /** License Management. Static paths come before /:id so they are not taken for ids. */
 @ApiTags('licenses')
@@ -83,10 +67,10 @@ export class AdminLicensesController {
     await sendExport(response, {
       name: `licenses_${new Date().toISOString().slice(0, 10)}`,
       format: query.format ?? 'csv',
-      columns: EXPORT_COLUMNS,
+      columns: LICENSE_EXPORT_COLUMNS,
       batches: this.licenses.exportBatches(query),
-      csvValues: (license) => EXPORT_COLUMNS.map((column) => license[column]),
-      json: toAdminLicenseDto,
+      csvLine: licenseCsvLine,
+      jsonText: licenseJsonText,
     });
   }
 

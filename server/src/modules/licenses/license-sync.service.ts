@@ -38,7 +38,11 @@ export class LicenseSyncService {
 
   /** Confirms pushed licenses as synced, each only if it still holds what was pushed (a newer change stays pending). */
   async markSynced(pushed: SyncedLicense[], at: Date): Promise<void> {
-    for (const license of pushed) await this.licenses.markSyncedWhere(toSyncedLicense(license), at);
+    for (const [i, license] of pushed.entries()) {
+      await this.licenses.markSyncedWhere(toSyncedLicense(license), at);
+      // SQLite runs each update synchronously: a turn for other requests every 50, so a 500-license batch never holds the event loop.
+      if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** Every license, `limit` at a time after `afterId`, by id (a full sync pushes them all, whatever their sync stamp). */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, FindOptionsWhere, In, IsNull, LessThanOrEqual, MoreThan, Not, Repository, SelectQueryBuilder } from 'typeorm';
 import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
+import { LICENSE_EXPORT_SELECT, RawLicenseRow } from './license-export';
 import { AdminLicenseSortKey, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
 import { LicenseEntity, LicenseStatus } from './license.entity';
 
@@ -269,17 +270,26 @@ export class LicensesRepository {
     });
   }
 
-  /** Up to `size` licenses after `afterId` that match the filters, in id order (for streamed exports). */
+  /**
+   * Up to `size` licenses after `afterId` that match the filters (the admin list's search; status as of `now`), in id
+   * order, as raw rows of the export's columns (for streamed exports: a million entities would cost more to build
+   * than to write).
+   */
   async exportBatch(
     filter: { search?: string; status?: LicenseStatus },
     afterId: number,
     size: number,
     now = new Date(),
-  ): Promise<LicenseEntity[]> {
+  ): Promise<RawLicenseRow[]> {
     const qb = this.licenses.createQueryBuilder('l').where('l.id > :afterId', { afterId });
     await this.whereAdminSearch(qb, filter.search);
     if (filter.status) whereStatus(qb, filter.status, now);
-    return qb.orderBy('l.id', 'ASC').take(size).getMany();
+    qb.select([]);
+    for (const column of LICENSE_EXPORT_SELECT) {
+      if (column === 'status') qb.addSelect(`CASE WHEN l.status = 'active' AND l.expires_at <= :now THEN 'expired' ELSE l.status END`, 'status');
+      else qb.addSelect(`l.${column}`, column);
+    }
+    return qb.setParameter('now', now).orderBy('l.id', 'ASC').limit(size).getRawMany<RawLicenseRow>();
   }
 
   /**

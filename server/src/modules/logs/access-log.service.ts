@@ -8,6 +8,7 @@ import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
 import { AccessLogEntity } from './access-log.entity';
 import { routeOf } from './audit.interceptor';
+import type { RawRow } from './log-export';
 import { commonFilters, Condition, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -114,8 +115,9 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
     return { ...page, rows: page.rows.map((row) => this.read(row)) };
   }
 
-  async *batches(filters: LogFilters): AsyncGenerator<AccessLogEntity[]> {
-    for await (const rows of this.listing.batches<AccessLogEntity>(this.source, filters)) yield rows.map((row) => this.read(row));
+  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts). */
+  batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
+    return this.listing.batches(this.source, filters);
   }
 
   prune(before: Date): Promise<number> {

@@ -4,6 +4,7 @@ import { JOB_FAILED, type JobFailedEvent, OnNotification } from '../../common/ev
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
 import { AuditLogEntity, LogLevel } from './audit-log.entity';
+import type { RawRow } from './log-export';
 import { commonFilters, Condition, contains, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -19,6 +20,12 @@ export interface AuditEntry {
 }
 
 type Row = Omit<AuditLogEntity, 'id'>;
+/** InnoDB's default full-text stopwords: a word among them is never found on the index. */
+const STOPWORDS = new Set(
+  'a about an are as at be by com de en for from how i in is it la of on or that the this to was what when where who will with und www'.split(
+    ' ',
+  ),
+);
 const COLUMNS: Array<keyof Row> = [
   'level',
   'action',
@@ -60,12 +67,9 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
         ...commonFilters(filters, 'actor_email'),
         ...(filters.level ? [{ sql: 'level = ?', params: [filters.level] }] : []),
       ],
-      searchMatches: (term) => [
-        startsWith('actor_email', term.toLowerCase()),
-        startsWith('ip_address', term),
-        startsWith('action', term.toLowerCase()),
-        this.messageMatch(term),
-      ],
+      searchMatches: (term) => [...this.columnMatches(term), ...this.messageMatch(term)],
+      // On rows already read, the message is simply tested for the term (what the full-text index finds, and more).
+      scanMatches: (term) => [...this.columnMatches(term), ...(this.messageMatch(term).length ? [contains('message', term)] : [])],
     };
   }
 
@@ -109,8 +113,9 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
     return (await this.list({ limit, page: 1 })).rows;
   }
 
-  async *batches(filters: LogFilters): AsyncGenerator<AuditLogEntity[]> {
-    for await (const rows of this.listing.batches<AuditLogEntity>(this.source, filters)) yield rows.map((row) => this.read(row));
+  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts). */
+  batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
+    return this.listing.batches(this.source, filters);
   }
 
   prune(before: Date): Promise<number> {
@@ -131,16 +136,27 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
     await this.writer.drain().catch(() => undefined);
   }
 
-  /** Words in messages: MariaDB's FULLTEXT index (word prefixes), SQLite's FTS5 trigram table (any 3+ letters). */
-  private messageMatch(term: string): Condition {
+  /** The beginning of the actor's e-mail, the address or the action. */
+  private columnMatches(term: string): Condition[] {
+    return [startsWith('actor_email', term.toLowerCase()), startsWith('ip_address', term), startsWith('action', term.toLowerCase())];
+  }
+
+  /**
+   * Messages holding the term, found on the full-text index: SQLite's FTS5 trigram table (any 3+ characters), or
+   * MariaDB's FULLTEXT index on the term's longest indexed word (3+ letters, not a stopword: one word's few rows
+   * rather than every row of a common one), the term itself then tested on those rows. A term with nothing the
+   * index holds is not looked for in messages (that would read every row); the other columns still match it.
+   */
+  private messageMatch(term: string): Condition[] {
     if (this.sql.engine === 'mysql') {
-      const words = term.match(/[\p{L}\p{N}_]+/gu) ?? [];
-      // InnoDB indexes words of 3+ characters: shorter ones are looked for the slow way.
-      if (!words.length || words.some((word) => [...word].length < 3)) return contains('message', term);
-      return { sql: 'MATCH(message) AGAINST (? IN BOOLEAN MODE)', params: [words.map((word) => `+${word}*`).join(' ')] };
+      const words = (term.match(/[\p{L}\p{N}_]+/gu) ?? []).filter((word) => [...word].length >= 3 && !STOPWORDS.has(word.toLowerCase()));
+      if (!words.length) return [];
+      const longest = words.reduce((a, b) => ([...b].length > [...a].length ? b : a));
+      const like = contains('message', term);
+      return [{ sql: `MATCH(message) AGAINST (? IN BOOLEAN MODE) AND ${like.sql}`, params: [`+${longest}*`, ...like.params] }];
     }
-    if ([...term].length < 3) return contains('message', term);
-    return { sql: 'id IN (SELECT rowid FROM audit_logs_fts WHERE audit_logs_fts MATCH ?)', params: [`"${term.replace(/"/g, '""')}"`] };
+    if ([...term].length < 3) return [];
+    return [{ sql: 'id IN (SELECT rowid FROM audit_logs_fts WHERE audit_logs_fts MATCH ?)', params: [`"${term.replace(/"/g, '""')}"`] }];
   }
 
   private read(row: AuditLogEntity): AuditLogEntity {

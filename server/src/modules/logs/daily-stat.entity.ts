@@ -1,8 +1,8 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * Figures per day that charts read without scanning logs: downloads by version, OS and architecture (counted as
- * download rows are written), active devices (a daily snapshot). Kept when logs are cleared or pruned.
+ * Figures per day that charts read without scanning logs: downloads by OS, by OS and architecture and by version
+ * (counted as download rows are written), active devices (a daily snapshot). Kept when logs are cleared or pruned.
  */
 @Entity('daily_stats')
 @Index('UQ_daily_stats_day_metric_dimension', ['day', 'metric', 'dimension'], { unique: true })
@@ -15,11 +15,11 @@ export class DailyStatEntity {
   @Column({ type: 'varchar', length: 10 })
   day: string;
 
-  /** 'downloads' or 'active_devices'. */
+  /** 'downloads_os', 'downloads_platform', 'downloads_version' or 'active_devices'. */
   @Column({ type: 'varchar', length: 32 })
   metric: string;
 
-  /** For downloads `version|os|architecture`; '' for a single figure. */
+  /** The OS, `os|architecture` or the version; '' for a single figure. */
   @Column({ type: 'varchar', length: 100, default: '' })
   dimension: string;
 

@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PreparedSql } from '../../database/prepared-sql';
 
-export type DailyMetric = 'downloads' | 'active_devices';
+/**
+ * Downloads per day by OS (the chart per day), by `os|architecture` and by version (totals over a range): three
+ * coarse figures rather than one per version × OS × architecture, so a month's chart reads a few rows per day.
+ */
+export type DailyMetric = 'downloads_os' | 'downloads_platform' | 'downloads_version' | 'active_devices';
 
 export interface DailyValue {
   day: string;
@@ -22,8 +26,8 @@ export class DailyStatsService {
     this.sql = PreparedSql.for(dataSource);
   }
 
-  /** Adds counts to the day's figures: `counts` maps `day\tdimension` to the amount. */
-  async add(metric: DailyMetric, counts: Map<string, number>): Promise<void> {
+  /** Adds counts to the days' figures: `counts` maps `metric\tday\tdimension` to the amount. */
+  async add(counts: Map<string, number>): Promise<void> {
     if (!counts.size) return;
     const upsert =
       this.sql.engine === 'mysql'
@@ -32,7 +36,7 @@ export class DailyStatsService {
     await this.sql.runEach(
       upsert,
       [...counts].map(([key, value]) => {
-        const [day, dimension] = key.split('\t');
+        const [metric, day, dimension] = key.split('\t');
         return [day, metric, dimension.slice(0, 100), value];
       }),
     );
@@ -45,6 +49,15 @@ export class DailyStatsService {
         ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)'
         : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = excluded.value';
     await this.sql.run(upsert, [day, metric, dimension, value]);
+  }
+
+  /** Each dimension's sum over the days from `from` to `to` (inclusive), largest first. */
+  async totals(metric: DailyMetric, from: string, to: string): Promise<Array<{ dimension: string; value: number }>> {
+    const rows = await this.sql.all<{ dimension: string; value: number | string }>(
+      'SELECT dimension, SUM(value) AS value FROM daily_stats WHERE metric = ? AND day >= ? AND day <= ? GROUP BY dimension ORDER BY value DESC',
+      [metric, from, to],
+    );
+    return rows.map((row) => ({ dimension: row.dimension, value: Number(row.value) }));
   }
 
   /** The figures of days from `from` to `to` (inclusive, YYYY-MM-DD). */

@@ -5,6 +5,7 @@ import { IntervalBatch } from '../../database/interval-batch';
 import { PreparedSql } from '../../database/prepared-sql';
 import { DailyStatsService, dayOf } from './daily-stats.service';
 import { DownloadLogEntity } from './download-log.entity';
+import type { RawRow } from './log-export';
 import { commonFilters, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -48,7 +49,7 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
         COLUMNS,
         entries.map((entry) => COLUMNS.map((column) => entry[column])),
       );
-      await this.dailyStats.add('downloads', countPerDay(entries));
+      await this.dailyStats.add(countPerDay(entries));
     },
     1000,
     (error) => this.logger.error(`Download log rows not stored yet (kept for the next try): ${(error as Error).message}`),
@@ -98,9 +99,10 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
     return { ...page, rows: page.rows.map((row) => this.read(row)) };
   }
 
-  async *batches(filters: LogFilters): AsyncGenerator<DownloadLogEntity[]> {
+  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts); what is held is stored first. */
+  async *batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
     await this.writer.flush();
-    for await (const rows of this.listing.batches<DownloadLogEntity>(this.sourceFor(), filters)) yield rows.map((row) => this.read(row));
+    yield* this.listing.batches(this.sourceFor(), filters);
   }
 
   prune(before: Date): Promise<number> {
@@ -138,12 +140,16 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
   }
 }
 
-/** Downloads per UTC day and `version|os|architecture`. */
+/** Downloads per UTC day by OS, by `os|architecture` and by version (keys `metric\tday\tdimension`). */
 function countPerDay(entries: DownloadLogEntry[]): Map<string, number> {
   const counts = new Map<string, number>();
+  const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const entry of entries) {
-    const key = `${dayOf(entry.created_at)}\t${entry.version ?? ''}|${entry.os_type ?? ''}|${entry.architecture ?? ''}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const day = dayOf(entry.created_at);
+    const os = entry.os_type ?? '';
+    count(`downloads_os\t${day}\t${os}`);
+    count(`downloads_platform\t${day}\t${os}|${entry.architecture ?? ''}`);
+    count(`downloads_version\t${day}\t${entry.version ?? ''}`);
   }
   return counts;
 }

@@ -25,15 +25,20 @@ export interface LogFilters {
 export interface LogSource {
   table: string;
   filters(filters: LogFilters): Condition[];
-  /** OR-ed: a row matches the search when it matches any of them. */
+  /** OR-ed: a row matches the search when it matches any of them. Each is served by an index. */
   searchMatches(term: string): Condition[];
+  /** The same ways of matching, as conditions to test on rows already read (where searchMatches uses a full-text index). */
+  scanMatches?(term: string): Condition[];
 }
 
 export interface LogPage<T> {
   rows: T[];
   /** Rows matching, counted up to COUNT_CAP. */
   total: number;
-  /** More rows match than COUNT_CAP: `total` is a lower bound. */
+  /**
+   * More rows match than COUNT_CAP: `total` is a lower bound. Counted, or for a search estimated: the share of
+   * matches among the newest entries times the table's rows, when that is over three times the cap.
+   */
   capped: boolean;
   page: number;
   limit: number;
@@ -41,7 +46,8 @@ export interface LogPage<T> {
 
 /** Counting stops here: an exact count of millions of rows costs seconds, and nobody pages that far. */
 export const COUNT_CAP = 10_000;
-const EXPORT_BATCH = 5_000;
+/** Rows per export batch: a batch is read, written and sent in well under the event loop's 50 ms. */
+const EXPORT_BATCH = 1_000;
 
 /** `LIKE 'term%'` with the wildcards in the term escaped ('!' escapes alike on SQLite and MySQL). */
 export const startsWith = (column: string, term: string): Condition => ({
@@ -73,9 +79,18 @@ export function commonFilters(filters: LogFilters, userColumn: string | null): C
   return conditions;
 }
 
+/** Rows of the newest (or oldest) entries a search first looks through, at least and at most. */
+const WINDOW_MIN = 500;
+const WINDOW_MAX = 20_000;
+/** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
+const ESTIMATE_MARGIN = 3;
+
 /**
- * Pages through a log newest (or oldest) first. A search is the UNION of one index-backed query per way the term
- * can match, each cut at the rows the page needs, so neither a common nor a rare term scans the table.
+ * Pages through a log newest (or oldest) first; the rows come by id after the page's ids are found on an index
+ * (a deep page skips index entries, not rows). A search first looks through the newest entries that pass the
+ * filters (a window of at most WINDOW_MAX rows, read along created_at): a common term fills its page there. A rare
+ * one then goes to the UNION of one index-backed query per way the term can match, each cut at the rows the page
+ * needs: few rows match, so few are read. Neither scans the table.
  */
 export class LogListing {
   constructor(private readonly sql: PreparedSql) {}
@@ -92,8 +107,13 @@ export class LogListing {
 
     if (!term) {
       const where = and(base);
+      // The page's ids from the index (a deep page skips index entries), joined to their rows: one round trip.
+      const ordered = `ORDER BY t.created_at ${direction}, t.id ${direction}`;
       const [rows, counted] = await Promise.all([
-        this.sql.all<T>(`SELECT * FROM ${table} WHERE ${where.sql} ${order} LIMIT ${limit} OFFSET ${offset}`, where.params),
+        this.sql.all<T>(
+          `SELECT t.* FROM ${table} t JOIN (SELECT id FROM ${table} WHERE ${where.sql} ${order} LIMIT ${limit} OFFSET ${offset}) p ON t.id = p.id ${ordered}`,
+          where.params,
+        ),
         this.sql.one<{ n: number }>(
           `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.sql} LIMIT ${COUNT_CAP + 1}) c`,
           where.params,
@@ -102,45 +122,96 @@ export class LogListing {
       return this.result(rows, Number(counted?.n ?? 0), page, limit);
     }
 
+    // 1. The newest entries that pass the filters, each tested for every way the term can match: the page's rows,
+    // and (beside it, on another connection) how many entries the window held and matched.
+    const need = offset + limit;
+    const size = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 20));
+    const where = and(base);
+    const scan = or(source.scanMatches?.(term) ?? source.searchMatches(term));
+    const window = `(SELECT * FROM ${table} WHERE ${where.sql} ${order} LIMIT ${size}) w`;
+    const [rows, seen, span] = await Promise.all([
+      this.sql.all<T>(`SELECT * FROM ${window} WHERE ${scan.sql} ${order} LIMIT ${limit} OFFSET ${offset}`, [
+        ...where.params,
+        ...scan.params,
+      ]),
+      this.sql.one<{ seen: number; hits: number | null }>(
+        `SELECT COUNT(*) AS seen, SUM(CASE WHEN ${scan.sql} THEN 1 ELSE 0 END) AS hits FROM ${window}`,
+        [...scan.params, ...where.params],
+      ),
+      base.length ? null : this.idSpan(table),
+    ]);
+    const read = Number(seen?.seen ?? 0);
+    const hits = Number(seen?.hits ?? 0);
+    // The window held every entry that passes the filters: what it found is all there is.
+    if (read < size) return this.result(rows, hits, page, limit);
+    if (hits >= need) {
+      const estimate = span === null ? 0 : (hits / read) * span;
+      const total = estimate > ESTIMATE_MARGIN * COUNT_CAP ? COUNT_CAP + 1 : await this.countMatches(source, base, term);
+      return this.result(rows, total, page, limit);
+    }
+
+    // 2. A rarer term: the few rows each way of matching finds on its index.
     const members = source.searchMatches(term).map((match) => and([...base, match]));
-    const union = (cut: number) => ({
+    const wanted = {
       sql: members
-        .map((m, i) => `SELECT id, created_at FROM (SELECT id, created_at FROM ${table} WHERE ${m.sql} ${order} LIMIT ${cut}) m${i}`)
+        .map((m, i) => `SELECT id, created_at FROM (SELECT id, created_at FROM ${table} WHERE ${m.sql} ${order} LIMIT ${need}) m${i}`)
         .join(' UNION '),
       params: members.flatMap((m) => m.params),
-    });
-    const wanted = union(offset + limit);
-    const counting = union(COUNT_CAP + 1);
-    const [ids, counted] = await Promise.all([
+    };
+    const [ids, total] = await Promise.all([
       this.sql.all<{ id: number }>(`SELECT id FROM (${wanted.sql}) u ${order} LIMIT ${limit} OFFSET ${offset}`, wanted.params),
-      this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM (${counting.sql}) u`, counting.params),
+      this.countMatches(source, base, term),
     ]);
-    const rows = ids.length
+    const byIds = ids.length
       ? await this.sql.all<T>(
           `SELECT * FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) ${order}`,
           ids.map((row) => Number(row.id)),
         )
       : [];
-    return this.result(rows, Number(counted?.n ?? 0), page, limit);
+    return this.result(byIds, total, page, limit);
   }
 
-  /** Every matching row, oldest first, in batches read by id (constant memory, whatever the size). */
-  async *batches<T extends { id: number }>(source: LogSource, filters: LogFilters): AsyncGenerator<T[]> {
+  /** Rows matching the term, counted up to COUNT_CAP + 1 on each way of matching's index (no ordering: no sort). */
+  private async countMatches(source: LogSource, base: Condition[], term: string): Promise<number> {
+    const members = source.searchMatches(term).map((match) => and([...base, match]));
+    const counting = members.map((m) => `SELECT id FROM ${this.sql.quote(source.table)} WHERE ${m.sql} LIMIT ${COUNT_CAP + 1}`);
+    const counted = await this.sql.one<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM (${counting.map((sql, i) => `SELECT id FROM (${sql}) c${i}`).join(' UNION ')}) u`,
+      members.flatMap((m) => m.params),
+    );
+    return Number(counted?.n ?? 0);
+  }
+
+  /** The table's rows, estimated from its ids' span (two index lookups). */
+  private async idSpan(table: string): Promise<number> {
+    const span = await this.sql.one<{ low: number | null; high: number | null }>(
+      `SELECT MIN(id) AS low, MAX(id) AS high FROM ${table}`,
+      [],
+    );
+    if (span?.low === null || span?.low === undefined || span.high === null) return 0;
+    return Number(span.high) - Number(span.low) + 1;
+  }
+
+  /**
+   * Every matching row, oldest first, in batches read by id (keyset: constant memory and cost per batch, whatever
+   * the size), as the driver returns them. The next batch is asked for before this one is handed out, so the
+   * database reads while the caller writes; the caller gives the event loop its turns between batches.
+   */
+  async *batches(source: LogSource, filters: LogFilters): AsyncGenerator<Array<Record<string, unknown>>> {
     const term = filters.search?.trim();
     const where = and([...source.filters(filters), ...(term ? [or(source.searchMatches(term))] : [])]);
-    const table = this.sql.quote(source.table);
-    let after = 0;
-    for (;;) {
-      const rows = await this.sql.all<T>(`SELECT * FROM ${table} WHERE id > ? AND ${where.sql} ORDER BY id LIMIT ${EXPORT_BATCH}`, [
-        after,
-        ...where.params,
-      ]);
-      if (!rows.length) return;
-      yield rows;
-      if (rows.length < EXPORT_BATCH) return;
-      after = Number(rows[rows.length - 1].id);
-      // Let other requests run between batches, whatever the engine.
-      await new Promise((resolve) => setImmediate(resolve));
+    const sql = `SELECT * FROM ${this.sql.quote(source.table)} WHERE id > ? AND ${where.sql} ORDER BY id LIMIT ${EXPORT_BATCH}`;
+    const read = (after: number) => this.sql.all<Record<string, unknown>>(sql, [after, ...where.params]);
+    let next: Promise<Array<Record<string, unknown>>> | null = read(0);
+    try {
+      while (next) {
+        const rows: Array<Record<string, unknown>> = await next;
+        next = rows.length === EXPORT_BATCH ? read(Number(rows[rows.length - 1].id)) : null;
+        if (rows.length) yield rows;
+      }
+    } finally {
+      // The caller stopped early (the client went): the read ahead is not wanted, nor its failure.
+      next?.catch(() => undefined);
     }
   }
 

@@ -8,34 +8,13 @@ import {
   ClearLogsDto,
   ClearLogsResponseDto,
   ExportLogsQueryDto,
-  LogEntryDto,
   LogListResponseDto,
   LogsQueryDto,
   SystemLogsQueryDto,
   SystemLogsResponseDto,
 } from './dto/logs.dto';
+import { EXPORT_COLUMNS } from './log-export';
 import { LogsService } from './logs.service';
-
-const CSV_COLUMNS = [
-  'id',
-  'source',
-  'created_at',
-  'level',
-  'action',
-  'message',
-  'user_email',
-  'ip_address',
-  'user_agent',
-  'file_name',
-  'target_type',
-  'target_id',
-  'details',
-];
-
-const csvValues = (entry: LogEntryDto) => [
-  ...CSV_COLUMNS.slice(0, -1).map((column) => entry[column as keyof LogEntryDto]),
-  JSON.stringify(entry.remote_context ?? entry.access ?? entry.download ?? entry.context ?? null),
-];
 
 /** System Logs: the audit trail (local), the activation API (remote), access and download logs. */
 @ApiTags('logs')
@@ -80,13 +59,14 @@ export class LogsController {
   @ApiOkResponse({ description: '{type}_logs_{date}.json or .csv', schema: { type: 'string' } })
   @Audit('logs.export', 'Export logs', 'logs')
   async exportLogs(@Query() query: ExportLogsQueryDto, @Res() response: Response): Promise<void> {
+    const { batches, writer } = this.logs.export(query.type, query);
     await sendExport(response, {
       name: `${query.type}_logs_${new Date().toISOString().slice(0, 10)}`,
       format: query.format ?? 'json',
-      columns: CSV_COLUMNS,
-      batches: this.logs.exportBatches(query.type, query),
-      csvValues,
-      json: (entry) => entry,
+      columns: EXPORT_COLUMNS,
+      batches,
+      csvLine: writer.csvLine,
+      jsonText: writer.jsonText,
     });
   }
 }

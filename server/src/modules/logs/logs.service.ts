@@ -7,6 +7,7 @@ import { DownloadLogsService } from './download-logs.service';
 import { RemoteLogsService } from './remote-logs.service';
 import { LogEntryDto, LogKind, LogPageMetaDto, LogSourceName, SystemLogsDto } from './dto/logs.dto';
 import { fromAccess, fromAudit, fromDownload, fromRemote } from './log-entries';
+import { accessWriter, auditWriter, downloadWriter, LogExportWriter, RawRow, remoteWriter, systemWriter } from './log-export';
 import { COUNT_CAP, LogFilters, LogPage } from './log-listing';
 
 export interface EntryPage {
@@ -63,12 +64,22 @@ export class LogsService {
     return { entries: page.rows.map(fromDownload), meta: metaOf(page) };
   }
 
-  /** Every entry of the kind, in batches, oldest first (system: local, then remote). */
-  async *exportBatches(kind: LogKind, filters: LogFilters): AsyncGenerator<LogEntryDto[]> {
-    if (kind === 'system' || kind === 'local') for await (const rows of this.audit.batches(filters)) yield rows.map(fromAudit);
-    if (kind === 'system' || kind === 'remote') for await (const rows of this.remote.batches(filters)) yield rows.map(fromRemote);
-    if (kind === 'access') for await (const rows of this.access.batches(filters)) yield rows.map(fromAccess);
-    if (kind === 'downloads') for await (const rows of this.downloads.batches(filters)) yield rows.map(fromDownload);
+  /** Every entry of the kind as raw rows, in batches, oldest first (system: local, then remote), and how to write them. */
+  export(kind: LogKind, filters: LogFilters): { batches: AsyncGenerator<RawRow[]>; writer: LogExportWriter } {
+    const sources = {
+      system: [this.audit, this.remote],
+      local: [this.audit],
+      remote: [this.remote],
+      access: [this.access],
+      downloads: [this.downloads],
+    }[kind];
+    const writer = { system: systemWriter, local: auditWriter, remote: remoteWriter, access: accessWriter, downloads: downloadWriter }[
+      kind
+    ];
+    async function* batches() {
+      for (const source of sources) yield* source.batches(filters);
+    }
+    return { batches: batches(), writer };
   }
 
   /** Empties a log; the audit trail is never cleared here (it records who cleared what). */

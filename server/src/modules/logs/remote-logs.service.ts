@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedSql } from '../../database/prepared-sql';
+import type { RawRow } from './log-export';
 import { commonFilters, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 import { RemoteLogEntity } from './remote-log.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
@@ -102,8 +103,9 @@ export class RemoteLogsService implements BeforeApplicationShutdown, OnApplicati
     return { ...page, rows: page.rows.map((row) => this.read(row)) };
   }
 
-  async *batches(filters: LogFilters): AsyncGenerator<RemoteLogEntity[]> {
-    for await (const rows of this.listing.batches<RemoteLogEntity>(this.source, filters)) yield rows.map((row) => this.read(row));
+  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts). */
+  batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
+    return this.listing.batches(this.source, filters);
   }
 
   prune(before: Date): Promise<number> {

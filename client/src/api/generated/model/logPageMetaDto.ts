@@ -15,6 +15,6 @@ export interface LogPageMetaDto {
 count exactly up to 10,000 matches and give an estimate above that (a count at most a minute old, or 10,001 while
 the first count runs): counting a million rows for every page would cost more than the page. */
   total: number;
-  /** More entries match than were counted (10,000): `total` is a lower bound. */
+  /** More entries match than were counted (10,000): `total` is a lower bound; for a search of a large log it may be estimated. */
   total_capped: boolean;
 }

@@ -122,7 +122,7 @@ export class LogEntryDto {
 }
 
 export class LogPageMetaDto extends PageMetaDto {
-  /** More entries match than were counted (10,000): `total` is a lower bound. */
+  /** More entries match than were counted (10,000): `total` is a lower bound; for a search of a large log it may be estimated. */
   total_capped: boolean;
 }
 
