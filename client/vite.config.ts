@@ -196,6 +196,7 @@ function firstPageChunks(): Plugin {
       for (const id of first) if (id !== entry) groupOf.set(id, 'first');
       for (const id of landing) if (!first.has(id)) groupOf.set(id, signIn.has(id) ? 'first' : 'landing');
       for (const id of signIn) if (!first.has(id) && !landing.has(id)) groupOf.set(id, 'signIn');
+      // `FIRST_PAGE_CHUNKS_DEBUG=1 npx vite build` lists which module went to which group.
       if (process.env.FIRST_PAGE_CHUNKS_DEBUG) console.log([...groupOf].map(([id, group]) => `${group}\t${id}`).join('\n'));
     },
   };
