@@ -1,13 +1,13 @@
 import { Center, Loader } from '@mantine/core';
 import { ComponentType, lazy, ReactNode, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { LandingPage } from '../features/public/LandingPage';
 import type { CatalogPart } from '../i18n/catalog-parts';
 import { loadMessages } from '../i18n/locale';
 import { paths } from '../lib/paths';
 import { RouteGuard } from './guard';
 
-// The landing page ships in the first bundle; sign-in pages, the portal and the admin area load on demand.
+// Every page loads on demand; the landing page's chunk starts loading with the first bundle when it is the page asked
+// for (no round trip after the first render). vite.config.ts keeps it, and the sign-in page, one chunk each.
 // Declarative routes (not createBrowserRouter): the data router's loaders and actions would cost 17 kB gzip on the first page.
 /**
  * A page loaded with the parts of the catalog it needs beyond the first (the first page ships without them) and, for a
@@ -26,6 +26,9 @@ const page = (load: () => Promise<{ default: ComponentType }>, messages: Catalog
       ),
     };
   });
+const landing = () => import('../features/public/LandingPage');
+if (window.location.pathname === paths.home) void landing();
+const LandingPage = lazy(() => landing().then((module) => ({ default: module.LandingPage })));
 const signIn: CatalogPart[] = ['signIn'];
 const signedIn: CatalogPart[] = ['signIn', 'rest'];
 
