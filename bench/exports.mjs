@@ -10,12 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureExport, reportExport } from './support/export-probe.mjs';
 import { api, freePort, killChildren, MAIN, requireBuiltServer, start, stop, waitFor } from './support/processes.mjs';
+import { benchResults } from './support/results.mjs';
 import { seedSqliteLogs } from './support/seed-sqlite-logs.mjs';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
 
 requireBuiltServer();
+
+/** Figures for bench/summary.mjs (saved at the end, also after a failure). */
+const results = benchResults('exports');
 
 async function main() {
   const counts = { licenses: Math.round(1_000_000 * SCALE), audit: Math.round(1_000_000 * SCALE) };
@@ -56,10 +60,11 @@ async function main() {
       ['audit rows', '/api/admin/logs/export?type=local&format=json'],
       ['licenses', '/api/admin/licenses/export?format=json'],
     ]) {
-      failed += reportExport(what, await measureExport(base, data.token, portal.child.pid, path)) ? 0 : 1;
+      failed += reportExport(what, await measureExport(base, data.token, portal, path), results) ? 0 : 1;
     }
     return failed ? 1 : 0;
   } finally {
+    results.save();
     await stop(portal);
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor } from './support/processes.mjs';
+import { benchResults } from './support/results.mjs';
 import { seedMariadb, sizes } from './support/seed-mariadb.mjs';
 import { openSqlite, seedSqlite } from './support/seed-sqlite.mjs';
 
@@ -354,6 +355,13 @@ async function runEngine(engine) {
       };
       results.push(result);
       const pass = result.p95 < TARGETS[call.kind] && !latencies.failure;
+      saved.add({
+        figure: `${engine}: ${call.name} p95 (10 concurrent)`,
+        value: +result.p95.toFixed(1),
+        unit: 'ms',
+        target: { op: '<', value: TARGETS[call.kind] },
+        ...(latencies.failure ? { pass: false, note: String(latencies.failure) } : {}),
+      });
       console.log(
         `  ${pass ? 'PASS' : 'FAIL'}  ${engine.padEnd(7)} ${call.name.padEnd(34)} ${result.p50.toFixed(1).padStart(8)}  ${result.p95.toFixed(1).padStart(8)}   < ${TARGETS[call.kind]}` +
           (latencies.length < SAMPLES ? `   (${latencies.length} samples)` : ''),
@@ -372,7 +380,18 @@ async function runEngine(engine) {
   }
 }
 
+/** Figures for bench/summary.mjs (saved at the end, also after a failure). */
+const saved = benchResults('lists');
+
 async function main() {
+  try {
+    return await measureEngines();
+  } finally {
+    saved.save();
+  }
+}
+
+async function measureEngines() {
   console.log(
     `Lists at size on ${ENGINES.join(' and ')}: ${JSON.stringify(counts)}; ${CONCURRENCY} concurrent, ${SAMPLES} samples per call`,
   );

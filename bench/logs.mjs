@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor } from './support/processes.mjs';
 import { measureExport, reportExport } from './support/export-probe.mjs';
+import { benchResults } from './support/results.mjs';
 import { seedMariadb, sizes } from './support/seed-mariadb.mjs';
 
 const require = createRequire(join(ROOT, 'server/package.json'));
@@ -83,6 +84,9 @@ async function measure(base, token, path) {
 }
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** Figures for bench/summary.mjs (saved at the end, also after a failure). */
+const saved = benchResults('logs');
 
 async function main() {
   const counts = sizes(SCALE);
@@ -167,7 +171,7 @@ async function main() {
     ];
     const exported = [];
     for (const [what, path] of exports) {
-      if (!only || only.test(`export ${what}`)) exported.push([what, await measureExport(base, token, portal.child.pid, path)]);
+      if (!only || only.test(`export ${what}`)) exported.push([what, await measureExport(base, token, portal, path)]);
     }
 
     console.log('\nCall (10 concurrent)                    p50 ms   p95 ms   target');
@@ -175,13 +179,20 @@ async function main() {
     for (const r of results) {
       const pass = r.p95 < targets[r.kind];
       failed += pass ? 0 : 1;
+      saved.add({
+        figure: `${r.name} p95 (10 concurrent)`,
+        value: +r.p95.toFixed(1),
+        unit: 'ms',
+        target: { op: '<', value: targets[r.kind] },
+      });
       console.log(
         `  ${pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(34)} ${r.p50.toFixed(1).padStart(7)}  ${r.p95.toFixed(1).padStart(7)}   < ${targets[r.kind]}`,
       );
     }
-    for (const [what, figures] of exported) failed += reportExport(what, figures) ? 0 : 1;
+    for (const [what, figures] of exported) failed += reportExport(what, figures, saved) ? 0 : 1;
     return failed ? 1 : 0;
   } finally {
+    saved.save();
     await stop(portal);
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
