@@ -24,7 +24,7 @@ interface Recorded {
 const RECORDED_SQL = (fileId: number, version: string) => [
   `SELECT download_count AS n FROM distribution_files WHERE id = ${fileId}`,
   `SELECT COUNT(*) AS n FROM download_logs WHERE file_id = ${fileId}`,
-  `SELECT COALESCE(SUM(value), 0) AS n FROM daily_stats WHERE metric = 'downloads' AND day = '${today()}' AND dimension LIKE '${version}|%'`,
+  `SELECT COALESCE(SUM(value), 0) AS n FROM daily_stats WHERE metric = 'downloads_version' AND day = '${today()}' AND dimension = '${version}'`,
 ];
 
 describe(`download counting (${process.env.TEST_DB})`, () => {
@@ -56,6 +56,8 @@ describe(`download counting (${process.env.TEST_DB})`, () => {
       // Written by the once-a-second flush, not by any read through the API: wait for it as a condition.
       await eventually('the batch holding the downloads is written', async () => (await recorded(file.id, '8.1.0')).count >= n);
       await eventually('the log rows are written', async () => (await recorded(file.id, '8.1.0')).logs >= n);
+      // The per-day figures follow the log rows in a statement of their own.
+      await eventually('the per-day figures are written', async () => (await recorded(file.id, '8.1.0')).perDay >= n);
       expect(await recorded(file.id, '8.1.0')).toEqual({ count: n, logs: n, perDay: n });
       // Resumes and HEADs add nothing.
       await t.api().get(`/api/download/${file.id}`).set(bearer(alice.token)).set('Range', 'bytes=10-19').expect(206);
