@@ -21,7 +21,7 @@ import { chmodSync, createReadStream, existsSync, mkdirSync, mkdtempSync, openAs
 import { open } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { api, freePort, MAIN, median, requireBuiltServer, ROOT, start, stop, waitFor } from './support/processes.mjs';
+import { api, freePort, MAIN, median, requireBuiltServer, ROOT, start, stop, waitFor, portalEnv } from './support/processes.mjs';
 import { benchResults } from './support/results.mjs';
 
 const NGINX = '/usr/sbin/nginx';
@@ -159,22 +159,17 @@ http {
 async function startPortal(folder, work, extraEnv = {}, label = 'portal') {
   const dataDir = join(work, `${label}-data`);
   const port = await freePort();
-  const portal = start(process.execPath, [MAIN], {
-    NODE_ENV: 'production',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    PAYMENT_PROVIDER: 'sandbox',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    JWT_SECRET: randomBytes(48).toString('base64url'),
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    CLIENT_DIST: '',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: '',
-    MAX_UPLOAD_BYTES: String(BIG_BYTES + 1024 * 1024),
-    ...extraEnv,
-  });
+  const portal = start(
+    process.execPath,
+    [MAIN],
+    portalEnv(
+      { port, dataDir, admin: ADMIN },
+      {
+        MAX_UPLOAD_BYTES: String(BIG_BYTES + 1024 * 1024),
+        ...extraEnv,
+      },
+    ),
+  );
   const base = `http://127.0.0.1:${port}`;
   await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok);
   const { data } = await api(base, 'POST', '/api/admin/login', ADMIN);

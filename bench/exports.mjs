@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureExport, reportExport } from './support/export-probe.mjs';
-import { api, freePort, killChildren, MAIN, requireBuiltServer, start, stop, waitFor } from './support/processes.mjs';
+import { api, freePort, killChildren, MAIN, requireBuiltServer, start, stop, waitFor, portalEnv } from './support/processes.mjs';
 import { benchResults } from './support/results.mjs';
 import { seedSqliteLogs } from './support/seed-sqlite-logs.mjs';
 
@@ -27,21 +27,13 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-exports-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = {
-    NODE_ENV: 'production',
-    PUBLIC_URL: base,
-    PAYMENT_PROVIDER: 'sandbox',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    JWT_SECRET: randomBytes(48).toString('base64url'),
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    CLIENT_DIST: '',
-    LOG_LEVEL: 'warn',
-    // The seeded audit trail spans a year: retention would prune three quarters of it while the benchmark runs.
-    LOG_RETENTION_DAYS: '36500',
-  };
+  const env = portalEnv(
+    { port, dataDir, admin: ADMIN },
+    {
+      // The seeded audit trail spans a year: retention would prune three quarters of it while the benchmark runs.
+      LOG_RETENTION_DAYS: '36500',
+    },
+  );
   const health = async () => (await fetch(`${base}/api/health`)).ok;
   // The first start migrates the database; it is seeded while the portal is stopped (SQLite has one writer).
   let portal = start(process.execPath, [MAIN], env);

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor } from './support/processes.mjs';
+import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor, portalEnv } from './support/processes.mjs';
 import { benchResults } from './support/results.mjs';
 import { seedMariadb, sizes } from './support/seed-mariadb.mjs';
 import { openSqlite, seedSqlite } from './support/seed-sqlite.mjs';
@@ -285,20 +285,7 @@ async function runEngine(engine) {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-lists-data-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const portal = start(process.execPath, [SERVER], {
-    NODE_ENV: 'production',
-    PUBLIC_URL: base,
-    PAYMENT_PROVIDER: 'sandbox',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: database.url,
-    JWT_SECRET: randomBytes(48).toString('base64url'),
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    CLIENT_DIST: '',
-    LOG_LEVEL: 'warn',
-  });
+  const portal = start(process.execPath, [SERVER], portalEnv({ port, dataDir, databaseUrl: database.url, admin: ADMIN }));
   try {
     // A reused database may get new migrations (indexes over a million rows) first.
     await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok, 900_000).catch((error) => {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { api, freePort, killChildren, MAIN, median, requireBuiltServer, start, stop, waitFor } from './support/processes.mjs';
+import { api, freePort, killChildren, MAIN, median, requireBuiltServer, start, stop, waitFor, portalEnv } from './support/processes.mjs';
 
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 40);
 const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
@@ -57,24 +57,19 @@ async function alternating(base, path, first, second) {
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-login-'));
   const port = await freePort();
-  const portal = start(process.execPath, [MAIN], {
-    NODE_ENV: 'production',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    PAYMENT_PROVIDER: 'sandbox',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    JWT_SECRET: randomBytes(48).toString('base64url'),
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    CLIENT_DIST: '',
-    LOG_LEVEL: 'warn',
-    // Every attempt must reach the password check, not the throttle.
-    THROTTLE_LOGIN_FAILURES_PER_IP: '100000',
-    THROTTLE_LOGIN_FAILURES_PER_ACCOUNT: '10000',
-    THROTTLE_REGISTRATIONS_PER_IP: '100000',
-  });
+  const portal = start(
+    process.execPath,
+    [MAIN],
+    portalEnv(
+      { port, dataDir, admin: ADMIN },
+      {
+        // Every attempt must reach the password check, not the throttle.
+        THROTTLE_LOGIN_FAILURES_PER_IP: '100000',
+        THROTTLE_LOGIN_FAILURES_PER_ACCOUNT: '10000',
+        THROTTLE_REGISTRATIONS_PER_IP: '100000',
+      },
+    ),
+  );
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok);

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor } from './support/processes.mjs';
+import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor, portalEnv } from './support/processes.mjs';
 import { measureExport, reportExport } from './support/export-probe.mjs';
 import { benchResults } from './support/results.mjs';
 import { seedMariadb, sizes } from './support/seed-mariadb.mjs';
@@ -95,22 +95,13 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-logs-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = {
-    NODE_ENV: 'production',
-    PUBLIC_URL: base,
-    PAYMENT_PROVIDER: 'sandbox',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: database.url,
-    JWT_SECRET: randomBytes(48).toString('base64url'),
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    CLIENT_DIST: '',
-    LOG_LEVEL: 'warn',
-    // The seeded logs span a year: retention would prune three quarters of them while the benchmark runs.
-    LOG_RETENTION_DAYS: '36500',
-  };
+  const env = portalEnv(
+    { port, dataDir, databaseUrl: database.url, admin: ADMIN },
+    {
+      // The seeded logs span a year: retention would prune three quarters of them while the benchmark runs.
+      LOG_RETENTION_DAYS: '36500',
+    },
+  );
   let portal = start(process.execPath, [MAIN], env);
   try {
     await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok, STARTUP_MS);

@@ -20,7 +20,20 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { api, freePort, killChildren, MAIN, median, requireBuiltServer, ROOT, sleep, start, stop, waitFor } from './support/processes.mjs';
+import {
+  api,
+  freePort,
+  killChildren,
+  MAIN,
+  median,
+  requireBuiltServer,
+  ROOT,
+  sleep,
+  start,
+  stop,
+  waitFor,
+  portalEnv,
+} from './support/processes.mjs';
 import { benchResults } from './support/results.mjs';
 
 const require = createRequire(join(ROOT, 'server/package.json'));
@@ -89,26 +102,22 @@ async function startPortal(engine, extraEnv = {}) {
     if (!database) return null;
   }
   const port = await freePort();
-  const portal = start(process.execPath, [MAIN], {
-    NODE_ENV: 'production',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    PAYMENT_PROVIDER: 'sandbox',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    JWT_SECRET: randomBytes(48).toString('base64url'),
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    CLIENT_DIST: '',
-    LOG_LEVEL: 'warn',
-    // The rate limits run (their cost is part of the figure) but never refuse: the load comes from one address.
-    ACTIVATION_CALLS_PER_IP_PER_MINUTE: '1000000000',
-    ACTIVATION_CALLS_PER_KEY_PER_MINUTE: '1000000000',
-    ACCESS_LOG: 'all',
-    ACCESS_LOG_SAMPLE: '1',
-    ...(database ? { DATABASE_URL: database.url } : { DATABASE_URL: '' }),
-    ...extraEnv,
-  });
+  const portal = start(
+    process.execPath,
+    [MAIN],
+    portalEnv(
+      { port, dataDir, admin: ADMIN },
+      {
+        // The rate limits run (their cost is part of the figure) but never refuse: the load comes from one address.
+        ACTIVATION_CALLS_PER_IP_PER_MINUTE: '1000000000',
+        ACTIVATION_CALLS_PER_KEY_PER_MINUTE: '1000000000',
+        ACCESS_LOG: 'all',
+        ACCESS_LOG_SAMPLE: '1',
+        ...(database ? { DATABASE_URL: database.url } : { DATABASE_URL: '' }),
+        ...extraEnv,
+      },
+    ),
+  );
   const base = `http://127.0.0.1:${port}`;
   await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok);
 

@@ -1,5 +1,6 @@
 // What both benchmarks need to run servers as child processes and talk to the portal's API.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
@@ -106,4 +107,27 @@ export function median(values) {
 /** Kills every child this process started (after a failure). */
 export function killChildren() {
   for (const child of children) child.kill('SIGKILL');
+}
+
+/**
+ * The environment of a built portal a benchmark starts: production mode on 127.0.0.1:`port`, its own data folder,
+ * `databaseUrl` (empty: SQLite in the data folder), a fresh JWT secret, `admin` as the seeded admin, no web client,
+ * quiet logs; `extra` adds to or overrides it.
+ */
+export function portalEnv({ port, dataDir, databaseUrl = '', admin }, extra = {}) {
+  return {
+    NODE_ENV: 'production',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PAYMENT_PROVIDER: 'sandbox',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    CLIENT_DIST: '',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
 }
