@@ -1,7 +1,11 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
+import { Injectable, NestMiddleware, OnModuleInit } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { REQUIRED_ROLE } from '../../common/admin-only.decorator';
+import { IS_PUBLIC } from '../../common/public.decorator';
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthenticatedRequest } from '../../common/current-user.decorator';
 import { SessionsService } from '../auth/sessions.service';
+import { DownloadsController } from './downloads.controller';
 import { DownloadsService } from './downloads.service';
 
 /** `/api/download/<id>` with the id written the one way ParseIdPipe accepts (larger ids go the long way and get its 400). */
@@ -17,11 +21,24 @@ const ROUTE = { path: '/api/download/:id' };
  * which answers it exactly as before (status and message). Security headers and the access log apply already.
  */
 @Injectable()
-export class DownloadFastPath implements NestMiddleware {
+export class DownloadFastPath implements NestMiddleware, OnModuleInit {
   constructor(
     private readonly sessions: SessionsService,
     private readonly downloads: DownloadsService,
+    private readonly reflector: Reflector,
   ) {}
+
+  /**
+   * This path admits what AuthGuard admits on the route as it is declared today: any signed-in user. Should the
+   * route's declaration change (a role, or public), the portal refuses to start rather than let this path disagree.
+   */
+  onModuleInit(): void {
+    const targets = [DownloadsController.prototype.downloadFile, DownloadsController];
+    const role = this.reflector.getAllAndOverride<string | undefined>(REQUIRED_ROLE, targets);
+    const open = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets);
+    if (role || open)
+      throw new Error('GET /api/download/:id no longer declares "any signed-in user": update DownloadFastPath to admit what its route admits');
+  }
 
   use(request: Request, response: Response, next: NextFunction): void {
     const match = request.method === 'GET' || request.method === 'HEAD' ? DOWNLOAD_PATH.exec(request.originalUrl) : null;
