@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eventually } from './support/distribution';
 import { createTestDatabase, TestDatabase } from './support/databases';
 import { inDays, nonce, serverUid } from './support/licensing';
-import { PortalProcess, startPortalProcess } from './support/portal-process';
+import { freePort, PortalProcess, startPortalProcess } from './support/portal-process';
 import { ADMIN } from './support/test-app';
 
 const SYNC_TOKEN = 'sync-token-for-the-switch-over-test-0123456789';
@@ -287,6 +287,21 @@ describe(`license-server sync you can trust (${process.env.TEST_DB})`, () => {
     expect(await server.license(changed.license_key)).toMatchObject({ max_activations: 3 });
     expect(await portal.license(made.license_key)).toMatchObject({ user_email: 'made-there@portal.test' });
     expect((await portal.health()).license_server.problems).toEqual([]);
+  });
+
+  it('counts a failed reconcile in System Health only while its license server is the one configured', async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    await configure(nowhere);
+    const failed = await portal.call('POST', '/api/admin/license-server/reconcile');
+    expect(failed.status).toBe(502);
+    expect(failed.body.message).toContain(`The license server at ${nowhere} cannot be reached`);
+    const reason = expect.stringMatching(/^The last reconcile with the license server failed: /);
+    expect((await portal.health()).license_server.problems).toContainEqual(reason);
+
+    await configure(server.url);
+    await fullSyncDone();
+    expect((await portal.syncStatus()).reconcile).toMatchObject({ status: 'failed', target_url: nowhere });
+    expect((await portal.health()).license_server.problems).not.toContainEqual(reason);
   });
 
   it('refuses the sync actions with 409 while the portal is its own license server, and changes nothing', async () => {

@@ -235,7 +235,9 @@ export class LicenseServerSyncService implements OnApplicationBootstrap, BeforeA
         problems.push((error as Error).message);
       }
     }
-    const { failures, full_sync: run, reconcile } = status;
+    const { failures, full_sync: run } = status;
+    // A reconcile against a license server no longer configured says nothing about the one in use.
+    const reconcile = status.external && status.reconcile?.target_url === status.url ? status.reconcile : null;
     if (status.pending.queued) {
       const latest = failures.find((item) => item.last_error)?.last_error ?? 'no reason given';
       problems.push(`${status.pending.queued} push(es) to the license server wait in the retry queue: ${latest}`);
