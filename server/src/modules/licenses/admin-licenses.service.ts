@@ -219,12 +219,12 @@ export class AdminLicensesService implements OnApplicationBootstrap {
    * meanwhile.
    */
   async *exportBatches(filter: { search?: string; status?: LicenseStatus }): AsyncGenerator<RawLicenseRow[]> {
-    const now = new Date();
-    let next: Promise<RawLicenseRow[]> | null = this.licenses.exportBatch(filter, 0, EXPORT_BATCH, now);
+    const read = await this.licenses.exportReader(filter);
+    let next: Promise<RawLicenseRow[]> | null = read(0, EXPORT_BATCH);
     try {
       while (next) {
         const rows: RawLicenseRow[] = await next;
-        next = rows.length === EXPORT_BATCH ? this.licenses.exportBatch(filter, Number(rows[rows.length - 1].id), EXPORT_BATCH, now) : null;
+        next = rows.length === EXPORT_BATCH ? read(Number(rows[rows.length - 1].id), EXPORT_BATCH) : null;
         if (rows.length) yield rows;
       }
     } finally {

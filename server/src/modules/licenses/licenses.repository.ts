@@ -271,25 +271,25 @@ export class LicensesRepository {
   }
 
   /**
-   * Up to `size` licenses after `afterId` that match the filters (the admin list's search; status as of `now`), in id
-   * order, as raw rows of the export's columns (for streamed exports: a million entities would cost more to build
-   * than to write).
+   * Reads the licenses matching the filters (the admin list's search; status as of `now`) in id order, as raw rows
+   * of the export's columns (a million entities would cost more to build than to write). The filters are resolved
+   * once (a search may look up product names); each call then reads `size` rows after `afterId`.
    */
-  async exportBatch(
+  async exportReader(
     filter: { search?: string; status?: LicenseStatus },
-    afterId: number,
-    size: number,
     now = new Date(),
-  ): Promise<RawLicenseRow[]> {
-    const qb = this.licenses.createQueryBuilder('l').where('l.id > :afterId', { afterId });
-    await this.whereAdminSearch(qb, filter.search);
-    if (filter.status) whereStatus(qb, filter.status, now);
-    qb.select([]);
+  ): Promise<(afterId: number, size: number) => Promise<RawLicenseRow[]>> {
+    const base = this.licenses.createQueryBuilder('l');
+    await this.whereAdminSearch(base, filter.search);
+    if (filter.status) whereStatus(base, filter.status, now);
+    base.select([]);
     for (const column of LICENSE_EXPORT_SELECT) {
-      if (column === 'status') qb.addSelect(`CASE WHEN l.status = 'active' AND l.expires_at <= :now THEN 'expired' ELSE l.status END`, 'status');
-      else qb.addSelect(`l.${column}`, column);
+      if (column === 'status')
+        base.addSelect(`CASE WHEN l.status = 'active' AND l.expires_at <= :now THEN 'expired' ELSE l.status END`, 'status');
+      else base.addSelect(`l.${column}`, column);
     }
-    return qb.setParameter('now', now).orderBy('l.id', 'ASC').limit(size).getRawMany<RawLicenseRow>();
+    base.setParameter('now', now).orderBy('l.id', 'ASC');
+    return (afterId, size) => base.clone().andWhere('l.id > :afterId', { afterId }).limit(size).getRawMany<RawLicenseRow>();
   }
 
   /**
