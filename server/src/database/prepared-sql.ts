@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { DateUtils } from 'typeorm/util/DateUtils';
 
-type Param = string | number | boolean | null | Date;
+export type Param = string | number | boolean | null | Date;
 
 /** Rows per SQLite INSERT statement, largest first (at 256 rows, 32 columns stay under SQLite's 32,766 parameters). */
 const SQLITE_INSERT_SIZES = [256, 64, 16, 4, 1];
@@ -15,9 +15,22 @@ interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
   transaction<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void;
 }
-interface MysqlPool {
+interface MysqlQueryable {
   execute(sql: string, params: unknown[], callback: (error: Error | null, result: unknown) => void): void;
   query(sql: string, params: unknown[], callback: (error: Error | null, result: unknown) => void): void;
+}
+interface MysqlConnection extends MysqlQueryable {
+  release(): void;
+  destroy(): void;
+}
+interface MysqlPool extends MysqlQueryable {
+  getConnection(callback: (error: Error | null, connection: MysqlConnection) => void): void;
+}
+
+/** One statement with its parameters (see `PreparedSql.atomically`). */
+export interface SqlStatement {
+  sql: string;
+  params: Param[];
 }
 
 /**
@@ -62,26 +75,61 @@ export class PreparedSql {
   }
 
   /**
-   * Inserts many rows as multi-row INSERTs, all or nothing: on SQLite in one transaction, in statements of
-   * 256, 64, 16, 4 and 1 rows (few prepared statements, few calls into the driver); on MySQL 500 rows per INSERT.
+   * Inserts many rows as multi-row INSERTs, all or nothing (one transaction): on SQLite in statements of 256, 64,
+   * 16, 4 and 1 rows (few prepared statements, few calls into the driver); on MySQL 500 rows per INSERT.
    * `ignoreDuplicates` skips rows that a unique index already holds.
    */
-  async insertMany(table: string, columns: string[], rows: Param[][], options: { ignoreDuplicates?: boolean } = {}): Promise<void> {
-    if (!rows.length) return;
+  insertMany(table: string, columns: string[], rows: Param[][], options: { ignoreDuplicates?: boolean } = {}): Promise<void> {
+    return this.atomically(this.insertStatements(table, columns, rows, options));
+  }
+
+  /** The statements `insertMany` runs, to run with others in one transaction (`atomically`). */
+  insertStatements(table: string, columns: string[], rows: Param[][], options: { ignoreDuplicates?: boolean } = {}): SqlStatement[] {
+    const statements: SqlStatement[] = [];
+    for (let start = 0; start < rows.length;) {
+      const left = rows.length - start;
+      const count = this.engine === 'sqlite' ? SQLITE_INSERT_SIZES.find((size) => size <= left)! : Math.min(500, left);
+      statements.push({ sql: this.insertSql(table, columns, count, options.ignoreDuplicates), params: rows.slice(start, start + count).flat() });
+      start += count;
+    }
+    return statements;
+  }
+
+  /**
+   * Runs the statements in one transaction, all or nothing: on SQLite synchronously (nothing else runs meanwhile),
+   * on MySQL on one connection taken from the pool for the transaction.
+   */
+  async atomically(statements: SqlStatement[]): Promise<void> {
+    if (!statements.length) return;
     if (this.engine === 'sqlite') {
       this.transaction(() => {
-        for (let start = 0; start < rows.length;) {
-          const count = SQLITE_INSERT_SIZES.find((size) => size <= rows.length - start)!;
-          const params = rows.slice(start, start + count).flatMap((row) => this.bind(row));
-          this.statement(this.insertSql(table, columns, count, options.ignoreDuplicates)).run(...params);
-          start += count;
-        }
+        for (const { sql, params } of statements) this.statement(sql).run(...this.bind(params));
       });
       return;
     }
-    for (let start = 0; start < rows.length; start += 500) {
-      const chunk = rows.slice(start, start + 500);
-      await this.mysql('query', this.insertSql(table, columns, chunk.length, options.ignoreDuplicates), chunk.flat());
+    // `query` (values escaped by the driver) rather than `execute`: multi-row INSERTs of every size would each
+    // become a server-side prepared statement.
+    if (statements.length === 1) {
+      await this.mysql('query', statements[0].sql, statements[0].params);
+      return;
+    }
+    const connection = await new Promise<MysqlConnection>((resolve, reject) =>
+      this.pool().getConnection((error, taken) => (error ? reject(error) : resolve(taken))),
+    );
+    const send = (sql: string, params: Param[] = []) =>
+      new Promise<void>((resolve, reject) =>
+        connection.query(sql, this.bind(params), (error) => (error ? reject(error) : resolve())),
+      );
+    try {
+      await send('START TRANSACTION');
+      for (const { sql, params } of statements) await send(sql, params);
+      await send('COMMIT');
+    } catch (error) {
+      // A connection whose rollback failed is broken: destroy it rather than hand it back to the pool mid-transaction.
+      await send('ROLLBACK').catch(() => connection.destroy());
+      throw error;
+    } finally {
+      connection.release();
     }
   }
 
@@ -145,11 +193,14 @@ export class PreparedSql {
     return statement;
   }
 
-  private mysql<T>(method: 'execute' | 'query', sql: string, params: Param[]): Promise<T> {
+  private pool(): MysqlPool {
     const driver = this.dataSource.driver as unknown as { pool?: MysqlPool; master?: MysqlPool };
-    const pool = driver.pool ?? driver.master!;
+    return driver.pool ?? driver.master!;
+  }
+
+  private mysql<T>(method: 'execute' | 'query', sql: string, params: Param[]): Promise<T> {
     return new Promise<T>((resolve, reject) =>
-      pool[method](sql, this.bind(params), (error, result) => (error ? reject(error) : resolve(result as T))),
+      this.pool()[method](sql, this.bind(params), (error, result) => (error ? reject(error) : resolve(result as T))),
     );
   }
 }

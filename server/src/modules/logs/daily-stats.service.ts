@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { PreparedSql } from '../../database/prepared-sql';
+import { PreparedSql, SqlStatement } from '../../database/prepared-sql';
 
 /**
  * Downloads per day by OS (the chart per day), by `os|architecture` and by version (totals over a range): three
@@ -27,19 +27,20 @@ export class DailyStatsService {
   }
 
   /** Adds counts to the days' figures: `counts` maps `metric\tday\tdimension` to the amount. */
-  async add(counts: Map<string, number>): Promise<void> {
-    if (!counts.size) return;
+  add(counts: Map<string, number>): Promise<void> {
+    return this.sql.atomically(this.additions(counts));
+  }
+
+  /** The statements `add` runs, to run in one transaction with others (see DownloadLogsService). */
+  additions(counts: Map<string, number>): SqlStatement[] {
     const upsert =
       this.sql.engine === 'mysql'
         ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = value + VALUES(value)'
         : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = value + excluded.value';
-    await this.sql.runEach(
-      upsert,
-      [...counts].map(([key, value]) => {
-        const [metric, day, dimension] = key.split('\t');
-        return [day, metric, dimension.slice(0, 100), value];
-      }),
-    );
+    return [...counts].map(([key, value]) => {
+      const [metric, day, dimension] = key.split('\t');
+      return { sql: upsert, params: [day, metric, dimension.slice(0, 100), value] };
+    });
   }
 
   /** Sets the day's figure (a snapshot), replacing what was there. */

@@ -41,16 +41,18 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
   private readonly logger = new Logger('DownloadLogs');
   private readonly sql: PreparedSql;
   private readonly listing: LogListing;
-  // Each batch also adds to the per-day download figures, so charts never count log rows.
+  // Each batch also adds to the per-day download figures, so charts never count log rows; rows and figures are
+  // stored in one transaction, so a batch kept for another try is never counted twice.
   private readonly writer = new IntervalBatch<DownloadLogEntry>(
-    async (entries) => {
-      await this.sql.insertMany(
-        'download_logs',
-        COLUMNS,
-        entries.map((entry) => COLUMNS.map((column) => entry[column])),
-      );
-      await this.dailyStats.add(countPerDay(entries));
-    },
+    (entries) =>
+      this.sql.atomically([
+        ...this.sql.insertStatements(
+          'download_logs',
+          COLUMNS,
+          entries.map((entry) => COLUMNS.map((column) => entry[column])),
+        ),
+        ...this.dailyStats.additions(countPerDay(entries)),
+      ]),
     1000,
     (error) => this.logger.error(`Download log rows not stored yet (kept for the next try): ${(error as Error).message}`),
   );

@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { PreparedSql } from '../src/database/prepared-sql';
+import { createTestDatabase, TestDatabase } from './support/databases';
+
+/** PreparedSql's transactions on the engine under test (SQLite, or MariaDB with TEST_DB=mariadb). */
+describe('PreparedSql transactions', () => {
+  let database: TestDatabase;
+  let folder: string;
+  let dataSource: DataSource;
+  let sql: PreparedSql;
+  const count = async (table: string) => Number((await dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    folder = mkdtempSync(join(tmpdir(), 'prepared-sql-'));
+    dataSource = await new DataSource(
+      database.url
+        ? { type: 'mysql', url: database.url, timezone: 'Z', poolSize: 3 }
+        : { type: 'better-sqlite3', database: join(folder, 'test.sqlite') },
+    ).initialize();
+    await dataSource.query('CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL)');
+    await dataSource.query('CREATE TABLE totals (name VARCHAR(20) PRIMARY KEY, value INTEGER NOT NULL)');
+    sql = PreparedSql.for(dataSource);
+  });
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+    rmSync(folder, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    await dataSource.query('DELETE FROM items');
+    await dataSource.query('DELETE FROM totals');
+  });
+
+  it('inserts more rows than one INSERT holds all or nothing: a bad row near the end leaves none', async () => {
+    const rows = Array.from({ length: 1200 }, (_, i) => [i + 1, i === 1100 ? null : `item ${i + 1}`]);
+    await expect(sql.insertMany('items', ['id', 'name'], rows)).rejects.toThrow();
+    expect(await count('items')).toBe(0);
+
+    await sql.insertMany('items', ['id', 'name'], rows.slice(0, 1100));
+    expect(await count('items')).toBe(1100);
+  });
+
+  it('runs rows and the figures they add in one transaction: a failed figure leaves no row, a retry counts once', async () => {
+    const upsert =
+      sql.engine === 'mysql'
+        ? 'INSERT INTO totals (name, value) VALUES (?, ?) ON DUPLICATE KEY UPDATE value = value + VALUES(value)'
+        : 'INSERT INTO totals (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value';
+    const rows = [
+      [1, 'one'],
+      [2, 'two'],
+    ];
+    const batch = (figure: number | null) => [...sql.insertStatements('items', ['id', 'name'], rows), { sql: upsert, params: ['items', figure] }];
+
+    await expect(sql.atomically(batch(null))).rejects.toThrow();
+    expect(await count('items')).toBe(0);
+    expect(await count('totals')).toBe(0);
+
+    await sql.atomically(batch(2));
+    expect(await count('items')).toBe(2);
+    expect(await dataSource.query('SELECT name, value FROM totals')).toEqual([{ name: 'items', value: 2 }]);
+  });
+
+  it('gives its connection back to the pool after failures (more failures than the pool has connections)', async () => {
+    // 600 rows: two INSERTs on MySQL, so each attempt takes a connection for its transaction; the last row repeats an id.
+    const rows = Array.from({ length: 600 }, (_, i) => [i === 599 ? 1 : i + 1, `item ${i + 1}`]);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await expect(sql.atomically(sql.insertStatements('items', ['id', 'name'], rows))).rejects.toThrow();
+    }
+    await sql.atomically(sql.insertStatements('items', ['id', 'name'], [[1, 'a'], [2, 'b']]));
+    expect(await count('items')).toBe(2);
+  });
+});
