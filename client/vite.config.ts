@@ -18,7 +18,7 @@ export function precompiledMessages({ precompile = true } = {}): Plugin {
     name: 'precompiled-messages',
     enforce: 'pre',
     transform(code, id) {
-      const match = /\/src\/i18n\/[a-z]{2}\.json(?:\?catalog=(first|signIn|rest))?$/.exec(id);
+      const match = /\/src\/i18n\/[a-z]{2}\.json(?:\?catalog=(first|landing|signIn|rest))?$/.exec(id);
       if (!match) return null;
       const messages: Record<string, string> = JSON.parse(code);
       const part = match[1];

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 import { precompiledMessages } from './vite.config';
 
 export default defineConfig({
-  // The catalogs in their two parts, as the app loads them (unparsed: the tests keep the ICU parser).
+  // The catalogs in their parts, as the app loads them (unparsed: the tests keep the ICU parser).
   plugins: [react(), precompiledMessages({ precompile: false })],
   test: {
     environment: 'jsdom',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
  * the chunk vite.config.ts gathers a page's modules in (firstPageChunks: `landing`, `sign-in`), by name.
  */
 export const ROUTES = {
-  '/': ['landing'],
+  '/': ['landing', 'src/i18n/en.json?catalog=landing'],
   '/login': ['sign-in', 'src/i18n/en.json?catalog=signIn'],
 };
 

@@ -26,7 +26,8 @@ const page = (load: () => Promise<{ default: ComponentType }>, messages: Catalog
       ),
     };
   });
-const landing = () => import('../features/public/LandingPage');
+// The landing page's messages (a catalog part of their own) load beside its code.
+const landing = () => Promise.all([import('../features/public/LandingPage'), loadMessages(['landing'])]).then(([module]) => module);
 if (window.location.pathname === paths.home) void landing();
 const LandingPage = lazy(() => landing().then((module) => ({ default: module.LandingPage })));
 const signIn: CatalogPart[] = ['signIn'];

@@ -3,6 +3,10 @@ declare module '*.json?catalog=first' {
   const messages: Record<string, string>;
   export default messages;
 }
+declare module '*.json?catalog=landing' {
+  const messages: Record<string, string>;
+  export default messages;
+}
 declare module '*.json?catalog=signIn' {
   const messages: Record<string, string>;
   export default messages;

@@ -66,19 +66,22 @@ describe('LocaleProvider', () => {
     expect(await screen.findByText('Profil und Sicherheit')).toBeTruthy();
   });
 
-  it('splits each catalog into the first page’s part, the sign-in screens’ part and the signed-in screens’ part, which together are the catalog', async () => {
-    const [first, signIn, rest, whole] = await Promise.all([
+  it('splits each catalog into the first page’s part, the landing page’s, the sign-in screens’ and the signed-in screens’ part, which together are the catalog', async () => {
+    const [first, landing, signIn, rest, whole] = await Promise.all([
       import('./de.json?catalog=first').then((module) => module.default),
+      import('./de.json?catalog=landing').then((module) => module.default),
       import('./de.json?catalog=signIn').then((module) => module.default),
       import('./de.json?catalog=rest').then((module) => module.default),
       import('./de.json').then((module) => module.default as Record<string, string>),
     ]);
     expect(Object.keys(first).every((id) => partOf(id) === 'first')).toBe(true);
+    expect(Object.keys(landing).every((id) => partOf(id) === 'landing')).toBe(true);
     expect(Object.keys(signIn).every((id) => partOf(id) === 'signIn')).toBe(true);
     expect(Object.keys(rest).every((id) => partOf(id) === 'rest')).toBe(true);
     expect(first['common.language']).toBe(whole['common.language']);
     expect(signIn['login.title']).toBe(whole['login.title']);
     expect(rest['account.title']).toBe('Profil und Sicherheit');
-    expect({ ...first, ...signIn, ...rest }).toEqual(whole);
+    expect(landing['landing.nav.login']).toBe(whole['landing.nav.login']);
+    expect({ ...first, ...landing, ...signIn, ...rest }).toEqual(whole);
   });
 });

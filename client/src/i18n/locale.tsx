@@ -11,16 +11,18 @@ export const LOCALE_KEY = 'locale';
 type Messages = Partial<typeof en>;
 
 // The first part of the English catalog ships with the first page; every other part loads when it is needed: the
-// sign-in part with the sign-in screens, the rest with the signed-in screens (loadMessages), another language when chosen.
+// landing part with the landing page, the sign-in part with the sign-in screens, the rest with the signed-in screens (loadMessages), another language when chosen.
 const LOADED: Record<Locale, Partial<Record<CatalogPart, Messages>>> = { en: { first: enFirst }, de: {} };
 const LOADERS: Record<Locale, Record<CatalogPart, () => Promise<{ default: Messages }>>> = {
   en: {
     first: async () => ({ default: enFirst }),
+    landing: () => import('./en.json?catalog=landing'),
     signIn: () => import('./en.json?catalog=signIn'),
     rest: () => import('./en.json?catalog=rest'),
   },
   de: {
     first: () => import('./de.json?catalog=first'),
+    landing: () => import('./de.json?catalog=landing'),
     signIn: () => import('./de.json?catalog=signIn'),
     rest: () => import('./de.json?catalog=rest'),
   },
