@@ -28,6 +28,11 @@ export class LicenseProductsService {
     return { products: ADMIN_PRODUCT_TIERS.map((tier) => `${name} ${tier}`), versions: await this.versions(name) };
   }
 
+  /** The product choices of a client's test and purchase dialogs: one per version, latest first. */
+  async clientVersions(): Promise<AvailableVersionDto[]> {
+    return this.versions((await this.settings.get('app_info')).name);
+  }
+
   /** A client's product must be "{app_info.name} v{version}" (400 otherwise). */
   async assertClientProduct(productName: string): Promise<void> {
     const { name } = await this.settings.get('app_info');

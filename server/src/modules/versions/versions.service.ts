@@ -19,6 +19,9 @@ import { VersionEntity } from './version.entity';
 
 export type { VersionEntity } from './version.entity';
 
+/** What a select or product choice needs of a version. */
+export type VersionChoice = Pick<VersionEntity, 'id' | 'version' | 'release_date' | 'is_stable' | 'is_latest'>;
+
 /** What portals exchange about a version when syncing with a license server (never the stored file or its key). */
 const SYNCED_VERSION_FIELDS = [
   'version',
@@ -98,9 +101,21 @@ export class VersionsService {
     return { ...found, overallTotal, lastSyncAt };
   }
 
-  /** Every version, latest first, then by release date (for selects, the client's downloads and license products). */
-  all(): Promise<VersionEntity[]> {
-    return this.versions.find({ order: { is_latest: 'DESC', release_date: 'DESC', id: 'DESC' } });
+  /** One page of versions in the client catalog's order: latest first, then newest release, then id. */
+  clientPage(request: { page?: number; limit?: number }, defaultLimit: number): Promise<Page<VersionEntity>> {
+    return readPage(this.versions.createQueryBuilder('v'), { ...request, order: 'desc' }, {
+      by: ['v.is_latest', 'v.release_date'],
+      id: 'v.id',
+      defaultLimit,
+    });
+  }
+
+  /** Every version as a choice (no changelog or keys), latest first, then by release date: selects and license products. */
+  all(): Promise<VersionChoice[]> {
+    return this.versions.find({
+      select: { id: true, version: true, release_date: true, is_stable: true, is_latest: true },
+      order: { is_latest: 'DESC', release_date: 'DESC', id: 'DESC' },
+    });
   }
 
   findByIds(ids: number[]): Promise<VersionEntity[]> {

@@ -114,6 +114,9 @@ export class AvailableVersionsDto {
 
 export class AvailableVersionsResponseDto extends Envelope(AvailableVersionsDto) {}
 
+/** The versions a client may take a test or purchased license for, as product choices. */
+export class LicenseProductListResponseDto extends Envelope([AvailableVersionDto]) {}
+
 export function toLicenseDto(license: LicenseEntity): LicenseDto {
   return {
     id: license.id,
