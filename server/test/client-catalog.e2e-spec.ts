@@ -27,6 +27,9 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
   let expectedOrder: number[];
   /** Files per version id, as uploaded. */
   const filesOf = new Map<number, number[]>();
+  let appName: string;
+  let productsBeforeAnyVersion: string[];
+  let expectedProducts: string[];
 
   const catalog = async (path: string, query: Record<string, string | number> = {}): Promise<CatalogPage> =>
     (await t.api().get(path).query(query).set(bearer(client)).expect(200)).body;
@@ -34,6 +37,8 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
   beforeAll(async () => {
     t = await startTestApp();
     client = (await t.signUpClient()).token;
+    appName = (await t.api().get('/api/settings').set(bearer(client)).expect(200)).body.data.app_info.name;
+    productsBeforeAnyVersion = (await t.api().get('/api/licenses/products').set(bearer(client)).expect(200)).body.data;
     // 13 versions: release dates out of creation order, two pairs on the same day (the id decides), and the
     // latest one neither the newest release nor the last created.
     const dates = ['2025-03-01', '2025-01-10', '2025-05-20', '2025-05-20', '2025-02-14', '2025-07-01', '2025-04-04'];
@@ -52,6 +57,10 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
       'SELECT id FROM versions ORDER BY is_latest DESC, release_date DESC, id DESC',
     );
     expectedOrder = rows.map((row) => Number(row.id));
+    const numbers: Array<{ version: string }> = await t.dataSource.query(
+      'SELECT version FROM versions ORDER BY is_latest DESC, release_date DESC, id DESC',
+    );
+    expectedProducts = numbers.map((row) => `${appName} v${row.version}`);
   });
   afterAll(async () => {
     expect(t.statuses.filter((status) => status >= 500)).toEqual([]);
@@ -151,17 +160,14 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
     expect(second.headers.etag).not.toBe(plain.headers.etag);
   });
 
-  it('gives the dialogs every version as a product choice, latest first, without files', async () => {
+  it('gives the dialogs every version as a product name, latest first, and nothing else', async () => {
     const response = await t.api().get('/api/licenses/products').set(bearer(client)).expect(200);
-    expect(response.body.data.map((choice: { id: number }) => choice.id)).toEqual(expectedOrder);
-    expect(response.body.data[0]).toEqual({
-      id: expectedOrder[0],
-      version: '4.4.0',
-      product_name: expect.stringMatching(/ v4\.4\.0$/),
-      is_latest: true,
-      is_stable: true,
-      release_date: expect.any(String),
-    });
+    expect(response.body).toEqual({ success: true, data: expectedProducts });
+    expect(response.body.data[0]).toBe(`${appName} v4.4.0`);
+  });
+
+  it("offers the app's current version as the product while no version exists", () => {
+    expect(productsBeforeAnyVersion).toEqual([`${appName} v1.0.0`]);
   });
 
   it('needs a session for the catalog and the product choices', async () => {

@@ -98,18 +98,11 @@ function stubApi(state: ApiState, extra?: Route) {
       return jsonResponse(200, { success: true, data, meta: { total: data.length, page: 1, limit: 10, pages: 1 } });
     }
     if (url === '/api/licenses/products') {
-      // The product choices, in the order the server sends them (latest first).
-      const data = [...(state.versions ?? [])]
-        .sort((a, b) => b.is_latest - a.is_latest)
-        .map((v, index) => ({
-          id: index + 1,
-          version: v.version,
-          product_name: `StreamHub v${v.version}`,
-          is_latest: v.is_latest === 1,
-          is_stable: true,
-          release_date: '2025-06-01',
-        }));
-      return jsonResponse(200, { success: true, data });
+      // The server's product names: one per version, latest first; the app's current version while none exist.
+      const appInfo = (state.settings ?? settings()).app_info;
+      const versions = [...(state.versions ?? [])].sort((a, b) => b.is_latest - a.is_latest).map((v) => v.version);
+      const names = versions.length ? versions : appInfo.version ? [appInfo.version] : [];
+      return jsonResponse(200, { success: true, data: names.map((version) => `${appInfo.name} v${version}`) });
     }
     if (url.startsWith('/api/devices?')) return jsonResponse(200, page(state.devices ?? []));
     return jsonResponse(404, { message: `no stub for ${url}` });

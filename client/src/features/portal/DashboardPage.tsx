@@ -12,7 +12,6 @@ import { PortalShell } from '../../components/layouts/PortalShell';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AvailableDownloads } from './AvailableDownloads';
 import { GetLicenseCard } from './GetLicenseCard';
-import { productChoices } from './license-display';
 import { commandCopied, licenseDownloaded, licensePurchased, testLicenseCreated } from './license-success';
 import { MyDevices } from './MyDevices';
 import { MyLicenses } from './MyLicenses';
@@ -52,13 +51,13 @@ function Dashboard() {
   const [error, setError] = useState<string | null>(null);
   const config = settings.data?.data;
 
-  // The products are the versions (the app's current version while none exist), read when a license dialog opens.
-  const versions = useListLicenseProducts({ query: { enabled: modal !== null } });
+  // The server's product names (one per version, latest first), read when a license dialog opens.
+  const productList = useListLicenseProducts({ query: { enabled: modal !== null } });
   const products: ProductOptions = {
-    choices: config && versions.data ? productChoices(config.app_info.name, versions.data.data, config.app_info.version) : [],
-    loading: versions.isPending && !versions.error,
-    error: versions.error,
-    retry: () => void versions.refetch(),
+    choices: productList.data?.data ?? [],
+    loading: productList.isPending && !productList.error,
+    error: productList.error,
+    retry: () => void productList.refetch(),
   };
 
   const showError = (message: string) => {

@@ -29,7 +29,7 @@ export class LicensesController {
   /** The product choices of the test and purchase dialogs: "{app_info.name} v{version}" per version, latest first. */
   @Get('products')
   async listLicenseProducts(): Promise<LicenseProductListResponseDto> {
-    return { success: true, data: await this.products.clientVersions() };
+    return { success: true, data: await this.products.clientProducts() };
   }
 
   /**

@@ -110,6 +110,18 @@ export class VersionsService {
     });
   }
 
+  /** Every version number, in the client catalog's order (latest first, newest release, id). */
+  async numbers(): Promise<string[]> {
+    const rows = await this.versions
+      .createQueryBuilder('v')
+      .select('v.version', 'version')
+      .orderBy('v.is_latest', 'DESC')
+      .addOrderBy('v.release_date', 'DESC')
+      .addOrderBy('v.id', 'DESC')
+      .getRawMany<{ version: string }>();
+    return rows.map((row) => row.version);
+  }
+
   /** Every version as a choice (no changelog or keys), latest first, then by release date: selects and license products. */
   all(): Promise<VersionChoice[]> {
     return this.versions.find({

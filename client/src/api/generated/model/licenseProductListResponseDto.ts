@@ -5,9 +5,8 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
-import type { AvailableVersionDto } from './availableVersionDto';
 
 export interface LicenseProductListResponseDto {
-  data: AvailableVersionDto[];
+  data: string[];
   success: boolean;
 }

@@ -114,8 +114,8 @@ export class AvailableVersionsDto {
 
 export class AvailableVersionsResponseDto extends Envelope(AvailableVersionsDto) {}
 
-/** The versions a client may take a test or purchased license for, as product choices. */
-export class LicenseProductListResponseDto extends Envelope([AvailableVersionDto]) {}
+/** The products a client may take a test or purchased license for: "{app_info.name} v{version}", latest first. */
+export class LicenseProductListResponseDto extends Envelope([String]) {}
 
 export function toLicenseDto(license: LicenseEntity): LicenseDto {
   return {
