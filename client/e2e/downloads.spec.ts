@@ -17,6 +17,9 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 /** Versions this spec made, deleted (with their files) after each test so later specs see the list they expect. */
 const created: number[] = [];
 
+/** The fixed header would cover the top of a section's screenshot. */
+const HIDE_HEADER = 'header { visibility: hidden; }';
+
 /** Version numbers of this run only: the database is shared with the other spec files. */
 const unique = () => `${40 + (Date.now() % 50)}.${randomBytes(2).readUInt16BE()}`;
 
@@ -192,7 +195,7 @@ test.describe('Client Available Downloads', () => {
     await expect(downloads.getByTestId('page-indicator')).toHaveText(`Page 1 of ${pages}`);
     await expect(page.getByTestId(`version-${run}.2`)).toHaveCount(0);
     await mkdir('/tmp/shots-catalog', { recursive: true });
-    await downloads.screenshot({ path: '/tmp/shots-catalog/downloads-1280-en.png' });
+    await downloads.screenshot({ style: HIDE_HEADER, path: '/tmp/shots-catalog/downloads-1280-en.png' });
 
     await downloads.getByRole('button', { name: 'Next' }).click();
     await expect(blocks.first()).toHaveAttribute('data-testid', `version-${run}.2`);
@@ -200,8 +203,11 @@ test.describe('Client Available Downloads', () => {
     await expect(page.getByTestId(`version-${run}.99`)).toHaveCount(0);
     await expect(downloads.getByTestId('page-indicator')).toHaveText(`Page 2 of ${pages}`);
     await expect(downloads.getByText(`Showing 11 to ${Math.min(20, total)} of ${total} versions`)).toBeVisible();
-    // The new page starts at the section's title, not at the pager far below it.
-    await expect(page.getByRole('heading', { name: 'Available Downloads' })).toBeInViewport();
+    // The new page starts at the section's title, below the fixed header, not at the pager far below it.
+    const title = page.getByRole('heading', { name: 'Available Downloads' });
+    await expect(title).toBeInViewport();
+    const header = (await page.locator('header').first().boundingBox())!;
+    await expect.poll(async () => (await title.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
     // A page's files come with it, and download as on page one.
     const deb = page.getByTestId(`version-${run}.2`).getByRole('button', { name: /^Download Linux · x64 \(64-bit\)/ });
     await expect(deb).toContainText('0 downloads');
@@ -218,19 +224,19 @@ test.describe('Client Available Downloads', () => {
     // On a phone the pager keeps its buttons by name and the section fits the screen.
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => fitsViewport(page)).toBe(true);
-    await downloads.screenshot({ path: '/tmp/shots-catalog/downloads-390-en.png' });
+    await downloads.screenshot({ style: HIDE_HEADER, path: '/tmp/shots-catalog/downloads-390-en.png' });
 
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByTestId('language-select').first().selectOption('de');
     await expect(page.getByRole('heading', { name: 'Verfügbare Downloads' })).toBeVisible();
     await expect(downloads.getByText(`1 bis 10 von ${total} Versionen`)).toBeVisible();
     await expect(downloads.getByTestId('page-indicator')).toHaveText(`Seite 1 von ${pages}`);
-    await downloads.screenshot({ path: '/tmp/shots-catalog/downloads-1280-de.png' });
+    await downloads.screenshot({ style: HIDE_HEADER, path: '/tmp/shots-catalog/downloads-1280-de.png' });
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => fitsViewport(page)).toBe(true);
     await downloads.getByRole('button', { name: 'Weiter' }).click();
     await expect(blocks.first()).toHaveAttribute('data-testid', `version-${run}.2`);
     await expect(downloads.getByTestId('page-indicator')).toHaveText(`Seite 2 von ${pages}`);
-    await downloads.screenshot({ path: '/tmp/shots-catalog/downloads-390-de-page2.png' });
+    await downloads.screenshot({ style: HIDE_HEADER, path: '/tmp/shots-catalog/downloads-390-de-page2.png' });
   });
 });

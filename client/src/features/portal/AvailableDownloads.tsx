@@ -265,6 +265,8 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
       component="section"
       aria-labelledby="available-downloads-title"
       data-testid="available-downloads"
+      // A new page scrolls the title into view below the fixed header, not under it.
+      style={{ scrollMarginTop: 'calc(var(--app-shell-header-height, 0px) + var(--mantine-spacing-md))' }}
     >
       <Stack gap="md">
         <div>
