@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { emitAwaited, VERSION_DELETING } from '../../common/events';
-import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
+import { ListTotals, Page, readPage, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
 import { PreparedSql } from '../../database/prepared-sql';
 import { SettingsService } from '../settings/settings.service';
 import { FileStorage } from '../storage/file-storage';
@@ -68,6 +68,8 @@ export const LATEST_REQUIRED = 'A version must stay the latest: mark another ver
 @Injectable()
 export class VersionsService {
   private readonly sql: PreparedSql;
+  /** The catalog's total: counted each time (versions are far fewer than ListTotals' exact cap). */
+  private readonly totals = new ListTotals();
 
   constructor(
     @InjectRepository(VersionEntity) private readonly versions: Repository<VersionEntity>,
@@ -101,13 +103,19 @@ export class VersionsService {
     return { ...found, overallTotal, lastSyncAt };
   }
 
-  /** One page of versions in the client catalog's order: latest first, then newest release, then id. */
+  /**
+   * One page of versions in the client catalog's order: latest first, then newest release, then id. The page's ids
+   * come from the index in that order alone (MariaDB would sort every row for `SELECT *` at a deep offset), then
+   * those rows.
+   */
   clientPage(request: { page?: number; limit?: number }, defaultLimit: number): Promise<Page<VersionEntity>> {
-    return readPage(this.versions.createQueryBuilder('v'), { ...request, order: 'desc' }, {
-      by: ['v.is_latest', 'v.release_date'],
-      id: 'v.id',
-      defaultLimit,
-    });
+    return readPageByIds(
+      this.versions.createQueryBuilder('v'),
+      { ...request, order: 'desc' },
+      { by: ['v.is_latest', 'v.release_date'], id: 'v.id', defaultLimit },
+      { cache: this.totals, key: 'client-catalog' },
+      (ids) => this.versions.findBy({ id: In(ids) }),
+    );
   }
 
   /** Every version number, in the client catalog's order (latest first, newest release, id). */
