@@ -267,6 +267,8 @@ function calls(sample) {
     ['client', 'customer: devices', '/api/devices', 'customer'],
     ['client', 'customer: download history', '/api/downloads/history', 'customer'],
     ['client', 'customer: versions', '/api/client/versions', 'customer'],
+    ['client', 'customer: versions page 100', '/api/client/versions?page=100', 'customer'],
+    ['client', 'customer: product choices', '/api/licenses/products', 'customer'],
     ['client', 'customer: orders', '/api/orders', 'customer'],
     ['client', 'customer: settings', '/api/settings', 'customer'],
   ].map(([kind, name, path, extra]) => ({

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import {
   adminToken,
   createVerifiedClient,
@@ -15,6 +16,9 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 
 /** Versions this spec made, deleted (with their files) after each test so later specs see the list they expect. */
 const created: number[] = [];
+
+/** The fixed header would cover the top of a section's screenshot. */
+const HIDE_HEADER = 'header { visibility: hidden; }';
 
 /** Version numbers of this run only: the database is shared with the other spec files. */
 const unique = () => `${40 + (Date.now() % 50)}.${randomBytes(2).readUInt16BE()}`;
@@ -35,7 +39,8 @@ test.describe('Client Available Downloads', () => {
     const run = unique();
     const latest = `${run}.1`;
     const older = `${run}.0`;
-    await createVersionByApi(page, token, { version: older, release_date: '2025-03-15', is_latest: 'false' });
+    // Released "later" than anything else the shared database holds: right after the latest, on the first page.
+    created.push((await createVersionByApi(page, token, { version: older, release_date: '2099-03-15', is_latest: 'false' })).id);
     const version = await createVersionByApi(page, token, {
       version: latest,
       release_date: '2025-06-01',
@@ -43,6 +48,7 @@ test.describe('Client Available Downloads', () => {
       is_latest: 'true',
       is_stable: 'true',
     });
+    created.push(version.id);
     const debName = `streamhub_${latest}_amd64.deb`;
     const debBytes = randomBytes(300_000);
     const deb = await uploadFileByApi(page, token, {
@@ -73,9 +79,6 @@ test.describe('Client Available Downloads', () => {
     const zipButton = block.getByRole('button', { name: /^Download Windows · x64 \(64-bit\)/ });
     await expect(zipButton).toContainText('4.9 KB · 0 downloads');
 
-    // Beyond the newest five, older versions are one click away (the shared database may hold many).
-    const showAll = page.getByRole('button', { name: /^Show all \d+ versions$/ });
-    if (await showAll.isVisible()) await showAll.click();
     const empty = page.getByTestId(`version-${older}`);
     await expect(empty.getByRole('heading', { name: `Version ${older}` })).toBeVisible();
     await expect(empty.getByText('No description available')).toBeVisible();
@@ -147,11 +150,93 @@ test.describe('Client Available Downloads', () => {
     await expect(block.getByRole('heading', { name: `Version ${latest} (Neueste)` })).toBeVisible();
     await expect(block.getByTestId('version-released')).toHaveText('Veröffentlicht am 01.06.2025');
     await expect(block.getByRole('button', { name: /^Herunterladen Linux · x64 \(64-Bit\)/ })).toContainText('293,0 KB · 2 Downloads');
-    const showAllGerman = page.getByRole('button', { name: /^Alle \d+ Versionen anzeigen$/ });
-    if (await showAllGerman.isVisible()) await showAllGerman.click();
     await expect(empty.getByText('Noch keine Downloads verfügbar')).toBeVisible();
     await expect(install.getByRole('button', { name: 'Befehl kopieren' })).toBeVisible();
     await block.scrollIntoViewIfNeeded();
     await page.screenshot({ path: '/tmp/downloads-desktop-de.png' });
+  });
+
+  test('pages through the versions ten at a time, in English and German, on a desktop and a phone', async ({ page }) => {
+    test.setTimeout(120_000);
+    const token = await adminToken(page);
+    const run = unique();
+    // Eleven older versions and a latest one, released "later" than anything else the shared database holds, so
+    // they are the first twelve: the latest and nine on page one, the two oldest of them at the top of page two.
+    for (let day = 1; day <= 11; day++) {
+      const version = await createVersionByApi(page, token, {
+        version: `${run}.${day}`,
+        release_date: `2098-01-${String(day).padStart(2, '0')}`,
+        is_latest: 'false',
+      });
+      created.push(version.id);
+    }
+    const latest = await createVersionByApi(page, token, { version: `${run}.99`, release_date: '2098-02-01', is_latest: 'true' });
+    created.push(latest.id);
+    await uploadFileByApi(page, token, {
+      version_id: created[1],
+      os_type: 'linux',
+      architecture: 'x64',
+      name: `streamhub_${run}.2_amd64.deb`,
+      bytes: randomBytes(2000),
+    });
+    const total = Number(
+      (await (await page.request.get('/api/admin/versions?limit=1', { headers: { Authorization: `Bearer ${token}` } })).json()).meta
+        .total,
+    );
+    const pages = Math.ceil(total / 10);
+
+    await loginAsClient(page, await createVerifiedClient(page));
+    const downloads = page.getByTestId('available-downloads');
+    const blocks = downloads.getByRole('article');
+    await expect(blocks.first()).toHaveAttribute('data-testid', `version-${run}.99`);
+    await expect(blocks).toHaveCount(10);
+    await expect(blocks.nth(9)).toHaveAttribute('data-testid', `version-${run}.3`);
+    await expect(downloads.getByText(`Showing 1 to 10 of ${total} versions`)).toBeVisible();
+    await expect(downloads.getByTestId('page-indicator')).toHaveText(`Page 1 of ${pages}`);
+    await expect(page.getByTestId(`version-${run}.2`)).toHaveCount(0);
+    await mkdir('/tmp/shots-catalog', { recursive: true });
+    await downloads.screenshot({ style: HIDE_HEADER, path: '/tmp/shots-catalog/downloads-1280-en.png' });
+
+    await downloads.getByRole('button', { name: 'Next' }).click();
+    await expect(blocks.first()).toHaveAttribute('data-testid', `version-${run}.2`);
+    await expect(blocks.nth(1)).toHaveAttribute('data-testid', `version-${run}.1`);
+    await expect(page.getByTestId(`version-${run}.99`)).toHaveCount(0);
+    await expect(downloads.getByTestId('page-indicator')).toHaveText(`Page 2 of ${pages}`);
+    await expect(downloads.getByText(`Showing 11 to ${Math.min(20, total)} of ${total} versions`)).toBeVisible();
+    // The new page starts at the section's title, below the fixed header, not at the pager far below it.
+    const title = page.getByRole('heading', { name: 'Available Downloads' });
+    await expect(title).toBeInViewport();
+    const header = (await page.locator('header').first().boundingBox())!;
+    await expect.poll(async () => (await title.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
+    // A page's files come with it, and download as on page one.
+    const deb = page.getByTestId(`version-${run}.2`).getByRole('button', { name: /^Download Linux · x64 \(64-bit\)/ });
+    await expect(deb).toContainText('0 downloads');
+    const downloadEvent = page.waitForEvent('download');
+    await deb.click();
+    expect((await downloadEvent).suggestedFilename()).toBe(`streamhub_${run}.2_amd64.deb`);
+    await page.getByRole('dialog', { name: 'Download Started' }).getByRole('button', { name: 'OK' }).click();
+    await expect(deb).toContainText('1 download');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await downloads.getByRole('button', { name: 'Previous' }).click();
+    await expect(blocks.first()).toHaveAttribute('data-testid', `version-${run}.99`);
+
+    // On a phone the pager keeps its buttons by name and the section fits the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => fitsViewport(page)).toBe(true);
+    await downloads.screenshot({ style: HIDE_HEADER, path: '/tmp/shots-catalog/downloads-390-en.png' });
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('language-select').first().selectOption('de');
+    await expect(page.getByRole('heading', { name: 'Verfügbare Downloads' })).toBeVisible();
+    await expect(downloads.getByText(`1 bis 10 von ${total} Versionen`)).toBeVisible();
+    await expect(downloads.getByTestId('page-indicator')).toHaveText(`Seite 1 von ${pages}`);
+    await downloads.screenshot({ style: HIDE_HEADER, path: '/tmp/shots-catalog/downloads-1280-de.png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => fitsViewport(page)).toBe(true);
+    await downloads.getByRole('button', { name: 'Weiter' }).click();
+    await expect(blocks.first()).toHaveAttribute('data-testid', `version-${run}.2`);
+    await expect(downloads.getByTestId('page-indicator')).toHaveText(`Seite 2 von ${pages}`);
+    await downloads.screenshot({ style: HIDE_HEADER, path: '/tmp/shots-catalog/downloads-390-de-page2.png' });
   });
 });

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientVersionDto, DistributionFileDto, DownloadLinkDto } from '../../api/generated/model';
 import { jsonResponse, renderWithProviders } from '../../test/render';
-import { AvailableDownloads, VISIBLE_VERSIONS } from './AvailableDownloads';
+import { AvailableDownloads } from './AvailableDownloads';
+import { DOWNLOADS_PAGE_SIZE } from './use-client-versions';
 import { SuccessContent, SuccessDialog } from './SuccessDialog';
 
 const HASH = 'ab'.repeat(32);
@@ -60,13 +61,24 @@ const link = (over: Partial<DownloadLinkDto> = {}): DownloadLinkDto => ({
 
 type Route = (url: string, init: RequestInit) => Response | Promise<Response> | undefined;
 
+const pathOf = (url: string) => url.split('?')[0];
+
+/** A page of `list` as the server answers it, for the page and limit the request asks. */
+function pageOf(url: string, list: ClientVersionDto[]) {
+  const query = new URLSearchParams(url.split('?')[1] ?? '');
+  const page = Number(query.get('page') ?? 1);
+  const limit = Number(query.get('limit') ?? 10);
+  const meta = { total: list.length, page, limit, pages: Math.max(1, Math.ceil(list.length / limit)) };
+  return jsonResponse(200, { success: true, data: list.slice((page - 1) * limit, page * limit), meta });
+}
+
 function stubApi(versions: () => ClientVersionDto[] | Response, extra?: Route) {
   const fetchMock = vi.fn(async (url: string, init: RequestInit = {}) => {
     const answer = extra?.(url, init);
     if (answer) return answer;
-    if (url === '/api/client/versions') {
+    if (pathOf(url) === '/api/client/versions') {
       const list = versions();
-      return list instanceof Response ? list : jsonResponse(200, { success: true, data: list });
+      return list instanceof Response ? list : pageOf(url, list);
     }
     return jsonResponse(404, { message: `no stub for ${url}` });
   });
@@ -88,7 +100,7 @@ function Harness() {
 }
 
 const calls = (fetchMock: ReturnType<typeof stubApi>, url: string, method = 'GET') =>
-  fetchMock.mock.calls.filter(([called, init]) => called === url && (init?.method ?? 'GET') === method);
+  fetchMock.mock.calls.filter(([called, init]) => pathOf(called) === url && (init?.method ?? 'GET') === method);
 
 describe('Available Downloads', () => {
   beforeEach(() => {
@@ -101,20 +113,38 @@ describe('Available Downloads', () => {
     vi.restoreAllMocks();
   });
 
-  it('shows the newest versions first and the rest on request', async () => {
-    const many = Array.from({ length: VISIBLE_VERSIONS + 2 }, (_, index) =>
-      version({ id: index + 1, version: `2.${9 - index}.0`, is_latest: index === 0 ? 1 : 0, distribution_files: [], has_files: false }),
+  it('shows the first page of versions, newest first, and pages through the rest', async () => {
+    const user = userEvent.setup();
+    const many = Array.from({ length: DOWNLOADS_PAGE_SIZE + 2 }, (_, index) =>
+      version({ id: index + 1, version: `2.${20 - index}.0`, is_latest: index === 0 ? 1 : 0, distribution_files: [], has_files: false }),
     );
-    stubApi(() => many);
+    const fetchMock = stubApi(() => many);
     renderWithProviders(<Harness />);
-    await screen.findByRole('heading', { name: 'Version 2.9.0 (Latest)' });
-    expect(screen.getAllByTestId(/^version-\d/)).toHaveLength(VISIBLE_VERSIONS);
-    expect(screen.queryByRole('heading', { name: 'Version 2.3.0' })).toBeNull();
-    await userEvent.click(screen.getByRole('button', { name: `Show all ${many.length} versions` }));
-    expect(screen.getAllByTestId(/^version-\d/)).toHaveLength(many.length);
-    expect(screen.getByRole('heading', { name: 'Version 2.3.0' })).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: `Show only the ${VISIBLE_VERSIONS} newest versions` }));
-    expect(screen.getAllByTestId(/^version-\d/)).toHaveLength(VISIBLE_VERSIONS);
+    await screen.findByRole('heading', { name: 'Version 2.20.0 (Latest)' });
+    expect(screen.getAllByTestId(/^version-\d/)).toHaveLength(DOWNLOADS_PAGE_SIZE);
+    expect(screen.queryByRole('heading', { name: 'Version 2.9.0' })).toBeNull();
+    expect(screen.getByText('Showing 1 to 10 of 12 versions')).toBeTruthy();
+    expect(screen.getByTestId('page-indicator').textContent).toBe('Page 1 of 2');
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('heading', { name: 'Version 2.9.0' })).toBeTruthy();
+    expect(screen.getAllByTestId(/^version-\d/).map((block) => block.dataset.testid)).toEqual(['version-2.10.0', 'version-2.9.0']);
+    expect(screen.getByText('Showing 11 to 12 of 12 versions')).toBeTruthy();
+    expect(fetchMock.mock.calls.map(([url]) => url).filter((url) => pathOf(url) === '/api/client/versions')).toEqual([
+      '/api/client/versions?page=1&limit=10',
+      '/api/client/versions?page=2&limit=10',
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByRole('heading', { name: 'Version 2.20.0 (Latest)' })).toBeTruthy();
+  });
+
+  it('shows no pager while every version fits on one page', async () => {
+    stubApi(() => Array.from({ length: DOWNLOADS_PAGE_SIZE }, (_, index) => version({ id: index + 1, version: `3.${index}.0` })));
+    renderWithProviders(<Harness />);
+    await screen.findByTestId('version-3.0.0');
+    expect(screen.getAllByTestId(/^version-\d/)).toHaveLength(DOWNLOADS_PAGE_SIZE);
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).toBeNull();
+    expect(screen.queryByText(/^Showing/)).toBeNull();
   });
 
   it("says 'No downloads available' and to contact support when there are no versions", async () => {
@@ -284,7 +314,7 @@ describe('Available Downloads', () => {
   it('falls back to /api/versions when the client list fails', async () => {
     const fetchMock = stubApi(
       () => jsonResponse(500, { message: 'Database unavailable' }),
-      (url) => (url === '/api/versions' ? jsonResponse(200, { success: true, data: [version()] }) : undefined),
+      (url) => (pathOf(url) === '/api/versions' ? pageOf(url, [version()]) : undefined),
     );
     renderWithProviders(<Harness />);
     expect(await screen.findByRole('heading', { name: 'Version 2.1.0 (Latest)' })).toBeTruthy();
@@ -295,7 +325,7 @@ describe('Available Downloads', () => {
   it('shows why the versions could not be loaded when both lists fail, with Retry', async () => {
     const fetchMock = stubApi(
       () => jsonResponse(500, { message: 'Database unavailable' }),
-      (url) => (url === '/api/versions' ? jsonResponse(503, { message: 'Service Unavailable' }) : undefined),
+      (url) => (pathOf(url) === '/api/versions' ? jsonResponse(503, { message: 'Service Unavailable' }) : undefined),
     );
     renderWithProviders(<Harness />);
     expect((await screen.findByRole('alert')).textContent).toContain('Failed to load dashboard data: Database unavailable');

@@ -1,10 +1,12 @@
 import { Button, Card, Code, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconBrandApple, IconBrandWindows, IconCloudDownload, IconCopy, IconPackage, IconTerminal2 } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useCreateDownloadLink } from '../../api/generated/endpoints/downloads/downloads';
 import type { ClientVersionDto, DistributionFileDto, DownloadLinkDto, OsType } from '../../api/generated/model';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { PagerBar } from '../../components/PagerBar';
+import { pageRange } from '../../components/pagination';
 import { formatBytes } from '../../i18n/format';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { copyTextWhenReady, startDownload } from '../../lib/browser-actions';
@@ -20,10 +22,7 @@ import {
   sortFiles,
 } from './download-display';
 import type { SuccessContent } from './SuccessDialog';
-import { useClientVersionList } from './use-client-versions';
-
-/** Versions shown before 'Show all': a vendor's history grows, and the licenses below must stay within reach. */
-export const VISIBLE_VERSIONS = 5;
+import { DOWNLOADS_PAGE_SIZE, useClientVersionPage } from './use-client-versions';
 
 interface AvailableDownloadsProps {
   onSuccess: (content: SuccessContent) => void;
@@ -222,16 +221,27 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
 }
 
 /**
- * Available Downloads: every version with its files. A file downloads through a signed link that the browser fetches
- * itself (never buffered in JavaScript); afterwards the list is read again so the download count shows it.
+ * Available Downloads: a page of versions with their files, and a pager below when there is more than one page. A
+ * file downloads through a signed link that the browser fetches itself (never buffered in JavaScript); its shown
+ * count goes up at once.
  */
 export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsProps) {
   const intl = useIntl();
-  const { versions, loading, error, retry, countDownload } = useClientVersionList();
-  const [showAll, setShowAll] = useState(false);
-  const shownVersions = showAll ? versions : versions.slice(0, VISIBLE_VERSIONS);
+  const [page, setPage] = useState(1);
+  const { versions, meta, loading, error, retry, countDownload } = useClientVersionPage(page);
   const preferredOs = useMemo(() => browserOs(navigator.userAgent), []);
   const createLink = useCreateDownloadLink();
+  const section = useRef<HTMLElement>(null);
+  const { from, to } = pageRange(meta?.page ?? 1, meta?.limit ?? DOWNLOADS_PAGE_SIZE, meta?.total ?? 0);
+
+  // Versions removed since the pager was drawn: go to the last page there is, not an empty one.
+  if (meta && meta.total > 0 && page > meta.pages) setPage(meta.pages);
+
+  const turnTo = (next: number) => {
+    setPage(next);
+    // The pager sits below a tall list: the new page starts at the section's title.
+    section.current?.scrollIntoView({ block: 'start' });
+  };
 
   // mutateAsync, not per-call callbacks: TanStack Query runs those only for the latest call, so a second click
   // while the first link is on its way would otherwise drop the first download.
@@ -247,7 +257,17 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
   };
 
   return (
-    <Card withBorder radius="md" p="lg" component="section" aria-labelledby="available-downloads-title" data-testid="available-downloads">
+    <Card
+      ref={section}
+      withBorder
+      radius="md"
+      p="lg"
+      component="section"
+      aria-labelledby="available-downloads-title"
+      data-testid="available-downloads"
+      // A new page scrolls the title into view below the fixed header, not under it.
+      style={{ scrollMarginTop: 'calc(var(--app-shell-header-height, 0px) + var(--mantine-spacing-md))' }}
+    >
       <Stack gap="md">
         <div>
           <Group gap="xs">
@@ -279,7 +299,7 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
           </Stack>
         ) : (
           <>
-            {shownVersions.map((version) => (
+            {versions.map((version) => (
               <VersionBlock
                 key={version.id}
                 version={version}
@@ -290,13 +310,14 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
                 onError={onError}
               />
             ))}
-            {versions.length > VISIBLE_VERSIONS && (
-              <Button variant="subtle" onClick={() => setShowAll((all) => !all)} aria-expanded={showAll} style={{ alignSelf: 'center' }}>
-                <FormattedMessage
-                  id={showAll ? 'dashboard.downloads.showFewer' : 'dashboard.downloads.showAll'}
-                  values={{ count: showAll ? VISIBLE_VERSIONS : versions.length }}
-                />
-              </Button>
+            {meta && (
+              <PagerBar
+                page={meta.page}
+                pages={meta.pages}
+                onPage={turnTo}
+                withEdges={meta.pages > 2}
+                summary={<FormattedMessage id="dashboard.downloads.showing" values={{ from, to, total: meta.total }} />}
+              />
             )}
           </>
         )}

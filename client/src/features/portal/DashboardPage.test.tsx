@@ -84,7 +84,7 @@ function stubApi(state: ApiState, extra?: Route) {
     if (url === '/api/me') return jsonResponse(200, { success: true, data: USER });
     if (url === '/api/settings') return jsonResponse(200, { success: true, data: state.settings ?? settings() });
     if (url.startsWith('/api/licenses?')) return jsonResponse(200, page(state.licenses ?? []));
-    if (url === '/api/client/versions') {
+    if (url.startsWith('/api/client/versions?')) {
       // Versions as the server sends them (Available Downloads reads their files).
       const data = (state.versions ?? []).map((v, index) => ({
         id: index + 1,
@@ -95,7 +95,14 @@ function stubApi(state: ApiState, extra?: Route) {
         distribution_files: [],
         ...v,
       }));
-      return jsonResponse(200, { success: true, data });
+      return jsonResponse(200, { success: true, data, meta: { total: data.length, page: 1, limit: 10, pages: 1 } });
+    }
+    if (url === '/api/licenses/products') {
+      // The server's product names: one per version, latest first; the app's current version while none exist.
+      const appInfo = (state.settings ?? settings()).app_info;
+      const versions = [...(state.versions ?? [])].sort((a, b) => b.is_latest - a.is_latest).map((v) => v.version);
+      const names = versions.length ? versions : appInfo.version ? [appInfo.version] : [];
+      return jsonResponse(200, { success: true, data: names.map((version) => `${appInfo.name} v${version}`) });
     }
     if (url.startsWith('/api/devices?')) return jsonResponse(200, page(state.devices ?? []));
     return jsonResponse(404, { message: `no stub for ${url}` });
@@ -244,7 +251,8 @@ describe('client dashboard', () => {
     expect(options.map((option) => option.textContent)).toEqual(['StreamHub v2.1.0', 'StreamHub v1.0.0']);
   });
 
-  it('shows Available Downloads above the test-script command, sharing one versions request with the product choices', async () => {
+  it('shows Available Downloads above the test-script command, and reads the product choices only when a license dialog opens', async () => {
+    const user = userEvent.setup();
     const fetchMock = stubApi({ versions: [{ version: '2.1.0', is_latest: 1 }] });
     renderDashboard();
     const block = await screen.findByTestId('version-2.1.0');
@@ -252,12 +260,15 @@ describe('client dashboard', () => {
     expect(within(block).getByText('No downloads available yet')).toBeTruthy();
     const downloads = screen.getByTestId('available-downloads');
     expect(downloads.compareDocumentPosition(screen.getByTestId('test-script-command')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/client/versions')).toHaveLength(1);
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/client/versions?page=1&limit=10')).toHaveLength(1);
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/licenses/products')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Request Test License' }));
+    await waitFor(() => expect(fetchMock.mock.calls.filter(([url]) => url === '/api/licenses/products')).toHaveLength(1));
   });
 
   it('shows why the products could not be loaded, with Retry', async () => {
     const user = userEvent.setup();
-    stubApi({}, (url) => (url === '/api/client/versions' ? jsonResponse(500, { message: 'Database unavailable' }) : undefined));
+    stubApi({}, (url) => (url === '/api/licenses/products' ? jsonResponse(500, { message: 'Database unavailable' }) : undefined));
     renderDashboard();
     await user.click(await screen.findByRole('button', { name: 'Purchase License' }));
     const dialog = await screen.findByRole('dialog');

@@ -4,6 +4,7 @@ import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
+import { useListLicenseProducts } from '../../api/generated/endpoints/licenses/licenses';
 import { useGetPublicSettings } from '../../api/generated/endpoints/settings/settings';
 import { useAuth } from '../../lib/auth/auth-context';
 import { paths } from '../../lib/paths';
@@ -11,8 +12,6 @@ import { PortalShell } from '../../components/layouts/PortalShell';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AvailableDownloads } from './AvailableDownloads';
 import { GetLicenseCard } from './GetLicenseCard';
-import { productChoices } from './license-display';
-import { useClientVersionList } from './use-client-versions';
 import { commandCopied, licenseDownloaded, licensePurchased, testLicenseCreated } from './license-success';
 import { MyDevices } from './MyDevices';
 import { MyLicenses } from './MyLicenses';
@@ -52,13 +51,13 @@ function Dashboard() {
   const [error, setError] = useState<string | null>(null);
   const config = settings.data?.data;
 
-  // The same list as Available Downloads: the products are the versions (the app's current version while none exist).
-  const versions = useClientVersionList();
+  // The server's product names (one per version, latest first), read when a license dialog opens.
+  const productList = useListLicenseProducts({ query: { enabled: modal !== null } });
   const products: ProductOptions = {
-    choices: config && !versions.loading ? productChoices(config.app_info.name, versions.versions, config.app_info.version) : [],
-    loading: versions.loading,
-    error: versions.error,
-    retry: versions.retry,
+    choices: productList.data?.data ?? [],
+    loading: productList.isPending && !productList.error,
+    error: productList.error,
+    retry: () => void productList.refetch(),
   };
 
   const showError = (message: string) => {

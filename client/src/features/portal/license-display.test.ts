@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiresSoon, licenseStatusColor, productChoices, readyToActivate } from './license-display';
+import { expiresSoon, licenseStatusColor, readyToActivate } from './license-display';
 
 const now = new Date('2030-01-10T12:00:00Z');
 const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000).toISOString();
@@ -24,20 +24,5 @@ describe('license display', () => {
     expect(licenseStatusColor('expired')).toBe('red');
     expect(licenseStatusColor('revoked')).toBe('gray');
     expect(licenseStatusColor('pending')).toBe('gray');
-  });
-
-  it('builds product choices from the versions, latest first', () => {
-    const versions = [
-      { version: '1.0.0', is_latest: 0 },
-      { version: '2.1.0', is_latest: 1 },
-    ];
-    expect(productChoices('StreamHub', versions, '9.9.9')).toEqual(['StreamHub v2.1.0', 'StreamHub v1.0.0']);
-  });
-
-  it("falls back to the app's current version, and to nothing", () => {
-    expect(productChoices('StreamHub', [], '1.0.0')).toEqual(['StreamHub v1.0.0']);
-    expect(productChoices('StreamHub', undefined, 'v3.2')).toEqual(['StreamHub v3.2']);
-    expect(productChoices('StreamHub', [], '')).toEqual([]);
-    expect(productChoices('', [{ version: '1.0.0' }], '1.0.0')).toEqual([]);
   });
 });

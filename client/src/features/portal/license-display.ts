@@ -17,24 +17,3 @@ export const readyToActivate = (license: Pick<LicenseDto, 'status' | 'current_ac
 export const licenseStatusColor = (status: LicenseStatus) => (status === 'active' ? 'teal' : status === 'expired' ? 'red' : 'gray');
 
 export const deviceStatusColor = (status: DeviceStatus) => (status === 'active' ? 'teal' : status === 'failed' ? 'red' : 'gray');
-
-export interface VersionChoice {
-  version: string;
-  is_latest?: boolean | number;
-}
-
-/**
- * The Product select's options: one per version, "{app name} v{version}", the latest first. With no versions
- * published, the app's current version from the settings (app_info.version), which the server accepts then;
- * with neither, none (the modal says so).
- */
-export function productChoices(appName: string, versions: VersionChoice[] | undefined, appVersion?: string): string[] {
-  const name = appName.trim();
-  if (!name) return [];
-  if (versions?.length) {
-    const latestFirst = [...versions].sort((a, b) => Number(!!b.is_latest) - Number(!!a.is_latest));
-    return [...new Set(latestFirst.map((version) => `${name} v${version.version}`))];
-  }
-  const current = appVersion?.trim().replace(/^v/i, '');
-  return current ? [`${name} v${current}`] : [];
-}

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import {
   getListClientVersionsQueryKey,
   getListVersionsQueryKey,
@@ -6,11 +6,16 @@ import {
   useListVersions,
 } from '../../api/generated/endpoints/downloads/downloads';
 import type { ApiError } from '../../api/http-client';
-import type { ClientVersionDto, ClientVersionListResponseDto } from '../../api/generated/model';
+import type { ClientVersionDto, ClientVersionListResponseDto, PageMetaDto } from '../../api/generated/model';
 
-export interface ClientVersionList {
-  /** The versions as the server orders them (latest first, then newest release). */
+/** Versions per page of Available Downloads (each comes with all its files). */
+export const DOWNLOADS_PAGE_SIZE = 10;
+
+export interface ClientVersionPage {
+  /** The page's versions as the server orders them (latest first, then newest release). */
   versions: ClientVersionDto[];
+  /** Where the page is (undefined until the first answer). */
+  meta: PageMetaDto | undefined;
   loading: boolean;
   /** Set only when the client list and its fallback both failed. */
   error: ApiError | null;
@@ -20,17 +25,19 @@ export interface ClientVersionList {
 }
 
 /**
- * The versions a signed-in client may download, for Available Downloads and the product choices alike (one request):
- * GET /api/client/versions, falling back to GET /api/versions when it fails (spec section 7).
+ * One page of the versions a signed-in client may download: GET /api/client/versions, falling back to
+ * GET /api/versions when it fails (spec section 7). The previous page stays shown while the next one loads.
  */
-export function useClientVersionList(): ClientVersionList {
+export function useClientVersionPage(page: number): ClientVersionPage {
   const queryClient = useQueryClient();
-  const primary = useListClientVersions();
-  const fallback = useListVersions({ query: { enabled: !!primary.error } });
+  const params = { page, limit: DOWNLOADS_PAGE_SIZE };
+  const primary = useListClientVersions(params, { query: { placeholderData: keepPreviousData } });
+  const fallback = useListVersions(params, { query: { enabled: !!primary.error, placeholderData: keepPreviousData } });
   const usingFallback = !!primary.error;
   const active = usingFallback ? fallback : primary;
   return {
     versions: active.data?.data ?? [],
+    meta: active.data?.meta,
     loading: primary.isLoading || (usingFallback && fallback.isPending && !fallback.error),
     error: usingFallback && fallback.error ? (primary.error as ApiError) : null,
     retry: () => {
@@ -39,7 +46,7 @@ export function useClientVersionList(): ClientVersionList {
     },
     countDownload: (fileId) =>
       queryClient.setQueryData<ClientVersionListResponseDto>(
-        usingFallback ? getListVersionsQueryKey() : getListClientVersionsQueryKey(),
+        usingFallback ? getListVersionsQueryKey(params) : getListClientVersionsQueryKey(params),
         (current) =>
           current && {
             ...current,

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { VersionsModule } from '../versions/versions.module';
-import { CatalogChanges } from './catalog-changes';
 import { ClientVersionsController } from './client-versions.controller';
 import { DistributionFileEntity } from './distribution-file.entity';
 import { DistributionFilesController } from './distribution-files.controller';
@@ -10,7 +9,7 @@ import { DistributionFilesService } from './distribution-files.service';
 @Module({
   imports: [TypeOrmModule.forFeature([DistributionFileEntity]), VersionsModule],
   controllers: [DistributionFilesController, ClientVersionsController],
-  providers: [DistributionFilesService, CatalogChanges],
+  providers: [DistributionFilesService],
   exports: [DistributionFilesService],
 })
 export class DistributionFilesModule {}

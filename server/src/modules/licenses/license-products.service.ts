@@ -28,6 +28,18 @@ export class LicenseProductsService {
     return { products: ADMIN_PRODUCT_TIERS.map((tier) => `${name} ${tier}`), versions: await this.versions(name) };
   }
 
+  /**
+   * The product choices of a client's test and purchase dialogs: "{app} v{version}" per version, latest first (names
+   * only: thousands of versions stay a small answer); while no version exists, the app's current version if well-formed.
+   */
+  async clientProducts(): Promise<string[]> {
+    const { name, version } = await this.settings.get('app_info');
+    const numbers = await this.versionsService.numbers();
+    if (numbers.length) return numbers.map((number) => `${name} v${number}`);
+    const current = `${name} v${version.trim().replace(/^v/i, '')}`;
+    return versionedProduct(name).test(current) ? [current] : [];
+  }
+
   /** A client's product must be "{app_info.name} v{version}" (400 otherwise). */
   async assertClientProduct(productName: string): Promise<void> {
     const { name } = await this.settings.get('app_info');

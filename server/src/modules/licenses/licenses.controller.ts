@@ -4,8 +4,9 @@ import type { Response } from 'express';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { pageMeta } from '../../common/pagination';
-import { LicenseListResponseDto, LicenseVerificationResponseDto, toLicenseDto } from './dto/license.dto';
+import { LicenseListResponseDto, LicenseProductListResponseDto, LicenseVerificationResponseDto, toLicenseDto } from './dto/license.dto';
 import { VerifyLicenseDto } from './dto/verify-license.dto';
+import { LicenseProductsService } from './license-products.service';
 import { LicensesService } from './licenses.service';
 import { IdParam } from '../../common/id-param';
 
@@ -13,13 +14,22 @@ import { IdParam } from '../../common/id-param';
 @ApiTags('licenses')
 @Controller('licenses')
 export class LicensesController {
-  constructor(private readonly licenses: LicensesService) {}
+  constructor(
+    private readonly licenses: LicensesService,
+    private readonly products: LicenseProductsService,
+  ) {}
 
   /** The caller's licenses, newest first (default 50 per page). */
   @Get()
   async listMyLicenses(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<LicenseListResponseDto> {
     const { rows, total, page, limit } = await this.licenses.listForUser(user, query.page ?? 1, query.limit ?? 50);
     return { success: true, data: rows.map(toLicenseDto), meta: pageMeta(total, page, limit) };
+  }
+
+  /** The product choices of the test and purchase dialogs: "{app_info.name} v{version}" per version, latest first. */
+  @Get('products')
+  async listLicenseProducts(): Promise<LicenseProductListResponseDto> {
+    return { success: true, data: await this.products.clientProducts() };
   }
 
   /**

@@ -5,6 +5,8 @@ import { bigintNumber } from '../../database/transformers';
 
 /** A released version of the streaming server. Distribution files (per OS and architecture) hang off it. */
 @Entity('versions')
+// The client catalog's order (latest first, newest release, id); also finds the latest version.
+@Index('IDX_versions_is_latest_release_date_id', ['is_latest', 'release_date', 'id'])
 export class VersionEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -55,7 +57,6 @@ export class VersionEntity {
   is_stable: boolean;
 
   /** At most one row holds true (changed only by single UPDATE statements in transactions). */
-  @Index('IDX_versions_is_latest')
   @Column({ type: 'boolean', default: false })
   is_latest: boolean;
 

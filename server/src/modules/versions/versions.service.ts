@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { emitAwaited, VERSION_DELETING } from '../../common/events';
-import { Page, readPage, sortColumn, whereSearch } from '../../common/pagination';
+import { ListTotals, Page, readPage, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
 import { PreparedSql } from '../../database/prepared-sql';
 import { SettingsService } from '../settings/settings.service';
 import { FileStorage } from '../storage/file-storage';
@@ -18,6 +18,9 @@ import { UpdateVersionDto, UploadVersionDto, VersionFlag } from './dto/version-f
 import { VersionEntity } from './version.entity';
 
 export type { VersionEntity } from './version.entity';
+
+/** What a select or product choice needs of a version. */
+export type VersionChoice = Pick<VersionEntity, 'id' | 'version' | 'release_date' | 'is_stable' | 'is_latest'>;
 
 /** What portals exchange about a version when syncing with a license server (never the stored file or its key). */
 const SYNCED_VERSION_FIELDS = [
@@ -65,6 +68,8 @@ export const LATEST_REQUIRED = 'A version must stay the latest: mark another ver
 @Injectable()
 export class VersionsService {
   private readonly sql: PreparedSql;
+  /** The catalog's total: counted each time (versions are far fewer than ListTotals' exact cap). */
+  private readonly totals = new ListTotals();
 
   constructor(
     @InjectRepository(VersionEntity) private readonly versions: Repository<VersionEntity>,
@@ -98,9 +103,39 @@ export class VersionsService {
     return { ...found, overallTotal, lastSyncAt };
   }
 
-  /** Every version, latest first, then by release date (for selects, the client's downloads and license products). */
-  all(): Promise<VersionEntity[]> {
-    return this.versions.find({ order: { is_latest: 'DESC', release_date: 'DESC', id: 'DESC' } });
+  /**
+   * One page of versions in the client catalog's order: latest first, then newest release, then id. The page's ids
+   * come from the index in that order alone (MariaDB would sort every row for `SELECT *` at a deep offset), then
+   * those rows.
+   */
+  clientPage(request: { page?: number; limit?: number }, defaultLimit: number): Promise<Page<VersionEntity>> {
+    return readPageByIds(
+      this.versions.createQueryBuilder('v'),
+      { ...request, order: 'desc' },
+      { by: ['v.is_latest', 'v.release_date'], id: 'v.id', defaultLimit },
+      { cache: this.totals, key: 'client-catalog' },
+      (ids) => this.versions.findBy({ id: In(ids) }),
+    );
+  }
+
+  /** Every version number, in the client catalog's order (latest first, newest release, id). */
+  async numbers(): Promise<string[]> {
+    const rows = await this.versions
+      .createQueryBuilder('v')
+      .select('v.version', 'version')
+      .orderBy('v.is_latest', 'DESC')
+      .addOrderBy('v.release_date', 'DESC')
+      .addOrderBy('v.id', 'DESC')
+      .getRawMany<{ version: string }>();
+    return rows.map((row) => row.version);
+  }
+
+  /** Every version as a choice (no changelog or keys), latest first, then by release date: selects and license products. */
+  all(): Promise<VersionChoice[]> {
+    return this.versions.find({
+      select: { id: true, version: true, release_date: true, is_stable: true, is_latest: true },
+      order: { is_latest: 'DESC', release_date: 'DESC', id: 'DESC' },
+    });
   }
 
   findByIds(ids: number[]): Promise<VersionEntity[]> {

@@ -6,8 +6,10 @@
  * OpenAPI spec version: 1.0.0
  */
 import type { ClientVersionDto } from './clientVersionDto';
+import type { PageMetaDto } from './pageMetaDto';
 
 export interface ClientVersionListResponseDto {
   data: ClientVersionDto[];
+  meta: PageMetaDto;
   success: boolean;
 }

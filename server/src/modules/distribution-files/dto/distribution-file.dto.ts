@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { VersionEntity } from '../../versions/versions.service';
+import type { VersionChoice, VersionEntity } from '../../versions/versions.service';
 import { Architecture, ARCHITECTURES, DistributionFileEntity, OS_TYPES, OsType } from '../distribution-file.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
 
@@ -81,7 +81,8 @@ export class ClientVersionDto {
   distribution_files: DistributionFileDto[];
 }
 
-export class ClientVersionListResponseDto extends Envelope([ClientVersionDto]) {}
+/** One page of the catalog: its versions, each with all its files. */
+export class ClientVersionListResponseDto extends PageOf(ClientVersionDto) {}
 
 export function toDistributionFileDto(
   file: DistributionFileEntity,
@@ -103,7 +104,7 @@ export function toDistributionFileDto(
   };
 }
 
-export function toFileVersionChoiceDto(version: VersionEntity): FileVersionChoiceDto {
+export function toFileVersionChoiceDto(version: VersionChoice): FileVersionChoiceDto {
   return {
     id: version.id,
     version: version.version,

@@ -114,6 +114,9 @@ export class AvailableVersionsDto {
 
 export class AvailableVersionsResponseDto extends Envelope(AvailableVersionsDto) {}
 
+/** The products a client may take a test or purchased license for: "{app_info.name} v{version}", latest first. */
+export class LicenseProductListResponseDto extends Envelope([String]) {}
+
 export function toLicenseDto(license: LicenseEntity): LicenseDto {
   return {
     id: license.id,

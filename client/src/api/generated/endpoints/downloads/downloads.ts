@@ -30,7 +30,9 @@ import type {
   DownloadHistoryResponseDto,
   DownloadInfoResponseDto,
   DownloadLinkResponseDto,
-  ListDownloadHistoryParams
+  ListClientVersionsParams,
+  ListDownloadHistoryParams,
+  ListVersionsParams
 } from '../../model';
 
 import { httpClient } from '../../../http-client';
@@ -44,17 +46,24 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 /**
  * @summary The same list as GET /api/versions, under the client's path.
  */
-export const getListClientVersionsUrl = () => {
+export const getListClientVersionsUrl = (params?: ListClientVersionsParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
 
-  
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/api/client/versions`
+  return stringifiedParams.length > 0 ? `/api/client/versions?${stringifiedParams}` : `/api/client/versions`
 }
 
-export const listClientVersions = async ( options?: RequestInit): Promise<ClientVersionListResponseDto> => {
+export const listClientVersions = async (params?: ListClientVersionsParams, options?: RequestInit): Promise<ClientVersionListResponseDto> => {
   
-  return httpClient<ClientVersionListResponseDto>(getListClientVersionsUrl(),
+  return httpClient<ClientVersionListResponseDto>(getListClientVersionsUrl(params),
   {      
     ...options,
     method: 'GET'
@@ -67,23 +76,23 @@ export const listClientVersions = async ( options?: RequestInit): Promise<Client
 
 
 
-export const getListClientVersionsQueryKey = () => {
+export const getListClientVersionsQueryKey = (params?: ListClientVersionsParams,) => {
     return [
-    `/api/client/versions`
+    `/api/client/versions`, ...(params ? [params]: [])
     ] as const;
     }
 
     
-export const getListClientVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listClientVersions>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+export const getListClientVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listClientVersions>>, TError = ErrorType<unknown>>(params?: ListClientVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getListClientVersionsQueryKey();
+  const queryKey =  queryOptions?.queryKey ?? getListClientVersionsQueryKey(params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listClientVersions>>> = ({ signal }) => listClientVersions({ signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listClientVersions>>> = ({ signal }) => listClientVersions(params, { signal, ...requestOptions });
 
       
 
@@ -97,7 +106,7 @@ export type ListClientVersionsQueryError = ErrorType<unknown>
 
 
 export function useListClientVersions<TData = Awaited<ReturnType<typeof listClientVersions>>, TError = ErrorType<unknown>>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>> & Pick<
+ params: undefined |  ListClientVersionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listClientVersions>>,
           TError,
@@ -107,7 +116,7 @@ export function useListClientVersions<TData = Awaited<ReturnType<typeof listClie
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListClientVersions<TData = Awaited<ReturnType<typeof listClientVersions>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>> & Pick<
+ params?: ListClientVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listClientVersions>>,
           TError,
@@ -117,7 +126,7 @@ export function useListClientVersions<TData = Awaited<ReturnType<typeof listClie
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListClientVersions<TData = Awaited<ReturnType<typeof listClientVersions>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ params?: ListClientVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -125,11 +134,11 @@ export function useListClientVersions<TData = Awaited<ReturnType<typeof listClie
  */
 
 export function useListClientVersions<TData = Awaited<ReturnType<typeof listClientVersions>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ params?: ListClientVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listClientVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getListClientVersionsQueryOptions(options)
+  const queryOptions = getListClientVersionsQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
@@ -633,19 +642,26 @@ export function useListDownloadHistory<TData = Awaited<ReturnType<typeof listDow
 
 
 /**
- * @summary Versions with their distribution files, latest first then newest release (any signed-in user).
+ * @summary A page of versions with their distribution files, latest first then newest release (any signed-in user).
  */
-export const getListVersionsUrl = () => {
+export const getListVersionsUrl = (params?: ListVersionsParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
 
-  
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/api/versions`
+  return stringifiedParams.length > 0 ? `/api/versions?${stringifiedParams}` : `/api/versions`
 }
 
-export const listVersions = async ( options?: RequestInit): Promise<ClientVersionListResponseDto> => {
+export const listVersions = async (params?: ListVersionsParams, options?: RequestInit): Promise<ClientVersionListResponseDto> => {
   
-  return httpClient<ClientVersionListResponseDto>(getListVersionsUrl(),
+  return httpClient<ClientVersionListResponseDto>(getListVersionsUrl(params),
   {      
     ...options,
     method: 'GET'
@@ -658,23 +674,23 @@ export const listVersions = async ( options?: RequestInit): Promise<ClientVersio
 
 
 
-export const getListVersionsQueryKey = () => {
+export const getListVersionsQueryKey = (params?: ListVersionsParams,) => {
     return [
-    `/api/versions`
+    `/api/versions`, ...(params ? [params]: [])
     ] as const;
     }
 
     
-export const getListVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+export const getListVersionsQueryOptions = <TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>(params?: ListVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getListVersionsQueryKey();
+  const queryKey =  queryOptions?.queryKey ?? getListVersionsQueryKey(params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listVersions>>> = ({ signal }) => listVersions({ signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listVersions>>> = ({ signal }) => listVersions(params, { signal, ...requestOptions });
 
       
 
@@ -688,7 +704,7 @@ export type ListVersionsQueryError = ErrorType<unknown>
 
 
 export function useListVersions<TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>> & Pick<
+ params: undefined |  ListVersionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listVersions>>,
           TError,
@@ -698,7 +714,7 @@ export function useListVersions<TData = Awaited<ReturnType<typeof listVersions>>
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListVersions<TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>> & Pick<
+ params?: ListVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listVersions>>,
           TError,
@@ -708,19 +724,19 @@ export function useListVersions<TData = Awaited<ReturnType<typeof listVersions>>
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListVersions<TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ params?: ListVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Versions with their distribution files, latest first then newest release (any signed-in user).
+ * @summary A page of versions with their distribution files, latest first then newest release (any signed-in user).
  */
 
 export function useListVersions<TData = Awaited<ReturnType<typeof listVersions>>, TError = ErrorType<unknown>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ params?: ListVersionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listVersions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getListVersionsQueryOptions(options)
+  const queryOptions = getListVersionsQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -35,6 +35,7 @@ import type {
   ExtendLicenseDto,
   GeneratedKeyResponseDto,
   LicenseListResponseDto,
+  LicenseProductListResponseDto,
   LicenseRequestResponseDto,
   LicenseStatsResponseDto,
   LicenseVerificationResponseDto,
@@ -1235,6 +1236,105 @@ export const useCreateLicense = <TError = ErrorType<unknown>,
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * @summary The product choices of the test and purchase dialogs: "{app_info.name} v{version}" per version, latest first.
+ */
+export const getListLicenseProductsUrl = () => {
+
+
+  
+
+  return `/api/licenses/products`
+}
+
+export const listLicenseProducts = async ( options?: RequestInit): Promise<LicenseProductListResponseDto> => {
+  
+  return httpClient<LicenseProductListResponseDto>(getListLicenseProductsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListLicenseProductsQueryKey = () => {
+    return [
+    `/api/licenses/products`
+    ] as const;
+    }
+
+    
+export const getListLicenseProductsQueryOptions = <TData = Awaited<ReturnType<typeof listLicenseProducts>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseProducts>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListLicenseProductsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listLicenseProducts>>> = ({ signal }) => listLicenseProducts({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listLicenseProducts>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListLicenseProductsQueryResult = NonNullable<Awaited<ReturnType<typeof listLicenseProducts>>>
+export type ListLicenseProductsQueryError = ErrorType<unknown>
+
+
+export function useListLicenseProducts<TData = Awaited<ReturnType<typeof listLicenseProducts>>, TError = ErrorType<unknown>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseProducts>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listLicenseProducts>>,
+          TError,
+          Awaited<ReturnType<typeof listLicenseProducts>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListLicenseProducts<TData = Awaited<ReturnType<typeof listLicenseProducts>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseProducts>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listLicenseProducts>>,
+          TError,
+          Awaited<ReturnType<typeof listLicenseProducts>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListLicenseProducts<TData = Awaited<ReturnType<typeof listLicenseProducts>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseProducts>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The product choices of the test and purchase dialogs: "{app_info.name} v{version}" per version, latest first.
+ */
+
+export function useListLicenseProducts<TData = Awaited<ReturnType<typeof listLicenseProducts>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicenseProducts>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListLicenseProductsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * @summary Whether a license key is usable now (code VALID, EXPIRED, REVOKED, PENDING or NOT_FOUND). Any key may be
 checked; the full license is returned only for the caller's own keys.
  */

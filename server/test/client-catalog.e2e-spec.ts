@@ -1,0 +1,176 @@
+import { get as httpGet, IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync } from 'node:zlib';
+import { createVersion, uploadFile } from './support/distribution';
+import { bearer, startTestApp, TestApp } from './support/test-app';
+
+interface CatalogVersion {
+  id: number;
+  version: string;
+  is_latest: 0 | 1;
+  release_date: string;
+  has_files: boolean;
+  distribution_files: Array<{ id: number; version_id: number; version: string }>;
+}
+
+interface CatalogPage {
+  success: boolean;
+  data: CatalogVersion[];
+  meta: { total: number; page: number; limit: number; pages: number };
+}
+
+const PATHS = ['/api/client/versions', '/api/versions'];
+
+describe(`client catalog paging (${process.env.TEST_DB})`, () => {
+  let t: TestApp;
+  let client: string;
+  /** Version ids in the catalog's order, as the database holds them. */
+  let expectedOrder: number[];
+  /** Files per version id, as uploaded. */
+  const filesOf = new Map<number, number[]>();
+  let appName: string;
+  let productsBeforeAnyVersion: string[];
+  let expectedProducts: string[];
+
+  const catalog = async (path: string, query: Record<string, string | number> = {}): Promise<CatalogPage> =>
+    (await t.api().get(path).query(query).set(bearer(client)).expect(200)).body;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    client = (await t.signUpClient()).token;
+    appName = (await t.api().get('/api/settings').set(bearer(client)).expect(200)).body.data.app_info.name;
+    productsBeforeAnyVersion = (await t.api().get('/api/licenses/products').set(bearer(client)).expect(200)).body.data;
+    // 13 versions: release dates out of creation order, two pairs on the same day (the id decides), and the
+    // latest one neither the newest release nor the last created.
+    const dates = ['2025-03-01', '2025-01-10', '2025-05-20', '2025-05-20', '2025-02-14', '2025-07-01', '2025-04-04'];
+    for (let i = 0; i < 13; i++) {
+      const version = await createVersion(t, `4.${i}.0`, { release_date: dates[i % dates.length], is_latest: i === 4 });
+      // Every third version has no files; the others one to three.
+      const count = i % 3 === 2 ? 0 : (i % 3) + 1 + (i % 2);
+      const ids: number[] = [];
+      for (let f = 0; f < count; f++) {
+        const file = await uploadFile(t, { version_id: version.id, name: `streamhub-4.${i}.0-${f}.deb`, architecture: ['x64', 'arm64', 'x86'][f] });
+        ids.push(file.id);
+      }
+      filesOf.set(version.id, ids);
+    }
+    const rows: Array<{ id: number | string }> = await t.dataSource.query(
+      'SELECT id FROM versions ORDER BY is_latest DESC, release_date DESC, id DESC',
+    );
+    expectedOrder = rows.map((row) => Number(row.id));
+    const numbers: Array<{ version: string }> = await t.dataSource.query(
+      'SELECT version FROM versions ORDER BY is_latest DESC, release_date DESC, id DESC',
+    );
+    expectedProducts = numbers.map((row) => `${appName} v${row.version}`);
+  });
+  afterAll(async () => {
+    expect(t.statuses.filter((status) => status >= 500)).toEqual([]);
+    await t.close();
+  });
+
+  it.each(PATHS)('%s answers the first 10 versions by default, latest first, with the paging figures', async (path) => {
+    const body = await catalog(path);
+    expect(body.success).toBe(true);
+    expect(body.meta).toEqual({ total: 13, page: 1, limit: 10, pages: 2 });
+    expect(body.data.map((version) => version.id)).toEqual(expectedOrder.slice(0, 10));
+    expect(body.data[0]).toMatchObject({ version: '4.4.0', is_latest: 1 });
+    expect(body.data.slice(1).every((version) => version.is_latest === 0)).toBe(true);
+  });
+
+  it.each(PATHS)('%s pages through every version once, in the same order, newest release first after the latest', async (path) => {
+    const seen: number[] = [];
+    const first = await catalog(path, { page: 1, limit: 4 });
+    expect(first.meta).toEqual({ total: 13, page: 1, limit: 4, pages: 4 });
+    for (let page = 1; page <= first.meta.pages; page++) {
+      const body = await catalog(path, { page, limit: 4 });
+      expect(body.meta.page).toBe(page);
+      expect(body.data.length).toBe(page < 4 ? 4 : 1);
+      seen.push(...body.data.map((version) => version.id));
+    }
+    expect(seen).toEqual(expectedOrder);
+    const dates = (await Promise.all([1, 2, 3, 4].map((page) => catalog(path, { page, limit: 4 }))))
+      .flatMap((body) => body.data)
+      .slice(1)
+      .map((version) => version.release_date);
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
+
+  it("carries each of the page's versions with exactly its own files, and no other version's", async () => {
+    const body = await catalog('/api/client/versions', { page: 2, limit: 5 });
+    expect(body.data.map((version) => version.id)).toEqual(expectedOrder.slice(5, 10));
+    for (const version of body.data) {
+      const own = filesOf.get(version.id) ?? [];
+      expect(version.distribution_files.map((file) => file.id).sort((a, b) => a - b)).toEqual([...own].sort((a, b) => a - b));
+      expect(version.distribution_files.every((file) => file.version_id === version.id && file.version === version.version)).toBe(true);
+      expect(version.has_files).toBe(own.length > 0);
+    }
+    expect(body.data.some((version) => version.has_files) && body.data.some((version) => !version.has_files)).toBe(true);
+  });
+
+  it('answers a page past the end with no versions and the true total', async () => {
+    const body = await catalog('/api/client/versions', { page: 99, limit: 50 });
+    expect(body.data).toEqual([]);
+    expect(body.meta).toEqual({ total: 13, page: 99, limit: 50, pages: 1 });
+  });
+
+  it.each([
+    [{ page: 0 }, 'page'],
+    [{ page: -1 }, 'page'],
+    [{ page: 'abc' }, 'page'],
+    [{ page: 1.5 }, 'page'],
+    [{ page: 1_000_001 }, 'page'],
+    [{ limit: 0 }, 'limit'],
+    [{ limit: 51 }, 'limit'],
+    [{ limit: 'ten' }, 'limit'],
+  ])('refuses %p with a 400 naming the field', async (query, field) => {
+    for (const path of PATHS) {
+      const response = await t.api().get(path).query(query).set(bearer(client)).expect(400);
+      expect(Object.keys(response.body.errors)).toEqual([field]);
+    }
+  });
+
+  it('refuses unknown query parameters with a 400', async () => {
+    const response = await t.api().get('/api/client/versions').query({ page: 1, sort: 'version' }).set(bearer(client)).expect(400);
+    expect(response.body.errors).toHaveProperty('sort');
+  });
+
+  it('sends a page compressed when asked, with an ETag, and 304 to a dashboard that has it', async () => {
+    const base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    const raw = (encoding: string, etag?: string) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((done, fail) =>
+        httpGet(
+          `${base}/api/client/versions?page=1&limit=10`,
+          { headers: { Authorization: `Bearer ${client}`, 'Accept-Encoding': encoding, ...(etag ? { 'If-None-Match': etag } : {}) } },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.once('end', () => done({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+          },
+        ).once('error', fail),
+      );
+    const [br, plain] = await Promise.all([raw('br'), raw('identity')]);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(brotliDecompressSync(br.body).toString('utf8')).toBe(plain.body.toString('utf8'));
+    expect(plain.headers.etag).toBeTruthy();
+    const again = await raw('br', plain.headers.etag);
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    // Another page is another answer.
+    const second = await t.api().get('/api/client/versions').query({ page: 2, limit: 10 }).set(bearer(client)).expect(200);
+    expect(second.headers.etag).not.toBe(plain.headers.etag);
+  });
+
+  it('gives the dialogs every version as a product name, latest first, and nothing else', async () => {
+    const response = await t.api().get('/api/licenses/products').set(bearer(client)).expect(200);
+    expect(response.body).toEqual({ success: true, data: expectedProducts });
+    expect(response.body.data[0]).toBe(`${appName} v4.4.0`);
+  });
+
+  it("offers the app's current version as the product while no version exists", () => {
+    expect(productsBeforeAnyVersion).toEqual([`${appName} v1.0.0`]);
+  });
+
+  it('needs a session for the catalog and the product choices', async () => {
+    for (const path of [...PATHS, '/api/licenses/products']) await t.api().get(path).expect(401);
+  });
+});
