@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { EntityManager, In, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
+import { OffLoopReads } from '../../database/off-loop-reads';
 import { engineOf, ListTotals, Page, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { UserType, userTypeOf } from './dto/admin-user.dto';
@@ -341,14 +342,18 @@ export class UsersService {
 
   /** Accounts in all, active, verified, and how many existed at `before` (for the dashboard's previous period). */
   async counts(before: Date): Promise<{ total: number; active: number; verified: number; total_before: number }> {
-    const row = await this.users
-      .createQueryBuilder('u')
-      .select('COUNT(*)', 'total')
-      .addSelect('SUM(CASE WHEN u.is_active = :yes THEN 1 ELSE 0 END)', 'active')
-      .addSelect('SUM(CASE WHEN u.is_verified = :yes THEN 1 ELSE 0 END)', 'verified')
-      .addSelect('SUM(CASE WHEN u.created_at < :before THEN 1 ELSE 0 END)', 'total_before')
-      .setParameters({ yes: true, before })
-      .getRawOne<Record<'total' | 'active' | 'verified' | 'total_before', string | number | null>>();
+    // Every user read: off the event loop on SQLite (OffLoopReads).
+    const [row] = await OffLoopReads.for(this.users.manager.connection).rows<
+      Record<'total' | 'active' | 'verified' | 'total_before', string | number | null>
+    >(
+      this.users
+        .createQueryBuilder('u')
+        .select('COUNT(*)', 'total')
+        .addSelect('SUM(CASE WHEN u.is_active = :yes THEN 1 ELSE 0 END)', 'active')
+        .addSelect('SUM(CASE WHEN u.is_verified = :yes THEN 1 ELSE 0 END)', 'verified')
+        .addSelect('SUM(CASE WHEN u.created_at < :before THEN 1 ELSE 0 END)', 'total_before')
+        .setParameters({ yes: true, before }),
+    );
     return {
       total: Number(row?.total ?? 0),
       active: Number(row?.active ?? 0),
