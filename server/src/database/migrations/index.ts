@@ -11,6 +11,7 @@ import { LicenseServerSyncState1764740000000 } from './1764740000000-LicenseServ
 import { ListIndexes1764750000000 } from './1764750000000-ListIndexes';
 import { UserSearch1764750100000 } from './1764750100000-UserSearch';
 import { LogsAtSize1764760000000 } from './1764760000000-LogsAtSize';
+import { UserSearchTrigrams1764800000000 } from './1764800000000-UserSearchTrigrams';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   ListIndexes1764750000000,
   UserSearch1764750100000,
   LogsAtSize1764760000000,
+  UserSearchTrigrams1764800000000,
 ];

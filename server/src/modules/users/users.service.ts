@@ -11,6 +11,7 @@ import { UserType, userTypeOf } from './dto/admin-user.dto';
 import { CreateUserDto, UpdateUserDto } from './dto/user-form.dto';
 import { ListUsersQueryDto, UserSortKey } from './dto/list-users-query.dto';
 import { PasswordHasher } from './password-hasher';
+import { USER_TRIGRAMS_TABLE, UserTrigrams } from './user-trigrams';
 import { UserEntity, UserRole } from './user.entity';
 
 // What other modules use of users, through this service.
@@ -57,10 +58,15 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 
 @Injectable()
 export class UsersService {
+  /** The search's trigram postings on MySQL/MariaDB (see UserTrigrams). */
+  private readonly trigrams: UserTrigrams;
+
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly hasher: PasswordHasher,
-  ) {}
+  ) {
+    this.trigrams = new UserTrigrams(users.manager.connection);
+  }
 
   /** The admin list's totals; dropped when an account is added, removed or changes in a way the filters see. */
   private readonly totals = new ListTotals();
@@ -68,12 +74,15 @@ export class UsersService {
   /** The admin list; every sort and filter has an index, totals are exact up to EXACT_TOTAL_CAP (ListTotals). */
   async list(query: ListUsersQueryDto): Promise<UserPage> {
     const qb = this.users.createQueryBuilder('u');
-    // Free text in e-mail and name, `LIKE '%…%'`; on SQLite only among the users its trigram index finds for the term
-    // (terms of 3 characters or more without LIKE wildcards), on MariaDB a scan of the users table (see README).
+    // Free text in e-mail and name, `LIKE '%…%'`, only among the users a trigram index finds for the term (terms of
+    // 3 characters or more): SQLite's FTS5 table (without LIKE wildcards in the term), on MySQL/MariaDB the postings
+    // of the term's rarest trigram when it is rare enough (else the users are read in the list's order).
     whereSearch(qb, ['u.email', "CONCAT(u.first_name, ' ', u.last_name)"], query.search);
     const term = query.search?.trim();
     if (term && term.length >= 3 && !/[%_]/.test(term) && engineOf(qb) === 'sqlite')
       qb.andWhere('u.id IN (SELECT rowid FROM users_search WHERE users_search.text LIKE :trigrams)', { trigrams: `%${term}%` });
+    const rarest = term ? await this.trigrams.rarest(term) : null;
+    if (rarest) qb.andWhere(`u.id IN (SELECT t.user_id FROM ${USER_TRIGRAMS_TABLE} t WHERE t.trigram = :trigram)`, { trigram: rarest });
     if (query.status) qb.andWhere('u.is_active = :active', { active: query.status === 'active' });
     if (query.role) qb.andWhere('u.role = :role', { role: query.role });
     if (query.email_status) qb.andWhere('u.is_verified = :verified', { verified: query.email_status === 'verified' });
@@ -95,6 +104,7 @@ export class UsersService {
   private async saved(user: UserEntity): Promise<UserEntity> {
     const stored = await this.users.save(user);
     this.totals.clear();
+    await this.trigrams.keep(stored.id);
     return stored;
   }
 
@@ -333,7 +343,10 @@ export class UsersService {
         })
         .where('id = :id AND pending_email_token_hash = :tokenHash', { id: user.id, tokenHash })
         .execute();
-      return affected ? { user: await this.get(user.id), previousEmail } : null;
+      if (!affected) return null;
+      this.totals.clear();
+      await this.trigrams.keep(user.id);
+      return { user: await this.get(user.id), previousEmail };
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail();
       throw error;
