@@ -37,6 +37,8 @@ type Pending = { resolve: (rows: unknown[]) => void; reject: (error: Error) => v
  */
 export class OffLoopReads {
   private static readonly instances = new WeakMap<DataSource, OffLoopReads>();
+  /** Data sources whose application closed: a late read (a background recount) starts no new worker. */
+  private static readonly closed = new WeakSet<DataSource>();
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
   private next = 0;
@@ -55,9 +57,8 @@ export class OffLoopReads {
 
   /** Stops the worker of this data source (at application shutdown). */
   static async close(dataSource: DataSource): Promise<void> {
-    const instance = OffLoopReads.instances.get(dataSource);
-    OffLoopReads.instances.delete(dataSource);
-    await instance?.stop();
+    OffLoopReads.closed.add(dataSource);
+    await OffLoopReads.instances.get(dataSource)?.stop();
   }
 
   /** The raw rows of a select (as getRawMany would give them). */
@@ -82,7 +83,7 @@ export class OffLoopReads {
   }
 
   query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    if (!this.path) return this.dataSource.query(sql, params);
+    if (!this.path || OffLoopReads.closed.has(this.dataSource)) return this.dataSource.query(sql, params);
     const worker = this.start(this.path);
     const id = this.next++;
     const bound = params.map((value) => (typeof value === 'boolean' ? Number(value) : value));

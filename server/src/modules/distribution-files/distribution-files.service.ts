@@ -6,7 +6,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { OnAwaitedEvent, VERSION_DELETING, type VersionDeletingEvent } from '../../common/events';
-import { KeptFigures, ListTotals, Page, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
+import { KeptFigures, likePattern, ListTotals, Page, readPageByIds, sortColumn } from '../../common/pagination';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { IntervalBatch } from '../../database/interval-batch';
 import { PreparedSql } from '../../database/prepared-sql';
@@ -102,12 +102,19 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     await this.counter.flush();
     const term = query.search?.trim();
     const qb = this.files.createQueryBuilder('f');
-    // The version only when the search or sort needs it: the page's ids then come from one index of files.
-    if (term || query.sort === 'version') qb.innerJoin('f.version', 'v');
+    // The version only when the sort needs it: the page's ids then come from one index of files.
+    if (query.sort === 'version') qb.innerJoin('f.version', 'v');
     if (query.version_id !== undefined) qb.andWhere('f.version_id = :versionId', { versionId: query.version_id });
     if (query.os_type) qb.andWhere('f.os_type = :os', { os: query.os_type });
     if (query.architecture) qb.andWhere('f.architecture = :arch', { arch: query.architecture });
-    whereSearch(qb, ['f.file_name', 'v.version'], query.search);
+    // The search reads names from the (version_id, file_name) index and versions from theirs, both covering
+    // (id included), instead of every file row in the list's order; the page then sorts the few ids it found.
+    if (term)
+      qb.andWhere(
+        `f.id IN (SELECT s.id FROM distribution_files s INNER JOIN ${V.table} ON ${V.id} = s.version_id ` +
+          `WHERE s.file_name LIKE :search ESCAPE '!' OR ${V.numberColumn} LIKE :search ESCAPE '!')`,
+        { search: likePattern(term) },
+      );
     const key = JSON.stringify([term ?? '', query.version_id ?? '', query.os_type ?? '', query.architecture ?? '']);
     return (await readPageByIds(
       qb,
