@@ -50,6 +50,9 @@ const DOWNLOADABLE_SQL =
   'SELECT f.id, f.file_name, f.storage_key, f.file_size, f.file_hash, f.os_type, f.architecture, ' +
   `f.version_id, ${V.numberColumn} FROM distribution_files f INNER JOIN ${V.table} ON ${V.id} = f.version_id WHERE f.id = ?`;
 
+/** A search matching at most this many files passes their ids to the page and its count (see list). */
+const SEARCH_IDS = 1000;
+
 /** How long a file's download row is reused without asking the database (a deletion here drops it at once). */
 const DOWNLOADABLE_TTL_MS = 5_000;
 const DOWNLOADABLE_KEPT = 1_000;
@@ -108,13 +111,18 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     if (query.os_type) qb.andWhere('f.os_type = :os', { os: query.os_type });
     if (query.architecture) qb.andWhere('f.architecture = :arch', { arch: query.architecture });
     // The search reads names from the (version_id, file_name) index and versions from theirs, both covering
-    // (id included), instead of every file row in the list's order; the page then sorts the few ids it found.
-    if (term)
-      qb.andWhere(
-        `f.id IN (SELECT s.id FROM distribution_files s INNER JOIN ${V.table} ON ${V.id} = s.version_id ` +
-          `WHERE s.file_name LIKE :search ESCAPE '!' OR ${V.numberColumn} LIKE :search ESCAPE '!')`,
-        { search: likePattern(term) },
-      );
+    // (id included), instead of every file row in the list's order: once, for the ids of its matches, which the
+    // page and its count then share; a term matching more than SEARCH_IDS files is read as a subquery by both.
+    if (term) {
+      const matching = (search: string) =>
+        `SELECT s.id FROM distribution_files s INNER JOIN ${V.table} ON ${V.id} = s.version_id ` +
+        `WHERE s.file_name LIKE ${search} ESCAPE '!' OR ${V.numberColumn} LIKE ${search} ESCAPE '!'`;
+      const pattern = likePattern(term);
+      const found: Array<{ id: number | string }> = await this.files.query(`${matching('?')} LIMIT ${SEARCH_IDS + 1}`, [pattern, pattern]);
+      const ids = found.map((row) => Number(row.id));
+      if (ids.length <= SEARCH_IDS) qb.andWhere(ids.length ? 'f.id IN (:...matched)' : '1 = 0', { matched: ids });
+      else qb.andWhere(`f.id IN (${matching(':search')})`, { search: pattern });
+    }
     const key = JSON.stringify([term ?? '', query.version_id ?? '', query.os_type ?? '', query.architecture ?? '']);
     return (await readPageByIds(
       qb,

@@ -83,16 +83,27 @@ export class UsersService {
       qb.andWhere('u.id IN (SELECT rowid FROM users_search WHERE users_search.text LIKE :trigrams)', { trigrams: `%${term}%` });
     const rarest = term ? await this.trigrams.rarest(term) : null;
     if (rarest) qb.andWhere(`u.id IN (SELECT t.user_id FROM ${USER_TRIGRAMS_TABLE} t WHERE t.trigram = :trigram)`, { trigram: rarest });
-    if (query.status) qb.andWhere('u.is_active = :active', { active: query.status === 'active' });
     if (query.role) qb.andWhere('u.role = :role', { role: query.role });
-    if (query.email_status) qb.andWhere('u.is_verified = :verified', { verified: query.email_status === 'verified' });
+    // A yes/no filter matches a large share of users: the page reads the sort's index in order and checks the flag
+    // on the way (COALESCE(x, x) is x, but no index range), instead of sorting every match of the flag's index; the
+    // count still reads the flag's index (at most EXACT_TOTAL_CAP + 1 entries).
+    const count = qb.clone();
+    const flags: Array<[string, string, boolean | undefined]> = [
+      ['is_active', 'active', query.status ? query.status === 'active' : undefined],
+      ['is_verified', 'verified', query.email_status ? query.email_status === 'verified' : undefined],
+    ];
+    for (const [column, name, value] of flags) {
+      if (value === undefined) continue;
+      qb.andWhere(`COALESCE(u.${column}, u.${column}) = :${name}`, { [name]: value });
+      count.andWhere(`u.${column} = :${name}`, { [name]: value });
+    }
     const key = JSON.stringify([query.search?.trim() ?? '', query.status ?? '', query.role ?? '', query.email_status ?? '']);
     const [found, overallTotal] = await Promise.all([
       readPageByIds(
         qb,
         query,
         { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'u.id', defaultLimit: 10, unique: query.sort === 'email' },
-        { cache: this.totals, key },
+        { cache: this.totals, key, count },
         (ids) => this.users.findBy({ id: In(ids) }),
       ),
       this.totals.total('all', this.users.createQueryBuilder('u')),
