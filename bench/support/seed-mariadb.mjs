@@ -21,10 +21,10 @@ export function sizes(scale = 1) {
   };
 }
 
-async function chunked(connection, total, statement, log) {
+async function chunked(connection, total, statement, log, size = CHUNK) {
   if (!(total > 0)) return;
-  for (let start = 1; start <= total; start += CHUNK) {
-    const end = Math.min(total, start + CHUNK - 1);
+  for (let start = 1; start <= total; start += size) {
+    const end = Math.min(total, start + size - 1);
     // The running portal's jobs (device inactivity, license expiry) may lock the same rows: retry a deadlock.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -57,6 +57,22 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
               NOW(3) - INTERVAL (seq % 90) DAY, NOW(6) - INTERVAL (seq % 700) DAY - INTERVAL (seq % 86400) SECOND, NOW(6)
        FROM ${seqRange(a, b)}`,
     (done, total) => log('users', done, total),
+  );
+
+  // The users search's trigram postings (the portal keeps them for the users it writes; see user-trigrams.ts):
+  // every distinct 3-character part of the lower-cased "email first_name last_name", as its backfill makes them.
+  const [[{ top }]] = await connection.query('SELECT COALESCE(MAX(id), 0) AS top FROM users');
+  await chunked(
+    connection,
+    Number(top),
+    (a, b) =>
+      `INSERT IGNORE INTO user_search_trigrams (trigram, user_id)
+       SELECT SUBSTRING(t.text, n.seq, 3), t.id
+       FROM (SELECT id, LOWER(CONCAT(email, ' ', first_name, ' ', last_name)) AS text FROM users WHERE id BETWEEN ${a} AND ${b}) t
+       JOIN seq_1_to_600 n ON n.seq <= CHAR_LENGTH(t.text) - 2`,
+    (done, total) => log('user_search_trigrams', done, total),
+    // ~30 postings a user: 10,000 users a statement.
+    10_000,
   );
 
   await chunked(
@@ -199,6 +215,7 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
   await connection.query('SET SESSION unique_checks = 1, foreign_key_checks = 1');
   for (const table of [
     'users',
+    'user_search_trigrams',
     'licenses',
     'devices',
     'versions',

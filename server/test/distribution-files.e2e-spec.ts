@@ -268,6 +268,33 @@ describe(`distribution files (${process.env.TEST_DB})`, () => {
     });
   });
 
+  describe('kept stats', () => {
+    const stats = async () => (await t.api().get('/api/admin/distribution-files/stats').set(bearer(admin)).expect(200)).body.data;
+
+    it('are counted anew after an upload, a download and a delete here', async () => {
+      const before = await stats();
+      expect(await stats()).toEqual(before);
+
+      const file = await uploadFile(t, { version_id: v2.id, os_type: 'windows', name: 'kept-stats.zip', bytes: someBytes(700) });
+      const uploaded = await stats();
+      expect(uploaded.total_files).toBe(before.total_files + 1);
+      expect(uploaded.total_size).toBe(before.total_size + 700);
+      expect(uploaded.files_by_os.find((row: { os_type: string }) => row.os_type === 'windows')).toEqual(
+        expect.objectContaining({ count: before.files_by_os.find((row: { os_type: string }) => row.os_type === 'windows').count + 1 }),
+      );
+
+      await t.api().get(`/api/download/${file.id}`).set(bearer(admin)).expect(200);
+      expect((await stats()).total_downloads).toBe(before.total_downloads + 1);
+
+      await t.api().delete(`/api/admin/distribution-files/${file.id}`).set(bearer(admin)).expect(200);
+      const deleted = await stats();
+      expect(deleted.total_files).toBe(before.total_files);
+      expect(deleted.total_size).toBe(before.total_size);
+      // The deleted file's download goes with it.
+      expect(deleted.total_downloads).toBe(before.total_downloads);
+    });
+  });
+
   describe('delete', () => {
     it('removes the row and the stored file', async () => {
       const [file] = (await list({ search: 'dmg' })).data;

@@ -425,6 +425,10 @@ describe(`licenses (${process.env.TEST_DB})`, () => {
       const byEmail = await list({ search: 'day@portal' });
       expect(byEmail.body.data.map((l: LicenseEntity) => l.user_email)).toEqual(['day@portal.test']);
       expect((await list({ search: 'enterprise' })).body.meta.total).toBeGreaterThanOrEqual(1);
+      // Every product name is found, whichever comes first or last in order (each is read by its own index seek).
+      const products = [...new Set(first.body.data.map((l: LicenseEntity) => l.product_name))] as string[];
+      for (const product of products)
+        expect((await list({ search: product.toLowerCase() })).body.data.map((l: LicenseEntity) => l.product_name)).toContain(product);
       const key = first.body.data[3].license_key;
       expect((await list({ search: key.slice(3, 12) })).body.data.map((l: LicenseEntity) => l.license_key)).toContain(key);
       expect((await list({ search: '%' })).body.meta.total).toBe(0);

@@ -75,6 +75,44 @@ describe(`users administration (${process.env.TEST_DB})`, () => {
     expect(await emails('renamed-after')).toEqual([]);
   });
 
+  it('searches parts of e-mails and names in any case, short terms and wildcards alike', async () => {
+    const emails = async (search: string) => (await list({ search })).body.data.map((u: UserEntity) => u.email).sort();
+    expect(await emails('ZOE@PORTAL')).toEqual(['zoe@portal.test']);
+    expect(await emails('ri@port')).toEqual(['yuri@portal.test']);
+    expect(await emails('era eva')).toEqual(['vera@example.org']);
+    expect(await emails('xe')).toEqual(['xena@portal.test']);
+    expect(await emails('_10')).toEqual(['ugo_100%@example.org']);
+    expect(await emails('o_1')).toEqual(['ugo_100%@example.org']);
+    expect(await emails('a%e')).toEqual([]);
+    expect(await emails('portal.tesx')).toEqual([]);
+  });
+
+  it("keeps a user's search index entries to their e-mail and name, and drops them with the user", async () => {
+    const created = await t
+      .api()
+      .post('/api/admin/users')
+      .set(bearer(admin))
+      .send({ email: 'indexed@portal.test', password: 'secret-password', first_name: 'Ida', last_name: 'Index' })
+      .expect(201);
+    const id = created.body.data.id as number;
+    // SQLite: the FTS5 row; MySQL/MariaDB: the trigram postings.
+    const entries = async () => {
+      const [row] = await t.dataSource.query(
+        t.dataSource.options.type === 'better-sqlite3'
+          ? 'SELECT COUNT(*) AS n FROM users_search WHERE rowid = ?'
+          : 'SELECT COUNT(*) AS n FROM user_search_trigrams WHERE user_id = ?',
+        [id],
+      );
+      return Number(row.n);
+    };
+    expect(await entries()).toBeGreaterThan(0);
+    await t.api().put(`/api/admin/users/${id}`).set(bearer(admin)).send({ first_name: 'Ina' }).expect(200);
+    expect((await list({ search: 'ida ind' })).body.data).toEqual([]);
+    expect((await list({ search: 'ina ind' })).body.data.map((u: UserEntity) => u.id)).toEqual([id]);
+    await t.api().delete(`/api/admin/users/${id}`).set(bearer(admin)).expect(200);
+    expect(await entries()).toBe(0);
+  });
+
   it('filters by status, role (moderator too) and e-mail status, keeping the overall total', async () => {
     const inactive = await list({ status: 'inactive' });
     expect(inactive.body.data.map((u: UserEntity) => u.email)).toEqual(['walt@example.org']);

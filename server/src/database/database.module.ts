@@ -4,6 +4,7 @@ import { createConnection } from 'mysql2/promise';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
+import { OffLoopReadsShutdown } from './off-loop-reads';
 
 /** MariaDB and MySQL report defaults differently; TypeORM must know which one it talks to. */
 export async function resolveDatabase(database: DatabaseConfig): Promise<DatabaseConfig> {
@@ -27,6 +28,7 @@ export class DatabaseModule {
           useFactory: async (): Promise<DataSourceOptions> => dataSourceOptions(await resolveDatabase(database)),
         }),
       ],
+      providers: [OffLoopReadsShutdown],
     };
   }
 }

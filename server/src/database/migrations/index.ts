@@ -12,6 +12,7 @@ import { ListIndexes1764750000000 } from './1764750000000-ListIndexes';
 import { UserSearch1764750100000 } from './1764750100000-UserSearch';
 import { LogsAtSize1764760000000 } from './1764760000000-LogsAtSize';
 import { ClientCatalogOrder1764770000000 } from './1764770000000-ClientCatalogOrder';
+import { UserSearchTrigrams1764800000000 } from './1764800000000-UserSearchTrigrams';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   UserSearch1764750100000,
   LogsAtSize1764760000000,
   ClientCatalogOrder1764770000000,
+  UserSearchTrigrams1764800000000,
 ];

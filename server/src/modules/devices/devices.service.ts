@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { DEVICE_DEACTIVATING, emitAwaited, LICENSE_REVOKED, type LicenseRevokedEvent, OnAwaitedEvent } from '../../common/events';
+import { OffLoopReads } from '../../database/off-loop-reads';
 import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -397,15 +398,18 @@ export class DevicesService implements OnApplicationBootstrap {
 
   private async countStats(): Promise<DeviceStatsDto> {
     const cutoff = this.silentCutoff();
-    const rows = await this.devices
-      .createQueryBuilder('d')
-      .select("CASE WHEN d.status = 'active' AND d.last_activity_at < :cutoff THEN 'inactive' ELSE d.status END", 'status')
-      .addSelect('CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END', 'holding')
-      .addSelect('COUNT(*)', 'count')
-      .setParameters({ cutoff })
-      .groupBy("CASE WHEN d.status = 'active' AND d.last_activity_at < :cutoff THEN 'inactive' ELSE d.status END")
-      .addGroupBy('CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END')
-      .getRawMany<{ status: string; holding: string | number; count: string | number }>();
+    // Aggregates over every device: off the event loop on SQLite (OffLoopReads).
+    const reads = OffLoopReads.for(this.devices.manager.connection);
+    const rows = await reads.rows<{ status: string; holding: string | number; count: string | number }>(
+      this.devices
+        .createQueryBuilder('d')
+        .select("CASE WHEN d.status = 'active' AND d.last_activity_at < :cutoff THEN 'inactive' ELSE d.status END", 'status')
+        .addSelect('CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END', 'holding')
+        .addSelect('COUNT(*)', 'count')
+        .setParameters({ cutoff })
+        .groupBy("CASE WHEN d.status = 'active' AND d.last_activity_at < :cutoff THEN 'inactive' ELSE d.status END")
+        .addGroupBy('CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END'),
+    );
     const stats: DeviceStatsDto = {
       total: 0,
       active: 0,
@@ -423,19 +427,19 @@ export class DevicesService implements OnApplicationBootstrap {
       if (Number(row.holding) === 1) stats.holding_seats += count;
       else stats.deactivated += count;
     }
-    stats.reported_last_24h = await this.devices
-      .createQueryBuilder('d')
-      .where('d.last_activity_at >= :since', { since: new Date(Date.now() - 24 * 3600 * 1000) })
-      .getCount();
-    const versions = await this.devices
-      .createQueryBuilder('d')
-      .select("COALESCE(d.version, 'unknown')", 'name')
-      .addSelect('COUNT(*)', 'count')
-      .where('d.deactivated_at IS NULL')
-      .groupBy("COALESCE(d.version, 'unknown')")
-      .orderBy('count', 'DESC')
-      .limit(20)
-      .getRawMany<{ name: string; count: string | number }>();
+    stats.reported_last_24h = await reads.count(
+      this.devices.createQueryBuilder('d').where('d.last_activity_at >= :since', { since: new Date(Date.now() - 24 * 3600 * 1000) }),
+    );
+    const versions = await reads.rows<{ name: string; count: string | number }>(
+      this.devices
+        .createQueryBuilder('d')
+        .select("COALESCE(d.version, 'unknown')", 'name')
+        .addSelect('COUNT(*)', 'count')
+        .where('d.deactivated_at IS NULL')
+        .groupBy("COALESCE(d.version, 'unknown')")
+        .orderBy('count', 'DESC')
+        .limit(20),
+    );
     stats.by_version = versions.map((row) => ({ name: row.name, count: Number(row.count) }));
     return stats;
   }

@@ -6,7 +6,8 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { OnAwaitedEvent, VERSION_DELETING, type VersionDeletingEvent } from '../../common/events';
-import { ListTotals, Page, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
+import { KeptFigures, likePattern, ListTotals, Page, readPageByIds, sortColumn } from '../../common/pagination';
+import { OffLoopReads } from '../../database/off-loop-reads';
 import { IntervalBatch } from '../../database/interval-batch';
 import { PreparedSql } from '../../database/prepared-sql';
 import { FileStorage } from '../storage/file-storage';
@@ -49,6 +50,9 @@ const DOWNLOADABLE_SQL =
   'SELECT f.id, f.file_name, f.storage_key, f.file_size, f.file_hash, f.os_type, f.architecture, ' +
   `f.version_id, ${V.numberColumn} FROM distribution_files f INNER JOIN ${V.table} ON ${V.id} = f.version_id WHERE f.id = ?`;
 
+/** A search matching at most this many files passes their ids to the page and its count (see list). */
+const SEARCH_IDS = 1000;
+
 /** How long a file's download row is reused without asking the database (a deletion here drops it at once). */
 const DOWNLOADABLE_TTL_MS = 5_000;
 const DOWNLOADABLE_KEPT = 1_000;
@@ -60,6 +64,8 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   private readonly sql: PreparedSql;
   /** The admin list's totals (bounded, see ListTotals); dropped when a file is added or removed here. */
   private readonly totals = new ListTotals();
+  /** The stats (an aggregate of every file), kept until a file is added, removed or downloaded (see `changed`). */
+  private readonly figures = new KeptFigures();
   /**
    * Download counts, added up per file in memory and written once a second (`count = count + n` in SQL, so
    * instances never overwrite each other). Every read of counts here flushes first, so this instance always
@@ -69,10 +75,12 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     (ids) => {
       const perFile = new Map<number, number>();
       for (const id of ids) perFile.set(id, (perFile.get(id) ?? 0) + 1);
-      return this.sql.runEach(
-        'UPDATE distribution_files SET download_count = download_count + ? WHERE id = ?',
-        [...perFile].map(([id, count]) => [count, id]),
-      );
+      return this.sql
+        .runEach(
+          'UPDATE distribution_files SET download_count = download_count + ? WHERE id = ?',
+          [...perFile].map(([id, count]) => [count, id]),
+        )
+        .finally(() => this.figures.clear());
     },
     1000,
     (error) => this.logger.error(`Download counts not stored yet (kept for the next try): ${(error as Error).message}`),
@@ -97,12 +105,24 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     await this.counter.flush();
     const term = query.search?.trim();
     const qb = this.files.createQueryBuilder('f');
-    // The version only when the search or sort needs it: the page's ids then come from one index of files.
-    if (term || query.sort === 'version') qb.innerJoin('f.version', 'v');
+    // The version only when the sort needs it: the page's ids then come from one index of files.
+    if (query.sort === 'version') qb.innerJoin('f.version', 'v');
     if (query.version_id !== undefined) qb.andWhere('f.version_id = :versionId', { versionId: query.version_id });
     if (query.os_type) qb.andWhere('f.os_type = :os', { os: query.os_type });
     if (query.architecture) qb.andWhere('f.architecture = :arch', { arch: query.architecture });
-    whereSearch(qb, ['f.file_name', 'v.version'], query.search);
+    // The search reads names from the (version_id, file_name) index and versions from theirs, both covering
+    // (id included), instead of every file row in the list's order: once, for the ids of its matches, which the
+    // page and its count then share; a term matching more than SEARCH_IDS files is read as a subquery by both.
+    if (term) {
+      const matching = (search: string) =>
+        `SELECT s.id FROM distribution_files s INNER JOIN ${V.table} ON ${V.id} = s.version_id ` +
+        `WHERE s.file_name LIKE ${search} ESCAPE '!' OR ${V.numberColumn} LIKE ${search} ESCAPE '!'`;
+      const pattern = likePattern(term);
+      const found: Array<{ id: number | string }> = await this.files.query(`${matching('?')} LIMIT ${SEARCH_IDS + 1}`, [pattern, pattern]);
+      const ids = found.map((row) => Number(row.id));
+      if (ids.length <= SEARCH_IDS) qb.andWhere(ids.length ? 'f.id IN (:...matched)' : '1 = 0', { matched: ids });
+      else qb.andWhere(`f.id IN (${matching(':search')})`, { search: pattern });
+    }
     const key = JSON.stringify([term ?? '', query.version_id ?? '', query.os_type ?? '', query.architecture ?? '']);
     return (await readPageByIds(
       qb,
@@ -152,7 +172,6 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     const storageKey = `files/${randomUUID()}${extension}`;
     await this.storage.commit(upload, storageKey);
     try {
-      this.totals.clear();
       const inserted = await this.files.insert({
         version_id: version.id,
         os_type: dto.os_type,
@@ -164,6 +183,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
         download_count: 0,
         created_by: actor.id,
       });
+      this.changed();
       return await this.get(inserted.identifiers[0].id as number);
     } catch (error) {
       await this.storage.remove(storageKey);
@@ -173,16 +193,33 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     }
   }
 
+  /** Kept between changes made here (another instance's changes show within KeptFigures' minute). */
   async stats(): Promise<FileStatsDto> {
     await this.counter.flush();
-    const rows = await this.files
-      .createQueryBuilder('f')
-      .select('f.os_type', 'os_type')
-      .addSelect('COUNT(*)', 'count')
-      .addSelect('COALESCE(SUM(f.download_count), 0)', 'downloads')
-      .addSelect('COALESCE(SUM(f.file_size), 0)', 'size')
-      .groupBy('f.os_type')
-      .getRawMany<{ os_type: OsType; count: string | number; downloads: string | number; size: string | number }>();
+    return this.figures.get('stats', () => this.countStats());
+  }
+
+  /** Something was written: the list counts anew and the stats are recomputed. */
+  private changed(): void {
+    this.totals.clear();
+    this.figures.clear();
+  }
+
+  private async countStats(): Promise<FileStatsDto> {
+    const rows = await OffLoopReads.for(this.files.manager.connection).rows<{
+      os_type: OsType;
+      count: string | number;
+      downloads: string | number;
+      size: string | number;
+    }>(
+      this.files
+        .createQueryBuilder('f')
+        .select('f.os_type', 'os_type')
+        .addSelect('COUNT(*)', 'count')
+        .addSelect('COALESCE(SUM(f.download_count), 0)', 'downloads')
+        .addSelect('COALESCE(SUM(f.file_size), 0)', 'size')
+        .groupBy('f.os_type'),
+    );
     const files_by_os = rows
       .map((row) => ({ os_type: row.os_type, count: Number(row.count), downloads: Number(row.downloads), size: Number(row.size) }))
       .sort((a, b) => OS_TYPES.indexOf(a.os_type) - OS_TYPES.indexOf(b.os_type));
@@ -200,7 +237,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     if (!file) throw ApiError.notFound(`File ${id} not found`);
     const result = await this.files.delete({ id });
     this.downloadable.delete(id);
-    this.totals.clear();
+    this.changed();
     if (!result.affected) throw ApiError.notFound(`File ${id} not found`);
     await this.storage.remove(file.storage_key);
   }
@@ -211,6 +248,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     const files = await this.files.find({ where: { version_id: versionId }, select: { id: true, storage_key: true } });
     if (!files.length) return;
     await this.files.delete({ id: In(files.map((file) => file.id)) });
+    this.changed();
     for (const file of files) this.downloadable.delete(file.id);
     for (const file of files) await this.storage.remove(file.storage_key);
   }

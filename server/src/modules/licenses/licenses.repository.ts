@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, FindOptionsWhere, In, IsNull, LessThanOrEqual, MoreThan, Not, Repository, SelectQueryBuilder } from 'typeorm';
+import { OffLoopReads } from '../../database/off-loop-reads';
 import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
 import { LICENSE_EXPORT_SELECT, RawLicenseRow } from './license-export';
 import { AdminLicenseSortKey, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
 import { LicenseEntity, LicenseStatus } from './license.entity';
 
 export type LicensePage = Page<LicenseEntity>;
+
+/** Product names the admin search compares a term with, at most (there are a few; this bounds the seeks). */
+const MAX_PRODUCT_NAMES = 200;
 
 /** A row of the status/trial breakdown behind the license stats. */
 export interface LicenseStatusCount {
@@ -80,7 +84,12 @@ export class LicensesRepository {
   private readonly totals = new ListTotals();
   readonly figures = new KeptFigures();
 
-  constructor(@InjectRepository(LicenseEntity) private readonly licenses: Repository<LicenseEntity>) {}
+  /** Aggregates over every license (stats, dashboard figures) read off the event loop on SQLite. */
+  private readonly reads: OffLoopReads;
+
+  constructor(@InjectRepository(LicenseEntity) private readonly licenses: Repository<LicenseEntity>) {
+    this.reads = OffLoopReads.for(licenses.manager.connection);
+  }
 
   /** Something was written: totals and figures are counted anew. */
   private changed(): void {
@@ -258,15 +267,24 @@ export class LicensesRepository {
     qb.andWhere(new Brackets((where) => parts.forEach(([condition, params]) => where.orWhere(condition, params))));
   }
 
-  /** Every product name licenses have (a few): read by one index seek per name, kept for a minute. */
+  /**
+   * Every product name licenses have (a few): read by one index seek per name, kept for a minute. One statement per
+   * name with the previous one bound: in a recursive CTE, MariaDB reads the whole index for each step instead.
+   */
   private productNames(): Promise<string[]> {
     return this.figures.get('product-names', async () => {
-      const rows: Array<{ name: string | null }> = await this.licenses.query(
-        'WITH RECURSIVE p(name) AS (SELECT MIN(product_name) FROM licenses ' +
-          'UNION ALL SELECT (SELECT MIN(product_name) FROM licenses WHERE product_name > p.name) FROM p WHERE p.name IS NOT NULL) ' +
-          'SELECT name FROM p WHERE name IS NOT NULL',
-      );
-      return rows.map((row) => row.name!);
+      const names: string[] = [];
+      for (let after: string | null = null; names.length < MAX_PRODUCT_NAMES;) {
+        const [row]: Array<{ name: string | null }> = await this.licenses.query(
+          after === null
+            ? 'SELECT MIN(product_name) AS name FROM licenses'
+            : 'SELECT MIN(product_name) AS name FROM licenses WHERE product_name > ?',
+          after === null ? [] : [after],
+        );
+        if (row?.name == null) break;
+        names.push((after = row.name));
+      }
+      return names;
     });
   }
 
@@ -297,23 +315,24 @@ export class LicensesRepository {
    * mark, with their seats in use and (all) seats.
    */
   async countByStatus(now = new Date()): Promise<LicenseStatusCount[]> {
-    const rows = await this.licenses
-      .createQueryBuilder('l')
-      .select(`CASE WHEN l.status = 'active' AND l.expires_at <= :now THEN 'expired' ELSE l.status END`, 'status')
-      .addSelect('l.is_trial', 'is_trial')
-      .addSelect('COUNT(*)', 'count')
-      .addSelect('SUM(l.current_activations)', 'activations')
-      .addSelect('SUM(l.max_activations)', 'seats')
-      .setParameters({ now })
-      .groupBy('1')
-      .addGroupBy('l.is_trial')
-      .getRawMany<{
-        status: LicenseStatus;
-        is_trial: number | boolean | string;
-        count: string | number;
-        activations: string | number | null;
-        seats: string | number | null;
-      }>();
+    const rows = await this.reads.rows<{
+      status: LicenseStatus;
+      is_trial: number | boolean | string;
+      count: string | number;
+      activations: string | number | null;
+      seats: string | number | null;
+    }>(
+      this.licenses
+        .createQueryBuilder('l')
+        .select(`CASE WHEN l.status = 'active' AND l.expires_at <= :now THEN 'expired' ELSE l.status END`, 'status')
+        .addSelect('l.is_trial', 'is_trial')
+        .addSelect('COUNT(*)', 'count')
+        .addSelect('SUM(l.current_activations)', 'activations')
+        .addSelect('SUM(l.max_activations)', 'seats')
+        .setParameters({ now })
+        .groupBy('1')
+        .addGroupBy('l.is_trial'),
+    );
     return rows.map((row) => ({
       status: row.status,
       is_trial: Number(row.is_trial) === 1 || row.is_trial === true,
@@ -325,34 +344,37 @@ export class LicensesRepository {
 
   /** Active licenses that have not expired by `now` but will by `by`. */
   countActiveExpiringBy(by: Date, now = new Date()): Promise<number> {
-    return this.licenses
-      .createQueryBuilder('l')
-      .where('l.status = :active AND l.expires_at > :now AND l.expires_at <= :by', { active: 'active', now, by })
-      .getCount();
+    return this.reads.count(
+      this.licenses
+        .createQueryBuilder('l')
+        .where('l.status = :active AND l.expires_at > :now AND l.expires_at <= :by', { active: 'active', now, by }),
+    );
   }
 
   /** Licenses issued per UTC day from `from` to `to`, trial and paid apart. */
   async issuedPerDay(from: Date, to: Date): Promise<Array<{ day: string; trial: number; paid: number }>> {
     const isMysql = ['mysql', 'mariadb'].includes(this.licenses.manager.connection.options.type);
     const day = isMysql ? "DATE_FORMAT(l.created_at, '%Y-%m-%d')" : 'substr(l.created_at, 1, 10)';
-    const rows = await this.licenses
-      .createQueryBuilder('l')
-      .select(day, 'day')
-      .addSelect('SUM(CASE WHEN l.is_trial = :yes THEN 1 ELSE 0 END)', 'trial')
-      .addSelect('SUM(CASE WHEN l.is_trial = :yes THEN 0 ELSE 1 END)', 'paid')
-      .where('l.created_at >= :from AND l.created_at <= :to', { from, to, yes: true })
-      .groupBy(day)
-      .orderBy(day)
-      .getRawMany<{ day: string; trial: string | number; paid: string | number }>();
+    const rows = await this.reads.rows<{ day: string; trial: string | number; paid: string | number }>(
+      this.licenses
+        .createQueryBuilder('l')
+        .select(day, 'day')
+        .addSelect('SUM(CASE WHEN l.is_trial = :yes THEN 1 ELSE 0 END)', 'trial')
+        .addSelect('SUM(CASE WHEN l.is_trial = :yes THEN 0 ELSE 1 END)', 'paid')
+        .where('l.created_at >= :from AND l.created_at <= :to', { from, to, yes: true })
+        .groupBy(day)
+        .orderBy(day),
+    );
     return rows.map((row) => ({ day: row.day, trial: Number(row.trial), paid: Number(row.paid) }));
   }
 
   /** Licenses that were active at `at`: issued before it, not yet expired then, and not revoked since. */
   countActiveAt(at: Date): Promise<number> {
-    return this.licenses
-      .createQueryBuilder('l')
-      .where('l.created_at < :at AND l.expires_at > :at AND l.status <> :revoked', { at, revoked: 'revoked' })
-      .getCount();
+    return this.reads.count(
+      this.licenses
+        .createQueryBuilder('l')
+        .where('l.created_at < :at AND l.expires_at > :at AND l.status <> :revoked', { at, revoked: 'revoked' }),
+    );
   }
 
   // ---- sync ------------------------------------------------------------------------------------

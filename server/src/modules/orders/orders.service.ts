@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, In, Repository } from 'typeorm';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
+import { OffLoopReads } from '../../database/off-loop-reads';
 import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
 import { LicenseProductsService } from '../licenses/license-products.service';
 import type { LicenseEntity } from '../licenses/licenses.service';
@@ -214,32 +215,38 @@ export class OrdersService implements OnApplicationBootstrap {
   }
 
   private async countStatistics(currency: string): Promise<OrderStatisticsDto> {
-    const byStatus = await this.orders
-      .createQueryBuilder('o')
-      .select('o.status', 'status')
-      .addSelect('COUNT(*)', 'count')
-      .groupBy('o.status')
-      .getRawMany<{ status: OrderStatus; count: string | number }>();
+    // Aggregates over every order: off the event loop on SQLite (OffLoopReads).
+    const reads = OffLoopReads.for(this.orders.manager.connection);
+    const byStatus = await reads.rows<{ status: OrderStatus; count: string | number }>(
+      this.orders.createQueryBuilder('o').select('o.status', 'status').addSelect('COUNT(*)', 'count').groupBy('o.status'),
+    );
     const count = (status: OrderStatus) => Number(byStatus.find((row) => row.status === status)?.count ?? 0);
-    const revenue = await this.orders
-      .createQueryBuilder('o')
-      .select('o.currency', 'currency')
-      .addSelect('SUM(o.amount_cents)', 'cents')
-      .addSelect('SUM(o.devices)', 'devices')
-      .where('o.status = :paid', { paid: 'paid' })
-      .groupBy('o.currency')
-      .getRawMany<{ currency: string; cents: string | number; devices: string | number }>();
-    const recent = await this.orders
-      .createQueryBuilder('o')
-      .select('SUM(o.amount_cents)', 'cents')
-      .where('o.status = :paid AND o.currency = :currency AND o.paid_at >= :since', {
-        paid: 'paid',
-        currency,
-        since: new Date(Date.now() - 30 * 24 * 3600 * 1000),
-      })
-      .getRawOne<{ cents: string | number | null }>();
+    const revenue = await reads.rows<{ currency: string; cents: string | number; devices: string | number }>(
+      this.orders
+        .createQueryBuilder('o')
+        .select('o.currency', 'currency')
+        .addSelect('SUM(o.amount_cents)', 'cents')
+        .addSelect('SUM(o.devices)', 'devices')
+        .where('o.status = :paid', { paid: 'paid' })
+        .groupBy('o.currency'),
+    );
+    const [recent] = await reads.rows<{ cents: string | number | null }>(
+      this.orders
+        .createQueryBuilder('o')
+        .select('SUM(o.amount_cents)', 'cents')
+        .where('o.status = :paid AND o.currency = :currency AND o.paid_at >= :since', {
+          paid: 'paid',
+          currency,
+          since: new Date(Date.now() - 30 * 24 * 3600 * 1000),
+        }),
+    );
     const totalCents = Number(revenue.find((row) => row.currency === currency)?.cents ?? 0);
-    const paidInCurrency = totalCents > 0 ? await this.orders.countBy({ status: 'paid', currency }) : 0;
+    const paidInCurrency =
+      totalCents > 0
+        ? await reads.count(
+            this.orders.createQueryBuilder('o').where('o.status = :paid AND o.currency = :currency', { paid: 'paid', currency }),
+          )
+        : 0;
     return {
       total_orders: byStatus.reduce((sum, row) => sum + Number(row.count), 0),
       paid_orders: count('paid'),

@@ -4,12 +4,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { EntityManager, In, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
+import { OffLoopReads } from '../../database/off-loop-reads';
 import { engineOf, ListTotals, Page, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { UserType, userTypeOf } from './dto/admin-user.dto';
 import { CreateUserDto, UpdateUserDto } from './dto/user-form.dto';
 import { ListUsersQueryDto, UserSortKey } from './dto/list-users-query.dto';
 import { PasswordHasher } from './password-hasher';
+import { USER_TRIGRAMS_TABLE, UserTrigrams } from './user-trigrams';
 import { UserEntity, UserRole } from './user.entity';
 
 // What other modules use of users, through this service.
@@ -56,10 +58,15 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 
 @Injectable()
 export class UsersService {
+  /** The search's trigram postings on MySQL/MariaDB (see UserTrigrams). */
+  private readonly trigrams: UserTrigrams;
+
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly hasher: PasswordHasher,
-  ) {}
+  ) {
+    this.trigrams = new UserTrigrams(users.manager.connection);
+  }
 
   /** The admin list's totals; dropped when an account is added, removed or changes in a way the filters see. */
   private readonly totals = new ListTotals();
@@ -67,22 +74,36 @@ export class UsersService {
   /** The admin list; every sort and filter has an index, totals are exact up to EXACT_TOTAL_CAP (ListTotals). */
   async list(query: ListUsersQueryDto): Promise<UserPage> {
     const qb = this.users.createQueryBuilder('u');
-    // Free text in e-mail and name, `LIKE '%…%'`; on SQLite only among the users its trigram index finds for the term
-    // (terms of 3 characters or more without LIKE wildcards), on MariaDB a scan of the users table (see README).
+    // Free text in e-mail and name, `LIKE '%…%'`, only among the users a trigram index finds for the term (terms of
+    // 3 characters or more): SQLite's FTS5 table (without LIKE wildcards in the term), on MySQL/MariaDB the postings
+    // of the term's rarest trigram when it is rare enough (else the users are read in the list's order).
     whereSearch(qb, ['u.email', "CONCAT(u.first_name, ' ', u.last_name)"], query.search);
     const term = query.search?.trim();
     if (term && term.length >= 3 && !/[%_]/.test(term) && engineOf(qb) === 'sqlite')
       qb.andWhere('u.id IN (SELECT rowid FROM users_search WHERE users_search.text LIKE :trigrams)', { trigrams: `%${term}%` });
-    if (query.status) qb.andWhere('u.is_active = :active', { active: query.status === 'active' });
+    const rarest = term ? await this.trigrams.rarest(term) : null;
+    if (rarest) qb.andWhere(`u.id IN (SELECT t.user_id FROM ${USER_TRIGRAMS_TABLE} t WHERE t.trigram = :trigram)`, { trigram: rarest });
     if (query.role) qb.andWhere('u.role = :role', { role: query.role });
-    if (query.email_status) qb.andWhere('u.is_verified = :verified', { verified: query.email_status === 'verified' });
+    // A yes/no filter matches a large share of users: the page reads the sort's index in order and checks the flag
+    // on the way (COALESCE(x, x) is x, but no index range), instead of sorting every match of the flag's index; the
+    // count still reads the flag's index (at most EXACT_TOTAL_CAP + 1 entries).
+    const count = qb.clone();
+    const flags: Array<[string, string, boolean | undefined]> = [
+      ['is_active', 'active', query.status ? query.status === 'active' : undefined],
+      ['is_verified', 'verified', query.email_status ? query.email_status === 'verified' : undefined],
+    ];
+    for (const [column, name, value] of flags) {
+      if (value === undefined) continue;
+      qb.andWhere(`COALESCE(u.${column}, u.${column}) = :${name}`, { [name]: value });
+      count.andWhere(`u.${column} = :${name}`, { [name]: value });
+    }
     const key = JSON.stringify([query.search?.trim() ?? '', query.status ?? '', query.role ?? '', query.email_status ?? '']);
     const [found, overallTotal] = await Promise.all([
       readPageByIds(
         qb,
         query,
         { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'u.id', defaultLimit: 10, unique: query.sort === 'email' },
-        { cache: this.totals, key },
+        { cache: this.totals, key, count },
         (ids) => this.users.findBy({ id: In(ids) }),
       ),
       this.totals.total('all', this.users.createQueryBuilder('u')),
@@ -94,6 +115,7 @@ export class UsersService {
   private async saved(user: UserEntity): Promise<UserEntity> {
     const stored = await this.users.save(user);
     this.totals.clear();
+    await this.trigrams.keep(stored.id);
     return stored;
   }
 
@@ -332,7 +354,10 @@ export class UsersService {
         })
         .where('id = :id AND pending_email_token_hash = :tokenHash', { id: user.id, tokenHash })
         .execute();
-      return affected ? { user: await this.get(user.id), previousEmail } : null;
+      if (!affected) return null;
+      this.totals.clear();
+      await this.trigrams.keep(user.id);
+      return { user: await this.get(user.id), previousEmail };
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail();
       throw error;
@@ -341,14 +366,18 @@ export class UsersService {
 
   /** Accounts in all, active, verified, and how many existed at `before` (for the dashboard's previous period). */
   async counts(before: Date): Promise<{ total: number; active: number; verified: number; total_before: number }> {
-    const row = await this.users
-      .createQueryBuilder('u')
-      .select('COUNT(*)', 'total')
-      .addSelect('SUM(CASE WHEN u.is_active = :yes THEN 1 ELSE 0 END)', 'active')
-      .addSelect('SUM(CASE WHEN u.is_verified = :yes THEN 1 ELSE 0 END)', 'verified')
-      .addSelect('SUM(CASE WHEN u.created_at < :before THEN 1 ELSE 0 END)', 'total_before')
-      .setParameters({ yes: true, before })
-      .getRawOne<Record<'total' | 'active' | 'verified' | 'total_before', string | number | null>>();
+    // Every user read: off the event loop on SQLite (OffLoopReads).
+    const [row] = await OffLoopReads.for(this.users.manager.connection).rows<
+      Record<'total' | 'active' | 'verified' | 'total_before', string | number | null>
+    >(
+      this.users
+        .createQueryBuilder('u')
+        .select('COUNT(*)', 'total')
+        .addSelect('SUM(CASE WHEN u.is_active = :yes THEN 1 ELSE 0 END)', 'active')
+        .addSelect('SUM(CASE WHEN u.is_verified = :yes THEN 1 ELSE 0 END)', 'verified')
+        .addSelect('SUM(CASE WHEN u.created_at < :before THEN 1 ELSE 0 END)', 'total_before')
+        .setParameters({ yes: true, before }),
+    );
     return {
       total: Number(row?.total ?? 0),
       active: Number(row?.active ?? 0),

@@ -1,0 +1,134 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Worker } from 'node:worker_threads';
+import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+
+/**
+ * The worker: its own read-only connection to the portal's SQLite file (WAL lets it read beside the writer and see
+ * every commit), answering one statement at a time. Inline source, so it runs alike from src (tests) and dist.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+db.pragma('cache_size = -65536');
+const statements = new Map();
+parentPort.on('message', ({ id, sql, params }) => {
+  try {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      if (statements.size < 200) statements.set(sql, statement);
+    }
+    parentPort.postMessage({ id, rows: statement.all(...params) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String((error && error.message) || error) });
+  }
+});
+`;
+
+type Pending = { resolve: (rows: unknown[]) => void; reject: (error: Error) => void };
+
+/**
+ * Reads that aggregate a large table (stats, exact totals of long lists). better-sqlite3 runs every statement on the
+ * event loop, so a count over a million rows would hold every other request for a second or more: on a SQLite file
+ * these run in a worker thread instead. On MySQL/MariaDB (already asynchronous) and in-memory SQLite they run
+ * through the data source as usual.
+ */
+export class OffLoopReads {
+  private static readonly instances = new WeakMap<DataSource, OffLoopReads>();
+  /** Data sources whose application closed: a late read (a background recount) starts no new worker. */
+  private static readonly closed = new WeakSet<DataSource>();
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private next = 0;
+  private readonly path: string | null;
+
+  private constructor(private readonly dataSource: DataSource) {
+    const database = dataSource.options.type === 'better-sqlite3' ? String(dataSource.options.database) : '';
+    this.path = database && database !== ':memory:' && !database.startsWith('file::memory:') ? database : null;
+  }
+
+  static for(dataSource: DataSource): OffLoopReads {
+    let instance = OffLoopReads.instances.get(dataSource);
+    if (!instance) OffLoopReads.instances.set(dataSource, (instance = new OffLoopReads(dataSource)));
+    return instance;
+  }
+
+  /** Stops the worker of this data source (at application shutdown). */
+  static async close(dataSource: DataSource): Promise<void> {
+    OffLoopReads.closed.add(dataSource);
+    await OffLoopReads.instances.get(dataSource)?.stop();
+  }
+
+  /** The raw rows of a select (as getRawMany would give them). */
+  rows<T>(qb: SelectQueryBuilder<ObjectLiteral>): Promise<T[]> {
+    const [sql, params] = qb.getQueryAndParameters();
+    return this.query<T>(sql, params);
+  }
+
+  /** How many rows a select matches (its order, limit and offset ignored). */
+  async count(qb: SelectQueryBuilder<ObjectLiteral>): Promise<number> {
+    const [sql, params] = qb
+      .clone()
+      .select('1', 'one')
+      .orderBy()
+      .offset(undefined)
+      .limit(undefined)
+      .skip(undefined)
+      .take(undefined)
+      .getQueryAndParameters();
+    const [row] = await this.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (${sql}) counted`, params);
+    return Number(row?.n ?? 0);
+  }
+
+  query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    if (!this.path || OffLoopReads.closed.has(this.dataSource)) return this.dataSource.query(sql, params);
+    const worker = this.start(this.path);
+    const id = this.next++;
+    const bound = params.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+    return new Promise<T[]>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
+      if (this.pending.size === 1) worker.ref();
+      worker.postMessage({ id, sql, params: bound });
+    });
+  }
+
+  private start(path: string): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver: require.resolve('better-sqlite3') } });
+    // Idle, it does not keep the process alive; while a read is pending it does (see query and settle).
+    worker.unref();
+    worker.on('message', ({ id, rows, error }: { id: number; rows?: unknown[]; error?: string }) => {
+      const pending = this.pending.get(id);
+      this.pending.delete(id);
+      if (!this.pending.size) worker.unref();
+      if (error !== undefined) pending?.reject(new Error(error));
+      else pending?.resolve(rows ?? []);
+    });
+    const fail = (error: Error) => {
+      for (const pending of this.pending.values()) pending.reject(error);
+      this.pending.clear();
+      if (this.worker === worker) this.worker = null;
+    };
+    worker.on('error', fail);
+    worker.on('exit', () => fail(new Error('The read worker stopped')));
+    return (this.worker = worker);
+  }
+
+  private async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await worker.terminate();
+  }
+}
+
+/** Stops the read worker when the application closes (tests open and close many). */
+@Injectable()
+export class OffLoopReadsShutdown implements OnApplicationShutdown {
+  constructor(private readonly dataSource: DataSource) {}
+
+  onApplicationShutdown(): Promise<void> {
+    return OffLoopReads.close(this.dataSource);
+  }
+}
