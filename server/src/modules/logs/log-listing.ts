@@ -7,6 +7,8 @@ type Param = string | number | boolean | null | Date;
 export interface Condition {
   sql: string;
   params: Param[];
+  /** The condition is `column` starting with `term`, on an index of (column, created_at): see LogListing.split. */
+  prefix?: { column: string; term: string };
 }
 
 export interface LogFilters {
@@ -53,6 +55,7 @@ const EXPORT_BATCH = 1_000;
 export const startsWith = (column: string, term: string): Condition => ({
   sql: `${column} LIKE ? ESCAPE '!'`,
   params: [`${term.replace(/[!%_]/g, (c) => `!${c}`)}%`],
+  prefix: { column, term },
 });
 
 export const contains = (column: string, term: string): Condition => ({
@@ -84,6 +87,8 @@ const WINDOW_MIN = 500;
 const WINDOW_MAX = 20_000;
 /** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
 const ESTIMATE_MARGIN = 3;
+/** A prefix search covering at most this many distinct values reads each value's rows in order (see `ordered`). */
+const PREFIX_VALUES = 32;
 
 /**
  * Pages through a log newest (or oldest) first; the rows come by id after the page's ids are found on an index
@@ -151,7 +156,8 @@ export class LogListing {
     }
 
     // 2. A rarer term: the few rows each way of matching finds on its index.
-    const members = source.searchMatches(term).map((match) => and([...base, match]));
+    const members = (await this.ordered(table, source.searchMatches(term))).map((match) => and([...base, match]));
+    if (!members.length) return this.result([], 0, page, limit);
     const wanted = {
       sql: members
         .map((m, i) => `SELECT id, created_at FROM (SELECT id, created_at FROM ${table} WHERE ${m.sql} ${order} LIMIT ${need}) m${i}`)
@@ -160,7 +166,7 @@ export class LogListing {
     };
     const [ids, total] = await Promise.all([
       this.sql.all<{ id: number }>(`SELECT id FROM (${wanted.sql}) u ${order} LIMIT ${limit} OFFSET ${offset}`, wanted.params),
-      this.countMatches(source, base, term),
+      this.countMembers(table, members),
     ]);
     const byIds = ids.length
       ? await this.sql.all<T>(
@@ -171,13 +177,57 @@ export class LogListing {
     return this.result(byIds, total, page, limit);
   }
 
+  /**
+   * The ways of matching, each in a form its index reads in created_at order. A prefix on an index of (column,
+   * created_at) spans many values, so its rows come off the index unordered and the newest need a sort of every
+   * match (800,000 for a common path); when it covers at most PREFIX_VALUES values (found by a loose index scan),
+   * each value becomes its own equality, read in order along the index (a page's entries each). A prefix nothing
+   * starts with is dropped. MariaDB/MySQL only: SQLite's LIKE is case-insensitive and reads no BINARY index.
+   */
+  private async ordered(table: string, matches: Condition[]): Promise<Condition[]> {
+    const prefixes = matches.filter((match) => match.prefix);
+    if (this.sql.engine !== 'mysql' || !prefixes.length) return matches;
+    const distinct = prefixes.map(
+      (match, i) => `(SELECT DISTINCT ${i} AS m, ${match.prefix!.column} AS v FROM ${table} WHERE ${match.sql} LIMIT ${PREFIX_VALUES + 1})`,
+    );
+    const found = await this.sql.all<{ m: number; v: string }>(
+      distinct.join(' UNION ALL '),
+      prefixes.flatMap((match) => match.params),
+    );
+    return matches.flatMap((match) => {
+      const i = prefixes.indexOf(match);
+      if (i < 0) return [match];
+      const values = found.filter((row) => Number(row.m) === i).map((row) => row.v);
+      if (values.length > PREFIX_VALUES) return [match];
+      return values.map((value) => ({ sql: `${match.prefix!.column} = ?`, params: [value] }));
+    });
+  }
+
   /** Rows matching the term, counted up to COUNT_CAP + 1 on each way of matching's index (no ordering: no sort). */
   private async countMatches(source: LogSource, base: Condition[], term: string): Promise<number> {
-    const members = source.searchMatches(term).map((match) => and([...base, match]));
-    const counting = members.map((m) => `SELECT id FROM ${this.sql.quote(source.table)} WHERE ${m.sql} LIMIT ${COUNT_CAP + 1}`);
-    const counted = await this.sql.one<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM (${counting.map((sql, i) => `SELECT id FROM (${sql}) c${i}`).join(' UNION ')}) u`,
+    const table = this.sql.quote(source.table);
+    const members = (await this.ordered(table, source.searchMatches(term))).map((match) => and([...base, match]));
+    return this.countMembers(table, members);
+  }
+
+  /**
+   * Rows any member matches, up to COUNT_CAP + 1: each member counted alone on its index first (one member over
+   * the cap caps the total: no need to merge 10,000s of ids); only members that each match few are merged.
+   */
+  private async countMembers(table: string, members: Condition[]): Promise<number> {
+    if (!members.length) return 0;
+    const bounded = members.map((m) => `SELECT id FROM ${table} WHERE ${m.sql} LIMIT ${COUNT_CAP + 1}`);
+    const each = await this.sql.one<Record<string, number | string>>(
+      `SELECT ${bounded.map((sql, i) => `(SELECT COUNT(*) FROM (${sql}) c${i}) AS n${i}`).join(', ')}`,
       members.flatMap((m) => m.params),
+    );
+    const counts = members.map((_m, i) => Number(each?.[`n${i}`] ?? 0));
+    if (counts.some((n) => n > COUNT_CAP)) return COUNT_CAP + 1;
+    const matching = members.filter((_m, i) => counts[i] > 0);
+    if (matching.length <= 1) return Math.max(0, ...counts);
+    const counted = await this.sql.one<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM (${matching.map((m, i) => `SELECT id FROM (SELECT id FROM ${table} WHERE ${m.sql}) c${i}`).join(' UNION ')}) u`,
+      matching.flatMap((m) => m.params),
     );
     return Number(counted?.n ?? 0);
   }
