@@ -292,6 +292,57 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
       await asAdmin(t.api().get('/api/admin/logs/export').query({ type: 'everything' })).expect(400);
     });
 
+    it('says "more than 10,000" for a log that holds more, and counts again once it is cleared', async () => {
+      const hourAgo = Date.now() - 3600_000;
+      const rows = Array.from({ length: 10_050 }, (_, i) => [
+        'GET',
+        '/api/capped-test',
+        '/api/capped-test',
+        200,
+        1,
+        100,
+        null,
+        null,
+        null,
+        null,
+        new Date(hourAgo + i),
+      ]);
+      await PreparedSql.for(t.dataSource).insertMany(
+        'access_logs',
+        [
+          'method',
+          'route',
+          'path',
+          'status',
+          'duration_ms',
+          'bytes_out',
+          'user_id',
+          'user_email',
+          'ip_address',
+          'user_agent',
+          'created_at',
+        ],
+        rows,
+      );
+      const list = async (query: Record<string, string> = {}) =>
+        (
+          await asAdmin(
+            t
+              .api()
+              .get('/api/admin/logs/access')
+              .query({ limit: 5, ...query }),
+          ).expect(200)
+        ).body.meta;
+      expect(await list()).toMatchObject({ total: 10_000, total_capped: true });
+      // Asked again, the count kept from the first answer.
+      expect(await list()).toMatchObject({ total: 10_000, total_capped: true });
+      expect(await list({ search: '/api/capped-test' })).toMatchObject({ total: 10_000, total_capped: true });
+      expect(await list({ search: '/api/capped-test' })).toMatchObject({ total: 10_000, total_capped: true });
+      await asAdmin(t.api().delete('/api/admin/logs')).send({ type: 'access' }).expect(200);
+      expect((await list()).total_capped).toBe(false);
+      expect(await list({ search: '/api/capped-test' })).toMatchObject({ total: 0, total_capped: false });
+    });
+
     it('clears one log type, never the audit trail, and records who cleared what', async () => {
       await asAdmin(t.api().delete('/api/admin/logs')).send({ type: 'local' }).expect(400);
       const cleared = await asAdmin(t.api().delete('/api/admin/logs')).send({ type: 'access' }).expect(200);

@@ -87,6 +87,10 @@ const WINDOW_MIN = 500;
 const WINDOW_MAX = 20_000;
 /** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
 const ESTIMATE_MARGIN = 3;
+/** A count over COUNT_CAP is kept this long: the rows of a log only grow, but for a prune or a clear elsewhere. */
+const CAPPED_FRESH_MS = 10_000;
+/** Counts kept at most (the oldest go first). */
+const CAPPED_KEPT = 256;
 /** A prefix search covering at most this many distinct values reads each value's rows in order (see `ordered`). */
 const PREFIX_VALUES = 32;
 
@@ -98,7 +102,32 @@ const PREFIX_VALUES = 32;
  * needs: few rows match, so few are read. Neither scans the table.
  */
 export class LogListing {
+  /** When each count (its SQL and parameters) last found more than COUNT_CAP rows stops being trusted. */
+  private readonly cappedUntil = new Map<string, number>();
+
   constructor(private readonly sql: PreparedSql) {}
+
+  /** Forgets the kept counts (after this process removed rows). */
+  forget(): void {
+    this.cappedUntil.clear();
+  }
+
+  /**
+   * `count()` (which counts up to COUNT_CAP + 1), or COUNT_CAP + 1 at once when it found more than that within
+   * CAPPED_FRESH_MS: the first page of a log is asked for every 30 s by each open screen, and its count is most of its cost.
+   */
+  private async boundedCount(sql: string, params: Param[], count: () => Promise<number>): Promise<number> {
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    const until = this.cappedUntil.get(key);
+    if (until !== undefined && until > Date.now()) return COUNT_CAP + 1;
+    const counted = await count();
+    this.cappedUntil.delete(key);
+    if (counted > COUNT_CAP) {
+      this.cappedUntil.set(key, Date.now() + CAPPED_FRESH_MS);
+      if (this.cappedUntil.size > CAPPED_KEPT) this.cappedUntil.delete(this.cappedUntil.keys().next().value!);
+    }
+    return counted;
+  }
 
   async page<T>(source: LogSource, filters: LogFilters): Promise<LogPage<T>> {
     const page = filters.page ?? 1;
@@ -119,12 +148,9 @@ export class LogListing {
           `SELECT t.* FROM ${table} t JOIN (SELECT id FROM ${table} WHERE ${where.sql} ${order} LIMIT ${limit} OFFSET ${offset}) p ON t.id = p.id ${ordered}`,
           where.params,
         ),
-        this.sql.one<{ n: number }>(
-          `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.sql} LIMIT ${COUNT_CAP + 1}) c`,
-          where.params,
-        ),
+        this.countWhere(table, where),
       ]);
-      return this.result(rows, Number(counted?.n ?? 0), page, limit);
+      return this.result(rows, counted, page, limit);
     }
 
     // 1. The newest entries that pass the filters, each tested for every way the term can match: the page's rows,
@@ -203,6 +229,12 @@ export class LogListing {
     });
   }
 
+  /** Rows passing the filters, up to COUNT_CAP + 1. */
+  private countWhere(table: string, where: Condition): Promise<number> {
+    const sql = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.sql} LIMIT ${COUNT_CAP + 1}) c`;
+    return this.boundedCount(sql, where.params, async () => Number((await this.sql.one<{ n: number }>(sql, where.params))?.n ?? 0));
+  }
+
   /** Rows matching the term, counted up to COUNT_CAP + 1 on each way of matching's index (no ordering: no sort). */
   private async countMatches(source: LogSource, base: Condition[], term: string): Promise<number> {
     const table = this.sql.quote(source.table);
@@ -217,12 +249,15 @@ export class LogListing {
   private async countMembers(table: string, members: Condition[]): Promise<number> {
     if (!members.length) return 0;
     const bounded = members.map((m) => `SELECT id FROM ${table} WHERE ${m.sql} LIMIT ${COUNT_CAP + 1}`);
-    const each = await this.sql.one<Record<string, number | string>>(
-      `SELECT ${bounded.map((sql, i) => `(SELECT COUNT(*) FROM (${sql}) c${i}) AS n${i}`).join(', ')}`,
-      members.flatMap((m) => m.params),
-    );
-    const counts = members.map((_m, i) => Number(each?.[`n${i}`] ?? 0));
-    if (counts.some((n) => n > COUNT_CAP)) return COUNT_CAP + 1;
+    const sql = `SELECT ${bounded.map((sql, i) => `(SELECT COUNT(*) FROM (${sql}) c${i}) AS n${i}`).join(', ')}`;
+    const params = members.flatMap((m) => m.params);
+    let counts: number[] = [];
+    const most = await this.boundedCount(sql, params, async () => {
+      const each = await this.sql.one<Record<string, number | string>>(sql, params);
+      counts = members.map((_m, i) => Number(each?.[`n${i}`] ?? 0));
+      return Math.max(...counts);
+    });
+    if (most > COUNT_CAP) return COUNT_CAP + 1;
     const matching = members.filter((_m, i) => counts[i] > 0);
     if (matching.length <= 1) return Math.max(0, ...counts);
     const counted = await this.sql.one<{ n: number }>(
@@ -278,6 +313,7 @@ export class LogListing {
       if (last?.id === null || last?.id === undefined) return removed;
       const deleted = await this.sql.run(`DELETE FROM ${quoted} WHERE id <= ? AND created_at < ?`, [Number(last.id), before]);
       removed += deleted;
+      if (deleted) this.forget();
       if (deleted < batch) return removed;
       await new Promise((resolve) => setImmediate(resolve));
     }
