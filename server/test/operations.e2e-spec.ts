@@ -1,3 +1,4 @@
+import { PreparedSql } from '../src/database/prepared-sql';
 import { ScheduledJobsService } from '../src/modules/jobs/scheduled-jobs.service';
 import { AccessLogService } from '../src/modules/logs/access-log.service';
 import { AuditLogService } from '../src/modules/logs/audit-log.service';
@@ -203,6 +204,45 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
       expect(byStatus.data.every((e: LogEntry) => e.access!.status === 404)).toBe(true);
     });
 
+    it('finds the newest requests under a path prefix, in order, behind many newer requests that do not match', async () => {
+      const hourAgo = Date.now() - 3600_000;
+      const request = (path: string, at: number) => ['GET', path, path, 200, 1, 100, null, null, '10.9.9.9', 'test', new Date(at)];
+      // 60 requests an hour ago under the prefix: the path itself and 45 longer ones, one second apart.
+      const paths = Array.from({ length: 60 }, (_, i) => (i % 4 ? `/api/prefix-test/items/${i}` : '/api/prefix-test/items'));
+      const matching = paths.map((path, i) => request(path, hourAgo + i * 1000));
+      // Newer than all of them: more requests elsewhere than a search first looks through.
+      const newer = Array.from({ length: 700 }, (_, i) => request('/api/other-test', hourAgo + 100_000 + i));
+      const columns = [
+        'method',
+        'route',
+        'path',
+        'status',
+        'duration_ms',
+        'bytes_out',
+        'user_id',
+        'user_email',
+        'ip_address',
+        'user_agent',
+        'created_at',
+      ];
+      await PreparedSql.for(t.dataSource).insertMany('access_logs', columns, [...matching, ...newer]);
+      const search = async (term: string, page = 1) =>
+        (await asAdmin(t.api().get('/api/admin/logs/access').query({ search: term, limit: 25, page })).expect(200)).body;
+      const newestFirst = [...paths].reverse();
+
+      // 46 paths start with it (MariaDB sorts the matches of a prefix this wide).
+      const wide = await search('/api/prefix-test/items');
+      expect(wide.data.map((e: LogEntry) => e.access!.path)).toEqual(newestFirst.slice(0, 25));
+      expect(wide.meta).toMatchObject({ total: 60, total_capped: false });
+      expect((await search('/api/prefix-test/items', 3)).data.map((e: LogEntry) => e.access!.path)).toEqual(newestFirst.slice(50));
+      // Few paths start with it (MariaDB reads each path's newest rows along its index).
+      const narrow = await search('/api/prefix-test/items/1');
+      const expected = newestFirst.filter((path) => path.startsWith('/api/prefix-test/items/1'));
+      expect(narrow.data.map((e: LogEntry) => e.access!.path)).toEqual(expected);
+      expect(narrow.meta.total).toBe(expected.length);
+      expect((await search('/api/prefix-test/nothing')).data).toEqual([]);
+    });
+
     it('lists downloads', async () => {
       const version = await createVersion(t, '7.0.1');
       const file = await uploadFile(t, { version_id: version.id, name: 'streamhub-7.0.1.zip', bytes: someBytes(2000) });
@@ -250,6 +290,57 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
       expect(csv.text).toContain(`"'=hyperlink(""http://evil"")"`);
       expect(csv.text).not.toMatch(/,=hyperlink/);
       await asAdmin(t.api().get('/api/admin/logs/export').query({ type: 'everything' })).expect(400);
+    });
+
+    it('says "more than 10,000" for a log that holds more, and counts again once it is cleared', async () => {
+      const hourAgo = Date.now() - 3600_000;
+      const rows = Array.from({ length: 10_050 }, (_, i) => [
+        'GET',
+        '/api/capped-test',
+        '/api/capped-test',
+        200,
+        1,
+        100,
+        null,
+        null,
+        null,
+        null,
+        new Date(hourAgo + i),
+      ]);
+      await PreparedSql.for(t.dataSource).insertMany(
+        'access_logs',
+        [
+          'method',
+          'route',
+          'path',
+          'status',
+          'duration_ms',
+          'bytes_out',
+          'user_id',
+          'user_email',
+          'ip_address',
+          'user_agent',
+          'created_at',
+        ],
+        rows,
+      );
+      const list = async (query: Record<string, string> = {}) =>
+        (
+          await asAdmin(
+            t
+              .api()
+              .get('/api/admin/logs/access')
+              .query({ limit: 5, ...query }),
+          ).expect(200)
+        ).body.meta;
+      expect(await list()).toMatchObject({ total: 10_000, total_capped: true });
+      // Asked again, the count kept from the first answer.
+      expect(await list()).toMatchObject({ total: 10_000, total_capped: true });
+      expect(await list({ search: '/api/capped-test' })).toMatchObject({ total: 10_000, total_capped: true });
+      expect(await list({ search: '/api/capped-test' })).toMatchObject({ total: 10_000, total_capped: true });
+      await asAdmin(t.api().delete('/api/admin/logs')).send({ type: 'access' }).expect(200);
+      expect((await list()).total_capped).toBe(false);
+      expect(await list({ search: '/api/capped-test' })).toMatchObject({ total: 0, total_capped: false });
     });
 
     it('clears one log type, never the audit trail, and records who cleared what', async () => {

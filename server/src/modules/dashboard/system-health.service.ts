@@ -54,7 +54,19 @@ export class SystemHealthService implements OnApplicationBootstrap {
     return { server_uptime: Math.floor(process.uptime()), database_size: database.size_bytes, storage_used: storage.used_bytes };
   }
 
-  async check(): Promise<SystemHealthDto> {
+  /** The check running now: requests that arrive meanwhile share it (its answer started at most one check before them). */
+  private running: Promise<SystemHealthDto> | null = null;
+
+  /**
+   * The status and what it rests on, checked now: about ten queries (jobs, sync state, retry queue, database), so
+   * concurrent requests (every open dashboard polls it) share the check in progress rather than each run their own.
+   */
+  check(): Promise<SystemHealthDto> {
+    this.running ??= this.checkNow().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async checkNow(): Promise<SystemHealthDto> {
     const [database, storage, jobs, licenseServer] = await Promise.all([
       this.database(),
       this.storage(),

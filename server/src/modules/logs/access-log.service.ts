@@ -127,6 +127,7 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   async clear(): Promise<void> {
     await this.writer.drain();
     await this.sql.run(this.sql.engine === 'mysql' ? 'TRUNCATE TABLE access_logs' : 'DELETE FROM access_logs', []);
+    this.listing.forget();
   }
 
   flush(): Promise<void> {

@@ -119,6 +119,7 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
   async clear(): Promise<void> {
     await this.writer.flush();
     await this.sql.run(this.sql.engine === 'mysql' ? 'TRUNCATE TABLE download_logs' : 'DELETE FROM download_logs', []);
+    this.listing.forget();
   }
 
   async beforeApplicationShutdown(): Promise<void> {

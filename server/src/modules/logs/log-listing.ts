@@ -7,6 +7,8 @@ type Param = string | number | boolean | null | Date;
 export interface Condition {
   sql: string;
   params: Param[];
+  /** The condition is `column` starting with `term`, on an index of (column, created_at): see LogListing.split. */
+  prefix?: { column: string; term: string };
 }
 
 export interface LogFilters {
@@ -53,6 +55,7 @@ const EXPORT_BATCH = 1_000;
 export const startsWith = (column: string, term: string): Condition => ({
   sql: `${column} LIKE ? ESCAPE '!'`,
   params: [`${term.replace(/[!%_]/g, (c) => `!${c}`)}%`],
+  prefix: { column, term },
 });
 
 export const contains = (column: string, term: string): Condition => ({
@@ -84,6 +87,12 @@ const WINDOW_MIN = 500;
 const WINDOW_MAX = 20_000;
 /** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
 const ESTIMATE_MARGIN = 3;
+/** A count over COUNT_CAP is kept this long: the rows of a log only grow, but for a prune or a clear elsewhere. */
+const CAPPED_FRESH_MS = 10_000;
+/** Counts kept at most (the oldest go first). */
+const CAPPED_KEPT = 256;
+/** A prefix search covering at most this many distinct values reads each value's rows in order (see `ordered`). */
+const PREFIX_VALUES = 16;
 
 /**
  * Pages through a log newest (or oldest) first; the rows come by id after the page's ids are found on an index
@@ -93,7 +102,32 @@ const ESTIMATE_MARGIN = 3;
  * needs: few rows match, so few are read. Neither scans the table.
  */
 export class LogListing {
+  /** When each count (its SQL and parameters) last found more than COUNT_CAP rows stops being trusted. */
+  private readonly cappedUntil = new Map<string, number>();
+
   constructor(private readonly sql: PreparedSql) {}
+
+  /** Forgets the kept counts (after this process removed rows). */
+  forget(): void {
+    this.cappedUntil.clear();
+  }
+
+  /**
+   * `count()` (which counts up to COUNT_CAP + 1), or COUNT_CAP + 1 at once when it found more than that within
+   * CAPPED_FRESH_MS: the first page of a log is asked for every 30 s by each open screen, and its count is most of its cost.
+   */
+  private async boundedCount(sql: string, params: Param[], count: () => Promise<number>): Promise<number> {
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    const until = this.cappedUntil.get(key);
+    if (until !== undefined && until > Date.now()) return COUNT_CAP + 1;
+    const counted = await count();
+    this.cappedUntil.delete(key);
+    if (counted > COUNT_CAP) {
+      this.cappedUntil.set(key, Date.now() + CAPPED_FRESH_MS);
+      if (this.cappedUntil.size > CAPPED_KEPT) this.cappedUntil.delete(this.cappedUntil.keys().next().value!);
+    }
+    return counted;
+  }
 
   async page<T>(source: LogSource, filters: LogFilters): Promise<LogPage<T>> {
     const page = filters.page ?? 1;
@@ -114,12 +148,9 @@ export class LogListing {
           `SELECT t.* FROM ${table} t JOIN (SELECT id FROM ${table} WHERE ${where.sql} ${order} LIMIT ${limit} OFFSET ${offset}) p ON t.id = p.id ${ordered}`,
           where.params,
         ),
-        this.sql.one<{ n: number }>(
-          `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.sql} LIMIT ${COUNT_CAP + 1}) c`,
-          where.params,
-        ),
+        this.countWhere(table, where),
       ]);
-      return this.result(rows, Number(counted?.n ?? 0), page, limit);
+      return this.result(rows, counted, page, limit);
     }
 
     // 1. The newest entries that pass the filters, each tested for every way the term can match: the page's rows,
@@ -151,7 +182,8 @@ export class LogListing {
     }
 
     // 2. A rarer term: the few rows each way of matching finds on its index.
-    const members = source.searchMatches(term).map((match) => and([...base, match]));
+    const members = (await this.ordered(table, source.searchMatches(term))).map((match) => and([...base, match]));
+    if (!members.length) return this.result([], 0, page, limit);
     const wanted = {
       sql: members
         .map((m, i) => `SELECT id, created_at FROM (SELECT id, created_at FROM ${table} WHERE ${m.sql} ${order} LIMIT ${need}) m${i}`)
@@ -160,7 +192,7 @@ export class LogListing {
     };
     const [ids, total] = await Promise.all([
       this.sql.all<{ id: number }>(`SELECT id FROM (${wanted.sql}) u ${order} LIMIT ${limit} OFFSET ${offset}`, wanted.params),
-      this.countMatches(source, base, term),
+      this.countMembers(table, members),
     ]);
     const byIds = ids.length
       ? await this.sql.all<T>(
@@ -171,13 +203,80 @@ export class LogListing {
     return this.result(byIds, total, page, limit);
   }
 
+  /**
+   * The ways of matching, each in a form its index reads in created_at order. A prefix on an index of (column,
+   * created_at) spans many values, so its rows come off the index unordered and the newest need a sort of every
+   * match (800,000 for a common path); when it covers at most PREFIX_VALUES values, each value becomes its own
+   * equality, read in order along the index (a page's entries each). A prefix nothing starts with is dropped.
+   * MariaDB/MySQL only: SQLite's LIKE is case-insensitive and reads no BINARY index.
+   */
+  private async ordered(table: string, matches: Condition[]): Promise<Condition[]> {
+    if (this.sql.engine !== 'mysql') return matches;
+    const split = await Promise.all(
+      matches.map(async (match) => {
+        if (!match.prefix) return [match];
+        const values = await this.prefixValues(table, match);
+        if (values.length > PREFIX_VALUES) return [match];
+        return values.map((value) => ({ sql: `${match.prefix!.column} = ?`, params: [value] }));
+      }),
+    );
+    return split.flat();
+  }
+
+  /**
+   * The distinct values a prefix covers, up to PREFIX_VALUES + 1, each the next one along the column's index (one
+   * entry read per value). Not SELECT DISTINCT … LIMIT: MariaDB may read the whole range for it (1.7 million
+   * entries for a common path) rather than skip from value to value.
+   */
+  private async prefixValues(table: string, match: Condition): Promise<string[]> {
+    const column = match.prefix!.column;
+    const values: string[] = [];
+    while (values.length <= PREFIX_VALUES) {
+      const last = values.at(-1);
+      const next = await this.sql.one<{ v: string }>(
+        `SELECT ${column} AS v FROM ${table} WHERE ${match.sql}${last === undefined ? '' : ` AND ${column} > ?`} ORDER BY ${column} LIMIT 1`,
+        last === undefined ? match.params : [...match.params, last],
+      );
+      if (!next) break;
+      values.push(next.v);
+    }
+    return values;
+  }
+
+  /** Rows passing the filters, up to COUNT_CAP + 1. */
+  private countWhere(table: string, where: Condition): Promise<number> {
+    const sql = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.sql} LIMIT ${COUNT_CAP + 1}) c`;
+    return this.boundedCount(sql, where.params, async () => Number((await this.sql.one<{ n: number }>(sql, where.params))?.n ?? 0));
+  }
+
   /** Rows matching the term, counted up to COUNT_CAP + 1 on each way of matching's index (no ordering: no sort). */
   private async countMatches(source: LogSource, base: Condition[], term: string): Promise<number> {
-    const members = source.searchMatches(term).map((match) => and([...base, match]));
-    const counting = members.map((m) => `SELECT id FROM ${this.sql.quote(source.table)} WHERE ${m.sql} LIMIT ${COUNT_CAP + 1}`);
+    const table = this.sql.quote(source.table);
+    const members = (await this.ordered(table, source.searchMatches(term))).map((match) => and([...base, match]));
+    return this.countMembers(table, members);
+  }
+
+  /**
+   * Rows any member matches, up to COUNT_CAP + 1: each member counted alone on its index first (one member over
+   * the cap caps the total: no need to merge 10,000s of ids); only members that each match few are merged.
+   */
+  private async countMembers(table: string, members: Condition[]): Promise<number> {
+    if (!members.length) return 0;
+    const bounded = members.map((m) => `SELECT id FROM ${table} WHERE ${m.sql} LIMIT ${COUNT_CAP + 1}`);
+    const sql = `SELECT ${bounded.map((sql, i) => `(SELECT COUNT(*) FROM (${sql}) c${i}) AS n${i}`).join(', ')}`;
+    const params = members.flatMap((m) => m.params);
+    let counts: number[] = [];
+    const most = await this.boundedCount(sql, params, async () => {
+      const each = await this.sql.one<Record<string, number | string>>(sql, params);
+      counts = members.map((_m, i) => Number(each?.[`n${i}`] ?? 0));
+      return Math.max(...counts);
+    });
+    if (most > COUNT_CAP) return COUNT_CAP + 1;
+    const matching = members.filter((_m, i) => counts[i] > 0);
+    if (matching.length <= 1) return Math.max(0, ...counts);
     const counted = await this.sql.one<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM (${counting.map((sql, i) => `SELECT id FROM (${sql}) c${i}`).join(' UNION ')}) u`,
-      members.flatMap((m) => m.params),
+      `SELECT COUNT(*) AS n FROM (${matching.map((m, i) => `SELECT id FROM (SELECT id FROM ${table} WHERE ${m.sql}) c${i}`).join(' UNION ')}) u`,
+      matching.flatMap((m) => m.params),
     );
     return Number(counted?.n ?? 0);
   }
@@ -228,6 +327,7 @@ export class LogListing {
       if (last?.id === null || last?.id === undefined) return removed;
       const deleted = await this.sql.run(`DELETE FROM ${quoted} WHERE id <= ? AND created_at < ?`, [Number(last.id), before]);
       removed += deleted;
+      if (deleted) this.forget();
       if (deleted < batch) return removed;
       await new Promise((resolve) => setImmediate(resolve));
     }

@@ -116,6 +116,7 @@ export class RemoteLogsService implements BeforeApplicationShutdown, OnApplicati
   async clear(): Promise<void> {
     await this.writer.drain();
     await this.sql.run(this.sql.engine === 'mysql' ? 'TRUNCATE TABLE remote_logs' : 'DELETE FROM remote_logs', []);
+    this.listing.forget();
   }
 
   flush(): Promise<void> {
