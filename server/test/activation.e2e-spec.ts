@@ -124,7 +124,11 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     }
     // Refusals leave through the exception filter either way.
     for (const path of ['/api/license-server/deactivate', '/api/license-server/deactivate?via=router']) {
-      const refused = await t.api().post(path).send({ ...body(), hostname: 'not for deactivate' }).expect(400);
+      const refused = await t
+        .api()
+        .post(path)
+        .send({ ...body(), hostname: 'not for deactivate' })
+        .expect(400);
       expect(refused.body).toEqual({
         statusCode: 400,
         message: 'property hostname should not exist',

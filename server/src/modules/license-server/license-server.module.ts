@@ -52,6 +52,11 @@ export class LicenseServerModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer
       .apply(ActivationFastPath)
-      .forRoutes(...(['activate', 'validate', 'deactivate'] as const).map((call) => ({ path: `license-server/${call}`, method: RequestMethod.POST })));
+      .forRoutes(
+        ...(['activate', 'validate', 'deactivate'] as const).map((call) => ({
+          path: `license-server/${call}`,
+          method: RequestMethod.POST,
+        })),
+      );
   }
 }

@@ -104,12 +104,7 @@ export class LicenseServerService {
    * booleans and null, so JSON.stringify gives its canonical JSON without a separate (slower) serializer; the
    * HTTP body is made from those same bytes, as JSON.stringify({success, data: {...signed, signature}}) would write it.
    */
-  private signed(
-    action: LicenseServerAction,
-    request: ActivationRequest,
-    licenseKey: string,
-    outcome: SeatOutcome | null,
-  ): SignedAnswer {
+  private signed(action: LicenseServerAction, request: ActivationRequest, licenseKey: string, outcome: SeatOutcome | null): SignedAnswer {
     const code: ActivationCode = outcome?.code ?? 'NOT_FOUND';
     const license = outcome?.license ?? null;
     const device = outcome?.device ?? null;

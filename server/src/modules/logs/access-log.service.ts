@@ -29,6 +29,8 @@ const COLUMNS: Array<keyof Row> = [
 /** Held rows are written at least this often, and at once when this many are held. */
 const WRITE_EVERY_MS = 1000;
 const MAX_HELD_ROWS = 500;
+/** While the database takes no rows, they wait in memory up to this many; later ones are dropped and counted. */
+const MAX_BACKLOG_ROWS = 100_000;
 /** Not worth a row: the balancer's probe. */
 const NOT_LOGGED = new Set(['/api/health']);
 
@@ -59,6 +61,7 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
     MAX_HELD_ROWS,
   );
   readonly source: LogSource;
+  private dropped = 0;
 
   constructor(
     dataSource: DataSource,
@@ -92,6 +95,10 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
       const finish = (status: number) => {
         if (mode === 'errors' && status < 400) return;
         if (status < 400 && sampleRatio < 1 && Math.random() >= sampleRatio) return;
+        if (this.writer.size >= MAX_BACKLOG_ROWS) {
+          if (this.dropped++ % 10_000 === 0) this.logger.error(`Access log rows dropped while the database takes none: ${this.dropped}`);
+          return;
+        }
         const user = (request as AuthenticatedRequest).user;
         this.writer.add({
           method: request.method.slice(0, 10),
