@@ -116,13 +116,17 @@ function jsonBodyParser(limit: string) {
 
 /** Paths under /api in any spelling end in the API's 404, never in the web client's page. */
 const API_PREFIX_ANY_CASE = /^\/+api(\/|$)/i;
-/** Answers that stream bytes as they are (downloads with Range and Content-Length) or stream as they are made (exports). */
-const NOT_COMPRESSED = /\/(download|export)(\/|$)/i;
+/**
+ * Answers that stream bytes as they are (downloads with Range and Content-Length) or stream as they are made
+ * (exports), and the activation API's signed answers: under a kilobyte as a rule, sent all day by every streaming
+ * server, where hooking the compressor into each answer costs more than it could save.
+ */
+const NOT_COMPRESSED = /\/(download|export)(\/|$)|^\/api\/license-server\/(activate|validate|deactivate)$/i;
 
 /**
  * JSON answers of the API above 1 kB go compressed (gzip, or br when preferred) to clients that accept it: lists
  * and reports shrink to a fifth. Downloads keep their bytes, Content-Length and Range; streamed exports are not
- * held back in a compressor's buffer.
+ * held back in a compressor's buffer; activation answers go as they are (see NOT_COMPRESSED).
  */
 function compressedApiAnswers() {
   const compress = compression({ threshold: 1024, filter: (request, response) => compression.filter(request, response) });

@@ -1,6 +1,7 @@
 import { DeviceEntity } from '../src/modules/devices/device.entity';
 import { DevicesService } from '../src/modules/devices/devices.service';
 import { LicenseEntity } from '../src/modules/licenses/license.entity';
+import { AccessLogService } from '../src/modules/logs/access-log.service';
 import { RemoteLogEntity } from '../src/modules/logs/remote-log.entity';
 import { verifySignedAnswer } from '../src/modules/license-server/signed-answer';
 import { callLicenseServer, ensureVersion, issueLicense, nonce, serverUid, setDate } from './support/licensing';
@@ -99,6 +100,49 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
       .data;
     expect(unknown).toMatchObject({ code: 'NOT_FOUND', license: null, device: null });
     expect(verifySignedAnswer(unknown, publicKey)).toBe(true);
+  });
+
+  it('answers the same before the router (the exact path) as through it (another spelling): headers, signed body, access-log route', async () => {
+    const issued = await issueLicense(t, { max_activations: 2 });
+    const uid = serverUid();
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: uid }).expect(200);
+    const body = () => ({ license_key: issued.license_key, server_uid: uid, nonce: nonce() });
+    const fast = await t.api().post('/api/license-server/validate').send(body()).expect(200);
+    // A query string is not the exact path: Nest's router and the controller answer it.
+    const routed = await t.api().post('/api/license-server/validate?via=router').send(body()).expect(200);
+    for (const response of [fast, routed]) {
+      expect(response.headers).toMatchObject({
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      });
+      expect(response.body).toMatchObject({ success: true, data: { action: 'validate', code: 'VALID', server_uid: uid } });
+      expect(Object.keys(response.body)).toEqual(['success', 'data']);
+      expect(Object.keys(response.body.data).at(-1)).toBe('signature');
+      expect(verifySignedAnswer(response.body.data, publicKey)).toBe(true);
+    }
+    // Refusals leave through the exception filter either way.
+    for (const path of ['/api/license-server/deactivate', '/api/license-server/deactivate?via=router']) {
+      const refused = await t
+        .api()
+        .post(path)
+        .send({ ...body(), hostname: 'not for deactivate' })
+        .expect(400);
+      expect(refused.body).toEqual({
+        statusCode: 400,
+        message: 'property hostname should not exist',
+        errors: { hostname: ['property hostname should not exist'] },
+      });
+    }
+    await t.app.get(AccessLogService).flush();
+    const rows = await t.dataSource.query(`SELECT route, path, status FROM access_logs WHERE route = ? ORDER BY id`, [
+      '/api/license-server/validate',
+    ]);
+    expect(rows.slice(-2).map((row: { path: string; status: number }) => [row.path, Number(row.status)])).toEqual([
+      ['/api/license-server/validate', 200],
+      ['/api/license-server/validate', 200],
+    ]);
   });
 
   it('refuses revoked, expired and pending licenses with their codes', async () => {

@@ -16,6 +16,37 @@ describe('IntervalBatch', () => {
     expect(batch.size).toBe(0);
   });
 
+  it('starts a write at once when maxHeld items are held, and after a failed write waits for the interval again', async () => {
+    jest.useFakeTimers();
+    let fail = false;
+    const batches: number[][] = [];
+    const batch = new IntervalBatch<number>(
+      async (items) => {
+        if (fail) throw new Error('database away');
+        batches.push(items);
+      },
+      1000,
+      () => undefined,
+      3,
+    );
+    batch.add(1);
+    batch.add(2);
+    expect(batches).toEqual([]);
+    batch.add(3);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(batches).toEqual([[1, 2, 3]]);
+    fail = true;
+    for (const item of [4, 5, 6, 7]) batch.add(item);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(batch.size).toBe(4);
+    fail = false;
+    batch.add(8);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(batches).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(batches).toEqual([[1, 2, 3], [4, 5, 6, 7, 8]]);
+  });
+
   it('writes at once on flush, one write at a time, everything added before the flush stored when it resolves', async () => {
     const batches: number[][] = [];
     let active = 0;

@@ -8,11 +8,15 @@ export class IntervalBatch<T> {
   private pending: T[] = [];
   private writing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** The last write failed: the next try waits for the interval, however many items are held. */
+  private failing = false;
 
   constructor(
     private readonly write: (items: T[]) => Promise<void>,
     private readonly intervalMs = 1000,
     private readonly onError: (error: unknown) => void = () => undefined,
+    /** Held items that start a write at once rather than at the end of the interval, so no one write grows large. */
+    private readonly maxHeld = Infinity,
   ) {}
 
   /** Items not yet written (for health figures and tests). */
@@ -22,7 +26,8 @@ export class IntervalBatch<T> {
 
   add(item: T): void {
     this.pending.push(item);
-    this.arm();
+    if (this.pending.length >= this.maxHeld && !this.writing && !this.failing) this.flush().catch(this.onError);
+    else this.arm();
   }
 
   /** Resolves once everything added before the call is stored; rejects if a write fails (its items stay queued). */
@@ -36,9 +41,11 @@ export class IntervalBatch<T> {
     this.writing = this.write(batch).then(
       () => {
         this.writing = null;
+        this.failing = false;
       },
       (error: unknown) => {
         this.writing = null;
+        this.failing = true;
         this.pending = [...batch, ...this.pending];
         this.arm();
         throw error;

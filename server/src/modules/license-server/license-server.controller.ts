@@ -22,21 +22,22 @@ export const SIGNED_BYTES = [
   'the first 16 hex digits of the SHA-256 of its DER SubjectPublicKeyInfo.',
 ].join(' ');
 
-/** Writes a signed answer directly: no ETag or freshness check for a body that is never the same twice. */
-function sendJson(response: Response, body: ActivationResponseDto): void {
-  const text = JSON.stringify(body);
+/** Writes a signed answer as it is: no ETag or freshness check for a body that is never the same twice. */
+export function sendSignedAnswer(response: Response, body: string): void {
   response.writeHead(200, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-store',
   });
-  response.end(text);
+  response.end(body);
 }
 
 /**
  * The activation API for streaming servers (no session: the license key is the credential). Every answer is
  * HTTP 200 with a machine-readable `code` and an Ed25519 signature over the rest; malformed requests get 400.
  * Bodies are checked by parseActivationRequest (same rules as the DTOs, which document them) to keep the heartbeat cheap.
+ * Calls to the exact paths are answered by ActivationFastPath before the router; these handlers document the
+ * routes and answer the other spellings (a query string) the same way.
  */
 @ApiTags('license-server')
 @Controller('license-server')
@@ -53,8 +54,8 @@ export class LicenseServerController {
   @ApiBody({ type: ActivationRequestDto })
   @ApiOkResponse({ type: ActivationResponseDto })
   async activateServer(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const answer = await this.server.activate(parseActivationRequest(body, true), ipOf(request));
-    sendJson(response, { success: answer.valid, data: answer });
+    const signed = await this.server.activate(parseActivationRequest(body, true), ipOf(request));
+    sendSignedAnswer(response, signed.body);
   }
 
   /** Heartbeat: VALID while the license is usable and this server holds a seat (else EXPIRED, REVOKED, PENDING, NOT_ACTIVATED, NOT_FOUND). */
@@ -63,8 +64,8 @@ export class LicenseServerController {
   @ApiBody({ type: ActivationRequestDto })
   @ApiOkResponse({ type: ActivationResponseDto })
   async validateServer(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const answer = await this.server.validate(parseActivationRequest(body, true), ipOf(request));
-    sendJson(response, { success: answer.valid, data: answer });
+    const signed = await this.server.validate(parseActivationRequest(body, true), ipOf(request));
+    sendSignedAnswer(response, signed.body);
   }
 
   /** Gives this server's seat back (code DEACTIVATED, or NOT_ACTIVATED / NOT_FOUND). */
@@ -73,8 +74,8 @@ export class LicenseServerController {
   @ApiBody({ type: DeactivationRequestDto })
   @ApiOkResponse({ type: ActivationResponseDto })
   async deactivateServer(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const answer = await this.server.deactivate(parseActivationRequest(body, false), ipOf(request));
-    sendJson(response, { success: answer.code === 'DEACTIVATED', data: answer });
+    const signed = await this.server.deactivate(parseActivationRequest(body, false), ipOf(request));
+    sendSignedAnswer(response, signed.body);
   }
 
   /** The Ed25519 public key that verifies license.key files and activation answers. */

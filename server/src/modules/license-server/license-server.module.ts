@@ -1,10 +1,11 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DevicesModule } from '../devices/devices.module';
 import { LicensesModule } from '../licenses/licenses.module';
 import { LogsModule } from '../logs/logs.module';
 import { SettingsModule } from '../settings/settings.module';
 import { VersionsModule } from '../versions/versions.module';
+import { ActivationFastPath } from './activation-fast-path';
 import { ActivationThrottle } from './activation-throttle';
 import { FullSyncService } from './full-sync.service';
 import { ReconcileService } from './reconcile.service';
@@ -34,6 +35,7 @@ import { TestScriptArchive } from './test-script-archive';
   controllers: [LicenseServerController, SyncApiController, AdminSyncController],
   providers: [
     LicenseServerService,
+    ActivationFastPath,
     ActivationThrottle,
     TestScriptArchive,
     LicenseServerSyncService,
@@ -46,4 +48,15 @@ import { TestScriptArchive } from './test-script-archive';
   /** System Health shows how the sync stands. */
   exports: [LicenseServerSyncService],
 })
-export class LicenseServerModule {}
+export class LicenseServerModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(ActivationFastPath)
+      .forRoutes(
+        ...(['activate', 'validate', 'deactivate'] as const).map((call) => ({
+          path: `license-server/${call}`,
+          method: RequestMethod.POST,
+        })),
+      );
+  }
+}

@@ -24,6 +24,12 @@ const MESSAGES: Record<ActivationCode, string> = {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
+/** A signed answer and the HTTP body that carries it (`{success, data}`), serialized once. */
+export interface SignedAnswer {
+  answer: ActivationAnswerDto;
+  body: string;
+}
+
 /** The activation API that streaming servers call: every answer signed, every call for a known key recorded as a remote log. */
 @Injectable()
 export class LicenseServerService {
@@ -44,26 +50,26 @@ export class LicenseServerService {
     return { algorithm: 'Ed25519', key_id: this.signing.keyId, public_key_pem: this.signing.publicKeyPem };
   }
 
-  async activate(request: ActivationRequest, ip: string | null): Promise<ActivationAnswerDto> {
+  activate(request: ActivationRequest, ip: string | null): Promise<SignedAnswer> {
     return this.handle('activate', request, ip);
   }
 
-  async validate(request: ActivationRequest, ip: string | null): Promise<ActivationAnswerDto> {
+  validate(request: ActivationRequest, ip: string | null): Promise<SignedAnswer> {
     return this.handle('validate', request, ip);
   }
 
-  async deactivate(request: ActivationRequest, ip: string | null): Promise<ActivationAnswerDto> {
+  deactivate(request: ActivationRequest, ip: string | null): Promise<SignedAnswer> {
     return this.handle('deactivate', request, ip);
   }
 
-  private async handle(action: LicenseServerAction, request: ActivationRequest, ip: string | null): Promise<ActivationAnswerDto> {
+  async handle(action: LicenseServerAction, request: ActivationRequest, ip: string | null): Promise<SignedAnswer> {
     const licenseKey = normalizeLicenseKey(request.license_key);
     await this.throttle.admit(ip ?? 'unknown', licenseKey);
     const { license, device } = await this.devices.lookup(licenseKey, request.server_uid);
     if (!license) {
       // Counted, not logged: a flood of guessed keys must not become a flood of rows.
       await this.throttle.unknownKey(ip ?? 'unknown');
-      return this.answer(action, request, licenseKey, null);
+      return this.signed(action, request, licenseKey, null);
     }
     let outcome: SeatOutcome;
     let written: Promise<void> = Promise.resolve();
@@ -71,7 +77,8 @@ export class LicenseServerService {
     if (action === 'activate') outcome = await this.devices.activate(license, identity);
     else if (action === 'validate') ({ written, ...outcome } = await this.devices.validate(license, identity, device));
     else outcome = await this.devices.deactivate(license, request.server_uid);
-    const answer = this.answer(action, request, licenseKey, outcome);
+    const signed = this.signed(action, request, licenseKey, outcome);
+    const { answer } = signed;
     await Promise.all([
       written,
       this.remoteLogs.record({
@@ -89,19 +96,15 @@ export class LicenseServerService {
         created_at: new Date(answer.issued_at),
       }),
     ]);
-    return answer;
+    return signed;
   }
 
   /**
    * The signed answer. Every object is built with its keys in sorted order and holds only strings, numbers,
-   * booleans and null, so JSON.stringify gives its canonical JSON without a separate (slower) serializer.
+   * booleans and null, so JSON.stringify gives its canonical JSON without a separate (slower) serializer; the
+   * HTTP body is made from those same bytes, as JSON.stringify({success, data: {...signed, signature}}) would write it.
    */
-  private answer(
-    action: LicenseServerAction,
-    request: ActivationRequest,
-    licenseKey: string,
-    outcome: SeatOutcome | null,
-  ): ActivationAnswerDto {
+  private signed(action: LicenseServerAction, request: ActivationRequest, licenseKey: string, outcome: SeatOutcome | null): SignedAnswer {
     const code: ActivationCode = outcome?.code ?? 'NOT_FOUND';
     const license = outcome?.license ?? null;
     const device = outcome?.device ?? null;
@@ -134,6 +137,12 @@ export class LicenseServerService {
       server_uid: request.server_uid,
       valid,
     };
-    return { ...signed, signature: this.signing.sign(Buffer.from(JSON.stringify(signed), 'utf8')).toString('base64') };
+    const text = JSON.stringify(signed);
+    const signature = this.signing.sign(Buffer.from(text, 'utf8')).toString('base64');
+    const success = action === 'deactivate' ? code === 'DEACTIVATED' : valid;
+    return {
+      answer: { ...signed, signature },
+      body: `{"success":${success},"data":${text.slice(0, -1)},"signature":"${signature}"}}`,
+    };
   }
 }

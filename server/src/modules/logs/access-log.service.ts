@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AuthenticatedRequest } from '../../common/current-user.decorator';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { GroupCommit } from '../../database/group-commit';
+import { IntervalBatch } from '../../database/interval-batch';
 import { PreparedSql } from '../../database/prepared-sql';
 import { AccessLogEntity } from './access-log.entity';
 import { routeOf } from './audit.interceptor';
@@ -26,6 +26,11 @@ const COLUMNS: Array<keyof Row> = [
   'user_agent',
   'created_at',
 ];
+/** Held rows are written at least this often, and at once when this many are held. */
+const WRITE_EVERY_MS = 1000;
+const MAX_HELD_ROWS = 500;
+/** While the database takes no rows, they wait in memory up to this many; later ones are dropped and counted. */
+const MAX_BACKLOG_ROWS = 100_000;
 /** Not worth a row: the balancer's probe. */
 const NOT_LOGGED = new Set(['/api/health']);
 
@@ -42,14 +47,21 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   private readonly logger = new Logger('AccessLog');
   private readonly sql: PreparedSql;
   private readonly listing: LogListing;
-  private readonly writer = new GroupCommit<Row>((rows) =>
-    this.sql.insertMany(
-      'access_logs',
-      COLUMNS,
-      rows.map((row) => COLUMNS.map((column) => row[column])),
-    ),
+  // Nobody waits for an access row: held and written in batches (each row updates six indexes, far cheaper
+  // hundreds at a time than a few); a read of the log stores what is held first, and so does shutdown.
+  private readonly writer = new IntervalBatch<Row>(
+    (rows) =>
+      this.sql.insertMany(
+        'access_logs',
+        COLUMNS,
+        rows.map((row) => COLUMNS.map((column) => row[column])),
+      ),
+    WRITE_EVERY_MS,
+    (error) => this.logger.error(`Access log rows not stored yet (kept for the next try): ${(error as Error).message}`),
+    MAX_HELD_ROWS,
   );
   readonly source: LogSource;
+  private dropped = 0;
 
   constructor(
     dataSource: DataSource,
@@ -80,44 +92,44 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
       if (mode === 'off' || !request.path.startsWith('/api/') || NOT_LOGGED.has(request.path)) return next();
       const started = process.hrtime.bigint();
       const bytesBefore = request.socket.bytesWritten;
-      let done = false;
       const finish = (status: number) => {
-        if (done) return;
-        done = true;
         if (mode === 'errors' && status < 400) return;
         if (status < 400 && sampleRatio < 1 && Math.random() >= sampleRatio) return;
+        if (this.writer.size >= MAX_BACKLOG_ROWS) {
+          if (this.dropped++ % 10_000 === 0) this.logger.error(`Access log rows dropped while the database takes none: ${this.dropped}`);
+          return;
+        }
         const user = (request as AuthenticatedRequest).user;
-        this.writer
-          .add({
-            method: request.method.slice(0, 10),
-            route: routeOf(request).slice(0, MAX_LENGTH.accessRoute),
-            path: request.path.slice(0, MAX_LENGTH.accessPath),
-            status,
-            duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
-            bytes_out: Math.max(0, Math.min(request.socket.bytesWritten - bytesBefore, 2 ** 31 - 1)),
-            user_id: user?.id ?? null,
-            user_email: user?.email ?? null,
-            ip_address: request.ip?.slice(0, MAX_LENGTH.ip) ?? null,
-            user_agent: request.get('user-agent')?.slice(0, MAX_LENGTH.userAgent) ?? null,
-            created_at: new Date(),
-          })
-          .catch((error: Error) => this.logger.error(`Access log rows not stored: ${error.message}`));
+        this.writer.add({
+          method: request.method.slice(0, 10),
+          route: routeOf(request).slice(0, MAX_LENGTH.accessRoute),
+          path: request.path.slice(0, MAX_LENGTH.accessPath),
+          status,
+          duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+          bytes_out: Math.max(0, Math.min(request.socket.bytesWritten - bytesBefore, 2 ** 31 - 1)),
+          user_id: user?.id ?? null,
+          user_email: user?.email ?? null,
+          ip_address: request.ip?.slice(0, MAX_LENGTH.ip) ?? null,
+          user_agent: request.get('user-agent')?.slice(0, MAX_LENGTH.userAgent) ?? null,
+          created_at: new Date(),
+        });
       };
-      response.once('finish', () => finish(response.statusCode));
-      // The client left before the answer was complete: nginx's 499.
+      // 'close' follows a complete answer too; without 'finish' before it, the client left early: nginx's 499.
       response.once('close', () => finish(response.writableFinished ? response.statusCode : 499));
       next();
     };
   }
 
   async list(filters: LogFilters): Promise<LogPage<AccessLogEntity>> {
+    await this.writer.flush();
     const page = await this.listing.page<AccessLogEntity>(this.source, filters);
     return { ...page, rows: page.rows.map((row) => this.read(row)) };
   }
 
-  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts). */
-  batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
-    return this.listing.batches(this.source, filters);
+  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts); what is held is stored first. */
+  async *batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
+    await this.writer.flush();
+    yield* this.listing.batches(this.source, filters);
   }
 
   prune(before: Date): Promise<number> {
@@ -125,21 +137,21 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   }
 
   async clear(): Promise<void> {
-    await this.writer.drain();
+    await this.writer.flush();
     await this.sql.run(this.sql.engine === 'mysql' ? 'TRUNCATE TABLE access_logs' : 'DELETE FROM access_logs', []);
     this.listing.forget();
   }
 
   flush(): Promise<void> {
-    return this.writer.drain();
+    return this.writer.flush();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.writer.drain();
+    await this.writer.flush();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.writer.drain().catch(() => undefined);
+    await this.writer.flush().catch(() => undefined);
   }
 
   private read(row: AccessLogEntity): AccessLogEntity {
