@@ -1,6 +1,6 @@
 import { PreparedSql } from '../src/database/prepared-sql';
 import { ScheduledJobsService } from '../src/modules/jobs/scheduled-jobs.service';
-import { AccessLogService } from '../src/modules/logs/access-log.service';
+import { ACCESS_LOG_COLUMNS, AccessLogService } from '../src/modules/logs/access-log.service';
 import { AuditLogService } from '../src/modules/logs/audit-log.service';
 import { LogRetentionService } from '../src/modules/logs/log-retention.service';
 import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';
@@ -212,20 +212,7 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
       const matching = paths.map((path, i) => request(path, hourAgo + i * 1000));
       // Newer than all of them: more requests elsewhere than a search first looks through.
       const newer = Array.from({ length: 700 }, (_, i) => request('/api/other-test', hourAgo + 100_000 + i));
-      const columns = [
-        'method',
-        'route',
-        'path',
-        'status',
-        'duration_ms',
-        'bytes_out',
-        'user_id',
-        'user_email',
-        'ip_address',
-        'user_agent',
-        'created_at',
-      ];
-      await PreparedSql.for(t.dataSource).insertMany('access_logs', columns, [...matching, ...newer]);
+      await PreparedSql.for(t.dataSource).insertMany('access_logs', ACCESS_LOG_COLUMNS, [...matching, ...newer]);
       const search = async (term: string, page = 1) =>
         (await asAdmin(t.api().get('/api/admin/logs/access').query({ search: term, limit: 25, page })).expect(200)).body;
       const newestFirst = [...paths].reverse();
@@ -309,19 +296,7 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
       ]);
       await PreparedSql.for(t.dataSource).insertMany(
         'access_logs',
-        [
-          'method',
-          'route',
-          'path',
-          'status',
-          'duration_ms',
-          'bytes_out',
-          'user_id',
-          'user_email',
-          'ip_address',
-          'user_agent',
-          'created_at',
-        ],
+        ACCESS_LOG_COLUMNS,
         rows,
       );
       const list = async (query: Record<string, string> = {}) =>

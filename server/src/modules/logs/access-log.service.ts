@@ -13,7 +13,8 @@ import { commonFilters, Condition, LogFilters, LogListing, LogPage, LogSource, s
 import { MAX_LENGTH } from '../../database/column-lengths';
 
 type Row = Omit<AccessLogEntity, 'id'>;
-const COLUMNS: Array<keyof Row> = [
+/** The columns of an access-log row, in the order rows are inserted (tests that seed rows use it too). */
+export const ACCESS_LOG_COLUMNS: Array<keyof Row> = [
   'method',
   'route',
   'path',
@@ -53,8 +54,8 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
     (rows) =>
       this.sql.insertMany(
         'access_logs',
-        COLUMNS,
-        rows.map((row) => COLUMNS.map((column) => row[column])),
+        ACCESS_LOG_COLUMNS,
+        rows.map((row) => ACCESS_LOG_COLUMNS.map((column) => row[column])),
       ),
     WRITE_EVERY_MS,
     (error) => this.logger.error(`Access log rows not stored yet (kept for the next try): ${(error as Error).message}`),
