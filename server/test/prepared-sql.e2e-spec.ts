@@ -6,12 +6,19 @@ import { PreparedSql } from '../src/database/prepared-sql';
 import { createTestDatabase, TestDatabase } from './support/databases';
 
 /**
- * PreparedSql's transactions on MariaDB (one pooled connection per transaction). SQLite's side is covered by the unit
- * spec (src/database/prepared-sql.spec.ts): this file's SQLite run failed once in a full run, order-dependently, and
- * that is not understood yet (see the session note), so it runs on MariaDB only until it is.
+ * How a statement failed: its message, or null when it did not fail. Not `rejects.toThrow()`: better-sqlite3 keeps
+ * the SqliteError class of the first test file that loaded it in this worker, and that class is not an Error of a
+ * later file's realm, so jest would report a real failure as 'did not throw'.
  */
-const onMariadb = process.env.TEST_DB === 'mariadb' ? describe : describe.skip;
-onMariadb('PreparedSql transactions', () => {
+const failureOf = (work: Promise<unknown>) =>
+  work.then(
+    () => null,
+    (error: { message?: string }) => String(error?.message ?? error),
+  );
+const NULL_REFUSED = /NOT NULL constraint failed|cannot be null/;
+
+/** PreparedSql's transactions on the engine under test (SQLite, or MariaDB with TEST_DB=mariadb). */
+describe('PreparedSql transactions', () => {
   let database: TestDatabase;
   let folder: string;
   let dataSource: DataSource;
@@ -42,7 +49,7 @@ onMariadb('PreparedSql transactions', () => {
 
   it('inserts more rows than one INSERT holds all or nothing: a bad row near the end leaves none', async () => {
     const rows = Array.from({ length: 1200 }, (_, i) => [i + 1, i === 1100 ? null : `item ${i + 1}`]);
-    await expect(sql.insertMany('items', ['id', 'name'], rows)).rejects.toThrow();
+    expect(await failureOf(sql.insertMany('items', ['id', 'name'], rows))).toMatch(NULL_REFUSED);
     expect(await count('items')).toBe(0);
 
     await sql.insertMany('items', ['id', 'name'], rows.slice(0, 1100));
@@ -58,9 +65,12 @@ onMariadb('PreparedSql transactions', () => {
       [1, 'one'],
       [2, 'two'],
     ];
-    const batch = (figure: number | null) => [...sql.insertStatements('items', ['id', 'name'], rows), { sql: upsert, params: ['items', figure] }];
+    const batch = (figure: number | null) => [
+      ...sql.insertStatements('items', ['id', 'name'], rows),
+      { sql: upsert, params: ['items', figure] },
+    ];
 
-    await expect(sql.atomically(batch(null))).rejects.toThrow();
+    expect(await failureOf(sql.atomically(batch(null)))).toMatch(NULL_REFUSED);
     expect(await count('items')).toBe(0);
     expect(await count('totals')).toBe(0);
 
@@ -73,9 +83,20 @@ onMariadb('PreparedSql transactions', () => {
     // 600 rows: two INSERTs on MySQL, so each attempt takes a connection for its transaction; the last row repeats an id.
     const rows = Array.from({ length: 600 }, (_, i) => [i === 599 ? 1 : i + 1, `item ${i + 1}`]);
     for (let attempt = 0; attempt < 5; attempt++) {
-      await expect(sql.atomically(sql.insertStatements('items', ['id', 'name'], rows))).rejects.toThrow();
+      expect(await failureOf(sql.atomically(sql.insertStatements('items', ['id', 'name'], rows)))).toMatch(
+        /UNIQUE constraint failed|Duplicate entry/,
+      );
     }
-    await sql.atomically(sql.insertStatements('items', ['id', 'name'], [[1, 'a'], [2, 'b']]));
+    await sql.atomically(
+      sql.insertStatements(
+        'items',
+        ['id', 'name'],
+        [
+          [1, 'a'],
+          [2, 'b'],
+        ],
+      ),
+    );
     expect(await count('items')).toBe(2);
   });
 });

@@ -43,19 +43,4 @@ describe('PreparedSql on SQLite', () => {
     await expect(sql.insertMany('items', ['id', 'name', 'flag', 'at'], rows)).rejects.toThrow(/NOT NULL/);
     expect(await dataSource.query('SELECT COUNT(*) AS n FROM items')).toEqual([{ n: 0 }]);
   });
-
-  it('runs rows and the figures they add in one transaction: a failed statement leaves nothing', async () => {
-    await dataSource.query('CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, value INTEGER NOT NULL)');
-    await dataSource.query('DELETE FROM totals');
-    const upsert = 'INSERT INTO totals (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value';
-    const batch = (figure: number | null) => [
-      ...sql.insertStatements('items', ['id', 'name', 'flag', 'at'], [[1, 'one', true, null], [2, 'two', false, null]]),
-      { sql: upsert, params: ['items', figure] },
-    ];
-    await expect(sql.atomically(batch(null))).rejects.toThrow(/NOT NULL/);
-    expect(await dataSource.query('SELECT COUNT(*) AS n FROM items')).toEqual([{ n: 0 }]);
-    await sql.atomically(batch(2));
-    expect(await dataSource.query('SELECT COUNT(*) AS n FROM items')).toEqual([{ n: 2 }]);
-    expect(await dataSource.query('SELECT name, value FROM totals')).toEqual([{ name: 'items', value: 2 }]);
-  });
 });
