@@ -111,11 +111,14 @@ export class UsersService {
     return { ...found, overallTotal };
   }
 
-  /** Saves a user; the list's totals count anew (a filter or search may see the change). */
-  private async saved(user: UserEntity): Promise<UserEntity> {
+  /**
+   * Saves a user; the list's totals count anew (a filter or search may see the change). `searchedText`: the e-mail or
+   * name may have changed, so the search's trigram postings are rewritten (a status change leaves them as they are).
+   */
+  private async saved(user: UserEntity, searchedText = false): Promise<UserEntity> {
     const stored = await this.users.save(user);
     this.totals.clear();
-    await this.trigrams.keep(stored.id);
+    if (searchedText) await this.trigrams.keep(stored.id);
     return stored;
   }
 
@@ -157,7 +160,7 @@ export class UsersService {
       email_verified_at: account.is_verified ? new Date() : null,
     });
     try {
-      return await this.saved(user);
+      return await this.saved(user, true);
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail();
       throw error;
@@ -200,7 +203,7 @@ export class UsersService {
     });
     if (revokeSessions) user.token_version += 1;
     try {
-      return await this.saved(user);
+      return await this.saved(user, true);
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail();
       throw error;
@@ -295,7 +298,7 @@ export class UsersService {
       phone: profile.phone || null,
       country: profile.country || null,
     });
-    return this.saved(user);
+    return this.saved(user, true);
   }
 
   /**
