@@ -35,7 +35,9 @@ export class ClientVersionsController {
     const { rows, total, page, limit } = await this.versions.clientPage(query, CLIENT_VERSIONS_PAGE_SIZE);
     const byVersion = new Map<number, DistributionFileEntity[]>();
     for (const file of await this.files.forVersions(rows.map((version) => version.id))) {
-      byVersion.set(file.version_id, [...(byVersion.get(file.version_id) ?? []), file]);
+      const files = byVersion.get(file.version_id);
+      if (files) files.push(file);
+      else byVersion.set(file.version_id, [file]);
     }
     return {
       success: true,

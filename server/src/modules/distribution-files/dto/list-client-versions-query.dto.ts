@@ -1,5 +1,7 @@
+import { PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ListQueryDto } from '../../../common/list-query.dto';
 
 /** Versions per page of the client's catalog unless asked. */
 export const CLIENT_VERSIONS_PAGE_SIZE = 10;
@@ -7,15 +9,7 @@ export const CLIENT_VERSIONS_PAGE_SIZE = 10;
 export const CLIENT_VERSIONS_MAX_LIMIT = 50;
 
 /** One page of the client's catalog: `page` from 1, `limit` versions (10 by default, at most 50). */
-export class ListClientVersionsQueryDto {
-  /** Page number, from 1. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
-  page?: number;
-
+export class ListClientVersionsQueryDto extends PickType(ListQueryDto, ['page'] as const) {
   /** Versions per page (10 by default, at most 50). */
   @IsOptional()
   @Type(() => Number)
