@@ -601,6 +601,23 @@ describe(`licenses (${process.env.TEST_DB})`, () => {
       expect(JSON.parse(json.text)).toEqual([expect.objectContaining({ product_name: product, user_email: 'csv@portal.test' })]);
     });
   });
+
+  describe('products at many versions', () => {
+    it('accepts any existing version by one lookup and names only the ten newest when refusing', async () => {
+      // Runs last: it adds versions the earlier tests do not expect. 2.1.0 is the latest (set by beforeAll).
+      for (let minor = 0; minor < 12; minor++) await ensureVersion(t, `1.${minor}.0`);
+      const grace = await t.signUpClient();
+      await requestLicense(grace.token, { license_type: 'trial', product_name: 'StreamHub v1.0.0' }).expect(201);
+      const refused = await requestLicense(grace.token, { license_type: 'trial', product_name: 'StreamHub v1.0.0-X' }).expect(400);
+      const named = refused.body.message.replace(/^Product must be one of /, '').split(', ');
+      expect(named).toHaveLength(11);
+      expect(named.slice(0, 10)).toEqual(expect.arrayContaining(['StreamHub v2.1.0']));
+      expect(named[10]).toBe('…');
+      // The version column compares without case on MariaDB: a product differing only in case is still refused.
+      await t.api().post('/api/admin/upload').set(bearer(admin)).field('version', '1.0.0-rc').field('release_date', '2025-06-01').expect(201);
+      await requestLicense(grace.token, { license_type: 'trial', product_name: 'StreamHub v1.0.0-RC' }).expect(400);
+    });
+  });
 });
 
 /** RFC 4180 line parser, to check the export round-trips. */

@@ -5,6 +5,9 @@ import { VersionsService } from '../versions/versions.service';
 import { AvailableVersionDto, AvailableVersionsDto } from './dto/license.dto';
 import { ADMIN_PRODUCT_TIERS } from './admin-licenses.service';
 
+/** How many of the newest products a refused product's message names. */
+const PRODUCTS_NAMED_IN_REFUSAL = 10;
+
 /** "{app_info.name} v{version}", with a version such as 2.1.0 or 3.0.0-beta.1. */
 const versionedProduct = (appName: string) =>
   new RegExp(`^${appName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} v\\d+(\\.\\d+){0,3}([-+][0-9A-Za-z.-]+)?$`);
@@ -40,16 +43,19 @@ export class LicenseProductsService {
     return versionedProduct(name).test(current) ? [current] : [];
   }
 
-  /** A client's product must be "{app_info.name} v{version}" (400 otherwise). */
+  /**
+   * A client's product must be "{app_info.name} v{version}" of an existing version (400 otherwise): one index seek,
+   * whatever the number of versions. The refusal names the newest few choices, not thousands.
+   */
   async assertClientProduct(productName: string): Promise<void> {
     const { name } = await this.settings.get('app_info');
-    const versions = await this.versions(name);
-    const known = versions.length
-      ? versions.some((version) => version.product_name === productName)
-      : versionedProduct(name).test(productName);
-    if (known) return;
-    const message = versions.length
-      ? `Product must be one of ${versions.map((version) => version.product_name).join(', ')}`
+    const prefix = `${name} v`;
+    if (productName.startsWith(prefix) && (await this.versionsService.hasNumber(productName.slice(prefix.length)))) return;
+    const newest = await this.versionsService.numbers(PRODUCTS_NAMED_IN_REFUSAL + 1);
+    if (!newest.length && versionedProduct(name).test(productName)) return;
+    const named = newest.slice(0, PRODUCTS_NAMED_IN_REFUSAL).map((number) => `${name} v${number}`);
+    const message = newest.length
+      ? `Product must be one of ${named.join(', ')}${newest.length > named.length ? ', …' : ''}`
       : `Product must be "${name} v{version}", e.g. "${name} v2.1.0"`;
     throw ApiError.badRequest(message, { product_name: [message] });
   }

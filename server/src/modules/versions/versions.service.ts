@@ -118,16 +118,25 @@ export class VersionsService {
     );
   }
 
-  /** Every version number, in the client catalog's order (latest first, newest release, id). */
-  async numbers(): Promise<string[]> {
-    const rows = await this.versions
+  /** Version numbers in the client catalog's order (latest first, newest release, id): all, or the first `limit`. */
+  async numbers(limit?: number): Promise<string[]> {
+    const qb = this.versions
       .createQueryBuilder('v')
       .select('v.version', 'version')
       .orderBy('v.is_latest', 'DESC')
       .addOrderBy('v.release_date', 'DESC')
-      .addOrderBy('v.id', 'DESC')
-      .getRawMany<{ version: string }>();
-    return rows.map((row) => row.version);
+      .addOrderBy('v.id', 'DESC');
+    if (limit !== undefined) qb.limit(limit);
+    return (await qb.getRawMany<{ version: string }>()).map((row) => row.version);
+  }
+
+  /**
+   * Whether a version with exactly this number exists: one seek on the unique index. Compared again here because
+   * MariaDB's collation would also match another letter case.
+   */
+  async hasNumber(number: string): Promise<boolean> {
+    const row = await this.versions.findOne({ select: { version: true }, where: { version: number } });
+    return row?.version === number;
   }
 
   /** Every version as a choice (no changelog or keys), latest first, then by release date: selects and license products. */
