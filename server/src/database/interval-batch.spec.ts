@@ -89,4 +89,31 @@ describe('IntervalBatch', () => {
     await batch.flush();
     expect(written).toEqual([1, 2, 3]);
   });
+
+  it('drops and counts items beyond maxBacklog while writes fail, keeps the held ones, and takes items again once written', async () => {
+    jest.useFakeTimers();
+    let fail = true;
+    const written: number[] = [];
+    const batch = new IntervalBatch<number>(
+      async (items) => {
+        if (fail) throw new Error('database away');
+        written.push(...items);
+      },
+      1000,
+      () => undefined,
+      Infinity,
+      3,
+    );
+    expect([1, 2, 3, 4, 5].map((item) => batch.add(item))).toEqual([true, true, true, false, false]);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(batch.add(6)).toBe(false);
+    expect(batch.dropped).toBe(3);
+    expect(batch.size).toBe(3);
+    fail = false;
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(written).toEqual([1, 2, 3]);
+    expect(batch.add(7)).toBe(true);
+    await batch.flush();
+    expect(written).toEqual([1, 2, 3, 7]);
+  });
 });

@@ -17,6 +17,11 @@ export class IntervalBatch<T> {
     private readonly onError: (error: unknown) => void = () => undefined,
     /** Held items that start a write at once rather than at the end of the interval, so no one write grows large. */
     private readonly maxHeld = Infinity,
+    /**
+     * Items held at most, for records that may be lost rather than exhaust memory while the database takes none
+     * (access-log rows); later ones are dropped and counted. Counts that must stay exact keep the default.
+     */
+    private readonly maxBacklog = Infinity,
   ) {}
 
   /** Items not yet written (for health figures and tests). */
@@ -24,10 +29,19 @@ export class IntervalBatch<T> {
     return this.pending.length;
   }
 
-  add(item: T): void {
+  /** Items refused because maxBacklog were held. */
+  dropped = 0;
+
+  /** Holds the item for the next write; false when it was dropped because maxBacklog items are held. */
+  add(item: T): boolean {
+    if (this.pending.length >= this.maxBacklog) {
+      this.dropped++;
+      return false;
+    }
     this.pending.push(item);
     if (this.pending.length >= this.maxHeld && !this.writing && !this.failing) this.flush().catch(this.onError);
     else this.arm();
+    return true;
   }
 
   /** Resolves once everything added before the call is stored; rejects if a write fails (its items stay queued). */

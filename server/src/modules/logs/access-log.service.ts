@@ -60,9 +60,9 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
     WRITE_EVERY_MS,
     (error) => this.logger.error(`Access log rows not stored yet (kept for the next try): ${(error as Error).message}`),
     MAX_HELD_ROWS,
+    MAX_BACKLOG_ROWS,
   );
   readonly source: LogSource;
-  private dropped = 0;
 
   constructor(
     dataSource: DataSource,
@@ -96,12 +96,8 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
       const finish = (status: number) => {
         if (mode === 'errors' && status < 400) return;
         if (status < 400 && sampleRatio < 1 && Math.random() >= sampleRatio) return;
-        if (this.writer.size >= MAX_BACKLOG_ROWS) {
-          if (this.dropped++ % 10_000 === 0) this.logger.error(`Access log rows dropped while the database takes none: ${this.dropped}`);
-          return;
-        }
         const user = (request as AuthenticatedRequest).user;
-        this.writer.add({
+        const held = this.writer.add({
           method: request.method.slice(0, 10),
           route: routeOf(request).slice(0, MAX_LENGTH.accessRoute),
           path: request.path.slice(0, MAX_LENGTH.accessPath),
@@ -114,6 +110,9 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
           user_agent: request.get('user-agent')?.slice(0, MAX_LENGTH.userAgent) ?? null,
           created_at: new Date(),
         });
+        if (!held && this.writer.dropped % 10_000 === 1) {
+          this.logger.error(`Access log rows dropped while the database takes none: ${this.writer.dropped}`);
+        }
       };
       // 'close' follows a complete answer too; without 'finish' before it, the client left early: nginx's 499.
       response.once('close', () => finish(response.writableFinished ? response.statusCode : 499));
