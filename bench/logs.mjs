@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // System Logs and Dashboard at size, on MariaDB: seeds 5,000,000 access-log rows, 1,000,000 audit rows and a large
-// vendor's users, licenses, devices and downloads (bench/support/seed-mariadb.mjs), then measures with 10 concurrent
-// clients (50 samples per call): first page, searches and sorts of each log list, the dashboard's calls, and exports
-// of every audit row and every license (rows per second, the server's memory growth, /api/health answered meanwhile).
+// vendor's users, licenses, devices and downloads (bench/support/seed-mariadb.mjs), then measures with wrk, 10
+// connections for BENCH_SECONDS (default 3) per call (bench/support/latency.mjs, its ceiling printed first): first
+// page, searches and sorts of each log list, the dashboard's calls, and exports of every audit row and every license
+// (rows per second, the server's memory growth, /api/health answered meanwhile).
 // Targets: log lists p95 < 50 ms, dashboard p95 < 100 ms, exports ≥ 50,000 rows/s with RSS growth < 100 MB and
 // /api/health p99 < 50 ms while they run. After seeding, the portal is restarted on the seeded database; each call is
-// asked once (a warm-up) before the measuring starts.
-// BENCH_SCALE (default 1) shrinks or grows every table; BENCH_SAMPLES (default 50) the samples per call.
+// run for a second (a warm-up) before the measuring starts.
+// BENCH_SCALE (default 1) shrinks or grows every table.
 // BENCH_REUSE=<name> keeps the database `portal_bench_<name>` after the run and reuses it (seeded once) on the next;
 // by default each run creates and drops its own. BENCH_ONLY=<regex> measures only the calls (or 'export audit rows', 'export licenses') it matches.
 import { randomBytes } from 'node:crypto';
@@ -16,13 +17,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor, portalEnv } from './support/processes.mjs';
 import { measureExport, reportExport } from './support/export-probe.mjs';
+import { clientCeiling, measureLatency, requireWrk } from './support/latency.mjs';
 import { benchResults } from './support/results.mjs';
 import { seedMariadb, sizes } from './support/seed-mariadb.mjs';
 
 const require = createRequire(join(ROOT, 'server/package.json'));
 const mysql = require('mysql2/promise');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONCURRENCY = 10;
 /** A start may run migrations over millions of rows. */
 const STARTUP_MS = 15 * 60_000;
@@ -30,6 +32,7 @@ const SOCKET = process.env.TEST_MYSQL_SOCKET ?? '/run/mysqld/mysqld.sock';
 const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
 
 requireBuiltServer();
+requireWrk();
 
 const REUSE = process.env.BENCH_REUSE;
 if (REUSE !== undefined && !/^[a-z0-9_]{1,20}$/.test(REUSE)) throw new Error('BENCH_REUSE: 1-20 of a-z, 0-9, _');
@@ -64,41 +67,14 @@ async function createDatabase() {
   };
 }
 
-/** `samples` calls from `CONCURRENCY` clients; latencies in ms, sorted. */
-async function measure(base, token, path) {
-  const latencies = [];
-  let next = 0;
-  let failure = null;
-  const worker = async () => {
-    while (next < SAMPLES) {
-      next++;
-      const started = process.hrtime.bigint();
-      const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
-      await response.arrayBuffer();
-      if (!response.ok) failure ??= `${path}: ${response.status}`;
-      latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  if (failure) throw new Error(failure);
-  return latencies.sort((a, b) => a - b);
-}
-
-/** One call, its answer read (a warm-up). */
-async function measureOnce(base, token, path) {
-  const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`${path}: ${response.status}`);
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const bearer = (token) => ({ Authorization: `Bearer ${token}` });
 
 /** Figures for bench/summary.mjs (saved at the end, also after a failure). */
 const saved = benchResults('logs');
 
 async function main() {
   const counts = sizes(SCALE);
-  console.log(`Logs and dashboard at size on MariaDB: ${JSON.stringify(counts)}; ${CONCURRENCY} concurrent, ${SAMPLES} samples per call`);
+  console.log(`Logs and dashboard at size on MariaDB: ${JSON.stringify(counts)}; wrk, ${CONCURRENCY} connections, ${SECONDS} s per call`);
   const database = await createDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-logs-'));
   const port = await freePort();
@@ -157,15 +133,19 @@ async function main() {
       ['dashboard', 'download stats (30 days)', '/api/admin/stats/downloads'],
     ];
     const targets = { logs: 50, dashboard: 100 };
+    // The client's own ceiling on this machine, for an answer the size of the access log's first page.
+    const firstPage = Buffer.from(await (await fetch(`${base}${calls[8][2]}`, { headers: bearer(token) })).arrayBuffer());
+    const ceiling = await clientCeiling(firstPage, 'application/json; charset=utf-8', { seconds: SECONDS, concurrency: CONCURRENCY });
+    console.log(`  load generator's ceiling: ${ceiling.text}`);
     const results = [];
     const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
     for (const [kind, name, path] of calls) {
       if (only && !only.test(name)) continue;
-      // Once before it is measured: MariaDB first reads from disk the pages a call needs (its buffer pool is small):
-      // that first answer is not what an operator meets later.
-      await measureOnce(base, token, path);
-      const latencies = await measure(base, token, path);
-      results.push({ kind, name, p50: percentile(latencies, 50), p95: percentile(latencies, 95) });
+      // A one-second run before the measured one: MariaDB first reads from disk the pages a call needs (its buffer
+      // pool is small): that first answer is not what an operator meets later.
+      const measured = await measureLatency(`${base}${path}`, bearer(token), { seconds: SECONDS, concurrency: CONCURRENCY });
+      if (measured.failure) throw new Error(measured.failure);
+      results.push({ kind, name, ...measured });
     }
     const exports = [
       ['audit rows', '/api/admin/logs/export?type=local&format=json'],
@@ -186,6 +166,7 @@ async function main() {
         value: +r.p95.toFixed(1),
         unit: 'ms',
         target: { op: '<', value: targets[r.kind] },
+        ceiling: `p95 ${ceiling.p95.toFixed(1)} ms`,
       });
       console.log(
         `  ${pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(34)} ${r.p50.toFixed(1).padStart(7)}  ${r.p95.toFixed(1).padStart(7)}   < ${targets[r.kind]}`,

@@ -2,22 +2,29 @@
 //   node fixed-body-servers.cjs bare   plain node:http (the machine's limit)
 //   node fixed-body-servers.cjs nest   NestJS 11 on @nestjs/platform-express with the portal's body-parser
 //                                      setup (bodyParser off, express.json and urlencoded with a limit, prefix /api)
+//   node fixed-body-servers.cjs bare-body <file> <content-type>
+//                                      plain node:http answering every request with that file's bytes (the ceiling
+//                                      of bench/support/latency.mjs's client for an answer of that size)
 // Each prints "LISTENING <port>" once it accepts connections.
 require('reflect-metadata');
 
 const BODY = require('./fixed-body.json');
 const TEXT = JSON.stringify(BODY);
 
-async function bare() {
+async function bare(bytes = Buffer.from(TEXT), contentType = 'application/json; charset=utf-8') {
   const http = require('node:http');
   const server = http.createServer((request, response) => {
     request.resume();
     request.on('end', () => {
-      response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(TEXT) });
-      response.end(TEXT);
+      response.writeHead(200, { 'Content-Type': contentType, 'Content-Length': bytes.length });
+      response.end(bytes);
     });
   });
   server.listen(0, '127.0.0.1', () => console.log(`LISTENING ${server.address().port}`));
+}
+
+async function bareBody() {
+  await bare(require('node:fs').readFileSync(process.argv[3]), process.argv[4]);
 }
 
 async function nest() {
@@ -46,7 +53,7 @@ async function nest() {
   console.log(`LISTENING ${app.getHttpServer().address().port}`);
 }
 
-({ bare, nest })[process.argv[2]]().catch((error) => {
+({ bare: () => bare(), nest, 'bare-body': bareBody })[process.argv[2]]().catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -45,6 +45,12 @@ export interface PageSort {
   defaultLimit?: number;
   /** The sort column is unique: no id after it (MariaDB would sort every row for `unique_column, id`). */
   unique?: boolean;
+  /**
+   * Columns whose value never changes once a row is written (creation times): sorted by one of them, a deep page
+   * starts from a row an earlier read of the list found (ListTotals' page marks) instead of counting off every row
+   * before it.
+   */
+  fixed?: readonly string[];
 }
 
 /** Sorts a query, reads one page of it and counts every matching row (TypeORM's getManyAndCount). */
@@ -79,6 +85,8 @@ export const EXACT_TOTAL_CAP = 10_000;
 export class ListTotals {
   private readonly kept = new Map<string, { value: number; at: number }>();
   private readonly running = new Set<string>();
+  /** Per list, sort and direction: rows found at deep offsets (see PageMark). */
+  private readonly marks = new Map<string, PageMark[]>();
   /** Bumped by clear(), so a count that started before a write is not kept after it. */
   private generation = 0;
 
@@ -89,7 +97,38 @@ export class ListTotals {
 
   clear(): void {
     this.kept.clear();
+    this.marks.clear();
     this.generation++;
+  }
+
+  /** What a later `mark` passes back, so a read that began before a write marks nothing after it. */
+  get since(): number {
+    return this.generation;
+  }
+
+  /** The fresh mark nearest before `offset` (at most PAGE_MARK_FRESH_MS old) in list `key`. */
+  markBefore(key: string, offset: number): PageMark | undefined {
+    const now = Date.now();
+    let best: PageMark | undefined;
+    for (const mark of this.marks.get(key) ?? []) {
+      if (mark.offset <= offset && now - mark.at < PAGE_MARK_FRESH_MS && (!best || mark.offset > best.offset)) best = mark;
+    }
+    return best;
+  }
+
+  /** Notes that the row `id` is at `offset` of list `key` (unless the list was written since `since`). */
+  mark(key: string, offset: number, id: number, since: number): void {
+    if (since !== this.generation) return;
+    const marks = (this.marks.get(key) ?? []).filter((mark) => mark.offset !== offset);
+    marks.push({ offset, id, at: Date.now() });
+    this.marks.delete(key);
+    this.marks.set(key, marks.slice(-PAGE_MARKS_PER_LIST));
+    if (this.marks.size > this.size) this.marks.delete(this.marks.keys().next().value!);
+  }
+
+  /** Drops the marks of list `key` (one no longer leads to its row). */
+  forgetMarks(key: string): void {
+    this.marks.delete(key);
   }
 
   /** The total of the rows `qb` matches (its order, limit and offset ignored); `key` names the filters. */
@@ -119,6 +158,22 @@ export class ListTotals {
       .finally(() => this.running.delete(key));
   }
 }
+
+/**
+ * A row found at `offset` of a list in a fixed-column order (PageSort.fixed). A later read of a page at or beyond it
+ * seeks to that row's sort value on the index and counts off only the rows between, instead of every row before
+ * the page. Rows written since by another instance shift such a page by as many rows, for PAGE_MARK_FRESH_MS at most
+ * (this instance's own writes drop its marks: ListTotals.clear); a mark whose row is gone is noticed and dropped.
+ */
+interface PageMark {
+  offset: number;
+  id: number;
+  at: number;
+}
+/** Pages from this offset on are read from a mark when there is one. */
+const MARKED_FROM_OFFSET = 1_000;
+const PAGE_MARK_FRESH_MS = 30_000;
+const PAGE_MARKS_PER_LIST = 16;
 
 /** How many rows `qb` matches, counting no further than `limit` (one index range of at most `limit` entries). */
 export async function countUpTo<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, limit: number): Promise<number> {
@@ -153,20 +208,48 @@ export async function readPageByIds<T extends ObjectLiteral, R extends { id: num
 ): Promise<Page<R>> {
   const page = request.page ?? 1;
   const limit = request.limit ?? sort.defaultLimit ?? 25;
+  const offset = (page - 1) * limit;
   const direction = (request.order ?? 'desc').toUpperCase() as 'ASC' | 'DESC';
   const ids = qb.clone().select(sort.id, 'id');
   for (const column of typeof sort.by === 'string' ? [sort.by] : sort.by) ids.addOrderBy(column, direction);
   if (!sort.unique) ids.addOrderBy(sort.id, direction);
-  const [found, total] = await Promise.all([
-    ids
-      .offset((page - 1) * limit)
+  const readIds = (mark?: PageMark) =>
+    (mark ? fromMark(ids.clone(), sort, direction, mark) : ids)
+      .offset(offset - (mark?.offset ?? 0))
       .limit(limit)
-      .getRawMany<{ id: number | string }>(),
-    totals.known ?? totals.cache.total(totals.key, totals.count ?? qb),
-  ]);
+      .getRawMany<{ id: number | string }>();
+
+  const marked = typeof sort.by === 'string' && !!sort.fixed?.includes(sort.by) && offset >= MARKED_FROM_OFFSET;
+  const markKey = `${totals.key}|${String(sort.by)}|${direction}`;
+  const since = totals.cache.since;
+  const mark = marked ? totals.cache.markBefore(markKey, offset) : undefined;
+  const [read, total] = await Promise.all([readIds(mark), totals.known ?? totals.cache.total(totals.key, totals.count ?? qb)]);
+  let found = read;
+  if (mark && found.length < limit) {
+    // Short of a full page: the list's end, or the marked row is gone (deleted elsewhere). Count off to be sure.
+    totals.cache.forgetMarks(markKey);
+    found = await readIds();
+  }
+  if (marked && found.length) totals.cache.mark(markKey, offset, Number(found[0].id), since);
   const order = found.map((row) => Number(row.id));
   const byId = new Map((order.length ? await load(order) : []).map((row) => [row.id, row]));
   return { rows: order.map((id) => byId.get(id)).filter((row): row is R => row !== undefined), total, page, limit };
+}
+
+/**
+ * The rows from `mark`'s row on, in the list's order: the sort column at or past the marked row's value (read by its
+ * id, a primary-key lookup), and past equal values by id. One index range, so the page's offset counts from the mark.
+ */
+function fromMark<T extends ObjectLiteral>(ids: SelectQueryBuilder<T>, sort: PageSort, direction: 'ASC' | 'DESC', mark: PageMark) {
+  const column = sort.by as string;
+  const metadata = ids.expressionMap.mainAlias!.metadata;
+  const field = column.slice(column.indexOf('.') + 1);
+  const markValue = `(SELECT pm.${field} FROM ${ids.connection.driver.escape(metadata.tableName)} pm WHERE pm.id = :pageMarkId)`;
+  const [reach, past] = direction === 'DESC' ? ['<=', '<'] : ['>=', '>'];
+  const condition = sort.unique
+    ? `${column} ${reach} ${markValue}`
+    : `${column} ${reach} ${markValue} AND (${column} ${past} ${markValue} OR ${sort.id} ${reach} :pageMarkId)`;
+  return ids.andWhere(condition, { pageMarkId: mark.id });
 }
 
 /** `LIKE 'term%'` (wildcards escaped): a prefix search an index on the column serves. */

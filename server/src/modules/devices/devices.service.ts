@@ -362,8 +362,12 @@ export class DevicesService implements OnApplicationBootstrap {
     void this.stats().catch(() => undefined);
     const stats = term ? undefined : this.figures.peek<DeviceStatsDto>('stats');
     const known = stats ? (query.status ? stats[query.status] : stats.total) : undefined;
-    const found = await readPageByIds(qb, query, { by, id: 'd.id' }, { cache: this.totals, key, count, known }, (ids) =>
-      this.devices.find({ where: { id: In(ids) }, relations: { license: true } }),
+    const found = await readPageByIds(
+      qb,
+      query,
+      { by, id: 'd.id', fixed: ['d.activated_at'] },
+      { cache: this.totals, key, count, known },
+      (ids) => this.devices.find({ where: { id: In(ids) }, relations: { license: true } }),
     );
     return this.asOfNow(found as DevicePage);
   }

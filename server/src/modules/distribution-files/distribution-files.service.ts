@@ -127,7 +127,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     return (await readPageByIds(
       qb,
       query,
-      { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id' },
+      { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id', fixed: ['f.created_at'] },
       { cache: this.totals, key },
       (ids) => this.files.find({ where: { id: In(ids) }, relations: { version: true } }),
     )) as FilePage;

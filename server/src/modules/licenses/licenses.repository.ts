@@ -235,7 +235,7 @@ export class LicensesRepository {
     return readPageByIds(
       qb,
       query,
-      { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id', unique: query.sort === 'license_key' },
+      { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id', unique: query.sort === 'license_key', fixed: ['l.created_at'] },
       { cache: this.totals, key, count: query.status ? await filtered(true) : undefined, known: knownTotal },
       (ids) => this.licenses.findBy({ id: In(ids) }),
     );

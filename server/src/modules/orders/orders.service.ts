@@ -182,7 +182,7 @@ export class OrdersService implements OnApplicationBootstrap {
       await readPageByIds(
         qb,
         query,
-        { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'o.id' },
+        { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'o.id', fixed: ['o.created_at'] },
         { cache: this.totals, key },
         (ids) => this.orders.findBy({ id: In(ids) }),
       ),

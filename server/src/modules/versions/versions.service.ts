@@ -96,7 +96,11 @@ export class VersionsService {
     const qb = this.versions.createQueryBuilder('v');
     whereSearch(qb, ['v.version', 'v.changelog', 'v.download_url'], query.search);
     const found = await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'v.id' });
-    const [overallTotal, sync] = await Promise.all([this.versions.count(), this.settings.syncState()]);
+    // Without a search the page's total is the overall one: no second count.
+    const [overallTotal, sync] = await Promise.all([
+      query.search?.trim() ? this.versions.count() : found.total,
+      this.settings.syncState(),
+    ]);
     // The time of the last sync run, not of the most recently synced row: editing a version makes it pending,
     // it does not undo the sync.
     const lastSyncAt = sync.versions_synced_at ? new Date(sync.versions_synced_at) : null;

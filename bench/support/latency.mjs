@@ -1,0 +1,87 @@
+// Latency of one call under concurrent clients (bench:lists, bench:logs), measured with wrk (-t1, one keep-alive
+// connection per client, answers read whole, gzip accepted as a browser does), and the ceiling of that generator on
+// this machine: the same wrk run against a bare node:http server answering the same bytes. A Node client in the
+// benchmark's own process cost more CPU per call than the portal's list calls themselves on this 2-core machine, so
+// its latencies measured the client; wrk's own cost is a few microseconds per call.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, start, stop, waitFor } from './processes.mjs';
+
+/** wrk's report, one line: requests, non-2xx/3xx answers, socket errors, p50, p95, max (ms). */
+const REPORTER = `
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT %d %d %d %.3f %.3f %.3f\\n", summary.requests, e.status, e.connect + e.read + e.write + e.timeout,
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency.max / 1000))
+end
+`;
+const reporterDir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
+const REPORTER_FILE = join(reporterDir, 'report.lua');
+writeFileSync(REPORTER_FILE, REPORTER);
+process.on('exit', () => rmSync(reporterDir, { recursive: true, force: true }));
+
+/** Exits with a hint when wrk is missing (it prints its version and exits 1: only a missing binary is a problem). */
+export function requireWrk() {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+  } catch (error) {
+    if (error.code === 'ENOENT') {
+      console.error('wrk is not installed (Debian: apt-get install -y wrk): the latency runs need it.');
+      process.exit(2);
+    }
+  }
+}
+
+/**
+ * GETs of `url` from `concurrency` connections for `seconds`, after a one-second warm-up run that is not counted
+ * (then `settle()`, when given, is awaited): { requests, p50, p95, max } in ms, with `failure` describing refused
+ * answers or dropped connections.
+ */
+export async function measureLatency(url, headers, { seconds, concurrency, settle }) {
+  await runWrk(url, headers, { seconds: 1, concurrency });
+  await settle?.();
+  return runWrk(url, headers, { seconds, concurrency });
+}
+
+function runWrk(url, headers, { seconds, concurrency }) {
+  const args = ['-t1', `-c${concurrency}`, `-d${seconds}s`, '--timeout', '30s', '-s', REPORTER_FILE, '-H', 'Accept-Encoding: gzip'];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', () => {
+      const match = out.match(/RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+)/);
+      if (!match) return reject(new Error(`wrk said:\n${out}`));
+      const [requests, refused, dropped, p50, p95, max] = match.slice(1).map(Number);
+      const path = new URL(url).pathname + new URL(url).search;
+      const failure = refused || dropped ? `${path}: ${refused} refused answers, ${dropped} socket errors` : null;
+      resolve({ requests, p50, p95, max, failure });
+    });
+  });
+}
+
+/** The generator's ceiling for an answer of these bytes: the same run against a bare node:http server answering them. */
+export async function clientCeiling(bytes, contentType, { seconds, concurrency }) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ceiling-'));
+  const file = join(dir, 'body');
+  writeFileSync(file, bytes);
+  const server = start(process.execPath, [join(ROOT, 'bench/support/fixed-body-servers.cjs'), 'bare-body', file, contentType]);
+  try {
+    const port = await waitFor('the bare server', async () => Number(server.output().match(/LISTENING (\d+)/)?.[1]) || null, 30_000);
+    const { p50, p95 } = await measureLatency(`http://127.0.0.1:${port}/`, {}, { seconds, concurrency });
+    return {
+      p50,
+      p95,
+      text: `bare node:http, same wrk run, ${(bytes.length / 1024).toFixed(1)} kB: p50 ${p50.toFixed(1)} / p95 ${p95.toFixed(1)} ms`,
+    };
+  } finally {
+    await stop(server);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
