@@ -15,7 +15,7 @@
 // Needs the built server (npm run build) and wrk. BENCH_ROUNDS (default 3; medians compared), BENCH_DURATION
 // (seconds per small-file run, default 10), BENCH_BIG_MB (default 256), BENCH_SMALL_KB (default 32) and
 // BENCH_S3_ROUNDS (default 1) set the size. Results also go to bench/results/downloads.json (see support/results.mjs).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, createReadStream, existsSync, mkdirSync, mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -23,6 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, freePort, MAIN, median, requireBuiltServer, ROOT, start, stop, waitFor, portalEnv } from './support/processes.mjs';
 import { benchResults } from './support/results.mjs';
+import { requireWrk, wrk } from './support/wrk.mjs';
 
 const NGINX = '/usr/sbin/nginx';
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -44,15 +45,7 @@ const BIG_NAME = 'streamhub_2.1.0_amd64.deb';
 const SMALL_NAME = 'streamhub-small.tar.gz';
 
 requireBuiltServer();
-try {
-  execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-} catch (error) {
-  // wrk prints its version and exits 1; only a missing binary is a problem.
-  if (error.code === 'ENOENT') {
-    console.error('wrk is not installed (Debian: apt-get install -y wrk); the small-file runs need it.');
-    process.exit(1);
-  }
-}
+requireWrk();
 const results = benchResults('downloads');
 
 const cleanups = [];
@@ -255,35 +248,26 @@ function wrkMs(text) {
 function smallRun(target, duration = DURATION) {
   const cpuBefore = cpuOf(target.pid);
   const args = ['-t1', `-c${SMALL_CONNECTIONS}`, `-d${duration}s`, '--latency'];
-  for (const [name, value] of Object.entries(target.headers)) args.push('-H', `${name}: ${value}`);
-  args.push(target.small);
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', () => {
-      const answered = Number(out.match(/(\d+) requests in/)?.[1]);
-      const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
-      if (!Number.isFinite(answered) || !Number.isFinite(rps)) return reject(new Error(`wrk said:\n${out}`));
-      const socketErrors = out.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
-      const p99 = out.match(/^\s+99%\s+(\S+)/m);
-      const cpuAfter = cpuOf(target.pid);
-      resolve({
-        rps,
-        // CPU time per answer (user + system): what the server costs, whatever else loads the machine.
-        cpuUs: cpuBefore === null || cpuAfter === null ? NaN : ((cpuAfter - cpuBefore) * 1e6) / answered,
-        mbps: (rps * SMALL_BYTES) / 1e6,
-        p99: p99 ? wrkMs(p99[1]) : NaN,
-        answered,
-        // At most one request per connection is cut off when the run ends.
-        sent: answered + SMALL_CONNECTIONS,
-        non2xx:
-          Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0) +
-          (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
-      });
-    });
+  return wrk(args, target.headers, target.small).then((out) => {
+    const answered = Number(out.match(/(\d+) requests in/)?.[1]);
+    const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
+    if (!Number.isFinite(answered) || !Number.isFinite(rps)) throw new Error(`wrk said:\n${out}`);
+    const socketErrors = out.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
+    const p99 = out.match(/^\s+99%\s+(\S+)/m);
+    const cpuAfter = cpuOf(target.pid);
+    return {
+      rps,
+      // CPU time per answer (user + system): what the server costs, whatever else loads the machine.
+      cpuUs: cpuBefore === null || cpuAfter === null ? NaN : ((cpuAfter - cpuBefore) * 1e6) / answered,
+      mbps: (rps * SMALL_BYTES) / 1e6,
+      p99: p99 ? wrkMs(p99[1]) : NaN,
+      answered,
+      // At most one request per connection is cut off when the run ends.
+      sent: answered + SMALL_CONNECTIONS,
+      non2xx:
+        Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0) +
+        (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
+    };
   });
 }
 

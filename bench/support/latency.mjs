@@ -3,11 +3,13 @@
 // this machine: the same wrk run against a bare node:http server answering the same bytes. A Node client in the
 // benchmark's own process cost more CPU per call than the portal's list calls themselves on this 2-core machine, so
 // its latencies measured the client; wrk's own cost is a few microseconds per call.
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, start, stop, waitFor } from './processes.mjs';
+import { wrk } from './wrk.mjs';
+
+export { requireWrk } from './wrk.mjs';
 
 /** wrk's report, one line: requests, non-2xx/3xx answers, socket errors, p50, p95, max (ms). */
 const REPORTER = `
@@ -22,18 +24,6 @@ const REPORTER_FILE = join(reporterDir, 'report.lua');
 writeFileSync(REPORTER_FILE, REPORTER);
 process.on('exit', () => rmSync(reporterDir, { recursive: true, force: true }));
 
-/** Exits with a hint when wrk is missing (it prints its version and exits 1: only a missing binary is a problem). */
-export function requireWrk() {
-  try {
-    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-  } catch (error) {
-    if (error.code === 'ENOENT') {
-      console.error('wrk is not installed (Debian: apt-get install -y wrk): the latency runs need it.');
-      process.exit(2);
-    }
-  }
-}
-
 /**
  * GETs of `url` from `concurrency` connections for `seconds`, after a one-second warm-up run that is not counted
  * (then `settle()`, when given, is awaited): { requests, p50, p95, max } in ms, with `failure` describing refused
@@ -45,25 +35,15 @@ export async function measureLatency(url, headers, { seconds, concurrency, settl
   return runWrk(url, headers, { seconds, concurrency });
 }
 
-function runWrk(url, headers, { seconds, concurrency }) {
-  const args = ['-t1', `-c${concurrency}`, `-d${seconds}s`, '--timeout', '30s', '-s', REPORTER_FILE, '-H', 'Accept-Encoding: gzip'];
-  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('exit', () => {
-      const match = out.match(/RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+)/);
-      if (!match) return reject(new Error(`wrk said:\n${out}`));
-      const [requests, refused, dropped, p50, p95, max] = match.slice(1).map(Number);
-      const path = new URL(url).pathname + new URL(url).search;
-      const failure = refused || dropped ? `${path}: ${refused} refused answers, ${dropped} socket errors` : null;
-      resolve({ requests, p50, p95, max, failure });
-    });
-  });
+async function runWrk(url, headers, { seconds, concurrency }) {
+  const args = ['-t1', `-c${concurrency}`, `-d${seconds}s`, '--timeout', '30s', '-s', REPORTER_FILE];
+  const out = await wrk(args, { 'Accept-Encoding': 'gzip', ...headers }, url);
+  const match = out.match(/RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+)/);
+  if (!match) throw new Error(`wrk said:\n${out}`);
+  const [requests, refused, dropped, p50, p95, max] = match.slice(1).map(Number);
+  const { pathname, search } = new URL(url);
+  const failure = refused || dropped ? `${pathname}${search}: ${refused} refused answers, ${dropped} socket errors` : null;
+  return { requests, p50, p95, max, failure };
 }
 
 /** The generator's ceiling for an answer of these bytes: the same run against a bare node:http server answering them. */
