@@ -42,7 +42,11 @@ async function runWrk(url, headers, { seconds, concurrency }) {
   if (!match) throw new Error(`wrk said:\n${out}`);
   const [requests, refused, dropped, p50, p95, max] = match.slice(1).map(Number);
   const { pathname, search } = new URL(url);
-  const failure = refused || dropped ? `${pathname}${search}: ${refused} refused answers, ${dropped} socket errors` : null;
+  const failure = !requests
+    ? `${pathname}${search}: no answer within ${seconds} s`
+    : refused || dropped
+      ? `${pathname}${search}: ${refused} refused answers, ${dropped} socket errors`
+      : null;
   return { requests, p50, p95, max, failure };
 }
 

@@ -225,22 +225,20 @@ export class LogListing {
 
   /**
    * The distinct values a prefix covers, up to PREFIX_VALUES + 1, each the next one along the column's index (one
-   * entry read per value). Not SELECT DISTINCT … LIMIT: MariaDB may read the whole range for it (1.7 million
-   * entries for a common path) rather than skip from value to value.
+   * entry read per value), all in one statement: a recursive CTE steps from value to value. Not SELECT DISTINCT …
+   * LIMIT: MariaDB may read the whole range for it (1.7 million entries for a common path) rather than skip from
+   * value to value; nor one statement per value (17 round trips).
    */
   private async prefixValues(table: string, match: Condition): Promise<string[]> {
     const column = match.prefix!.column;
-    const values: string[] = [];
-    while (values.length <= PREFIX_VALUES) {
-      const last = values.at(-1);
-      const next = await this.sql.one<{ v: string }>(
-        `SELECT ${column} AS v FROM ${table} WHERE ${match.sql}${last === undefined ? '' : ` AND ${column} > ?`} ORDER BY ${column} LIMIT 1`,
-        last === undefined ? match.params : [...match.params, last],
-      );
-      if (!next) break;
-      values.push(next.v);
-    }
-    return values;
+    const next = (after: string) => `(SELECT MIN(${column}) FROM ${table} WHERE ${match.sql}${after})`;
+    const rows = await this.sql.all<{ v: string }>(
+      `WITH RECURSIVE prefix_values (v, n) AS (SELECT ${next('')}, 1 UNION ALL ` +
+        `SELECT ${next(` AND ${column} > prefix_values.v`)}, n + 1 FROM prefix_values WHERE prefix_values.v IS NOT NULL AND n <= ${PREFIX_VALUES}) ` +
+        `SELECT v FROM prefix_values WHERE v IS NOT NULL ORDER BY n`,
+      [...match.params, ...match.params],
+    );
+    return rows.map((row) => row.v);
   }
 
   /** Rows passing the filters, up to COUNT_CAP + 1. */
