@@ -10,6 +10,8 @@ export class IntervalBatch<T> {
   private timer: NodeJS.Timeout | null = null;
   /** The last write failed: the next try waits for the interval, however many items are held. */
   private failing = false;
+  /** See `dropped`. */
+  private refused = 0;
 
   constructor(
     private readonly write: (items: T[]) => Promise<void>,
@@ -30,12 +32,14 @@ export class IntervalBatch<T> {
   }
 
   /** Items refused because maxBacklog were held. */
-  dropped = 0;
+  get dropped(): number {
+    return this.refused;
+  }
 
   /** Holds the item for the next write; false when it was dropped because maxBacklog items are held. */
   add(item: T): boolean {
     if (this.pending.length >= this.maxBacklog) {
-      this.dropped++;
+      this.refused++;
       return false;
     }
     this.pending.push(item);
