@@ -13,12 +13,12 @@
 // seeded databases (MariaDB `portal_bench_lists`, /tmp/portal-bench-lists/portal.sqlite) and reuses them next
 // time; BENCH_ONLY=<regexp> measures only matching calls.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor, portalEnv } from './support/processes.mjs';
-import { clientCeiling, measureLatency, requireWrk } from './support/latency.mjs';
+import { bearer, clientCeiling, measureLatency, requireWrk, untilIdle } from './support/latency.mjs';
 import { benchResults } from './support/results.mjs';
 import { seedMariadb, sizes } from './support/seed-mariadb.mjs';
 import { openSqlite, seedSqlite } from './support/seed-sqlite.mjs';
@@ -117,8 +117,6 @@ function sqliteDatabase() {
     },
   };
 }
-
-const bearer = (token) => ({ Authorization: `Bearer ${token}` });
 
 /**
  * Every call: [kind, name, path, plan?]. `plan` is the main SQL the call runs (with its parameters), rebuilt here
@@ -257,31 +255,6 @@ function calls(sample) {
 
 const TARGETS = { list: 50, client: 50, stats: 100 };
 
-/** CPU seconds (user + system, all threads) a process has used so far. */
-/** CPU seconds the whole machine has spent busy (every core; /proc/stat). */
-function machineBusySeconds() {
-  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
-  return (user + nice + system + irq + softirq + steal) / 100;
-}
-
-/**
- * Waits (at most `maxMs`) until the machine uses under a fifth of a core over a second: the portal's start-up work,
- * and the work a call leaves running behind it (an exact total counted in the background, in the database server or
- * the SQLite read worker), are over. Returns the seconds waited.
- */
-async function untilIdle(maxMs = 300_000) {
-  const started = Date.now();
-  if (!existsSync('/proc/stat')) return 0;
-  let before = machineBusySeconds();
-  while (Date.now() - started < maxMs) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const now = machineBusySeconds();
-    if (now - before < 0.2) break;
-    before = now;
-  }
-  return Math.round((Date.now() - started) / 1000);
-}
-
 async function runEngine(engine) {
   const database = engine === 'mariadb' ? await mariadbDatabase() : sqliteDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-lists-data-'));
@@ -336,9 +309,8 @@ async function runEngine(engine) {
     const waited = await untilIdle();
     console.log(`  portal idle after ${waited} s of start-up work`);
 
-    // The client's own ceiling on this machine, for an answer the size of the users' first page.
-    const firstPage = Buffer.from(await (await fetch(`${base}/api/admin/users`, { headers: bearer(tokens.admin) })).arrayBuffer());
-    const ceiling = await clientCeiling(firstPage, 'application/json; charset=utf-8', { seconds: SECONDS, concurrency: CONCURRENCY });
+    // The generator's own ceiling on this machine, for an answer like the users' first page.
+    const ceiling = await clientCeiling(`${base}/api/admin/users`, bearer(tokens.admin), { seconds: SECONDS, concurrency: CONCURRENCY });
     console.log(`  load generator's ceiling: ${ceiling.text}`);
 
     const results = [];

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor, portalEnv } from './support/processes.mjs';
 import { measureExport, reportExport } from './support/export-probe.mjs';
-import { clientCeiling, measureLatency, requireWrk } from './support/latency.mjs';
+import { bearer, clientCeiling, measureLatency, requireWrk, untilIdle } from './support/latency.mjs';
 import { benchResults } from './support/results.mjs';
 import { seedMariadb, sizes } from './support/seed-mariadb.mjs';
 
@@ -66,8 +66,6 @@ async function createDatabase() {
     },
   };
 }
-
-const bearer = (token) => ({ Authorization: `Bearer ${token}` });
 
 /** Figures for bench/summary.mjs (saved at the end, also after a failure). */
 const saved = benchResults('logs');
@@ -133,9 +131,10 @@ async function main() {
       ['dashboard', 'download stats (30 days)', '/api/admin/stats/downloads'],
     ];
     const targets = { logs: 50, dashboard: 100 };
-    // The client's own ceiling on this machine, for an answer the size of the access log's first page.
-    const firstPage = Buffer.from(await (await fetch(`${base}${calls[8][2]}`, { headers: bearer(token) })).arrayBuffer());
-    const ceiling = await clientCeiling(firstPage, 'application/json; charset=utf-8', { seconds: SECONDS, concurrency: CONCURRENCY });
+    // Measured once the start-up figures (the dashboard's, the stats) are computed, as bench:lists does.
+    console.log(`  portal idle after ${await untilIdle()} s of start-up work`);
+    // The generator's own ceiling on this machine, for an answer like the access log's first page.
+    const ceiling = await clientCeiling(`${base}${calls[8][2]}`, bearer(token), { seconds: SECONDS, concurrency: CONCURRENCY });
     console.log(`  load generator's ceiling: ${ceiling.text}`);
     const results = [];
     const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
@@ -143,7 +142,11 @@ async function main() {
       if (only && !only.test(name)) continue;
       // A one-second run before the measured one: MariaDB first reads from disk the pages a call needs (its buffer
       // pool is small): that first answer is not what an operator meets later.
-      const measured = await measureLatency(`${base}${path}`, bearer(token), { seconds: SECONDS, concurrency: CONCURRENCY });
+      const measured = await measureLatency(`${base}${path}`, bearer(token), {
+        seconds: SECONDS,
+        concurrency: CONCURRENCY,
+        settle: () => untilIdle(30_000),
+      });
       if (measured.failure) throw new Error(measured.failure);
       results.push({ kind, name, ...measured });
     }

@@ -3,7 +3,7 @@
 // this machine: the same wrk run against a bare node:http server answering the same bytes. A Node client in the
 // benchmark's own process cost more CPU per call than the portal's list calls themselves on this 2-core machine, so
 // its latencies measured the client; wrk's own cost is a few microseconds per call.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, start, stop, waitFor } from './processes.mjs';
@@ -50,11 +50,19 @@ async function runWrk(url, headers, { seconds, concurrency }) {
   return { requests, p50, p95, max, failure };
 }
 
-/** The generator's ceiling for an answer of these bytes: the same run against a bare node:http server answering them. */
-export async function clientCeiling(bytes, contentType, { seconds, concurrency }) {
+export const bearer = (token) => ({ Authorization: `Bearer ${token}` });
+
+/**
+ * The generator's ceiling for an answer like `url`'s: its bytes fetched once, then the same wrk run against a bare
+ * node:http server answering exactly them, in its own process.
+ */
+export async function clientCeiling(url, headers, { seconds, concurrency }) {
+  const response = await fetch(url, { headers });
+  const bytes = Buffer.from(await response.arrayBuffer());
   const dir = mkdtempSync(join(tmpdir(), 'bench-ceiling-'));
   const file = join(dir, 'body');
   writeFileSync(file, bytes);
+  const contentType = response.headers.get('content-type') ?? 'application/json; charset=utf-8';
   const server = start(process.execPath, [join(ROOT, 'bench/support/fixed-body-servers.cjs'), 'bare-body', file, contentType]);
   try {
     const port = await waitFor('the bare server', async () => Number(server.output().match(/LISTENING (\d+)/)?.[1]) || null, 30_000);
@@ -68,4 +76,28 @@ export async function clientCeiling(bytes, contentType, { seconds, concurrency }
     await stop(server);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** CPU seconds the whole machine has spent busy (every core; /proc/stat). */
+function machineBusySeconds() {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  return (user + nice + system + irq + softirq + steal) / 100;
+}
+
+/**
+ * Waits (at most `maxMs`) until the machine uses under a fifth of a core over a second: the portal's start-up work,
+ * and the work a call leaves running behind it (an exact total counted in the background, in the database server or
+ * the SQLite read worker), are over. Returns the seconds waited.
+ */
+export async function untilIdle(maxMs = 300_000) {
+  const started = Date.now();
+  if (!existsSync('/proc/stat')) return 0;
+  let before = machineBusySeconds();
+  while (Date.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = machineBusySeconds();
+    if (now - before < 0.2) break;
+    before = now;
+  }
+  return Math.round((Date.now() - started) / 1000);
 }
