@@ -242,6 +242,31 @@ describe(`distribution files (${process.env.TEST_DB})`, () => {
       await t.api().get('/api/admin/distribution-files').query({ os_type: 'beos' }).set(bearer(admin)).expect(400);
     });
 
+    it('sorts by version both ways, and follows a version renamed here (a refused rename moves nothing)', async () => {
+      const byVersion = async (order: 'asc' | 'desc') =>
+        (await list({ sort: 'version', order })).data.map((f: { id: number; version: string }) => [f.version, f.id]);
+      const ascending = (rows: Array<[string, number]>) =>
+        [...rows].sort(([a, x], [b, y]) => (a === b ? x - y : a < b ? -1 : 1));
+      const rename = (version: string) => t.api().put(`/api/admin/versions/${v2.id}`).set(bearer(admin)).send({ version });
+
+      const asc = await byVersion('asc');
+      expect(asc.map(([version]: [string]) => version)).toEqual(['2.0.0', '2.0.0', '3.0.0', '3.0.0', '3.0.0', '3.0.0']);
+      expect(asc).toEqual(ascending(asc));
+      expect(await byVersion('desc')).toEqual([...asc].reverse());
+
+      await rename('4.0.0').expect(200);
+      const renamed = await byVersion('asc');
+      expect(renamed.map(([version]: [string]) => version)).toEqual(['3.0.0', '3.0.0', '3.0.0', '3.0.0', '4.0.0', '4.0.0']);
+      expect(renamed).toEqual(ascending(renamed));
+      expect((await list({ search: '4.0.0' })).meta.total).toBe(2);
+
+      await rename('3.0.0').expect(409);
+      expect(await byVersion('asc')).toEqual(renamed);
+
+      await rename('2.0.0').expect(200);
+      expect(await byVersion('asc')).toEqual(asc);
+    });
+
     it('counts files, downloads and bytes, per OS', async () => {
       const stats = (await t.api().get('/api/admin/distribution-files/stats').set(bearer(admin)).expect(200)).body.data;
       expect(stats).toEqual({

@@ -141,8 +141,15 @@ describe(`password reset (${process.env.TEST_DB})`, () => {
         password_confirmation: 'una-secret-1',
       })
       .expect(201);
+    // The admin's list shows it at once, though it keeps exact totals for a few seconds.
+    const admin = await t.adminToken();
+    const unverified = async () =>
+      (await t.api().get('/api/admin/users').query({ search: 'una@', email_status: 'unverified' }).set(bearer(admin)).expect(200)).body.meta
+        .total;
+    expect(await unverified()).toBe(1);
     await reset(await resetToken('una@portal.test'), 'una-secret-2').expect(200);
     await t.api().post('/api/login').send({ email: 'una@portal.test', password: 'una-secret-2' }).expect(200);
+    expect(await unverified()).toBe(0);
   });
 
   it('mails nothing for an inactive account', async () => {

@@ -126,6 +126,27 @@ describe(`users administration (${process.env.TEST_DB})`, () => {
     expect((await list({ role: 'client', status: 'active', email_status: 'verified' })).body.meta.total).toBe(2);
   });
 
+  it("shows every change made here in a search's and a filter's total at once (exact totals are kept a few seconds)", async () => {
+    const total = async (query: Record<string, string>) => (await list(query).expect(200)).body.meta.total;
+    const search = { search: 'kept-total' };
+    const unverified = { search: 'kept-total', email_status: 'unverified' };
+    expect([await total(search), await total(unverified)]).toEqual([0, 0]);
+    const created = await t
+      .api()
+      .post('/api/admin/users')
+      .set(bearer(admin))
+      .send({ first_name: 'Kay', last_name: 'Total', email: 'kept-total@portal.test', password: 'secret-1x' })
+      .expect(201);
+    const id = created.body.data.id;
+    expect([await total(search), await total(unverified)]).toEqual([1, 1]);
+    await t.api().post(`/api/admin/users/${id}/verify-email`).set(bearer(admin)).expect(200);
+    expect([await total(search), await total(unverified)]).toEqual([1, 0]);
+    await t.api().put(`/api/admin/users/${id}`).set(bearer(admin)).send({ email: 'kept-gone@portal.test' }).expect(200);
+    expect(await total(search)).toBe(0);
+    await t.api().delete(`/api/admin/users/${id}`).set(bearer(admin)).expect(200);
+    expect(await total({ search: 'kept-gone' })).toBe(0);
+  });
+
   it.each([
     ['name', 'asc', 'Admin'],
     ['name', 'desc', 'Zoe'],

@@ -1,4 +1,5 @@
 import { EventEmitter2, OnEvent } from '@nestjs/event-emitter';
+import type { EntityManager } from 'typeorm';
 
 /**
  * Events between feature modules, so one module reacts to another's change without either importing the other.
@@ -12,6 +13,7 @@ export const LICENSE_DELETED = 'license.deleted';
 export const LICENSE_CHANGED = 'license.changed';
 export const DEVICE_DEACTIVATING = 'device.deactivating';
 export const VERSION_DELETING = 'version.deleting';
+export const VERSION_RENAMED = 'version.renamed';
 export const JOB_FAILED = 'job.failed';
 export const LICENSE_SERVER_CHANGED = 'license-server.changed';
 
@@ -41,6 +43,13 @@ export interface VersionDeletingEvent {
   versionId: number;
 }
 
+/** A version's number changed, inside the transaction (`manager`) that changes it: copies of it change with it. */
+export interface VersionRenamedEvent {
+  versionId: number;
+  version: string;
+  manager: EntityManager;
+}
+
 /** Each awaited event's payload, and what each of its listeners answers. */
 export interface AwaitedEvents {
   /** Answer: how many devices were deactivated. */
@@ -50,6 +59,8 @@ export interface AwaitedEvents {
   /** A listener that throws stops the deactivation: nothing changes here. */
   [DEVICE_DEACTIVATING]: { payload: DeviceDeactivatingEvent; answer: void };
   [VERSION_DELETING]: { payload: VersionDeletingEvent; answer: void };
+  /** A listener that throws rolls the rename back. */
+  [VERSION_RENAMED]: { payload: VersionRenamedEvent; answer: void };
 }
 
 /** A scheduled job's run failed: operators must see it in the audit trail. */

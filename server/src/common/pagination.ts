@@ -93,6 +93,12 @@ export class ListTotals {
   constructor(
     private readonly freshMs = 60_000,
     private readonly size = 64,
+    /**
+     * How long an exact total (EXACT_TOTAL_CAP or fewer rows) is kept: 0, counted on every call, unless every write
+     * that a list's filters and search see goes through its owner (which calls clear()); then briefly, so paging
+     * through a search, or a list asked again and again, counts once (another instance's writes show within it).
+     */
+    private readonly exactFreshMs = 0,
   ) {}
 
   clear(): void {
@@ -134,11 +140,23 @@ export class ListTotals {
   /** The total of the rows `qb` matches (its order, limit and offset ignored); `key` names the filters. */
   async total<T extends ObjectLiteral>(key: string, qb: SelectQueryBuilder<T>): Promise<number> {
     const kept = this.kept.get(key);
-    if (kept && Date.now() - kept.at < this.freshMs) return kept.value;
+    if (kept && Date.now() - kept.at < (kept.value <= EXACT_TOTAL_CAP ? this.exactFreshMs : this.freshMs)) return kept.value;
+    const generation = this.generation;
     const bounded = await countUpTo(qb, EXACT_TOTAL_CAP + 1);
-    if (bounded <= EXACT_TOTAL_CAP) return bounded;
+    if (bounded <= EXACT_TOTAL_CAP) {
+      if (this.exactFreshMs) this.keep(key, bounded, generation);
+      return bounded;
+    }
     this.refresh(key, qb);
-    return kept?.value ?? bounded;
+    return kept && kept.value > EXACT_TOTAL_CAP ? kept.value : bounded;
+  }
+
+  /** Keeps a total counted for `key`, unless the list was written since the count began. */
+  private keep(key: string, value: number, generation: number): void {
+    if (generation !== this.generation) return;
+    this.kept.delete(key);
+    this.kept.set(key, { value, at: Date.now() });
+    if (this.kept.size > this.size) this.kept.delete(this.kept.keys().next().value!);
   }
 
   private refresh<T extends ObjectLiteral>(key: string, qb: SelectQueryBuilder<T>): void {
@@ -148,12 +166,7 @@ export class ListTotals {
     // Off the event loop on SQLite: an exact count of a million rows takes seconds there.
     OffLoopReads.for(qb.connection)
       .count(qb)
-      .then((value) => {
-        if (generation !== this.generation) return;
-        this.kept.delete(key);
-        this.kept.set(key, { value, at: Date.now() });
-        if (this.kept.size > this.size) this.kept.delete(this.kept.keys().next().value!);
-      })
+      .then((value) => this.keep(key, value, generation))
       .catch(() => undefined)
       .finally(() => this.running.delete(key));
   }

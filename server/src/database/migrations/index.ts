@@ -13,6 +13,7 @@ import { UserSearch1764750100000 } from './1764750100000-UserSearch';
 import { LogsAtSize1764760000000 } from './1764760000000-LogsAtSize';
 import { ClientCatalogOrder1764770000000 } from './1764770000000-ClientCatalogOrder';
 import { UserSearchTrigrams1764800000000 } from './1764800000000-UserSearchTrigrams';
+import { FileVersionOrder1764900000000 } from './1764900000000-FileVersionOrder';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   LogsAtSize1764760000000,
   ClientCatalogOrder1764770000000,
   UserSearchTrigrams1764800000000,
+  FileVersionOrder1764900000000,
 ];

@@ -5,7 +5,7 @@ import { DataSource, In, Repository } from 'typeorm';
 import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
-import { OnAwaitedEvent, VERSION_DELETING, type VersionDeletingEvent } from '../../common/events';
+import { OnAwaitedEvent, VERSION_DELETING, VERSION_RENAMED, type VersionDeletingEvent, type VersionRenamedEvent } from '../../common/events';
 import { KeptFigures, likePattern, ListTotals, Page, readPageByIds, sortColumn } from '../../common/pagination';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { IntervalBatch } from '../../database/interval-batch';
@@ -43,7 +43,7 @@ const SORT_COLUMNS: Record<FileSortKey, string> = {
   file_size: 'f.file_size',
   download_count: 'f.download_count',
   os_type: 'f.os_type',
-  version: 'v.version',
+  version: 'f.version_number',
 };
 
 const DOWNLOADABLE_SQL =
@@ -105,18 +105,17 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     await this.counter.flush();
     const term = query.search?.trim();
     const qb = this.files.createQueryBuilder('f');
-    // The version only when the sort needs it: the page's ids then come from one index of files.
-    if (query.sort === 'version') qb.innerJoin('f.version', 'v');
     if (query.version_id !== undefined) qb.andWhere('f.version_id = :versionId', { versionId: query.version_id });
     if (query.os_type) qb.andWhere('f.os_type = :os', { os: query.os_type });
     if (query.architecture) qb.andWhere('f.architecture = :arch', { arch: query.architecture });
-    // The search reads names from the (version_id, file_name) index and versions from theirs, both covering
-    // (id included), instead of every file row in the list's order: once, for the ids of its matches, which the
-    // page and its count then share; a term matching more than SEARCH_IDS files is read as a subquery by both.
+    // The search reads names from the (version_id, file_name) index, covering (id included), and the matching
+    // versions once from theirs, instead of every file row in the list's order (or a version lookup per file): once,
+    // for the ids of its matches, which the page and its count then share; a term matching more than SEARCH_IDS
+    // files is read as a subquery by both.
     if (term) {
       const matching = (search: string) =>
-        `SELECT s.id FROM distribution_files s INNER JOIN ${V.table} ON ${V.id} = s.version_id ` +
-        `WHERE s.file_name LIKE ${search} ESCAPE '!' OR ${V.numberColumn} LIKE ${search} ESCAPE '!'`;
+        `SELECT s.id FROM distribution_files s WHERE s.file_name LIKE ${search} ESCAPE '!' ` +
+        `OR s.version_id IN (SELECT ${V.id} FROM ${V.table} WHERE ${V.numberColumn} LIKE ${search} ESCAPE '!')`;
       const pattern = likePattern(term);
       const found: Array<{ id: number | string }> = await this.files.query(`${matching('?')} LIMIT ${SEARCH_IDS + 1}`, [pattern, pattern]);
       const ids = found.map((row) => Number(row.id));
@@ -174,6 +173,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     try {
       const inserted = await this.files.insert({
         version_id: version.id,
+        version_number: version.version,
         os_type: dto.os_type,
         architecture: dto.architecture,
         file_name: fileName,
@@ -251,6 +251,13 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     this.changed();
     for (const file of files) this.downloadable.delete(file.id);
     for (const file of files) await this.storage.remove(file.storage_key);
+  }
+
+  /** A version was renamed: its files' copy of the number (their sort key) changes in the same transaction. */
+  @OnAwaitedEvent(VERSION_RENAMED)
+  async renameVersion({ versionId, version, manager }: VersionRenamedEvent): Promise<void> {
+    await manager.query('UPDATE distribution_files SET version_number = ? WHERE version_id = ?', [version, versionId]);
+    this.totals.clear();
   }
 
   /**

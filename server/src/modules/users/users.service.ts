@@ -68,8 +68,12 @@ export class UsersService {
     this.trigrams = new UserTrigrams(users.manager.connection);
   }
 
-  /** The admin list's totals; dropped when an account is added, removed or changes in a way the filters see. */
-  private readonly totals = new ListTotals();
+  /**
+   * The admin list's totals; dropped when an account is added, removed or changes in a way the filters see (every
+   * such write is in this service), so an exact total is also kept for a few seconds (a search paged through, or
+   * asked again, counts its matches once).
+   */
+  private readonly totals = new ListTotals(60_000, 64, 5_000);
 
   /** The admin list; every sort and filter has an index, totals are exact up to EXACT_TOTAL_CAP (ListTotals). */
   async list(query: ListUsersQueryDto): Promise<UserPage> {
@@ -285,7 +289,9 @@ export class UsersService {
       })
       .where('id = :id AND password_reset_token_hash = :tokenHash', { id: user.id, tokenHash })
       .execute();
-    return affected ? this.get(user.id) : null;
+    if (!affected) return null;
+    if (!user.is_verified) this.totals.clear();
+    return this.get(user.id);
   }
 
   /** The user's own names and contact details; an empty optional field is stored as none. */

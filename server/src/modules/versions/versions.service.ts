@@ -6,7 +6,7 @@ import { DataSource, In, MoreThan, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
-import { emitAwaited, VERSION_DELETING } from '../../common/events';
+import { emitAwaited, VERSION_DELETING, VERSION_RENAMED } from '../../common/events';
 import { ListTotals, Page, readPage, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
 import { PreparedSql } from '../../database/prepared-sql';
 import { SettingsService } from '../settings/settings.service';
@@ -226,7 +226,13 @@ export class VersionsService {
     if (Object.keys(changes).length || becomesLatest) changes.last_sync_at = null;
     if (Object.keys(changes).length) {
       try {
-        await this.versions.update({ id }, changes);
+        const renamed = changes.version;
+        if (renamed === undefined) await this.versions.update({ id }, changes);
+        else
+          await this.versions.manager.transaction(async (manager) => {
+            await manager.update(VersionEntity, { id }, changes);
+            await emitAwaited(this.events, VERSION_RENAMED, { versionId: id, version: renamed, manager });
+          });
       } catch (error) {
         if (isUniqueViolation(error)) throw duplicateVersion(dto.version ?? version.version);
         throw error;
