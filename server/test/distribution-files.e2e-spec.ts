@@ -253,18 +253,22 @@ describe(`distribution files (${process.env.TEST_DB})`, () => {
       expect(asc.map(([version]: [string]) => version)).toEqual(['2.0.0', '2.0.0', '3.0.0', '3.0.0', '3.0.0', '3.0.0']);
       expect(asc).toEqual(ascending(asc));
       expect(await byVersion('desc')).toEqual([...asc].reverse());
+      // Searches asked before the rename (their matches are kept a few seconds) find the new number at once.
+      const found = async (search: string) => (await list({ search })).meta.total;
+      expect([await found('4.0.0'), await found('2.0.0')]).toEqual([0, 2]);
 
       await rename('4.0.0').expect(200);
       const renamed = await byVersion('asc');
       expect(renamed.map(([version]: [string]) => version)).toEqual(['3.0.0', '3.0.0', '3.0.0', '3.0.0', '4.0.0', '4.0.0']);
       expect(renamed).toEqual(ascending(renamed));
-      expect((await list({ search: '4.0.0' })).meta.total).toBe(2);
+      expect([await found('4.0.0'), await found('2.0.0')]).toEqual([2, 0]);
 
       await rename('3.0.0').expect(409);
       expect(await byVersion('asc')).toEqual(renamed);
 
       await rename('2.0.0').expect(200);
       expect(await byVersion('asc')).toEqual(asc);
+      expect([await found('4.0.0'), await found('2.0.0')]).toEqual([0, 2]);
     });
 
     it('counts files, downloads and bytes, per OS', async () => {
@@ -331,6 +335,8 @@ describe(`distribution files (${process.env.TEST_DB})`, () => {
       expect(after.files).toHaveLength(before.files.length - 1);
       await t.api().delete(`/api/admin/distribution-files/${file.id}`).set(bearer(admin)).expect(404);
       await t.api().get(`/api/download/${file.id}`).set(bearer(admin)).expect(404);
+      // The search asked just before no longer finds it (its matches were kept).
+      expect((await list({ search: 'dmg' })).data.map((f: { id: number }) => f.id)).not.toContain(file.id);
     });
   });
 });

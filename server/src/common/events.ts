@@ -59,8 +59,8 @@ export interface AwaitedEvents {
   /** A listener that throws stops the deactivation: nothing changes here. */
   [DEVICE_DEACTIVATING]: { payload: DeviceDeactivatingEvent; answer: void };
   [VERSION_DELETING]: { payload: VersionDeletingEvent; answer: void };
-  /** A listener that throws rolls the rename back. */
-  [VERSION_RENAMED]: { payload: VersionRenamedEvent; answer: void };
+  /** A listener that throws rolls the rename back. Answer: what to do once the rename is committed. */
+  [VERSION_RENAMED]: { payload: VersionRenamedEvent; answer: () => void };
 }
 
 /** A scheduled job's run failed: operators must see it in the audit trail. */

@@ -5,7 +5,13 @@ import { DataSource, In, Repository } from 'typeorm';
 import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
-import { OnAwaitedEvent, VERSION_DELETING, VERSION_RENAMED, type VersionDeletingEvent, type VersionRenamedEvent } from '../../common/events';
+import {
+  OnAwaitedEvent,
+  VERSION_DELETING,
+  VERSION_RENAMED,
+  type VersionDeletingEvent,
+  type VersionRenamedEvent,
+} from '../../common/events';
 import { KeptFigures, likePattern, ListTotals, Page, readPageByIds, sortColumn } from '../../common/pagination';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { IntervalBatch } from '../../database/interval-batch';
@@ -52,6 +58,10 @@ const DOWNLOADABLE_SQL =
 
 /** A search matching at most this many files passes their ids to the page and its count (see list). */
 const SEARCH_IDS = 1000;
+/** How long a search's matching ids are reused (this instance's writes drop them; another's show within it). */
+const SEARCH_IDS_FRESH_MS = 5_000;
+/** Searches whose ids are kept at most (the oldest go first). */
+const SEARCH_IDS_KEPT = 64;
 
 /** How long a file's download row is reused without asking the database (a deletion here drops it at once). */
 const DOWNLOADABLE_TTL_MS = 5_000;
@@ -64,6 +74,13 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   private readonly sql: PreparedSql;
   /** The admin list's totals (bounded, see ListTotals); dropped when a file is added or removed here. */
   private readonly totals = new ListTotals();
+  /**
+   * Recent searches' matching ids (see list): finding them reads every file name (LIKE '%…%' over 20,000 names costs
+   * 5-20 ms on MariaDB), so paging through a search, or the list asked again after an action, reads them once.
+   */
+  private readonly searchIds = new Map<string, { ids: number[] | null; at: number }>();
+  /** Bumped by each write here, so ids found before a write are not kept after it. */
+  private writes = 0;
   /** The stats (an aggregate of every file), kept until a file is added, removed or downloaded (see `changed`). */
   private readonly figures = new KeptFigures();
   /**
@@ -117,9 +134,8 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
         `SELECT s.id FROM distribution_files s WHERE s.file_name LIKE ${search} ESCAPE '!' ` +
         `OR s.version_id IN (SELECT ${V.id} FROM ${V.table} WHERE ${V.numberColumn} LIKE ${search} ESCAPE '!')`;
       const pattern = likePattern(term);
-      const found: Array<{ id: number | string }> = await this.files.query(`${matching('?')} LIMIT ${SEARCH_IDS + 1}`, [pattern, pattern]);
-      const ids = found.map((row) => Number(row.id));
-      if (ids.length <= SEARCH_IDS) qb.andWhere(ids.length ? 'f.id IN (:...matched)' : '1 = 0', { matched: ids });
+      const ids = await this.matchingIds(term, () => this.files.query(`${matching('?')} LIMIT ${SEARCH_IDS + 1}`, [pattern, pattern]));
+      if (ids) qb.andWhere(ids.length ? 'f.id IN (:...matched)' : '1 = 0', { matched: ids });
       else qb.andWhere(`f.id IN (${matching(':search')})`, { search: pattern });
     }
     const key = JSON.stringify([term ?? '', query.version_id ?? '', query.os_type ?? '', query.architecture ?? '']);
@@ -130,6 +146,21 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
       { cache: this.totals, key },
       (ids) => this.files.find({ where: { id: In(ids) }, relations: { version: true } }),
     )) as FilePage;
+  }
+
+  /** The ids of the files a search term matches, or null when more than SEARCH_IDS do; kept briefly (searchIds). */
+  private async matchingIds(term: string, find: () => Promise<Array<{ id: number | string }>>): Promise<number[] | null> {
+    const kept = this.searchIds.get(term);
+    if (kept && Date.now() - kept.at < SEARCH_IDS_FRESH_MS) return kept.ids;
+    const writes = this.writes;
+    const found = (await find()).map((row) => Number(row.id));
+    const ids = found.length <= SEARCH_IDS ? found : null;
+    if (writes === this.writes) {
+      this.searchIds.delete(term);
+      this.searchIds.set(term, { ids, at: Date.now() });
+      if (this.searchIds.size > SEARCH_IDS_KEPT) this.searchIds.delete(this.searchIds.keys().next().value!);
+    }
+    return ids;
   }
 
   async get(id: number): Promise<FileWithVersion> {
@@ -203,6 +234,13 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   private changed(): void {
     this.totals.clear();
     this.figures.clear();
+    this.searched();
+  }
+
+  /** The files or their versions' numbers changed: searches find their matches anew. */
+  private searched(): void {
+    this.searchIds.clear();
+    this.writes++;
   }
 
   private async countStats(): Promise<FileStatsDto> {
@@ -253,11 +291,17 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     for (const file of files) await this.storage.remove(file.storage_key);
   }
 
-  /** A version was renamed: its files' copy of the number (their sort key) changes in the same transaction. */
+  /**
+   * A version is being renamed: its files' copy of the number (their sort key) changes in the same transaction;
+   * once it is committed, the list counts and searches anew (a search before that would still find the old number).
+   */
   @OnAwaitedEvent(VERSION_RENAMED)
-  async renameVersion({ versionId, version, manager }: VersionRenamedEvent): Promise<void> {
+  async renameVersion({ versionId, version, manager }: VersionRenamedEvent): Promise<() => void> {
     await manager.query('UPDATE distribution_files SET version_number = ? WHERE version_id = ?', [version, versionId]);
-    this.totals.clear();
+    return () => {
+      this.totals.clear();
+      this.searched();
+    };
   }
 
   /**

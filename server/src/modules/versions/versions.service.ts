@@ -97,10 +97,7 @@ export class VersionsService {
     whereSearch(qb, ['v.version', 'v.changelog', 'v.download_url'], query.search);
     const found = await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'v.id' });
     // Without a search the page's total is the overall one: no second count.
-    const [overallTotal, sync] = await Promise.all([
-      query.search?.trim() ? this.versions.count() : found.total,
-      this.settings.syncState(),
-    ]);
+    const [overallTotal, sync] = await Promise.all([query.search?.trim() ? this.versions.count() : found.total, this.settings.syncState()]);
     // The time of the last sync run, not of the most recently synced row: editing a version makes it pending,
     // it does not undo the sync.
     const lastSyncAt = sync.versions_synced_at ? new Date(sync.versions_synced_at) : null;
@@ -228,11 +225,14 @@ export class VersionsService {
       try {
         const renamed = changes.version;
         if (renamed === undefined) await this.versions.update({ id }, changes);
-        else
-          await this.versions.manager.transaction(async (manager) => {
+        else {
+          // Copies of the number change in the same transaction; what their owners do after it, once it is committed.
+          const afterCommit = await this.versions.manager.transaction(async (manager) => {
             await manager.update(VersionEntity, { id }, changes);
-            await emitAwaited(this.events, VERSION_RENAMED, { versionId: id, version: renamed, manager });
+            return emitAwaited(this.events, VERSION_RENAMED, { versionId: id, version: renamed, manager });
           });
+          for (const run of afterCommit) run();
+        }
       } catch (error) {
         if (isUniqueViolation(error)) throw duplicateVersion(dto.version ?? version.version);
         throw error;
