@@ -10,6 +10,9 @@ export const USER_TRIGRAMS_TABLE = 'user_search_trigrams';
 const MAX_CANDIDATES = 2000;
 /** The trigrams of a term whose postings are counted (spread over the term); one is enough to narrow it. */
 const MAX_PROBES = 8;
+/** How long a term's choice of trigram is reused, and for how many terms at most (the oldest go first). */
+const CHOICE_FRESH_MS = 60_000;
+const CHOICES_KEPT = 256;
 
 type Named = { email: string; first_name: string; last_name: string };
 
@@ -47,6 +50,8 @@ export async function insertPostings(manager: EntityManager | DataSource, rows: 
  */
 export class UserTrigrams {
   private readonly mysql: boolean;
+  /** Recent terms' rarest trigram (see rarest). */
+  private readonly choices = new Map<string, { trigram: string | null; at: number }>();
 
   constructor(private readonly dataSource: DataSource) {
     this.mysql = dataSource.options.type !== 'better-sqlite3';
@@ -72,6 +77,18 @@ export class UserTrigrams {
    */
   async rarest(term: string): Promise<string | null> {
     if (!this.mysql) return null;
+    // Reused for a while: counting the probes reads up to 16,000 postings, more than the search itself. Any of the
+    // term's trigrams (or none) finds the same users, so an old choice can only cost speed, never a match.
+    const kept = this.choices.get(term);
+    if (kept && Date.now() - kept.at < CHOICE_FRESH_MS) return kept.trigram;
+    const trigram = await this.countedRarest(term);
+    this.choices.delete(term);
+    this.choices.set(term, { trigram, at: Date.now() });
+    if (this.choices.size > CHOICES_KEPT) this.choices.delete(this.choices.keys().next().value!);
+    return trigram;
+  }
+
+  private async countedRarest(term: string): Promise<string | null> {
     const all = trigramsOf(term);
     if (!all.length) return null;
     const step = Math.max(1, Math.floor(all.length / MAX_PROBES));
