@@ -10,6 +10,7 @@
 // BENCH_SCALE (default 1) shrinks or grows every table.
 // BENCH_REUSE=<name> keeps the database `portal_bench_<name>` after the run and reuses it (seeded once) on the next;
 // by default each run creates and drops its own. BENCH_ONLY=<regex> measures only the calls (or 'export audit rows', 'export licenses') it matches.
+// BENCH_MAIN=<path to main.js> runs another build of the server on the same database (before/after figures).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -31,7 +32,9 @@ const STARTUP_MS = 15 * 60_000;
 const SOCKET = process.env.TEST_MYSQL_SOCKET ?? '/run/mysqld/mysqld.sock';
 const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
 
-requireBuiltServer();
+// BENCH_MAIN: another build of the server (e.g. a copy of the one before a change, for before/after figures).
+const SERVER = process.env.BENCH_MAIN ?? MAIN;
+if (!process.env.BENCH_MAIN) requireBuiltServer();
 requireWrk();
 
 const REUSE = process.env.BENCH_REUSE;
@@ -84,7 +87,7 @@ async function main() {
       LOG_RETENTION_DAYS: '36500',
     },
   );
-  let portal = start(process.execPath, [MAIN], env);
+  let portal = start(process.execPath, [SERVER], env);
   try {
     await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok, STARTUP_MS);
     if (database.seeded) {
@@ -103,7 +106,7 @@ async function main() {
       await seeding.end();
       // As a deployment meets its data: the portal starts on a database that holds it (the first start only migrated it).
       await stop(portal);
-      portal = start(process.execPath, [MAIN], env);
+      portal = start(process.execPath, [SERVER], env);
       await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok, STARTUP_MS);
     }
 

@@ -207,26 +207,33 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
     it('finds the newest requests under a path prefix, in order, behind many newer requests that do not match', async () => {
       const hourAgo = Date.now() - 3600_000;
       const request = (path: string, at: number) => ['GET', path, path, 200, 1, 100, null, null, '10.9.9.9', 'test', new Date(at)];
-      // 60 requests an hour ago under the prefix: the path itself and 45 longer ones, one second apart.
-      const paths = Array.from({ length: 60 }, (_, i) => (i % 4 ? `/api/prefix-test/items/${i}` : '/api/prefix-test/items'));
-      const matching = paths.map((path, i) => request(path, hourAgo + i * 1000));
+      // 13,440 requests under the prefix, 100 ms apart: 46 paths (the path itself and 45 longer ones), each
+      // requested 224 times, so that each way MariaDB reads a prefix is taken (see LogListing.ordered).
+      const paths = Array.from({ length: 13_440 }, (_, i) => (i % 4 ? `/api/prefix-test/items/${i % 60}` : '/api/prefix-test/items'));
+      const matching = paths.map((path, i) => request(path, hourAgo + i * 100));
       // Newer than all of them: more requests elsewhere than a search first looks through.
-      const newer = Array.from({ length: 700 }, (_, i) => request('/api/other-test', hourAgo + 100_000 + i));
+      const newer = Array.from({ length: 700 }, (_, i) => request('/api/other-test', hourAgo + 2_000_000 + i));
       await PreparedSql.for(t.dataSource).insertMany('access_logs', ACCESS_LOG_COLUMNS, [...matching, ...newer]);
       const search = async (term: string, page = 1) =>
         (await asAdmin(t.api().get('/api/admin/logs/access').query({ search: term, limit: 25, page })).expect(200)).body;
-      const newestFirst = [...paths].reverse();
+      const newestFirst = (prefix: string) => [...paths].reverse().filter((path) => path.startsWith(prefix));
 
-      // 46 paths start with it (MariaDB sorts the matches of a prefix this wide).
-      const wide = await search('/api/prefix-test/items');
-      expect(wide.data.map((e: LogEntry) => e.access!.path)).toEqual(newestFirst.slice(0, 25));
-      expect(wide.meta).toMatchObject({ total: 60, total_capped: false });
-      expect((await search('/api/prefix-test/items', 3)).data.map((e: LogEntry) => e.access!.path)).toEqual(newestFirst.slice(50));
-      // Few paths start with it (MariaDB reads each path's newest rows along its index).
-      const narrow = await search('/api/prefix-test/items/1');
-      const expected = newestFirst.filter((path) => path.startsWith('/api/prefix-test/items/1'));
-      expect(narrow.data.map((e: LogEntry) => e.access!.path)).toEqual(expected);
-      expect(narrow.meta.total).toBe(expected.length);
+      // Many rows under 46 paths (MariaDB sorts the matches of a prefix this wide).
+      const wide = newestFirst('/api/prefix-test/items');
+      expect((await search('/api/prefix-test/items')).data.map((e: LogEntry) => e.access!.path)).toEqual(wide.slice(0, 25));
+      expect((await search('/api/prefix-test/items')).meta).toMatchObject({ total: 10_000, total_capped: true });
+      expect((await search('/api/prefix-test/items', 3)).data.map((e: LogEntry) => e.access!.path)).toEqual(wide.slice(50, 75));
+      // 2,016 rows under 9 paths (MariaDB reads each path's newest rows along its index).
+      const narrow = newestFirst('/api/prefix-test/items/1');
+      expect(narrow).toHaveLength(2016);
+      const first = await search('/api/prefix-test/items/1');
+      expect(first.data.map((e: LogEntry) => e.access!.path)).toEqual(narrow.slice(0, 25));
+      expect(first.meta.total).toBe(narrow.length);
+      expect((await search('/api/prefix-test/items/1', 2)).data.map((e: LogEntry) => e.access!.path)).toEqual(narrow.slice(25, 50));
+      // 224 rows under one path (MariaDB reads them as they are and sorts them).
+      const few = await search('/api/prefix-test/items/59');
+      expect(few.data.map((e: LogEntry) => e.access!.path)).toEqual(newestFirst('/api/prefix-test/items/59').slice(0, 25));
+      expect(few.meta.total).toBe(224);
       expect((await search('/api/prefix-test/nothing')).data).toEqual([]);
     });
 
@@ -294,11 +301,7 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
         null,
         new Date(hourAgo + i),
       ]);
-      await PreparedSql.for(t.dataSource).insertMany(
-        'access_logs',
-        ACCESS_LOG_COLUMNS,
-        rows,
-      );
+      await PreparedSql.for(t.dataSource).insertMany('access_logs', ACCESS_LOG_COLUMNS, rows);
       const list = async (query: Record<string, string> = {}) =>
         (
           await asAdmin(
