@@ -1,5 +1,6 @@
 import { Brackets, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { OffLoopReads } from '../database/off-loop-reads';
+import { RecentValues } from './recent-values';
 import { PageMetaDto, SortOrder } from './list-query.dto';
 
 export function pageMeta(total: number, page: number, limit: number): PageMetaDto {
@@ -83,7 +84,7 @@ export const EXACT_TOTAL_CAP = 10_000;
  * as the list DTOs say. `clear()` after this process writes the list's table, so its own changes show at once.
  */
 export class ListTotals {
-  private readonly kept = new Map<string, { value: number; at: number }>();
+  private readonly kept: RecentValues<number>;
   private readonly running = new Set<string>();
   /** Per list, sort and direction: rows found at deep offsets (see PageMark). */
   private readonly marks = new Map<string, PageMark[]>();
@@ -99,7 +100,9 @@ export class ListTotals {
      * through a search, or a list asked again and again, counts once (another instance's writes show within it).
      */
     private readonly exactFreshMs = 0,
-  ) {}
+  ) {
+    this.kept = new RecentValues(size);
+  }
 
   clear(): void {
     this.kept.clear();
@@ -140,7 +143,7 @@ export class ListTotals {
   /** The total of the rows `qb` matches (its order, limit and offset ignored); `key` names the filters. */
   async total<T extends ObjectLiteral>(key: string, qb: SelectQueryBuilder<T>): Promise<number> {
     const kept = this.kept.get(key);
-    if (kept && Date.now() - kept.at < (kept.value <= EXACT_TOTAL_CAP ? this.exactFreshMs : this.freshMs)) return kept.value;
+    if (kept !== undefined && this.kept.get(key, kept <= EXACT_TOTAL_CAP ? this.exactFreshMs : this.freshMs) !== undefined) return kept;
     const generation = this.generation;
     const bounded = await countUpTo(qb, EXACT_TOTAL_CAP + 1);
     if (bounded <= EXACT_TOTAL_CAP) {
@@ -148,15 +151,12 @@ export class ListTotals {
       return bounded;
     }
     this.refresh(key, qb);
-    return kept && kept.value > EXACT_TOTAL_CAP ? kept.value : bounded;
+    return kept !== undefined && kept > EXACT_TOTAL_CAP ? kept : bounded;
   }
 
   /** Keeps a total counted for `key`, unless the list was written since the count began. */
   private keep(key: string, value: number, generation: number): void {
-    if (generation !== this.generation) return;
-    this.kept.delete(key);
-    this.kept.set(key, { value, at: Date.now() });
-    if (this.kept.size > this.size) this.kept.delete(this.kept.keys().next().value!);
+    if (generation === this.generation) this.kept.set(key, value);
   }
 
   private refresh<T extends ObjectLiteral>(key: string, qb: SelectQueryBuilder<T>): void {

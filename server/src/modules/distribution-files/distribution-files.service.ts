@@ -12,6 +12,7 @@ import {
   type VersionDeletingEvent,
   type VersionRenamedEvent,
 } from '../../common/events';
+import { RecentValues } from '../../common/recent-values';
 import { KeptFigures, likePattern, ListTotals, Page, readPageByIds, sortColumn } from '../../common/pagination';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { IntervalBatch } from '../../database/interval-batch';
@@ -78,7 +79,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
    * Recent searches' matching ids (see list): finding them reads every file name (LIKE '%…%' over 20,000 names costs
    * 5-20 ms on MariaDB), so paging through a search, or the list asked again after an action, reads them once.
    */
-  private readonly searchIds = new Map<string, { ids: number[] | null; at: number }>();
+  private readonly searchIds = new RecentValues<number[] | null>(SEARCH_IDS_KEPT);
   /** Bumped by each write here, so ids found before a write are not kept after it. */
   private writes = 0;
   /** The stats (an aggregate of every file), kept until a file is added, removed or downloaded (see `changed`). */
@@ -150,16 +151,12 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
 
   /** The ids of the files a search term matches, or null when more than SEARCH_IDS do; kept briefly (searchIds). */
   private async matchingIds(term: string, find: () => Promise<Array<{ id: number | string }>>): Promise<number[] | null> {
-    const kept = this.searchIds.get(term);
-    if (kept && Date.now() - kept.at < SEARCH_IDS_FRESH_MS) return kept.ids;
+    const kept = this.searchIds.get(term, SEARCH_IDS_FRESH_MS);
+    if (kept !== undefined) return kept;
     const writes = this.writes;
     const found = (await find()).map((row) => Number(row.id));
     const ids = found.length <= SEARCH_IDS ? found : null;
-    if (writes === this.writes) {
-      this.searchIds.delete(term);
-      this.searchIds.set(term, { ids, at: Date.now() });
-      if (this.searchIds.size > SEARCH_IDS_KEPT) this.searchIds.delete(this.searchIds.keys().next().value!);
-    }
+    if (writes === this.writes) this.searchIds.set(term, ids);
     return ids;
   }
 

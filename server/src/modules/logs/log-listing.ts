@@ -1,3 +1,4 @@
+import { RecentValues } from '../../common/recent-values';
 import { PreparedSql } from '../../database/prepared-sql';
 import type { LogLevel } from './audit-log.entity';
 
@@ -104,14 +105,14 @@ const PREFIX_SORTED_ROWS = 2_000;
  * needs: few rows match, so few are read. Neither scans the table.
  */
 export class LogListing {
-  /** When each count (its SQL and parameters) last found more than COUNT_CAP rows stops being trusted. */
-  private readonly cappedUntil = new Map<string, number>();
+  /** The counts (their SQL and parameters) that last found more than COUNT_CAP rows, trusted for CAPPED_FRESH_MS. */
+  private readonly capped = new RecentValues<true>(CAPPED_KEPT);
 
   constructor(private readonly sql: PreparedSql) {}
 
   /** Forgets the kept counts (after this process removed rows). */
   forget(): void {
-    this.cappedUntil.clear();
+    this.capped.clear();
   }
 
   /**
@@ -120,14 +121,10 @@ export class LogListing {
    */
   private async boundedCount(sql: string, params: Param[], count: () => Promise<number>): Promise<number> {
     const key = `${sql}\u0000${JSON.stringify(params)}`;
-    const until = this.cappedUntil.get(key);
-    if (until !== undefined && until > Date.now()) return COUNT_CAP + 1;
+    if (this.capped.get(key, CAPPED_FRESH_MS)) return COUNT_CAP + 1;
     const counted = await count();
-    this.cappedUntil.delete(key);
-    if (counted > COUNT_CAP) {
-      this.cappedUntil.set(key, Date.now() + CAPPED_FRESH_MS);
-      if (this.cappedUntil.size > CAPPED_KEPT) this.cappedUntil.delete(this.cappedUntil.keys().next().value!);
-    }
+    if (counted > COUNT_CAP) this.capped.set(key, true);
+    else this.capped.delete(key);
     return counted;
   }
 

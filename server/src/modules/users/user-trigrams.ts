@@ -1,4 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { RecentValues } from '../../common/recent-values';
 
 /** The postings of the users search on MySQL/MariaDB: (trigram, user_id), one row per distinct trigram of a user. */
 export const USER_TRIGRAMS_TABLE = 'user_search_trigrams';
@@ -51,7 +52,7 @@ export async function insertPostings(manager: EntityManager | DataSource, rows: 
 export class UserTrigrams {
   private readonly mysql: boolean;
   /** Recent terms' rarest trigram (see rarest). */
-  private readonly choices = new Map<string, { trigram: string | null; at: number }>();
+  private readonly choices = new RecentValues<string | null>(CHOICES_KEPT);
 
   constructor(private readonly dataSource: DataSource) {
     this.mysql = dataSource.options.type !== 'better-sqlite3';
@@ -79,12 +80,10 @@ export class UserTrigrams {
     if (!this.mysql) return null;
     // Reused for a while: counting the probes reads up to 16,000 postings, more than the search itself. Any of the
     // term's trigrams (or none) finds the same users, so an old choice can only cost speed, never a match.
-    const kept = this.choices.get(term);
-    if (kept && Date.now() - kept.at < CHOICE_FRESH_MS) return kept.trigram;
+    const kept = this.choices.get(term, CHOICE_FRESH_MS);
+    if (kept !== undefined) return kept;
     const trigram = await this.countedRarest(term);
-    this.choices.delete(term);
-    this.choices.set(term, { trigram, at: Date.now() });
-    if (this.choices.size > CHOICES_KEPT) this.choices.delete(this.choices.keys().next().value!);
+    this.choices.set(term, trigram);
     return trigram;
   }
 
