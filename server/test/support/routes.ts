@@ -19,8 +19,8 @@ export function registeredRoutes(app: NestExpressApplication): RegisteredRoute[]
         .filter((method) => method !== '_all')
         .map((method) => ({ method: method.toUpperCase(), path: layer.route!.path })),
     );
-  // A fast path before the router (middleware for one route: downloads, the activation API) is a layer of the same
-  // method and path as its route: one route, listed once.
+  // A fast path before the router (middleware for one route: the activation API) is a layer of the same method and
+  // path as its route: one route, listed once.
   const seen = new Set<string>();
   return routes.filter(({ method, path }) => !seen.has(`${method} ${path}`) && !!seen.add(`${method} ${path}`));
 }

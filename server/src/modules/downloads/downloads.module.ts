@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { DistributionFilesModule } from '../distribution-files/distribution-files.module';
 import { LogsModule } from '../logs/logs.module';
@@ -14,9 +14,5 @@ import { DownloadsService } from './downloads.service';
   providers: [DownloadsService, DownloadLinksService, DownloadFastPath],
   exports: [DownloadsService, DownloadLinksService],
 })
-export class DownloadsModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    // GET only (Express routes HEAD to it too): a route of every method would list methods no client may use.
-    consumer.apply(DownloadFastPath).forRoutes({ path: 'download/:id', method: RequestMethod.GET });
-  }
-}
+/** DownloadFastPath is mounted by createApp, right after the access log (see there). */
+export class DownloadsModule {}
