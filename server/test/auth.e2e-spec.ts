@@ -227,6 +227,25 @@ describe(`auth (${process.env.TEST_DB})`, () => {
       expect(after.body.message).toBe('Authentication expired. Please log in again.');
     });
 
+    it('a token used a moment ago is refused once it expires, and a tampered copy of it is refused', async () => {
+      const client = await t.signUpClient();
+      await t.api().get('/api/me').set(bearer(client.token)).expect(200);
+      await t
+        .api()
+        .get(`/api/download/1`)
+        .set(bearer(`${client.token}x`))
+        .expect(401);
+      const [, payload] = client.token.split('.');
+      const { exp } = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { exp: number };
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(exp * 1000 + 1000);
+      try {
+        await t.api().get('/api/me').set(bearer(client.token)).expect(401);
+        await t.api().get('/api/download/1').set(bearer(client.token)).expect(401);
+      } finally {
+        clock.mockRestore();
+      }
+    });
+
     it('logging out one session leaves the user’s other sessions alone', async () => {
       const client = await t.signUpClient();
       const second = await t.api().post('/api/login').send({ email: client.email, password: client.password }).expect(200);

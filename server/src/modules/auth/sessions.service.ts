@@ -12,11 +12,17 @@ import type { UserEntity } from '../users/users.service';
 import { JOINABLE_USERS as U } from '../users/users.repository';
 import { SessionEntity } from './session.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
+import { RecentValues } from '../../common/recent-values';
 
 interface TokenClaims {
   sub: number;
   sid: string;
+  /** Expiry, seconds since the epoch (set on every token this portal signs). */
+  exp?: number;
 }
+
+/** Tokens whose signature and issuer were checked, kept at most (the one checked longest ago goes first). */
+const VERIFIED_TOKENS_KEPT = 10_000;
 
 export const JWT_ALGORITHM = 'HS256';
 
@@ -46,6 +52,13 @@ export class SessionsService {
   /** When this instance last wrote each session's last_used_at. */
   private readonly touched = new Map<string, number>();
 
+  /**
+   * Tokens already verified, with their claims: the same bytes verify the same way every time, so a token in use has
+   * its HMAC checked once (a share of every authenticated request's CPU); its expiry is checked on each use, and
+   * its session row (logout, deactivation, password change) is read on each use as before.
+   */
+  private readonly verified = new RecentValues<TokenClaims>(VERIFIED_TOKENS_KEPT);
+
   constructor(
     @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
     private readonly jwt: JwtService,
@@ -74,10 +87,16 @@ export class SessionsService {
 
   /** The user behind a token: null for a bad signature, expiry, logout, deactivation or password change. */
   async resolve(token: string): Promise<AuthUser | null> {
-    let claims: TokenClaims;
-    try {
-      claims = await this.jwt.verifyAsync<TokenClaims>(token, { algorithms: [JWT_ALGORITHM], issuer: JWT_ISSUER });
-    } catch {
+    let claims = this.verified.get(token);
+    if (!claims) {
+      try {
+        claims = await this.jwt.verifyAsync<TokenClaims>(token, { algorithms: [JWT_ALGORITHM], issuer: JWT_ISSUER });
+      } catch {
+        return null;
+      }
+      this.verified.set(token, claims);
+    } else if (claims.exp === undefined || claims.exp * 1000 <= Date.now()) {
+      this.verified.delete(token);
       return null;
     }
     if (typeof claims.sid !== 'string' || typeof claims.sub !== 'number') return null;
