@@ -199,16 +199,8 @@ export class LogListing {
       this.sql.all<{ id: number }>(`SELECT id FROM (${wanted.sql}) u ${order} LIMIT ${limit} OFFSET ${offset}`, wanted.params),
       this.countMembers(table, members),
     ]);
-    return this.result(
-      await this.byIds<T>(
-        table,
-        ids.map((row) => Number(row.id)),
-        order,
-      ),
-      total,
-      page,
-      limit,
-    );
+    const found = ids.map((row) => Number(row.id));
+    return this.result(await this.byIds<T>(table, found, order), total, page, limit);
   }
 
   /** The rows with these ids, in the list's order. */
