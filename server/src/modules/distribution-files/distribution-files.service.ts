@@ -80,8 +80,6 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
    * 5-20 ms on MariaDB), so paging through a search, or the list asked again after an action, reads them once.
    */
   private readonly searchIds = new RecentValues<number[] | null>(SEARCH_IDS_KEPT);
-  /** Bumped by each write here, so ids found before a write are not kept after it. */
-  private writes = 0;
   /** The stats (an aggregate of every file), kept until a file is added, removed or downloaded (see `changed`). */
   private readonly figures = new KeptFigures();
   /**
@@ -153,10 +151,11 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   private async matchingIds(term: string, find: () => Promise<Array<{ id: number | string }>>): Promise<number[] | null> {
     const kept = this.searchIds.get(term, SEARCH_IDS_FRESH_MS);
     if (kept !== undefined) return kept;
-    const writes = this.writes;
+    // Every write here also drops the list's totals: their generation tells whether one came while this search ran.
+    const since = this.totals.since;
     const found = (await find()).map((row) => Number(row.id));
     const ids = found.length <= SEARCH_IDS ? found : null;
-    if (writes === this.writes) this.searchIds.set(term, ids);
+    if (since === this.totals.since) this.searchIds.set(term, ids);
     return ids;
   }
 
@@ -231,13 +230,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   private changed(): void {
     this.totals.clear();
     this.figures.clear();
-    this.searched();
-  }
-
-  /** The files or their versions' numbers changed: searches find their matches anew. */
-  private searched(): void {
     this.searchIds.clear();
-    this.writes++;
   }
 
   private async countStats(): Promise<FileStatsDto> {
@@ -297,7 +290,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     await manager.query('UPDATE distribution_files SET version_number = ? WHERE version_id = ?', [version, versionId]);
     return () => {
       this.totals.clear();
-      this.searched();
+      this.searchIds.clear();
     };
   }
 

@@ -64,6 +64,9 @@ export const contains = (column: string, term: string): Condition => ({
   params: [`%${term.replace(/[!%_]/g, (c) => `!${c}`)}%`],
 });
 
+const countUpToSql = (table: string, where: Condition, limit: number) =>
+  `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.sql} LIMIT ${limit}) c`;
+
 const and = (conditions: Condition[]): Condition =>
   conditions.length
     ? { sql: conditions.map((c) => `(${c.sql})`).join(' AND '), params: conditions.flatMap((c) => c.params) }
@@ -222,11 +225,7 @@ export class LogListing {
     const split = await Promise.all(
       matches.map(async (match) => {
         if (!match.prefix) return [match];
-        const rows = await this.sql.one<{ n: number }>(
-          `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${match.sql} LIMIT ${PREFIX_SORTED_ROWS + 1}) c`,
-          match.params,
-        );
-        const found = Number(rows?.n ?? 0);
+        const found = await this.countUpTo(table, match, PREFIX_SORTED_ROWS + 1);
         if (found <= PREFIX_SORTED_ROWS) return found ? [match] : [];
         const values = await this.prefixValues(table, match);
         if (values.length > PREFIX_VALUES) return [match];
@@ -260,8 +259,13 @@ export class LogListing {
 
   /** Rows passing the filters, up to COUNT_CAP + 1. */
   private countWhere(table: string, where: Condition): Promise<number> {
-    const sql = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where.sql} LIMIT ${COUNT_CAP + 1}) c`;
-    return this.boundedCount(sql, where.params, async () => Number((await this.sql.one<{ n: number }>(sql, where.params))?.n ?? 0));
+    const sql = countUpToSql(table, where, COUNT_CAP + 1);
+    return this.boundedCount(sql, where.params, () => this.countUpTo(table, where, COUNT_CAP + 1));
+  }
+
+  /** Rows matching `where`, counting no further than `limit` (one index range of at most `limit` entries). */
+  private async countUpTo(table: string, where: Condition, limit: number): Promise<number> {
+    return Number((await this.sql.one<{ n: number }>(countUpToSql(table, where, limit), where.params))?.n ?? 0);
   }
 
   /** Rows matching the term, counted up to COUNT_CAP + 1 on each way of matching's index (no ordering: no sort). */
