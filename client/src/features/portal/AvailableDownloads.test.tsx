@@ -219,6 +219,8 @@ describe('Available Downloads', () => {
     expect(screen.getByRole('button', { name: /^Download Linux/ }).textContent).toContain('4 downloads');
     expect(calls(fetchMock, '/api/client/versions')).toHaveLength(1);
     await user.click(within(dialog).getByRole('button', { name: 'OK' }));
+    // While it fades out, the dialog keeps its title and so its name (a nameless dialog fails axe's check).
+    expect(screen.getByRole('dialog', { name: 'Download Started' })).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 

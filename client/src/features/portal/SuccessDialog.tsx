@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { ReactNode } from 'react';
+import { ReactNode, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 
 /** What a success dialog says: a title and, optionally, the details. */
@@ -15,12 +15,18 @@ interface SuccessDialogProps {
 }
 
 /** The dashboard's success dialogs (License Downloaded, Test License Created, ...), each closed with OK. */
-export function SuccessDialog({ content, onClose }: SuccessDialogProps) {
+export function SuccessDialog({ content: asked, onClose }: SuccessDialogProps) {
   const intl = useIntl();
+  // The last content stays while the dialog fades out: emptied at once, the closing dialog would lose its title
+  // (its accessible name) and flash blank.
+  const [last, setLast] = useState(asked);
+  if (asked && asked !== last) setLast(asked);
+  const content = asked ?? last;
   return (
     <Modal
-      opened={!!content}
+      opened={!!asked}
       onClose={onClose}
+      onExitTransitionEnd={() => setLast(null)}
       centered
       title={
         content && (
