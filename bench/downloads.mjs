@@ -21,7 +21,21 @@ import { chmodSync, createReadStream, existsSync, mkdirSync, mkdtempSync, openAs
 import { open } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { api, freePort, MAIN, median, requireBuiltServer, ROOT, start, stop, waitFor, portalEnv } from './support/processes.mjs';
+import {
+  api,
+  freePort,
+  MAIN,
+  median,
+  portalEnv,
+  readLoopDelay,
+  requireBuiltServer,
+  resetLoopDelay,
+  ROOT,
+  sleep,
+  start,
+  stop,
+  waitFor,
+} from './support/processes.mjs';
 import { benchResults } from './support/results.mjs';
 import { requireWrk, wrk } from './support/wrk.mjs';
 
@@ -40,7 +54,7 @@ const S3_BUCKET = 'portal-bench';
 /** A figure this close to the ceiling (nginx under the same wrk load) measures the generator, not the server. */
 const NEAR_CEILING = 0.9;
 const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
-const TARGETS = { ratio: 0.8, rssGrowthMb: 100 };
+const TARGETS = { ratio: 0.8, rssGrowthMb: 100, loopHeldMs: 50 };
 const BIG_NAME = 'streamhub_2.1.0_amd64.deb';
 const SMALL_NAME = 'streamhub-small.tar.gz';
 
@@ -245,17 +259,21 @@ function wrkMs(text) {
 }
 
 /** Small-file downloads with wrk (one thread, SMALL_CONNECTIONS connections) for `duration` seconds. */
-function smallRun(target, duration = DURATION) {
+async function smallRun(target, duration = DURATION) {
+  // How long the server's event loop was held at a time under this load (a Node server measures its own).
+  await resetLoopDelay(target.process);
   const cpuBefore = cpuOf(target.pid);
   const args = ['-t1', `-c${SMALL_CONNECTIONS}`, `-d${duration}s`, '--latency'];
-  return wrk(args, target.headers, target.small).then((out) => {
+  return wrk(args, target.headers, target.small).then(async (out) => {
     const answered = Number(out.match(/(\d+) requests in/)?.[1]);
     const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
     if (!Number.isFinite(answered) || !Number.isFinite(rps)) throw new Error(`wrk said:\n${out}`);
     const socketErrors = out.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
     const p99 = out.match(/^\s+99%\s+(\S+)/m);
     const cpuAfter = cpuOf(target.pid);
+    await sleep(600);
     return {
+      loopMaxMs: readLoopDelay(target.process)?.max ?? NaN,
       rps,
       // CPU time per answer (user + system): what the server costs, whatever else loads the machine.
       cpuUs: cpuBefore === null || cpuAfter === null ? NaN : ((cpuAfter - cpuBefore) * 1e6) / answered,
@@ -371,7 +389,8 @@ async function main() {
       runs.get(entry.name).small.push(small);
       console.log(
         `  ${entry.name.padEnd(15)} big ${big.mbps.toFixed(0).padStart(6)} MB/s (RSS +${mb(big.rssGrowth)})   ` +
-          `small ${fmt(small.rps).padStart(7)} req/s ${small.mbps.toFixed(0).padStart(5)} MB/s p99 ${small.p99.toFixed(1)} ms${Number.isFinite(small.cpuUs) && !entry.target.workers ? ` CPU ${small.cpuUs.toFixed(0)} µs/answer` : ''}`,
+          `small ${fmt(small.rps).padStart(7)} req/s ${small.mbps.toFixed(0).padStart(5)} MB/s p99 ${small.p99.toFixed(1)} ms${Number.isFinite(small.cpuUs) && !entry.target.workers ? ` CPU ${small.cpuUs.toFixed(0)} µs/answer` : ''}` +
+          `${Number.isFinite(small.loopMaxMs) ? `, event loop held ≤ ${small.loopMaxMs.toFixed(0)} ms` : ''}`,
       );
     }
   }
@@ -402,6 +421,7 @@ async function main() {
   const portalSmallRps = medianOf(portalRuns.small, 'rps');
   const nodeSmallRps = medianOf(runs.get('node http').small, 'rps');
   const rssGrowth = Math.max(...portalRuns.big.map((x) => x.rssGrowth));
+  const loopHeld = Math.max(...portalRuns.small.map((x) => x.loopMaxMs));
   const r = (n) => Number(n.toFixed(3));
   results.add({
     figure: 'disk big file: portal / node http (MB/s)',
@@ -444,6 +464,11 @@ async function main() {
       `peak RSS growth < ${TARGETS.rssGrowthMb} MB with ${BIG_CONCURRENCY} big downloads`,
       rssGrowth < TARGETS.rssGrowthMb * 1024 * 1024,
       mb(rssGrowth),
+    ],
+    [
+      `small downloads: the portal's event loop never held ≥ ${TARGETS.loopHeldMs} ms (counts and logs written in small batches)`,
+      loopHeld < TARGETS.loopHeldMs,
+      `${loopHeld.toFixed(0)} ms at most`,
     ],
     ['served bytes match the uploaded file (SHA-256)', servedHash === bigHash && portal.upload.hash === bigHash, servedHash.slice(0, 12)],
     ['every big download counted exactly once', bigCount === portalBigDownloads, `${bigCount} of ${portalBigDownloads}`],

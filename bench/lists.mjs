@@ -30,8 +30,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,mariadb').split(',').map((engine) => engine.trim());
 const REUSE = process.env.BENCH_REUSE === '1';
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
-// BENCH_MAIN: another build of the server (e.g. a copy of the one before a change, for before/after figures).
-const SERVER = process.env.BENCH_MAIN ?? MAIN;
 const CONCURRENCY = 10;
 const SOCKET = process.env.TEST_MYSQL_SOCKET ?? '/run/mysqld/mysqld.sock';
 const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
@@ -40,7 +38,7 @@ const CUSTOMER = { email: 'bench-customer@portal.test', password: 'bench-custome
 const CUSTOMER_SEED_USER = 4242;
 const REUSED_NAME = 'portal_bench_lists';
 
-if (!process.env.BENCH_MAIN) requireBuiltServer();
+requireBuiltServer();
 requireWrk();
 
 const counts = { ...sizes(SCALE), orders: Math.max(1, Math.round(200_000 * SCALE)), downloads: 0, accessLogs: 0, auditLogs: 0 };
@@ -260,7 +258,7 @@ async function runEngine(engine) {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-lists-data-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const portal = start(process.execPath, [SERVER], portalEnv({ port, dataDir, databaseUrl: database.url, admin: ADMIN }));
+  const portal = start(process.execPath, [MAIN], portalEnv({ port, dataDir, databaseUrl: database.url, admin: ADMIN }));
   try {
     // A reused database may get new migrations (indexes over a million rows) first.
     await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok, 900_000).catch((error) => {

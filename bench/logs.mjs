@@ -32,9 +32,7 @@ const STARTUP_MS = 15 * 60_000;
 const SOCKET = process.env.TEST_MYSQL_SOCKET ?? '/run/mysqld/mysqld.sock';
 const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
 
-// BENCH_MAIN: another build of the server (e.g. a copy of the one before a change, for before/after figures).
-const SERVER = process.env.BENCH_MAIN ?? MAIN;
-if (!process.env.BENCH_MAIN) requireBuiltServer();
+requireBuiltServer();
 requireWrk();
 
 const REUSE = process.env.BENCH_REUSE;
@@ -87,7 +85,7 @@ async function main() {
       LOG_RETENTION_DAYS: '36500',
     },
   );
-  let portal = start(process.execPath, [SERVER], env);
+  let portal = start(process.execPath, [MAIN], env);
   try {
     await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok, STARTUP_MS);
     if (database.seeded) {
@@ -106,7 +104,7 @@ async function main() {
       await seeding.end();
       // As a deployment meets its data: the portal starts on a database that holds it (the first start only migrated it).
       await stop(portal);
-      portal = start(process.execPath, [SERVER], env);
+      portal = start(process.execPath, [MAIN], env);
       await waitFor('the portal', async () => (await fetch(`${base}/api/health`)).ok, STARTUP_MS);
     }
 

@@ -53,6 +53,9 @@ async function nest() {
   console.log(`LISTENING ${app.getHttpServer().address().port}`);
 }
 
+// An orderly exit on SIGTERM (the bench's stop), so a server run with --cpu-prof (BENCH_PROFILE_DIR) writes its profile.
+process.on('SIGTERM', () => process.exit(0));
+
 ({ bare: () => bare(), nest, 'bare-body': bareBody })[process.argv[2]]().catch((error) => {
   console.error(error);
   process.exit(1);

@@ -8,8 +8,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-/** The built server's entry point. */
-export const MAIN = join(ROOT, 'server/dist/server/src/main.js');
+/**
+ * The built server's entry point; BENCH_MAIN names another build's (e.g. a copy of the one before a change, run on
+ * the same machine and data for before/after figures).
+ */
+export const MAIN = process.env.BENCH_MAIN ?? join(ROOT, 'server/dist/server/src/main.js');
 
 export function requireBuiltServer() {
   if (existsSync(MAIN)) return;

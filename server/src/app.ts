@@ -17,6 +17,7 @@ import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/app-config';
 import { migrate } from './database/database.module';
 import { DownloadFastPath } from './modules/downloads/download-fast-path';
+import { ActivationFastPath } from './modules/license-server/activation-fast-path';
 import { DrainState } from './modules/health/drain-state';
 import { AccessLogService } from './modules/logs/access-log.service';
 import { AuditLogService } from './modules/logs/audit-log.service';
@@ -65,8 +66,12 @@ export async function createApp(
   // small file, each layer it passes costs a measurable share of the answer.
   const downloads = app.get(DownloadFastPath);
   app.use((request: Request, response: Response, next: NextFunction) => downloads.use(request, response, next));
+  // So is the activation API's heartbeat (see ActivationFastPath), with the same JSON parser as every other call.
+  const parseJson = jsonBodyParser(config.http.bodyLimit);
+  const activation = app.get(ActivationFastPath);
+  app.use((request: Request, response: Response, next: NextFunction) => activation.use(request, response, next, parseJson));
   app.use(compressedApiAnswers());
-  app.use(jsonBodyParser(config.http.bodyLimit));
+  app.use(parseJson);
   app.useBodyParser('urlencoded', { limit: config.http.bodyLimit, extended: false });
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());

@@ -110,7 +110,9 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     const fast = await t.api().post('/api/license-server/validate').send(body()).expect(200);
     // A query string is not the exact path: Nest's router and the controller answer it.
     const routed = await t.api().post('/api/license-server/validate?via=router').send(body()).expect(200);
-    for (const response of [fast, routed]) {
+    // Nor is a form body: the body parsers and the controller answer it too.
+    const form = await t.api().post('/api/license-server/validate').type('form').send(body()).expect(200);
+    for (const response of [fast, routed, form]) {
       expect(response.headers).toMatchObject({
         'content-type': 'application/json; charset=utf-8',
         'cache-control': 'no-store',
@@ -135,11 +137,16 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
         errors: { hostname: ['property hostname should not exist'] },
       });
     }
+    for (const path of ['/api/license-server/validate', '/api/license-server/validate?via=router']) {
+      const malformed = await t.api().post(path).set('Content-Type', 'application/json').send('{"license_key":').expect(400);
+      expect(malformed.body).toMatchObject({ statusCode: 400, message: 'Malformed JSON in request body' });
+    }
     await t.app.get(AccessLogService).flush();
     const rows = await t.dataSource.query(`SELECT route, path, status FROM access_logs WHERE route = ? ORDER BY id`, [
       '/api/license-server/validate',
     ]);
-    expect(rows.slice(-2).map((row: { path: string; status: number }) => [row.path, Number(row.status)])).toEqual([
+    expect(rows.slice(-3).map((row: { path: string; status: number }) => [row.path, Number(row.status)])).toEqual([
+      ['/api/license-server/validate', 200],
       ['/api/license-server/validate', 200],
       ['/api/license-server/validate', 200],
     ]);

@@ -12,17 +12,13 @@ interface Layer {
 /** Every route the Express router holds, read from the running app (so routes added later are included). */
 export function registeredRoutes(app: NestExpressApplication): RegisteredRoute[] {
   const express = app.getHttpAdapter().getInstance() as { router: { stack: Layer[] } };
-  const routes = express.router.stack
+  return express.router.stack
     .filter((layer) => layer.route)
     .flatMap((layer) =>
       Object.keys(layer.route!.methods)
         .filter((method) => method !== '_all')
         .map((method) => ({ method: method.toUpperCase(), path: layer.route!.path })),
     );
-  // A fast path before the router (middleware for one route: the activation API) is a layer of the same method and
-  // path as its route: one route, listed once.
-  const seen = new Set<string>();
-  return routes.filter(({ method, path }) => !seen.has(`${method} ${path}`) && !!seen.add(`${method} ${path}`));
 }
 
 /** A concrete URL for a route pattern: every `:param` becomes 1. */

@@ -1,4 +1,4 @@
-import { Injectable, NestMiddleware, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
@@ -24,15 +24,19 @@ const HANDLERS = [
   LicenseServerController.prototype.deactivateServer,
 ];
 
+/** Parses a JSON body into request.body (the app's parser, with its limits); calls back with a refusal, if any. */
+export type JsonBodyParser = (request: Request, response: Response, done: (error?: unknown) => void) => void;
+
 /**
- * POST /api/license-server/{activate,validate,deactivate}, answered before Nest's router: for the heartbeat that
- * streaming servers send all day, the router, guard, interceptor and parameter machinery cost more than the
- * call's own work. The same steps run as in LicenseServerController (the body checked by parseActivationRequest,
- * the service, the same bytes written); a refusal thrown here reaches the global exception filter as it would
- * from the controller. Security headers, body parsing and the access log have applied already.
+ * POST /api/license-server/{activate,validate,deactivate} with a JSON body, answered before the body parsers and
+ * Nest's router (mounted in createApp right after the access log): for the heartbeat that streaming servers send
+ * all day, the twenty router layers before the route, the guard, interceptor and parameter machinery cost more than
+ * the call's own work. The same steps run as in LicenseServerController (the app's JSON parser, the body checked by
+ * parseActivationRequest, the service, the same bytes written); a refusal goes to next(error), which ends in the
+ * global exception filter as a refusal from the controller does. Any other body (a form, none) takes the long way.
  */
 @Injectable()
-export class ActivationFastPath implements NestMiddleware, OnModuleInit {
+export class ActivationFastPath implements OnModuleInit {
   constructor(
     private readonly server: LicenseServerService,
     private readonly reflector: Reflector,
@@ -56,13 +60,22 @@ export class ActivationFastPath implements NestMiddleware, OnModuleInit {
     }
   }
 
-  async use(request: Request, response: Response, next: NextFunction): Promise<void> {
+  use(request: Request, response: Response, next: NextFunction, parseJson: JsonBodyParser): void {
     const call = request.method === 'POST' ? ACTIONS.get(request.originalUrl) : undefined;
     if (!call) return next();
-    // What the access log records as the route, as Nest's router would have set it.
-    Object.assign(request, { route: call.route });
-    const parsed = parseActivationRequest(request.body, call.action !== 'deactivate');
-    const { body } = await this.server.handle(call.action, parsed, request.ip ?? null);
+    parseJson(request, response, (refused) => {
+      if (refused) return next(refused);
+      // Not JSON (a form, no body): the body parsers and the controller answer it.
+      if (request.body === undefined) return next();
+      // What the access log records as the route, as Nest's router would have set it.
+      Object.assign(request, { route: call.route });
+      this.answer(call.action, request, response).catch(next);
+    });
+  }
+
+  private async answer(action: LicenseServerAction, request: Request, response: Response): Promise<void> {
+    const parsed = parseActivationRequest(request.body, action !== 'deactivate');
+    const { body } = await this.server.handle(action, parsed, request.ip ?? null);
     sendSignedAnswer(response, body);
   }
 }

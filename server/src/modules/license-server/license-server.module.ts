@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DevicesModule } from '../devices/devices.module';
 import { LicensesModule } from '../licenses/licenses.module';
@@ -48,15 +48,4 @@ import { TestScriptArchive } from './test-script-archive';
   /** System Health shows how the sync stands. */
   exports: [LicenseServerSyncService],
 })
-export class LicenseServerModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(ActivationFastPath)
-      .forRoutes(
-        ...(['activate', 'validate', 'deactivate'] as const).map((call) => ({
-          path: `license-server/${call}`,
-          method: RequestMethod.POST,
-        })),
-      );
-  }
-}
+export class LicenseServerModule {}

@@ -13,6 +13,12 @@ export type { DownloadLogEntity } from './download-log.entity';
 
 export type DownloadLogEntry = Omit<DownloadLogEntity, 'id'>;
 
+/**
+ * Rows that start a write at once: at thousands of small downloads a second, a second's rows in one SQLite
+ * transaction held the event loop for 50 ms and more (every answer waited); 500 rows take a few.
+ */
+const MAX_HELD_ROWS = 500;
+
 const COLUMNS: Array<keyof DownloadLogEntry> = [
   'user_id',
   'user_email',
@@ -55,6 +61,7 @@ export class DownloadLogsService implements BeforeApplicationShutdown, OnApplica
       ]),
     1000,
     (error) => this.logger.error(`Download log rows not stored yet (kept for the next try): ${(error as Error).message}`),
+    MAX_HELD_ROWS,
   );
 
   constructor(
