@@ -33,6 +33,8 @@ import {
   stop,
   waitFor,
   portalEnv,
+  readLoopDelay,
+  resetLoopDelay,
 } from './support/processes.mjs';
 import { benchResults } from './support/results.mjs';
 
@@ -249,7 +251,8 @@ function summary(name, result) {
 function printRow(row) {
   console.log(
     `  ${row.name.padEnd(16)} ${row.rps.toFixed(0).padStart(7)} req/s   p50 ${String(row.p50).padStart(3)} ms   p99 ${String(row.p99).padStart(3)} ms` +
-      (Number.isFinite(row.cpuUs) ? `   CPU ${row.cpuUs.toFixed(0).padStart(4)} µs/answer` : ''),
+      (Number.isFinite(row.cpuUs) ? `   CPU ${row.cpuUs.toFixed(0).padStart(4)} µs/answer` : '') +
+      (Number.isFinite(row.loopMaxMs) ? `   event loop held ≤ ${row.loopMaxMs.toFixed(0)} ms` : ''),
   );
 }
 
@@ -327,9 +330,13 @@ async function main() {
     if (ROUNDS > 1) console.log(`Round ${round}:`);
     for (const entry of targets) {
       const warm = await load(entry.target, WARMUP, null);
+      await resetLoopDelay(entry.target.process);
       const cpuBefore = cpuOf(entry.target.process.child.pid);
       const run = await load(entry.target, DURATION, entry.checks ?? null);
       const row = summary(entry.name, run);
+      // The longest the server's event loop was held during the run (it measures its own; written twice a second).
+      await sleep(600);
+      row.loopMaxMs = readLoopDelay(entry.target.process)?.max ?? NaN;
       // CPU time per answer: what the server costs whatever else loads the machine (rates alone swing with it).
       row.cpuUs = ((cpuOf(entry.target.process.child.pid) - cpuBefore) * 1e6) / run.requests.total;
       runs.get(entry.name).push(row);

@@ -5,12 +5,13 @@ import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express
 import { SwaggerModule } from '@nestjs/swagger';
 import express, { json, type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { runSeeds, SeedReport } from '../../seeds/seed-runner';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
-import { ApiError } from './common/api-error';
+import { ApiError, MALFORMED_JSON } from './common/api-error';
 import { assertJsonWithinLimits } from './common/json-limits';
 import { securityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation';
@@ -55,27 +56,40 @@ export async function createApp(
   app.set('trust proxy', config.http.trustProxy);
 
   const drain = app.get(DrainState);
-  // While draining, every answer asks the client to reconnect (to another instance) instead of keeping this connection.
-  app.use((_request: Request, response: Response, next: NextFunction) => {
-    if (drain.draining) response.setHeader('Connection', 'close');
-    next();
-  });
-  app.use(securityHeaders());
-  app.use(app.get(AccessLogService).middleware());
+  // What Express runs before its router for every request, in order (the activation fast path runs them too).
+  const before = [
+    // While draining, every answer asks the client to reconnect (to another instance) instead of keeping this connection.
+    (_request: Request, response: Response, next: NextFunction) => {
+      if (drain.draining) response.setHeader('Connection', 'close');
+      next();
+    },
+    securityHeaders(),
+    app.get(AccessLogService).middleware(),
+  ];
+  for (const step of before) app.use(step);
   // A signed-in download is answered here, before the body parsers and Nest's router (see DownloadFastPath): for a
   // small file, each layer it passes costs a measurable share of the answer.
   const downloads = app.get(DownloadFastPath);
   app.use((request: Request, response: Response, next: NextFunction) => downloads.use(request, response, next));
-  // So is the activation API's heartbeat (see ActivationFastPath), with the same JSON parser as every other call.
-  const parseJson = jsonBodyParser(config.http.bodyLimit);
-  const activation = app.get(ActivationFastPath);
-  app.use((request: Request, response: Response, next: NextFunction) => activation.use(request, response, next, parseJson));
   app.use(compressedApiAnswers());
+  const parseJson = jsonBodyParser(config.http.bodyLimit);
   app.use(parseJson);
   app.useBodyParser('urlencoded', { limit: config.http.bodyLimit, extended: false });
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(new AllExceptionsFilter(auditFailures(app.get(AuditLogService))));
+  const filter = new AllExceptionsFilter(auditFailures(app.get(AuditLogService)));
+  app.useGlobalFilters(filter);
+  // The activation API's heartbeat is answered before Express's router (see ActivationFastPath).
+  const expressApp = app.getHttpAdapter().getInstance() as express.Express;
+  const server = app.getHttpServer() as Server;
+  const [listener, ...others] = server.listeners('request');
+  if (listener !== expressApp || others.length)
+    throw new Error('The HTTP server no longer hands its requests to Express alone: update the activation fast path');
+  server.removeListener('request', expressApp);
+  server.on(
+    'request',
+    app.get(ActivationFastPath).listener({ express: expressApp, before, parseJson, bodyLimit: config.http.bodyLimit, filter }),
+  );
 
   if (options.docs !== false) {
     SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app), {
@@ -108,12 +122,11 @@ function exactRouting(): express.Express {
  * express.json, with a parse failure reported as such rather than as the parser's internal message, and a
  * body too deep, too wide or not valid Unicode refused before validation (see json-limits.ts).
  */
-function jsonBodyParser(limit: string) {
+function jsonBodyParser(limit: number) {
   const parse = json({ limit });
   return (request: Request, response: Response, next: NextFunction) =>
     parse(request, response, (error?: unknown) => {
-      if ((error as { type?: string } | undefined)?.type === 'entity.parse.failed')
-        return next(ApiError.badRequest('Malformed JSON in request body'));
+      if ((error as { type?: string } | undefined)?.type === 'entity.parse.failed') return next(ApiError.badRequest(MALFORMED_JSON));
       if (error) return next(error);
       try {
         assertJsonWithinLimits(request.body);

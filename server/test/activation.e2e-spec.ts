@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { DeviceEntity } from '../src/modules/devices/device.entity';
 import { DevicesService } from '../src/modules/devices/devices.service';
 import { LicenseEntity } from '../src/modules/licenses/license.entity';
@@ -150,6 +151,47 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
       ['/api/license-server/validate', 200],
       ['/api/license-server/validate', 200],
     ]);
+  });
+
+  describe('reads an odd body as the app does everywhere else: the exact path (its own reader) answers as the routed one', () => {
+    const valid = () => ({ license_key: 'SH-NOPE0-NOPE0-NOPE0-NOPE0-NOPE0', server_uid: serverUid(), nonce: nonce() });
+    const nested = (depth: number): unknown => (depth ? { a: nested(depth - 1) } : 1);
+    it.each<[string, () => { body: Buffer; headers?: Record<string, string> }]>([
+      ['a JSON string', () => ({ body: Buffer.from('"SH-NOPE0"') })],
+      ['a JSON number', () => ({ body: Buffer.from('42') })],
+      ['an array', () => ({ body: Buffer.from('[1, 2]') })],
+      ['whitespace before the object', () => ({ body: Buffer.from(`\r\n\t ${JSON.stringify(valid())}`) })],
+      [
+        'bytes that are not UTF-8',
+        () => ({ body: Buffer.concat([Buffer.from('{"license_key": "SH-'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]) }),
+      ],
+      ['40 levels deep', () => ({ body: Buffer.from(JSON.stringify({ ...valid(), hostname: nested(40) })) })],
+      [
+        'a charset other than UTF-8',
+        () => ({ body: Buffer.from(JSON.stringify(valid())), headers: { 'Content-Type': 'application/json; charset=latin1' } }),
+      ],
+      [
+        'UTF-8 named in quotes and capitals',
+        () => ({ body: Buffer.from(JSON.stringify(valid())), headers: { 'Content-Type': 'application/json; charset="UTF-8"' } }),
+      ],
+      ['gzip', () => ({ body: gzipSync(JSON.stringify(valid())), headers: { 'Content-Encoding': 'gzip' } })],
+      ['a body over 8 kB', () => ({ body: Buffer.from(JSON.stringify({ ...valid(), hostname: 'h'.repeat(9000) })) })],
+    ])('%s', async (_case, make) => {
+      const answers = [];
+      for (const path of ['/api/license-server/validate', '/api/license-server/validate?via=router']) {
+        const { body, headers } = make();
+        // The bytes as they are (supertest would send a Buffer as JSON of its bytes).
+        const call = t
+          .api()
+          .post(path)
+          .set({ 'Content-Type': 'application/json', ...headers })
+          .serialize((raw: Buffer) => raw);
+        const { status, body: answer } = await call.send(body);
+        answers.push({ status, answer: status === 200 ? { success: answer.success, code: answer.data.code } : answer });
+      }
+      expect(answers[0]).toEqual(answers[1]);
+      expect(answers[0].status).toBeLessThan(500);
+    });
   });
 
   it('refuses revoked, expired and pending licenses with their codes', async () => {

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { driverCode, isDatabaseUnavailable, isUniqueViolation, isValueTooLong } from '../database/driver-errors';
-import { TooManyAttemptsError } from './api-error';
+import { MALFORMED_JSON, TooManyAttemptsError } from './api-error';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request',
@@ -71,7 +71,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const message =
         httpLike.type === 'entity.parse.failed'
-          ? 'Malformed JSON in request body'
+          ? MALFORMED_JSON
           : httpLike.type === 'entity.too.large'
             ? 'Request body too large'
             : httpLike.expose && httpLike.message

@@ -2,6 +2,9 @@ import { HttpException, HttpStatus } from '@nestjs/common';
 
 export type FieldErrors = Record<string, string[]>;
 
+/** What a body that is not valid JSON (or, as body-parser's strict mode has it, not an object or array) is told. */
+export const MALFORMED_JSON = 'Malformed JSON in request body';
+
 /** The one error body of the API: `{statusCode, message, errors?}`. */
 export class ApiError extends HttpException {
   constructor(status: HttpStatus, message: string, errors?: FieldErrors) {

@@ -81,6 +81,24 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('BODY_LIMIT, read as body-parser reads a limit', () => {
+    it.each([
+      [undefined, 1024 ** 2],
+      ['1mb', 1024 ** 2],
+      ['500kb', 500 * 1024],
+      ['14KB', 14 * 1024],
+      ['1.5mb', 1.5 * 1024 ** 2],
+      ['4096', 4096],
+      [' 2 mb ', 2 * 1024 ** 2],
+    ])('BODY_LIMIT=%j is %j bytes', (raw, bytes) => {
+      expect(loadConfig({ DATA_DIR: tempDir(), BODY_LIMIT: raw }).http.bodyLimit).toBe(bytes);
+    });
+
+    it.each(['lots', '1tb', '-1mb', '100', '2gb', '1 m b'])('refuses BODY_LIMIT=%j', (raw) => {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), BODY_LIMIT: raw })).toThrow(/BODY_LIMIT must be a size from 1kb to 1gb/);
+    });
+  });
+
   describe('production', () => {
     it('refuses to start on the sandbox payment provider unless PAYMENT_PROVIDER names it', () => {
       const { PAYMENT_PROVIDER: _named, ...implicit } = production;

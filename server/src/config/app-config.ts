@@ -34,7 +34,8 @@ export interface AppConfig {
   jwt: { secret: string; ttlSeconds: number };
   mail: { smtpUrl: string | null; from: string };
   http: {
-    bodyLimit: string;
+    /** Largest request body in bytes (BODY_LIMIT: bytes, or a size such as 500kb or 1mb). */
+    bodyLimit: number;
     trustProxy: TrustProxy;
     /** Idle keep-alive connections stay open this long (HTTP_KEEP_ALIVE_SECONDS): longer than a balancer's idle timeout, so it never reuses a closing one. */
     keepAliveSeconds: number;
@@ -246,7 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwt: { secret: jwtSecret, ttlSeconds },
     mail: { smtpUrl, from: env.MAIL_FROM || 'StreamHub Portal <no-reply@localhost>' },
     http: {
-      bodyLimit: env.BODY_LIMIT || '1mb',
+      bodyLimit: byteSize('BODY_LIMIT', env.BODY_LIMIT || '1mb', problems),
       trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
       keepAliveSeconds: int('HTTP_KEEP_ALIVE_SECONDS', 65, 1, 3600),
     },
@@ -329,6 +330,17 @@ function parseStorage(
     presignSeconds: int('S3_PRESIGN_SECONDS', 60, 1, 7 * 24 * 3600),
   };
   return storage;
+}
+
+/** A size as body-parser reads one (bytes, or b, kb, mb, gb in units of 1024), in bytes. */
+function byteSize(name: string, raw: string, problems: string[]): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
+  const bytes = match ? Math.floor(Number(match[1]) * 1024 ** ['b', 'kb', 'mb', 'gb'].indexOf((match[2] ?? 'b').toLowerCase())) : NaN;
+  if (!(bytes >= 1024 && bytes <= 1024 ** 3)) {
+    problems.push(`${name} must be a size from 1kb to 1gb, such as 500kb or 1mb (got "${raw}")`);
+    return 1024 ** 2;
+  }
+  return bytes;
 }
 
 /**
