@@ -4,6 +4,7 @@ import { createConnection } from 'mysql2/promise';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
+import { WalCheckpoints } from './wal-checkpoints';
 import { OffLoopReadsShutdown } from './off-loop-reads';
 
 /** MariaDB and MySQL report defaults differently; TypeORM must know which one it talks to. */
@@ -28,7 +29,8 @@ export class DatabaseModule {
           useFactory: async (): Promise<DataSourceOptions> => dataSourceOptions(await resolveDatabase(database)),
         }),
       ],
-      providers: [OffLoopReadsShutdown],
+      providers: [OffLoopReadsShutdown, WalCheckpoints],
+      exports: [WalCheckpoints],
     };
   }
 }

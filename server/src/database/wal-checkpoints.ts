@@ -1,0 +1,109 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Worker } from 'node:worker_threads';
+import { DataSource } from 'typeorm';
+
+/** How often the worker copies the write-ahead log into the database file. */
+const CHECKPOINT_EVERY_MS = 1000;
+/** SQLite's own default: a checkpoint by the committing connection once the log holds this many pages. */
+const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
+
+/**
+ * The worker: its own connection to the portal's SQLite file, checkpointing every CHECKPOINT_EVERY_MS. PASSIVE
+ * copies what it can without waiting for readers or writers (it never takes the busy handler), so the app's
+ * connection goes on writing meanwhile. Each result is posted back ({busy, log, checkpointed}: pages).
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { fileMustExist: true });
+const checkpoint = () => {
+  const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+  parentPort.postMessage(result);
+};
+const timer = setInterval(checkpoint, workerData.everyMs);
+parentPort.on('message', (message) => {
+  if (message === 'now') return checkpoint();
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+/** What one checkpoint did, as SQLite reports it. */
+export interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
+interface SqliteConnection {
+  pragma(sql: string, options?: { simple: boolean }): unknown;
+}
+
+/**
+ * WAL checkpoints of a SQLite file off the event loop. By default the connection whose commit finds 1,000 pages in
+ * the log copies them into the database file and syncs it, there and then: on the app's one connection that held
+ * the event loop for 50 ms and more every second or two under write load (bench:downloads: every request waited).
+ * The app's connection stops checkpointing (wal_autocheckpoint = 0) and a worker thread with its own connection
+ * does it every second. Should the worker fail, the app's connection checkpoints as before rather than let the log
+ * grow. Closing the last connection at shutdown checkpoints what is left. MySQL and in-memory SQLite: nothing to do.
+ */
+@Injectable()
+export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('WalCheckpoints');
+  private worker: Worker | null = null;
+  private readonly waiting: Array<(result: CheckpointResult) => void> = [];
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  onApplicationBootstrap(): void {
+    const path = this.filePath();
+    if (!path) return;
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { path, driver: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS },
+    });
+    worker.unref();
+    worker.on('message', (result: CheckpointResult) => {
+      for (const resolve of this.waiting.splice(0)) resolve(result);
+    });
+    const failed = (error: unknown) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.logger.error(`Checkpoint worker stopped (${String(error)}); the app's connection checkpoints again`);
+      this.connection().pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
+    };
+    worker.on('error', failed);
+    worker.on('exit', (code) => failed(`exit code ${code}`));
+    this.connection().pragma('wal_autocheckpoint = 0');
+    this.worker = worker;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (!worker) return;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.postMessage('stop');
+    await exited;
+  }
+
+  /** The result of a checkpoint run now (for tests and diagnostics); null when this data source needs none. */
+  checkpointNow(): Promise<CheckpointResult> | null {
+    if (!this.worker) return null;
+    const result = new Promise<CheckpointResult>((resolve) => this.waiting.push(resolve));
+    this.worker.postMessage('now');
+    return result;
+  }
+
+  private filePath(): string | null {
+    const { type, database } = this.dataSource.options;
+    if (type !== 'better-sqlite3') return null;
+    const path = String(database);
+    return path === ':memory:' || path.startsWith('file::memory:') ? null : path;
+  }
+
+  private connection(): SqliteConnection {
+    return (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+  }
+}
