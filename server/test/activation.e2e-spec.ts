@@ -1,3 +1,4 @@
+import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { DeviceEntity } from '../src/modules/devices/device.entity';
 import { DevicesService } from '../src/modules/devices/devices.service';
@@ -194,6 +195,39 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
       expect(answers[0]).toEqual(answers[1]);
       expect(answers[0].status).toBeLessThan(500);
     });
+  });
+
+  it('logs a client that drops the connection halfway through its body as 499, and goes on serving', async () => {
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    const marker = `left-${nonce()}`;
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        // 200 bytes announced, a few sent, then the connection dropped.
+        socket.write(
+          `POST /api/license-server/validate HTTP/1.1\r\nHost: localhost\r\nUser-Agent: ${marker}\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{"license_key":',
+          () => socket.destroy(),
+        );
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve());
+    });
+    const logged = async () => {
+      // A turn of the event loop first: on SQLite a query settles at once, and the server must see the close.
+      await new Promise(setImmediate);
+      await t.app.get(AccessLogService).flush();
+      return t.dataSource.query('SELECT path, status FROM access_logs WHERE user_agent = ?', [marker]);
+    };
+    let rows = await logged();
+    while (!rows.length) rows = await logged();
+    expect(rows.map((row: { path: string; status: number }) => [row.path, Number(row.status)])).toEqual([
+      ['/api/license-server/validate', 499],
+    ]);
+    const issued = await issueLicense(t);
+    const uid = serverUid();
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: uid }).expect(200);
+    const after = await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: uid }).expect(200);
+    expect(after.body.data.code).toBe('VALID');
   });
 
   it('refuses revoked, expired and pending licenses with their codes', async () => {

@@ -10,19 +10,25 @@ const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 /**
  * The worker: its own connection to the portal's SQLite file, checkpointing every CHECKPOINT_EVERY_MS. PASSIVE
  * copies what it can without waiting for readers or writers (it never takes the busy handler), so the app's
- * connection goes on writing meanwhile. Each result is posted back ({busy, log, checkpointed}: pages).
+ * connection goes on writing meanwhile. A checkpoint asked for (`checkpointNow`) answers with its result.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
-const checkpoint = () => {
-  const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-  parentPort.postMessage(result);
+const checkpoint = (asked) => {
+  let answer;
+  try {
+    answer = { asked, result: db.pragma('wal_checkpoint(PASSIVE)')[0] };
+  } catch (error) {
+    // Another connection checkpointing (the app's, closing) is no reason to stop: the next turn tries again.
+    answer = { asked, error: String((error && error.message) || error) };
+  }
+  if (asked !== undefined) parentPort.postMessage(answer);
 };
 const timer = setInterval(checkpoint, workerData.everyMs);
 parentPort.on('message', (message) => {
-  if (message === 'now') return checkpoint();
+  if (message.asked !== undefined) return checkpoint(message.asked);
   clearInterval(timer);
   db.close();
   parentPort.close();
@@ -52,7 +58,9 @@ interface SqliteConnection {
 export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WalCheckpoints');
   private worker: Worker | null = null;
-  private readonly waiting: Array<(result: CheckpointResult) => void> = [];
+  /** Checkpoints asked for by `checkpointNow`, by number, until the worker answers. */
+  private readonly asked = new Map<number, { resolve: (result: CheckpointResult) => void; reject: (error: Error) => void }>();
+  private nextAsked = 0;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -64,8 +72,11 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
       workerData: { path, driver: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS },
     });
     worker.unref();
-    worker.on('message', (result: CheckpointResult) => {
-      for (const resolve of this.waiting.splice(0)) resolve(result);
+    worker.on('message', ({ asked, result, error }: { asked: number; result?: CheckpointResult; error?: string }) => {
+      const waiting = this.asked.get(asked);
+      this.asked.delete(asked);
+      if (error !== undefined) waiting?.reject(new Error(error));
+      else waiting?.resolve(result!);
     });
     const failed = (error: unknown) => {
       if (this.worker !== worker) return;
@@ -84,15 +95,16 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
     this.worker = null;
     if (!worker) return;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.postMessage('stop');
+    worker.postMessage({ stop: true });
     await exited;
   }
 
   /** The result of a checkpoint run now (for tests and diagnostics); null when this data source needs none. */
   checkpointNow(): Promise<CheckpointResult> | null {
     if (!this.worker) return null;
-    const result = new Promise<CheckpointResult>((resolve) => this.waiting.push(resolve));
-    this.worker.postMessage('now');
+    const asked = this.nextAsked++;
+    const result = new Promise<CheckpointResult>((resolve, reject) => this.asked.set(asked, { resolve, reject }));
+    this.worker.postMessage({ asked });
     return result;
   }
 
