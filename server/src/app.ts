@@ -19,7 +19,7 @@ import { AppConfig } from './config/app-config';
 import { migrate } from './database/database.module';
 import { DownloadFastPath } from './modules/downloads/download-fast-path';
 import { ActivationFastPath } from './modules/license-server/activation-fast-path';
-import { DrainState } from './modules/health/drain-state';
+import { DrainState } from './modules/health/drain-state.service';
 import { AccessLogService } from './modules/logs/access-log.service';
 import { AuditLogService } from './modules/logs/audit-log.service';
 import { auditFailures } from './modules/logs/failure-reporter';
@@ -56,24 +56,19 @@ export async function createApp(
   app.set('trust proxy', config.http.trustProxy);
 
   const drain = app.get(DrainState);
-  // What Express runs before its router for every request, in order (the activation fast path runs them too).
-  const before = [
-    // While draining, every answer asks the client to reconnect (to another instance) instead of keeping this connection.
-    (_request: Request, response: Response, next: NextFunction) => {
-      if (drain.draining) response.setHeader('Connection', 'close');
-      next();
-    },
-    securityHeaders(),
-    app.get(AccessLogService).middleware(),
-  ];
-  for (const step of before) app.use(step);
+  // While draining, every answer asks the client to reconnect (to another instance) instead of keeping this connection.
+  app.use((_request: Request, response: Response, next: NextFunction) => {
+    if (drain.draining) response.setHeader('Connection', 'close');
+    next();
+  });
+  app.use(securityHeaders());
+  app.use(app.get(AccessLogService).middleware());
   // A signed-in download is answered here, before the body parsers and Nest's router (see DownloadFastPath): for a
   // small file, each layer it passes costs a measurable share of the answer.
   const downloads = app.get(DownloadFastPath);
   app.use((request: Request, response: Response, next: NextFunction) => downloads.use(request, response, next));
   app.use(compressedApiAnswers());
-  const parseJson = jsonBodyParser(config.http.bodyLimit);
-  app.use(parseJson);
+  app.use(jsonBodyParser(config.http.bodyLimit));
   app.useBodyParser('urlencoded', { limit: config.http.bodyLimit, extended: false });
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
@@ -88,7 +83,7 @@ export async function createApp(
   server.removeListener('request', expressApp);
   server.on(
     'request',
-    app.get(ActivationFastPath).listener({ express: expressApp, before, parseJson, bodyLimit: config.http.bodyLimit, filter }),
+    app.get(ActivationFastPath).listener({ express: expressApp, bodyLimit: config.http.bodyLimit, filter }),
   );
 
   if (options.docs !== false) {

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import type { AppConfig } from './config/app-config';
-import { DrainState } from './modules/health/drain-state';
+import { DrainState } from './modules/health/drain-state.service';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,6 +2,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { DeviceEntity } from '../src/modules/devices/device.entity';
 import { DevicesService } from '../src/modules/devices/devices.service';
+import { DrainState } from '../src/modules/health/drain-state.service';
 import { LicenseEntity } from '../src/modules/licenses/license.entity';
 import { AccessLogService } from '../src/modules/logs/access-log.service';
 import { RemoteLogEntity } from '../src/modules/logs/remote-log.entity';
@@ -104,16 +105,22 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     expect(verifySignedAnswer(unknown, publicKey)).toBe(true);
   });
 
-  it('answers the same before the router (the exact path) as through it (another spelling): headers, signed body, access-log route', async () => {
+  it('answers the same before the router (the exact path) as through it (another spelling): headers, signed body, access-log row', async () => {
     const issued = await issueLicense(t, { max_activations: 2 });
     const uid = serverUid();
     await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: uid }).expect(200);
     const body = () => ({ license_key: issued.license_key, server_uid: uid, nonce: nonce() });
-    const fast = await t.api().post('/api/license-server/validate').send(body()).expect(200);
+    const agent = (name: string) => `${name}-${nonce()}`;
+    const agents = { fast: agent('fast'), routed: agent('routed'), form: agent('form') };
+    const fast = await t.api().post('/api/license-server/validate').set('User-Agent', agents.fast).send(body()).expect(200);
     // A query string is not the exact path: Nest's router and the controller answer it.
-    const routed = await t.api().post('/api/license-server/validate?via=router').send(body()).expect(200);
+    const routed = await t.api().post('/api/license-server/validate?via=router').set('User-Agent', agents.routed).send(body()).expect(200);
     // Nor is a form body: the body parsers and the controller answer it too.
-    const form = await t.api().post('/api/license-server/validate').type('form').send(body()).expect(200);
+    const form = await t.api().post('/api/license-server/validate').set('User-Agent', agents.form).type('form').send(body()).expect(200);
+    // Every header the same (the date aside), whichever path answered.
+    const headersOf = ({ headers }: { headers: Record<string, string> }) => ({ ...headers, date: undefined });
+    expect(headersOf(fast)).toEqual(headersOf(routed));
+    expect(headersOf(fast)).toEqual(headersOf(form));
     for (const response of [fast, routed, form]) {
       expect(response.headers).toMatchObject({
         'content-type': 'application/json; charset=utf-8',
@@ -126,7 +133,8 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
       expect(Object.keys(response.body.data).at(-1)).toBe('signature');
       expect(verifySignedAnswer(response.body.data, publicKey)).toBe(true);
     }
-    // Refusals leave through the exception filter either way.
+    // Refusals leave through the exception filter either way, with the same headers.
+    const refusals = [];
     for (const path of ['/api/license-server/deactivate', '/api/license-server/deactivate?via=router']) {
       const refused = await t
         .api()
@@ -138,20 +146,50 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
         message: 'property hostname should not exist',
         errors: { hostname: ['property hostname should not exist'] },
       });
+      refusals.push(headersOf(refused));
     }
+    expect(refusals[0]).toEqual(refusals[1]);
     for (const path of ['/api/license-server/validate', '/api/license-server/validate?via=router']) {
       const malformed = await t.api().post(path).set('Content-Type', 'application/json').send('{"license_key":').expect(400);
       expect(malformed.body).toMatchObject({ statusCode: 400, message: 'Malformed JSON in request body' });
     }
+    // The same access-log row, but for the path as sent and the time it took.
     await t.app.get(AccessLogService).flush();
-    const rows = await t.dataSource.query(`SELECT route, path, status FROM access_logs WHERE route = ? ORDER BY id`, [
-      '/api/license-server/validate',
-    ]);
-    expect(rows.slice(-3).map((row: { path: string; status: number }) => [row.path, Number(row.status)])).toEqual([
-      ['/api/license-server/validate', 200],
-      ['/api/license-server/validate', 200],
-      ['/api/license-server/validate', 200],
-    ]);
+    const rowOf = async (userAgent: string) => {
+      const rows = await t.dataSource.query(
+        'SELECT method, route, path, status, bytes_out, user_id, user_email, ip_address, user_agent FROM access_logs WHERE user_agent = ?',
+        [userAgent],
+      );
+      expect(rows).toHaveLength(1);
+      return { ...rows[0], status: Number(rows[0].status), bytes_out: Number(rows[0].bytes_out), user_agent: undefined };
+    };
+    const fastRow = await rowOf(agents.fast);
+    expect(fastRow).toMatchObject({ method: 'POST', route: '/api/license-server/validate', path: '/api/license-server/validate', status: 200 });
+    expect(fastRow.bytes_out).toBeGreaterThan(Number(fast.headers['content-length']));
+    expect(fastRow.ip_address).toMatch(/127\.0\.0\.1/);
+    expect(fastRow).toEqual(await rowOf(agents.form));
+    expect({ ...fastRow, path: undefined }).toEqual({ ...(await rowOf(agents.routed)), path: undefined });
+  });
+
+  it('asks the client to reconnect elsewhere while draining, on the exact path as through the router', async () => {
+    const draining = await startTestApp();
+    try {
+      const issued = await issueLicense(draining, { max_activations: 2 });
+      const uid = serverUid();
+      await callLicenseServer(draining, 'activate', { license_key: issued.license_key, server_uid: uid }).expect(200);
+      // A client that would keep the connection.
+      const call = (path: string) =>
+        draining.api().post(path).set('Connection', 'keep-alive').send({ license_key: issued.license_key, server_uid: uid, nonce: nonce() });
+      expect((await call('/api/license-server/validate').expect(200)).headers.connection).toBe('keep-alive');
+      draining.app.get(DrainState).start();
+      for (const path of ['/api/license-server/validate', '/api/license-server/validate?via=router']) {
+        const answer = await call(path).expect(200);
+        expect(answer.headers.connection).toBe('close');
+        expect(answer.body.data.code).toBe('VALID');
+      }
+    } finally {
+      await draining.close();
+    }
   });
 
   describe('reads an odd body as the app does everywhere else: the exact path (its own reader) answers as the routed one', () => {

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../../common/public.decorator';
-import { DrainState } from './drain-state';
+import { DrainState } from './drain-state.service';
 import { HealthDto } from './health.dto';
 
 @ApiTags('health')

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { DrainState } from './drain-state';
+import { DrainState } from './drain-state.service';
 import { HealthController } from './health.controller';
 
 /** /api/health for balancers and monitors, and the drain state a graceful shutdown sets. */

@@ -3,13 +3,16 @@ import { GUARDS_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { AUDIT } from '../../common/audit.decorator';
 import { IS_PUBLIC } from '../../common/public.decorator';
+import { DrainState } from '../health/drain-state.service';
+import { AccessLogService } from '../logs/access-log.service';
 import { ActivationFastPath } from './activation-fast-path';
 import { LicenseServerController } from './license-server.controller';
 import { LicenseServerService } from './license-server.service';
 
 describe('ActivationFastPath', () => {
   // Only its start-up check runs here: it reads the routes' declarations, nothing else.
-  const fastPath = () => new ActivationFastPath({} as LicenseServerService, new Reflector());
+  const fastPath = () =>
+    new ActivationFastPath({} as LicenseServerService, new Reflector(), {} as DrainState, {} as AccessLogService);
   const handler = LicenseServerController.prototype.validateServer;
 
   it('starts while the activation routes are public and run nothing of their own', () => {

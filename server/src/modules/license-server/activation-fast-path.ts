@@ -2,24 +2,34 @@ import { ExceptionFilter, Injectable, OnModuleInit } from '@nestjs/common';
 import { GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import type { Express, Request, RequestHandler, Response } from 'express';
+import type { Express, Request, Response } from 'express';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import proxyaddr from 'proxy-addr';
 import { REQUIRED_ROLE } from '../../common/admin-only.decorator';
 import { AUDIT } from '../../common/audit.decorator';
 import { ApiError, MALFORMED_JSON } from '../../common/api-error';
 import { assertJsonWithinLimits } from '../../common/json-limits';
 import { IS_PUBLIC } from '../../common/public.decorator';
+import { API_ANSWER_HEADERS } from '../../common/security-headers';
+import { DrainState } from '../health/drain-state.service';
+import { AccessLogService } from '../logs/access-log.service';
 import { parseActivationRequest } from './activation-request';
-import { LicenseServerController, sendSignedAnswer } from './license-server.controller';
+import { LicenseServerController } from './license-server.controller';
 import { LicenseServerAction, LicenseServerService } from './license-server.service';
 
 /** The activation API's calls by their exact path (a query string or another spelling goes the long way). */
-const ACTIONS = new Map<string, { action: LicenseServerAction; route: { path: string } }>(
+const ACTIONS = new Map<string, { action: LicenseServerAction; path: string }>(
   (['activate', 'validate', 'deactivate'] as const).map((action) => {
     const path = `/api/license-server/${action}`;
-    return [path, { action, route: { path } }];
+    return [path, { action, path }];
   }),
 );
+/** An answer's headers: those of every API answer, and those LicenseServerController's answers add. */
+const ANSWER_HEADERS = [...API_ANSWER_HEADERS, 'Content-Type', 'application/json; charset=utf-8'];
+/** The access log's route of a request no route answered. */
+const NO_ROUTE = '-';
+/** The header of every answer while this instance drains (as the app's drain middleware sets it). */
+const CLOSING = ['Connection', 'close'];
 
 /** The handlers this path stands in for. */
 const HANDLERS = [
@@ -28,17 +38,10 @@ const HANDLERS = [
   LicenseServerController.prototype.deactivateServer,
 ];
 
-/** Parses a JSON body into request.body (the app's parser, with its limits); calls back with a refusal, if any. */
-export type JsonBodyParser = (request: Request, response: Response, done: (error?: unknown) => void) => void;
-
 /** What the fast path needs of the app it stands in front of. */
 export interface FastPathSetting {
-  /** The Express app: its request and response prototypes, and where every other request goes. */
+  /** The Express app: where every other request goes, its request and response objects for a refusal, its 'trust proxy'. */
   express: Express;
-  /** The middleware Express runs before the router for every /api request, in order (headers, access log...). */
-  before: RequestHandler[];
-  /** The app's JSON parser (body-parser, with the limits of json-limits.ts): for every body but a small plain one. */
-  parseJson: JsonBodyParser;
   /** BODY_LIMIT in bytes. */
   bodyLimit: number;
   /** The app's global exception filter: a refusal leaves as from any controller. */
@@ -46,21 +49,26 @@ export interface FastPathSetting {
 }
 
 /**
- * POST /api/license-server/{activate,validate,deactivate} with a JSON body, answered before Express's router: the
- * heartbeat that streaming servers send all day. With a fixed answer in place of the call's work, a call cost
- * 104-122 µs of CPU through Express's router (twenty layers before this route) and 80-106 before it (bench:validate,
- * SQLite); Nest's guard, interceptor and parameter machinery would add more. The request still gets what Express
- * gives every request: its request and response objects, the
- * middleware that runs before the router for every API call (security headers, access log), the app's JSON parser
- * with its limits, and a refusal answered by the global exception filter. The same steps run as in
- * LicenseServerController (parseActivationRequest, the service, the same bytes written). Anything else (another
- * spelling, a query string, a form or no body) goes to Express untouched, where the controller answers it.
+ * POST /api/license-server/{activate,validate,deactivate} with a small plain JSON body, answered on Node's own
+ * request and response before Express: the heartbeat that streaming servers send all day. Through Express's
+ * router a call with a fixed answer in place of its work cost 104-122 µs of CPU; before the router, still on
+ * Express's objects and middleware, 80-106 µs; a bare node:http listener reading the body 23 µs (bench:validate,
+ * SQLite). What Express would add is done here the same way, and an API test holds the two paths to the same
+ * answers (status, headers, body, access-log row):
+ * - the headers of every API answer (API_ANSWER_HEADERS, and `Connection: close` while draining);
+ * - the access-log row (AccessLogService.track) and the client's address by the app's 'trust proxy';
+ * - a refusal answered by the global exception filter on Express's request and response, as from a controller.
+ * The same steps run as in LicenseServerController (parseActivationRequest, the service, the same bytes written).
+ * Anything else (another spelling, a query string, another body: a form, none, compressed, large) goes to Express
+ * untouched, where the controller answers it.
  */
 @Injectable()
 export class ActivationFastPath implements OnModuleInit {
   constructor(
     private readonly server: LicenseServerService,
     private readonly reflector: Reflector,
+    private readonly drain: DrainState,
+    private readonly accessLog: AccessLogService,
   ) {}
 
   /**
@@ -82,38 +90,40 @@ export class ActivationFastPath implements OnModuleInit {
   }
 
   /** The HTTP server's request listener: this path's calls answered here, every other request handed to Express. */
-  listener({ express, before, parseJson, bodyLimit, filter }: FastPathSetting): RequestListener {
+  listener({ express, bodyLimit, filter }: FastPathSetting): RequestListener {
     const smallBody = Math.min(SMALL_BODY_BYTES, bodyLimit);
-    const { request: requestPrototype, response: responsePrototype } = express;
-    return (incoming: IncomingMessage, outgoing: ServerResponse) => {
-      const call = incoming.method === 'POST' ? ACTIONS.get(incoming.url ?? '') : undefined;
-      if (!call || !isJsonWithBody(incoming)) return express(incoming, outgoing);
-      // What Express does with every request before its router (app.handle, router.handle).
-      const request = Object.setPrototypeOf(incoming, requestPrototype) as Request;
-      const response = Object.setPrototypeOf(outgoing, responsePrototype) as Response;
-      Object.assign(request, { res: response, originalUrl: request.url, baseUrl: '' });
-      Object.assign(response, { req: request, locals: Object.create(null) as Record<string, unknown> });
-      const refuse = (error: unknown) => filter.catch(error, new ExecutionContextHost([request, response]));
-      let step = 0;
-      const next = (error?: unknown): void => {
-        if (error) return refuse(error);
-        if (step < before.length) return void before[step++](request, response, next);
-        const parse = isSmallPlainJson(request, smallBody) ? readSmallJson : parseJson;
-        parse(request, response, (refused) => {
-          if (refused) return refuse(refused);
-          // What the access log records as the route, as Nest's router would have set it.
-          Object.assign(request, { route: call.route });
-          this.answer(call.action, request, response).catch(refuse);
-        });
+    const trust = express.get('trust proxy fn') as (address: string, hop: number) => boolean;
+    return (request: IncomingMessage, response: ServerResponse) => {
+      const call = request.method === 'POST' ? ACTIONS.get(request.url ?? '') : undefined;
+      if (!call || !isJsonWithBody(request) || !isSmallPlainJson(request, smallBody)) return express(request, response);
+      const ip = proxyaddr(request, trust);
+      // As through the router: a body refused before it reached a route is logged without one.
+      let route = NO_ROUTE;
+      this.accessLog.track(request, response, call.path, ip, () => route);
+      const refuse = (error: unknown) => {
+        // Express's objects, as its router would have made them, for the filter (and its failure report).
+        const expressRequest = Object.setPrototypeOf(request, express.request) as Request;
+        const expressResponse = Object.setPrototypeOf(response, express.response) as Response;
+        Object.assign(expressRequest, { res: expressResponse, originalUrl: request.url, baseUrl: '' }, route === NO_ROUTE ? {} : { route: { path: route } });
+        Object.assign(expressResponse, { req: expressRequest, locals: Object.create(null) as Record<string, unknown> });
+        for (let n = 0; n < API_ANSWER_HEADERS.length; n += 2) expressResponse.setHeader(API_ANSWER_HEADERS[n], API_ANSWER_HEADERS[n + 1]);
+        if (this.drain.draining) expressResponse.setHeader('Connection', 'close');
+        filter.catch(error, new ExecutionContextHost([expressRequest, expressResponse]));
       };
-      next();
+      readSmallJson(request, (refused, body) => {
+        if (refused) return refuse(refused);
+        route = call.path;
+        this.answer(call.action, body, ip, response).catch(refuse);
+      });
     };
   }
 
-  private async answer(action: LicenseServerAction, request: Request, response: Response): Promise<void> {
-    const parsed = parseActivationRequest(request.body, action !== 'deactivate');
-    const { body } = await this.server.handle(action, parsed, request.ip ?? null);
-    sendSignedAnswer(response, body);
+  private async answer(action: LicenseServerAction, body: unknown, ip: string, response: ServerResponse): Promise<void> {
+    const parsed = parseActivationRequest(body, action !== 'deactivate');
+    const signed = await this.server.handle(action, parsed, ip);
+    const length = ['Content-Length', String(Buffer.byteLength(signed.body))];
+    response.writeHead(200, this.drain.draining ? [...ANSWER_HEADERS, ...length, ...CLOSING] : [...ANSWER_HEADERS, ...length]);
+    response.end(signed.body);
   }
 }
 
@@ -124,7 +134,7 @@ export class ActivationFastPath implements OnModuleInit {
  */
 const SMALL_BODY_BYTES = 8 * 1024;
 
-function isSmallPlainJson(request: Request, maxBytes: number): boolean {
+function isSmallPlainJson(request: IncomingMessage, maxBytes: number): boolean {
   const { 'content-length': length, 'content-encoding': encoding, 'content-type': type } = request.headers;
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type ?? '')?.[1]?.toLowerCase();
   return (
@@ -142,7 +152,7 @@ function isSmallPlainJson(request: Request, maxBytes: number): boolean {
  * limits and refusals). The HTTP parser delivers exactly Content-Length bytes; a client that leaves before sending
  * them gets no answer (the access log records it as 499).
  */
-const readSmallJson: JsonBodyParser = (request, _response, done) => {
+function readSmallJson(request: IncomingMessage, done: (refused: unknown, body?: unknown) => void): void {
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
@@ -161,10 +171,9 @@ const readSmallJson: JsonBodyParser = (request, _response, done) => {
     } catch (refusal) {
       return done(refusal);
     }
-    request.body = body;
-    done();
+    done(undefined, body);
   });
-};
+}
 
 /** A body announced as `application/json` (any parameters), as the JSON parser reads it; anything else is not ours. */
 function isJsonWithBody(request: IncomingMessage): boolean {

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
 import { AuthenticatedRequest } from '../../common/current-user.decorator';
 import { AppConfig } from '../../config/app-config';
@@ -13,6 +14,13 @@ import { commonFilters, Condition, LogFilters, LogListing, LogPage, LogSource, s
 import { MAX_LENGTH } from '../../database/column-lengths';
 
 type Row = Omit<AccessLogEntity, 'id'>;
+/** What a row says of the request, read once it is answered. */
+interface RequestFacts {
+  route: string;
+  path: string;
+  user: AuthenticatedRequest['user'] | undefined;
+  ip: string | null;
+}
 /** The columns of an access-log row, in the order rows are inserted (tests that seed rows use it too). */
 export const ACCESS_LOG_COLUMNS: Array<keyof Row> = [
   'method',
@@ -88,36 +96,55 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
 
   /** Express middleware: times each API request and queues its row when the answer is done (or the client left). */
   middleware() {
-    const { mode, sampleRatio } = this.config.logs.access;
     return (request: Request, response: Response, next: NextFunction) => {
-      if (mode === 'off' || !request.path.startsWith('/api/') || NOT_LOGGED.has(request.path)) return next();
-      const started = process.hrtime.bigint();
-      const bytesBefore = request.socket.bytesWritten;
-      const finish = (status: number) => {
-        if (mode === 'errors' && status < 400) return;
-        if (status < 400 && sampleRatio < 1 && Math.random() >= sampleRatio) return;
-        const user = (request as AuthenticatedRequest).user;
-        const held = this.writer.add({
-          method: request.method.slice(0, 10),
-          route: routeOf(request).slice(0, MAX_LENGTH.accessRoute),
-          path: request.path.slice(0, MAX_LENGTH.accessPath),
-          status,
-          duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
-          bytes_out: Math.max(0, Math.min(request.socket.bytesWritten - bytesBefore, 2 ** 31 - 1)),
-          user_id: user?.id ?? null,
-          user_email: user?.email ?? null,
-          ip_address: request.ip?.slice(0, MAX_LENGTH.ip) ?? null,
-          user_agent: request.get('user-agent')?.slice(0, MAX_LENGTH.userAgent) ?? null,
-          created_at: new Date(),
-        });
-        if (!held && this.writer.dropped % 10_000 === 1) {
-          this.logger.error(`Access log rows dropped while the database takes none: ${this.writer.dropped}`);
-        }
-      };
-      // 'close' follows a complete answer too; without 'finish' before it, the client left early: nginx's 499.
-      response.once('close', () => finish(response.writableFinished ? response.statusCode : 499));
+      if (this.config.logs.access.mode === 'off' || !request.path.startsWith('/api/') || NOT_LOGGED.has(request.path)) return next();
+      this.watch(request, response, () => ({
+        route: routeOf(request),
+        path: request.path,
+        user: (request as AuthenticatedRequest).user,
+        ip: request.ip ?? null,
+      }));
       next();
     };
+  }
+
+  /**
+   * What the middleware does, for a call to a public API route answered before Express (see ActivationFastPath):
+   * `route` says, once it is answered, which route answered it ('-' for none, as when the body was refused).
+   */
+  track(request: IncomingMessage, response: ServerResponse, path: string, ip: string | null, route: () => string): void {
+    if (this.config.logs.access.mode === 'off') return;
+    this.watch(request, response, () => ({ route: route(), path, user: undefined, ip }));
+  }
+
+  /** Queues the request's row once its answer is done; `describe` is read then (the route and user are known by then). */
+  private watch(request: IncomingMessage, response: ServerResponse, describe: () => RequestFacts): void {
+    const started = process.hrtime.bigint();
+    const bytesBefore = request.socket.bytesWritten;
+    // 'close' follows a complete answer too; without 'finish' before it, the client left early: nginx's 499.
+    response.once('close', () => {
+      const status = response.writableFinished ? response.statusCode : 499;
+      const { mode, sampleRatio } = this.config.logs.access;
+      if (mode === 'errors' && status < 400) return;
+      if (status < 400 && sampleRatio < 1 && Math.random() >= sampleRatio) return;
+      const { route, path, user, ip } = describe();
+      const held = this.writer.add({
+        method: (request.method ?? '').slice(0, 10),
+        route: route.slice(0, MAX_LENGTH.accessRoute),
+        path: path.slice(0, MAX_LENGTH.accessPath),
+        status,
+        duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+        bytes_out: Math.max(0, Math.min(request.socket.bytesWritten - bytesBefore, 2 ** 31 - 1)),
+        user_id: user?.id ?? null,
+        user_email: user?.email ?? null,
+        ip_address: ip?.slice(0, MAX_LENGTH.ip) ?? null,
+        user_agent: request.headers['user-agent']?.slice(0, MAX_LENGTH.userAgent) ?? null,
+        created_at: new Date(),
+      });
+      if (!held && this.writer.dropped % 10_000 === 1) {
+        this.logger.error(`Access log rows dropped while the database takes none: ${this.writer.dropped}`);
+      }
+    });
   }
 
   async list(filters: LogFilters): Promise<LogPage<AccessLogEntity>> {
