@@ -6,6 +6,7 @@ import { DrainState } from '../src/modules/health/drain-state.service';
 import { LicenseEntity } from '../src/modules/licenses/license.entity';
 import { AccessLogService } from '../src/modules/logs/access-log.service';
 import { RemoteLogEntity } from '../src/modules/logs/remote-log.entity';
+import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';
 import { verifySignedAnswer } from '../src/modules/license-server/signed-answer';
 import { callLicenseServer, ensureVersion, issueLicense, nonce, serverUid, setDate } from './support/licensing';
 import { bearer, startTestApp, TestApp } from './support/test-app';
@@ -517,8 +518,11 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
 
   it('records every call for a known key as a remote log entry, valid or not, with host, product, version, server, key, code and IP', async () => {
     const logs = t.dataSource.getRepository(RemoteLogEntity);
+    // Entries are written in batches: a read of the log (here, the test's) stores what is held first.
+    const stored = () => t.app.get(RemoteLogsService).flush();
     const issued = await issueLicense(t, { max_activations: 1 });
     const uid = serverUid();
+    await stored();
     const before = await logs.count();
     await callLicenseServer(t, 'activate', {
       license_key: issued.license_key,
@@ -537,6 +541,7 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     await callLicenseServer(t, 'validate', { license_key: 'SH-NOPE0-NOPE0-NOPE0-NOPE0-NOPE0', server_uid: uid });
     await callLicenseServer(t, 'deactivate', { license_key: issued.license_key, server_uid: uid });
     // 28 calls for a known key; the unknown key is counted, not logged (see the rate-limit tests).
+    await stored();
     expect(await logs.count()).toBe(before + 28);
 
     const entries = await logs.find({ where: { license_key: issued.license_key, server_uid: uid }, order: { id: 'ASC' } });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { REPO_ROOT } from '../src/config/app-config';
+import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';
 import { createVersion, eventually, postFile, postVersion, someBytes, uploadFile } from './support/distribution';
 import { callLicenseServer, issueLicense, serverUid } from './support/licensing';
 import { concrete, registeredRoutes } from './support/routes';
@@ -36,18 +37,14 @@ describe(`deployment defaults (${process.env.TEST_DB})`, () => {
     }
   }
 
-  /** The client address in the activation log of this server's call. */
+  /** The client address in the activation log of this server's call (what the log holds is stored first). */
   async function loggedAddress(portal: TestApp, uid: string): Promise<string> {
-    let ip: string | null = null;
-    await eventually('the activation log row', async () => {
-      const rows: Array<{ ip_address: string | null }> = await portal.dataSource.query(
-        'SELECT ip_address FROM remote_logs WHERE server_uid = ?',
-        [uid],
-      );
-      ip = rows[0]?.ip_address ?? null;
-      return ip !== null;
-    });
-    return ip!;
+    await portal.app.get(RemoteLogsService).flush();
+    const rows: Array<{ ip_address: string | null }> = await portal.dataSource.query('SELECT ip_address FROM remote_logs WHERE server_uid = ?', [
+      uid,
+    ]);
+    expect(rows).toHaveLength(1);
+    return rows[0].ip_address!;
   }
 
   describe('Cache-Control', () => {

@@ -1,3 +1,4 @@
+import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';
 import { createVersion } from './support/distribution';
 import { inDays, issueLicense, IssuedLicense, nonce, serverUid } from './support/licensing';
 import { bearer, startTestApp, TestApp } from './support/test-app';
@@ -13,6 +14,8 @@ describe(`hostile input (${process.env.TEST_DB})`, () => {
 
   const tables = ['users', 'licenses', 'versions', 'devices', 'remote_logs'];
   const snapshot = async () => {
+    // Remote log entries are written in batches: what is held is stored first, so the snapshot is all of it.
+    await t.app.get(RemoteLogsService).flush();
     const rows = await Promise.all(tables.map((table) => t.dataSource.query(`SELECT * FROM ${table} ORDER BY id`)));
     return JSON.stringify(rows);
   };

@@ -58,7 +58,7 @@ export class ActivationThrottle implements OnModuleDestroy {
   async flush(): Promise<void> {
     const entries = [...this.tally].map(([code, byAddress]) => summary(code, byAddress));
     this.tally.clear();
-    await Promise.all(entries.map((entry) => this.remoteLogs.record(entry)));
+    for (const entry of entries) this.remoteLogs.record(entry);
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -79,23 +79,21 @@ export class LicenseServerService {
     else outcome = await this.devices.deactivate(license, request.server_uid);
     const signed = this.signed(action, request, licenseKey, outcome);
     const { answer } = signed;
-    await Promise.all([
-      written,
-      this.remoteLogs.record({
-        action,
-        level: answer.valid || answer.code === 'DEACTIVATED' ? 'info' : 'warning',
-        message: `${action} ${answer.code}: ${answer.message}`,
-        license_key: licenseKey,
-        server_uid: request.server_uid,
-        hostname: request.hostname ?? outcome.device?.hostname ?? null,
-        product: request.product ?? outcome.device?.product ?? null,
-        version: request.version ?? outcome.device?.version ?? null,
-        valid: answer.valid,
-        code: answer.code,
-        ip_address: ip,
-        created_at: new Date(answer.issued_at),
-      }),
-    ]);
+    this.remoteLogs.record({
+      action,
+      level: answer.valid || answer.code === 'DEACTIVATED' ? 'info' : 'warning',
+      message: `${action} ${answer.code}: ${answer.message}`,
+      license_key: licenseKey,
+      server_uid: request.server_uid,
+      hostname: request.hostname ?? outcome.device?.hostname ?? null,
+      product: request.product ?? outcome.device?.product ?? null,
+      version: request.version ?? outcome.device?.version ?? null,
+      valid: answer.valid,
+      code: answer.code,
+      ip_address: ip,
+      created_at: new Date(answer.issued_at),
+    });
+    await written;
     return signed;
   }
 
