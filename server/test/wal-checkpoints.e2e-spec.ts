@@ -39,4 +39,34 @@ describe(`WAL checkpoints (${process.env.TEST_DB})`, () => {
     expect(result.log).toBeGreaterThan(1000);
     expect(result.checkpointed).toBe(result.log);
   });
+
+  it('restarts the log though commits go on while it is copied, so it does not grow while the writes last', async () => {
+    const checkpoints = t.app.get(WalCheckpoints);
+    if (process.env.TEST_DB !== 'sqlite') return;
+    const sql = PreparedSql.for(t.dataSource);
+    const write = (count: number) =>
+      sql.insertMany(
+        'audit_logs',
+        ['level', 'action', 'message', 'actor_email', 'created_at'],
+        Array.from({ length: count }, (_, n) => ['info', 'user.update', `Update user: user${n}@wal.test`, 'admin@wal.test', new Date()]),
+      );
+    await write(30_000);
+    // Small commits all the while the worker copies the large one: a passive copy then never finds the log all
+    // copied, and the log would go on from where it is.
+    let copying = true;
+    const copied = checkpoints.checkpointNow({ restart: true })!.finally(() => (copying = false));
+    let during = 0;
+    while (copying) {
+      await write(1);
+      during++;
+      await new Promise(setImmediate);
+    }
+    const result = await copied;
+    expect(during).toBeGreaterThan(0);
+    expect(result.busy).toBe(0);
+    expect(result.checkpointed).toBe(result.log);
+    // The next commit writes the log from its start: a few pages, not the tens of thousands before it.
+    await write(1);
+    expect((await checkpoints.checkpointNow())!.log).toBeLessThan(100);
+  });
 });

@@ -6,20 +6,32 @@ import { DataSource } from 'typeorm';
 const CHECKPOINT_EVERY_MS = 1000;
 /** SQLite's own default: a checkpoint by the committing connection once the log holds this many pages. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
+/** A log longer than this (64 MB of 4 kB pages) is restarted after its copy (see WORKER_SOURCE). */
+const RESTART_ABOVE_PAGES = 16_384;
+/** How long a restart may wait for the app's connection to finish a write (it writes in milliseconds). */
+const RESTART_WAIT_MS = 200;
 
 /**
  * The worker: its own connection to the portal's SQLite file, checkpointing every CHECKPOINT_EVERY_MS. PASSIVE
  * copies what it can without waiting for readers or writers (it never takes the busy handler), so the app's
- * connection goes on writing meanwhile. A checkpoint asked for (`checkpointNow`) answers with its result.
+ * connection goes on writing meanwhile. But the log starts again from its beginning only when a writer finds it
+ * all copied, and under steady writes a passive copy never catches up with the writer: bench:validate's log grew
+ * to 86 MB in 13 s, and would grow as long as the load lasts. So a log past RESTART_ABOVE_PAGES is then restarted:
+ * RESTART copies what was written meanwhile (little) under the write lock, and the next commit writes the log
+ * from its start. The app's writes wait for that lock meanwhile, which is why it is not done every turn. A
+ * checkpoint asked for (`checkpointNow`) answers with its result.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.path, { fileMustExist: true });
-const checkpoint = (asked) => {
+// The busy timeout is only taken by a restart (a passive copy never waits).
+const db = new Database(workerData.path, { fileMustExist: true, timeout: workerData.restartWaitMs });
+const checkpoint = (asked, restart) => {
   let answer;
   try {
-    answer = { asked, result: db.pragma('wal_checkpoint(PASSIVE)')[0] };
+    const copied = db.pragma('wal_checkpoint(PASSIVE)')[0];
+    const restarting = !copied.busy && (restart || copied.log > workerData.restartAbovePages);
+    answer = { asked, result: restarting ? db.pragma('wal_checkpoint(RESTART)')[0] : copied };
   } catch (error) {
     // Another connection checkpointing (the app's, closing) is no reason to stop: the next turn tries again.
     answer = { asked, error: String((error && error.message) || error) };
@@ -28,7 +40,7 @@ const checkpoint = (asked) => {
 };
 const timer = setInterval(checkpoint, workerData.everyMs);
 parentPort.on('message', (message) => {
-  if (message.asked !== undefined) return checkpoint(message.asked);
+  if (message.asked !== undefined) return checkpoint(message.asked, message.restart);
   clearInterval(timer);
   db.close();
   parentPort.close();
@@ -69,7 +81,13 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
     if (!path) return;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { path, driver: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS },
+      workerData: {
+        path,
+        driver: require.resolve('better-sqlite3'),
+        everyMs: CHECKPOINT_EVERY_MS,
+        restartAbovePages: RESTART_ABOVE_PAGES,
+        restartWaitMs: RESTART_WAIT_MS,
+      },
     });
     worker.unref();
     worker.on('message', ({ asked, result, error }: { asked: number; result?: CheckpointResult; error?: string }) => {
@@ -99,12 +117,15 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
     await exited;
   }
 
-  /** The result of a checkpoint run now (for tests and diagnostics); null when this data source needs none. */
-  checkpointNow(): Promise<CheckpointResult> | null {
+  /**
+   * The result of a checkpoint run now (for tests and diagnostics), with `restart` one that restarts the log
+   * whatever its length; null when this data source needs none.
+   */
+  checkpointNow({ restart = false } = {}): Promise<CheckpointResult> | null {
     if (!this.worker) return null;
     const asked = this.nextAsked++;
     const result = new Promise<CheckpointResult>((resolve, reject) => this.asked.set(asked, { resolve, reject }));
-    this.worker.postMessage({ asked });
+    this.worker.postMessage({ asked, restart });
     return result;
   }
 
