@@ -14,6 +14,7 @@ import { LogsAtSize1764760000000 } from './1764760000000-LogsAtSize';
 import { ClientCatalogOrder1764770000000 } from './1764770000000-ClientCatalogOrder';
 import { UserSearchTrigrams1764800000000 } from './1764800000000-UserSearchTrigrams';
 import { FileVersionOrder1764900000000 } from './1764900000000-FileVersionOrder';
+import { AccessLogSqliteIndexes1765000000000 } from './1765000000000-AccessLogSqliteIndexes';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   ClientCatalogOrder1764770000000,
   UserSearchTrigrams1764800000000,
   FileVersionOrder1764900000000,
+  AccessLogSqliteIndexes1765000000000,
 ];

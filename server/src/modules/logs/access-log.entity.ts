@@ -4,10 +4,12 @@ import { MAX_LENGTH } from '../../database/column-lengths';
 /** One HTTP request to the API (not /api/health, not the web client's files): the Access Logs of System Logs. */
 @Entity('access_logs')
 @Index('IDX_access_logs_status_created_at', ['status', 'created_at'])
-@Index('IDX_access_logs_ip_address_created_at', ['ip_address', 'created_at'])
-@Index('IDX_access_logs_user_email_created_at', ['user_email', 'created_at'])
-@Index('IDX_access_logs_route_created_at', ['route', 'created_at'])
-@Index('IDX_access_logs_path_created_at', ['path', 'created_at'])
+// The search indexes, each (column, created_at): on MySQL/MariaDB only (migration AccessLogSqliteIndexes says why),
+// so the schema check leaves them to the migrations.
+@Index('IDX_access_logs_ip_address_created_at', { synchronize: false })
+@Index('IDX_access_logs_user_email_created_at', { synchronize: false })
+@Index('IDX_access_logs_route_created_at', { synchronize: false })
+@Index('IDX_access_logs_path_created_at', { synchronize: false })
 export class AccessLogEntity {
   @PrimaryGeneratedColumn()
   id: number;
