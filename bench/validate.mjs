@@ -182,7 +182,8 @@ async function startPortal(engine, extraEnv = {}) {
 async function settledCount(target) {
   let previous = await target.countRemoteLogs('validate');
   for (;;) {
-    await sleep(300);
+    // Longer than the portal holds entries before writing them (a second).
+    await sleep(1500);
     const current = await target.countRemoteLogs('validate');
     if (current === previous) return current;
     previous = current;
