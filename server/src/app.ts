@@ -56,9 +56,8 @@ export async function createApp(
   app.set('trust proxy', config.http.trustProxy);
 
   const drain = app.get(DrainState);
-  // While draining, every answer asks the client to reconnect (to another instance) instead of keeping this connection.
   app.use((_request: Request, response: Response, next: NextFunction) => {
-    if (drain.draining) response.setHeader('Connection', 'close');
+    drain.closeIfDraining(response);
     next();
   });
   app.use(securityHeaders());
@@ -81,10 +80,7 @@ export async function createApp(
   if (listener !== expressApp || others.length)
     throw new Error('The HTTP server no longer hands its requests to Express alone: update the activation fast path');
   server.removeListener('request', expressApp);
-  server.on(
-    'request',
-    app.get(ActivationFastPath).listener({ express: expressApp, bodyLimit: config.http.bodyLimit, filter }),
-  );
+  server.on('request', app.get(ActivationFastPath).listener({ express: expressApp, bodyLimit: config.http.bodyLimit, filter }));
 
   if (options.docs !== false) {
     SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app), {

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
+import type { ServerResponse } from 'node:http';
 
 /**
  * The headers of every API answer (JSON, files), after OWASP's REST guidance: nothing in an answer may run,
@@ -20,6 +21,11 @@ export const API_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
  * middleware sets them; the activation fast path, answering before Express, writes them with its answer.
  */
 export const API_ANSWER_HEADERS: readonly string[] = [...API_SECURITY_HEADERS.flat(), 'Cache-Control', 'no-store'];
+
+/** Sets API_ANSWER_HEADERS on an answer. */
+export function setApiAnswerHeaders(response: ServerResponse): void {
+  for (let n = 0; n < API_ANSWER_HEADERS.length; n += 2) response.setHeader(API_ANSWER_HEADERS[n], API_ANSWER_HEADERS[n + 1]);
+}
 
 /** Pages under /api that a browser renders: Swagger UI. */
 const API_PAGES = /^\/api\/docs(\/|$)/;
@@ -43,7 +49,7 @@ export function securityHeaders(): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
     const path = request.path;
     if (!path.startsWith('/api/') || API_PAGES.test(path)) return pages(request, response, next);
-    for (let n = 0; n < API_ANSWER_HEADERS.length; n += 2) response.setHeader(API_ANSWER_HEADERS[n], API_ANSWER_HEADERS[n + 1]);
+    setApiAnswerHeaders(response);
     next();
   };
 }

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
 
 /** The access log's search indexes: each column with created_at (see AccessLogEntity). */
-export const ACCESS_LOG_SEARCH_INDEXES = ['ip_address', 'user_email', 'route', 'path'].map(
+const ACCESS_LOG_SEARCH_INDEXES = ['ip_address', 'user_email', 'route', 'path'].map(
   (column) => new TableIndex({ name: `IDX_access_logs_${column}_created_at`, columnNames: [column, 'created_at'] }),
 );
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
 
 /** Whether this instance is shutting down: /api/health then answers 503 'draining', so balancers stop sending. */
 @Injectable()
@@ -11,5 +12,10 @@ export class DrainState {
 
   start(): void {
     this.startedAt ??= new Date();
+  }
+
+  /** While draining, an answer asks the client to reconnect (to another instance) instead of keeping this connection. */
+  closeIfDraining(response: ServerResponse): void {
+    if (this.draining) response.setHeader('Connection', 'close');
   }
 }

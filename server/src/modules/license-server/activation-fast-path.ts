@@ -10,7 +10,7 @@ import { AUDIT } from '../../common/audit.decorator';
 import { ApiError, MALFORMED_JSON } from '../../common/api-error';
 import { assertJsonWithinLimits } from '../../common/json-limits';
 import { IS_PUBLIC } from '../../common/public.decorator';
-import { API_ANSWER_HEADERS } from '../../common/security-headers';
+import { API_ANSWER_HEADERS, setApiAnswerHeaders } from '../../common/security-headers';
 import { DrainState } from '../health/drain-state.service';
 import { AccessLogService } from '../logs/access-log.service';
 import { parseActivationRequest } from './activation-request';
@@ -28,8 +28,6 @@ const ACTIONS = new Map<string, { action: LicenseServerAction; path: string }>(
 const ANSWER_HEADERS = [...API_ANSWER_HEADERS, 'Content-Type', 'application/json; charset=utf-8'];
 /** The access log's route of a request no route answered. */
 const NO_ROUTE = '-';
-/** The header of every answer while this instance drains (as the app's drain middleware sets it). */
-const CLOSING = ['Connection', 'close'];
 
 /** The handlers this path stands in for. */
 const HANDLERS = [
@@ -50,12 +48,11 @@ export interface FastPathSetting {
 
 /**
  * POST /api/license-server/{activate,validate,deactivate} with a small plain JSON body, answered on Node's own
- * request and response before Express: the heartbeat that streaming servers send all day. Through Express's
- * router a call with a fixed answer in place of its work cost 104-122 µs of CPU; before the router, still on
- * Express's objects and middleware, 80-106 µs; a bare node:http listener reading the body 23 µs (bench:validate,
- * SQLite). What Express would add is done here the same way, and an API test holds the two paths to the same
- * answers (status, headers, body, access-log row):
- * - the headers of every API answer (API_ANSWER_HEADERS, and `Connection: close` while draining);
+ * request and response before Express: the heartbeat that streaming servers send all day. Given Express's objects
+ * (prototypes swapped) and its middleware, a heartbeat cost 407-540 µs of CPU; on Node's own, 214-221 µs
+ * (bench:validate, SQLite, alternating builds). What Express would add is done here the same way, and an API test
+ * holds the two paths to the same answers (status, headers, body, access-log row):
+ * - the headers of every API answer (API_ANSWER_HEADERS, and `Connection: close` while draining: DrainState);
  * - the access-log row (AccessLogService.track) and the client's address by the app's 'trust proxy';
  * - a refusal answered by the global exception filter on Express's request and response, as from a controller.
  * The same steps run as in LicenseServerController (parseActivationRequest, the service, the same bytes written).
@@ -104,10 +101,14 @@ export class ActivationFastPath implements OnModuleInit {
         // Express's objects, as its router would have made them, for the filter (and its failure report).
         const expressRequest = Object.setPrototypeOf(request, express.request) as Request;
         const expressResponse = Object.setPrototypeOf(response, express.response) as Response;
-        Object.assign(expressRequest, { res: expressResponse, originalUrl: request.url, baseUrl: '' }, route === NO_ROUTE ? {} : { route: { path: route } });
+        Object.assign(
+          expressRequest,
+          { res: expressResponse, originalUrl: request.url, baseUrl: '' },
+          route === NO_ROUTE ? {} : { route: { path: route } },
+        );
         Object.assign(expressResponse, { req: expressRequest, locals: Object.create(null) as Record<string, unknown> });
-        for (let n = 0; n < API_ANSWER_HEADERS.length; n += 2) expressResponse.setHeader(API_ANSWER_HEADERS[n], API_ANSWER_HEADERS[n + 1]);
-        if (this.drain.draining) expressResponse.setHeader('Connection', 'close');
+        setApiAnswerHeaders(expressResponse);
+        this.drain.closeIfDraining(expressResponse);
         filter.catch(error, new ExecutionContextHost([expressRequest, expressResponse]));
       };
       readSmallJson(request, (refused, body) => {
@@ -121,8 +122,8 @@ export class ActivationFastPath implements OnModuleInit {
   private async answer(action: LicenseServerAction, body: unknown, ip: string, response: ServerResponse): Promise<void> {
     const parsed = parseActivationRequest(body, action !== 'deactivate');
     const signed = await this.server.handle(action, parsed, ip);
-    const length = ['Content-Length', String(Buffer.byteLength(signed.body))];
-    response.writeHead(200, this.drain.draining ? [...ANSWER_HEADERS, ...length, ...CLOSING] : [...ANSWER_HEADERS, ...length]);
+    this.drain.closeIfDraining(response);
+    response.writeHead(200, [...ANSWER_HEADERS, 'Content-Length', String(Buffer.byteLength(signed.body))]);
     response.end(signed.body);
   }
 }

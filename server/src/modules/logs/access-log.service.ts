@@ -8,6 +8,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { IntervalBatch } from '../../database/interval-batch';
 import { PreparedSql } from '../../database/prepared-sql';
 import { AccessLogEntity } from './access-log.entity';
+import { batchedRows } from './batched-rows';
 import { routeOf } from './audit.interceptor';
 import type { RawRow } from './log-export';
 import { commonFilters, Condition, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
@@ -35,9 +36,6 @@ export const ACCESS_LOG_COLUMNS: Array<keyof Row> = [
   'user_agent',
   'created_at',
 ];
-/** Held rows are written at least this often, and at once when this many are held. */
-const WRITE_EVERY_MS = 1000;
-const MAX_HELD_ROWS = 500;
 /** While the database takes no rows, they wait in memory up to this many; later ones are dropped and counted. */
 const MAX_BACKLOG_ROWS = 100_000;
 /** Not worth a row: the balancer's probe. */
@@ -56,20 +54,8 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   private readonly logger = new Logger('AccessLog');
   private readonly sql: PreparedSql;
   private readonly listing: LogListing;
-  // Nobody waits for an access row: held and written in batches (each row updates six indexes, far cheaper
-  // hundreds at a time than a few); a read of the log stores what is held first, and so does shutdown.
-  private readonly writer = new IntervalBatch<Row>(
-    (rows) =>
-      this.sql.insertMany(
-        'access_logs',
-        ACCESS_LOG_COLUMNS,
-        rows.map((row) => ACCESS_LOG_COLUMNS.map((column) => row[column])),
-      ),
-    WRITE_EVERY_MS,
-    (error) => this.logger.error(`Access log rows not stored yet (kept for the next try): ${(error as Error).message}`),
-    MAX_HELD_ROWS,
-    MAX_BACKLOG_ROWS,
-  );
+  // Nobody waits for an access row: held and written in batches; a read of the log stores what is held first.
+  private readonly writer: IntervalBatch<Row>;
   readonly source: LogSource;
 
   constructor(
@@ -77,6 +63,7 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sql = PreparedSql.for(dataSource);
+    this.writer = batchedRows<Row>(this.sql, 'access_logs', ACCESS_LOG_COLUMNS, this.logger, MAX_BACKLOG_ROWS);
     this.listing = new LogListing(this.sql);
     this.source = {
       table: 'access_logs',

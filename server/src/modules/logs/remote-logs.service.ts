@@ -7,6 +7,7 @@ import type { RawRow } from './log-export';
 import { commonFilters, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 import { RemoteLogEntity } from './remote-log.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
+import { batchedRows } from './batched-rows';
 
 /** An entry of this portal's own activation API. */
 export type RemoteLogEntry = Omit<RemoteLogEntity, 'id' | 'origin' | 'origin_id'>;
@@ -28,10 +29,6 @@ const COLUMNS: Array<keyof RemoteLogEntry> = [
   'ip_address',
   'created_at',
 ];
-
-/** Held entries are written at least this often, and at once when this many are held. */
-const WRITE_EVERY_MS = 1000;
-const MAX_HELD_ROWS = 500;
 
 /** Records every call of the activation API, written in batches. */
 @Injectable()
@@ -55,23 +52,14 @@ export class RemoteLogsService implements BeforeApplicationShutdown, OnApplicati
   // Nobody waits for an entry, as for access and download rows: held and written hundreds at a time. Awaited
   // one group commit per turn of the event loop (a few dozen rows), they cost a heartbeat 11 % of its CPU
   // (bench:validate profile, SQLite). A read of the log stores what is held first, and so does shutdown.
-  private readonly writer = new IntervalBatch<RemoteLogEntry>(
-    (entries) =>
-      this.sql.insertMany(
-        'remote_logs',
-        COLUMNS,
-        entries.map((entry) => COLUMNS.map((column) => entry[column])),
-      ),
-    WRITE_EVERY_MS,
-    (error) => this.logger.error(`Remote log entries not stored yet (kept for the next try): ${(error as Error).message}`),
-    MAX_HELD_ROWS,
-  );
+  private readonly writer: IntervalBatch<RemoteLogEntry>;
 
   constructor(
     dataSource: DataSource,
     @InjectRepository(RemoteLogEntity) private readonly logs: Repository<RemoteLogEntity>,
   ) {
     this.sql = PreparedSql.for(dataSource);
+    this.writer = batchedRows<RemoteLogEntry>(this.sql, 'remote_logs', COLUMNS, this.logger);
     this.listing = new LogListing(this.sql);
   }
 
