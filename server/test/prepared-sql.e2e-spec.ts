@@ -35,6 +35,7 @@ describe('PreparedSql transactions', () => {
     ).initialize();
     await dataSource.query('CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL)');
     await dataSource.query('CREATE TABLE totals (name VARCHAR(20) PRIMARY KEY, value INTEGER NOT NULL)');
+    await dataSource.query('CREATE TABLE kept (id INTEGER PRIMARY KEY, name VARCHAR(40) NULL, flag INTEGER NULL, at DATETIME(3) NULL)');
     sql = PreparedSql.for(dataSource);
   });
   afterAll(async () => {
@@ -45,6 +46,42 @@ describe('PreparedSql transactions', () => {
   beforeEach(async () => {
     await dataSource.query('DELETE FROM items');
     await dataSource.query('DELETE FROM totals');
+    await dataSource.query('DELETE FROM kept');
+  });
+
+  it('stores every value as given, in full INSERTs (prepared on MySQL) and in the shorter last one', async () => {
+    const names = [`O'Brien "quoted" \\ back\\slash`, 'ümlaut ✓ 🎧', '', null, undefined, '%_!', 'line\nbreak\ttab'];
+    const rows = Array.from({ length: 1234 }, (_, i) => [
+      i + 1,
+      names[i % names.length] as string | null,
+      i % 3 === 0 ? null : i % 3 === 1,
+      i % 5 === 0 ? null : new Date(Date.UTC(2026, 10, 28, 12, 0, 0, i)),
+    ]);
+    const statements = sql.insertStatements('kept', ['id', 'name', 'flag', 'at'], rows);
+    if (sql.engine === 'mysql')
+      expect(statements.map((s) => [s.params.length / 4, !!s.prepared])).toEqual([
+        [500, true],
+        [500, true],
+        [234, false],
+      ]);
+    await sql.atomically(statements);
+
+    const stored = await dataSource.query('SELECT id, name, flag, at FROM kept ORDER BY id');
+    expect(
+      stored.map((row: { id: number; name: string | null; flag: number | null; at: unknown }) => [
+        Number(row.id),
+        row.name,
+        row.flag === null ? null : Number(row.flag),
+        sql.readDate(row.at)?.toISOString() ?? null,
+      ]),
+    ).toEqual(
+      rows.map(([id, name, flag, at]) => [
+        id,
+        name ?? null,
+        flag === null ? null : Number(flag),
+        (at as Date | null)?.toISOString() ?? null,
+      ]),
+    );
   });
 
   it('inserts more rows than one INSERT holds all or nothing: a bad row near the end leaves none', async () => {

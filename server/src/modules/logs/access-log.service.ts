@@ -106,10 +106,11 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
 
   /** Queues the request's row once its answer is done; `describe` is read then (the route and user are known by then). */
   private watch(request: IncomingMessage, response: ServerResponse, describe: () => RequestFacts): void {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const bytesBefore = request.socket.bytesWritten;
     // 'close' follows a complete answer too; without 'finish' before it, the client left early: nginx's 499.
-    response.once('close', () => {
+    // (`on`, not `once`: it comes once, and once's wrapper costs a heartbeat a little more.)
+    response.on('close', () => {
       const status = response.writableFinished ? response.statusCode : 499;
       const { mode, sampleRatio } = this.config.logs.access;
       if (mode === 'errors' && status < 400) return;
@@ -120,7 +121,7 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
         route: route.slice(0, MAX_LENGTH.accessRoute),
         path: path.slice(0, MAX_LENGTH.accessPath),
         status,
-        duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+        duration_ms: Math.round(performance.now() - started),
         bytes_out: Math.max(0, Math.min(request.socket.bytesWritten - bytesBefore, 2 ** 31 - 1)),
         user_id: user?.id ?? null,
         user_email: user?.email ?? null,
