@@ -14,7 +14,7 @@
 // and indexes run on the same cores). Results also go to bench/results/validate.json (see support/results.mjs).
 // Needs the built server (npm run build). BENCH_DURATION (seconds per run, default 10) and BENCH_ROUNDS (default 3;
 // the median of the rounds is compared) set the length; BENCH_ENGINES (default "sqlite,mariadb") picks the portal's databases;
-// BENCH_PAIRS (default 10) the pairs of short runs that price the access log (see PAIRS).
+// BENCH_PAIRS (default 20) the pairs of short runs that price the access log (see PAIRS).
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
@@ -53,11 +53,11 @@ const TARGETS = { ratio: 0.8, p99: 20 };
 const NEAR_CEILING = 0.9;
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,mariadb').split(',').map((engine) => engine.trim());
 /**
- * The access log's share is measured apart: BENCH_PAIRS (default 10) pairs of short runs, the portal with it and
+ * The access log's share is measured apart: BENCH_PAIRS (default 20) pairs of short runs, the portal with it and
  * without it one after the other (in turns first), compared pair by pair. On a shared machine rates swing by a
  * quarter from one 10 s run to the next, far more than the 5 % measured; two runs seconds apart swing together.
  */
-const PAIRS = Math.max(2, Number(process.env.BENCH_PAIRS ?? 10));
+const PAIRS = Math.max(2, Number(process.env.BENCH_PAIRS ?? 20));
 const PAIR_SECONDS = 2;
 
 requireBuiltServer();
