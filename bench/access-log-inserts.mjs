@@ -9,11 +9,11 @@
 // explains bench:validate's access-log figure (one row per heartbeat, against a heartbeat's 100-150 µs).
 // Needs the built server (npm run build). BENCH_ROWS (default 100,000) rows per measurement.
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { throwawayMariadb } from './support/mariadb.mjs';
 import { requireBuiltServer, ROOT } from './support/processes.mjs';
 
 requireBuiltServer();
@@ -28,7 +28,6 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const BATCH = 500;
 const SEARCH_COLUMNS = ['ip_address', 'user_email', 'route', 'path'];
 const SEARCH_INDEXES = SEARCH_COLUMNS.map((column) => `IDX_access_logs_${column}_created_at`);
-const SOCKET = process.env.TEST_MYSQL_SOCKET ?? '/run/mysqld/mysqld.sock';
 
 /** A heartbeat's row, as the access log holds it (see AccessLogService.watch). */
 const row = (i) => [
@@ -75,27 +74,9 @@ async function measure(sql, dataSource, prepared) {
 }
 
 async function mariadb() {
-  try {
-    execFileSync('mariadb-admin', ['ping'], { stdio: 'ignore' });
-  } catch {
-    return null;
-  }
-  const mysql = require('mysql2/promise');
-  const name = `portal_bench_${randomBytes(4).toString('hex')}`;
-  const root = await mysql.createConnection({ socketPath: SOCKET, user: 'root' });
-  await root.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  const password = randomBytes(12).toString('hex');
-  await root.query('CREATE USER ?@? IDENTIFIED BY ?', [name, '127.0.0.1', password]);
-  await root.query(`GRANT ALL ON \`${name}\`.* TO ?@?`, [name, '127.0.0.1']);
-  const url = `mysql://${name}:${password}@127.0.0.1:3306/${name}`;
-  return {
-    options: dataSourceOptions({ type: 'mysql', flavor: 'mariadb', url, poolSize: 4 }),
-    drop: async () => {
-      await root.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await root.query('DROP USER IF EXISTS ?@?', [name, '127.0.0.1']);
-      await root.end();
-    },
-  };
+  const database = await throwawayMariadb();
+  if (!database) return null;
+  return { options: dataSourceOptions({ type: 'mysql', flavor: 'mariadb', url: database.url, poolSize: 4 }), drop: database.drop };
 }
 
 const folder = mkdtempSync(join(tmpdir(), 'access-log-inserts-'));
@@ -119,11 +100,19 @@ try {
           ? "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'index' AND tbl_name = 'access_logs' AND name LIKE 'IDX_%'"
           : "SELECT COUNT(DISTINCT index_name) AS n FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = 'access_logs' AND index_name <> 'PRIMARY'",
       );
-      const ways = engine === 'sqlite' ? [['as stored', true]] : [['prepared (as stored)', true], ['as text', false]];
+      const ways =
+        engine === 'sqlite'
+          ? [['as stored', true]]
+          : [
+              ['prepared (as stored)', true],
+              ['as text', false],
+            ];
       const print = (label, { node, server }) =>
         console.log(
           `  ${engine.padEnd(8)} ${label.padEnd(38)} Node ${node.toFixed(2).padStart(6)} µs` +
-            (server === null ? '' : `   MariaDB ${server.toFixed(2).padStart(6)} µs   together ${(node + server).toFixed(2).padStart(6)} µs`),
+            (server === null
+              ? ''
+              : `   MariaDB ${server.toFixed(2).padStart(6)} µs   together ${(node + server).toFixed(2).padStart(6)} µs`),
         );
       for (const [way, prepared] of ways) print(`${Number(indexes[0].n)} indexes, ${way}`, await measure(sql, dataSource, prepared));
       if (engine === 'sqlite') {
