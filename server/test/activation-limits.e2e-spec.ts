@@ -69,12 +69,12 @@ describe(`activation API rate limits (${process.env.TEST_DB})`, () => {
 
   it('writes the counts of NOT_FOUND and refused calls as one summary entry each', async () => {
     const throttle = t.app.get(ActivationThrottle);
-    await throttle.flush();
+    throttle.flush();
     await (await logs()).delete({ action: 'summary' });
     for (let i = 0; i < 3; i++) await validate('10.10.0.1', unknownKey(i)).expect(200);
     await validate('10.10.0.2', unknownKey(7)).expect(200);
     await validate('10.10.0.1', unknownKey(8)).expect(429);
-    await throttle.flush();
+    throttle.flush();
 
     const summaries = await (await logs()).find({ where: { action: 'summary' }, order: { code: 'ASC' } });
     expect(summaries).toEqual([

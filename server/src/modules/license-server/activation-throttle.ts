@@ -32,7 +32,7 @@ export class ActivationThrottle implements OnModuleDestroy {
     this.perAddress = limits.create({ name: 'activation-ip', limit: activationCallsPerIpPerMinute, windowSeconds: 60 });
     this.perKey = limits.create({ name: 'activation-key', limit: activationCallsPerKeyPerMinute, windowSeconds: 60 });
     this.unknownKeysPerAddress = limits.create({ name: 'activation-unknown-key', limit: activationUnknownKeysPerIp, windowSeconds });
-    this.timer = setInterval(() => void this.flush(), TALLY_SECONDS * 1000).unref();
+    this.timer = setInterval(() => this.flush(), TALLY_SECONDS * 1000).unref();
   }
 
   /** Counts the call against its address and key, or throws 429 (Retry-After) and counts it as refused. */
@@ -54,16 +54,17 @@ export class ActivationThrottle implements OnModuleDestroy {
     await this.unknownKeysPerAddress.hit(ip);
   }
 
-  /** Writes one summary entry per kind of refused call counted since the last flush. */
-  async flush(): Promise<void> {
+  /** Queues one summary entry per kind of refused call counted since the last flush (the remote log writes it). */
+  flush(): void {
     const entries = [...this.tally].map(([code, byAddress]) => summary(code, byAddress));
     this.tally.clear();
     for (const entry of entries) this.remoteLogs.record(entry);
   }
 
-  async onModuleDestroy(): Promise<void> {
+  // Before the remote log's own shutdown (beforeApplicationShutdown), which stores what this queues.
+  onModuleDestroy(): void {
     clearInterval(this.timer);
-    await this.flush();
+    this.flush();
   }
 
   private count(code: RefusedCall, ip: string): void {
