@@ -41,6 +41,62 @@ async function chunked(connection, total, statement, log, size = CHUNK) {
 
 const seqRange = (start, end) => `(SELECT seq FROM seq_${start}_to_${end}) s`;
 
+/** Rows per seeded access-log segment: rows like these take up to 175 bytes in MariaDB's JSON, a segment at most 64,000. */
+const ACCESS_SEGMENT_ROWS = 300;
+
+/**
+ * The access log, as the portal stores it (access-log-segments.ts): segments of ACCESS_SEGMENT_ROWS rows, each a
+ * JSON array of rows in the order stored (oldest first), and each segment's terms (lower-cased path, route,
+ * status, address and e-mail, each with its count). Row `seq` is `seq` steps of a year back from now, so the
+ * newest segment has the highest id, as when the portal writes them.
+ */
+async function seedAccessLog(connection, c, log) {
+  const total = c.accessLogs;
+  if (!(total > 0)) return;
+  const segments = Math.ceil(total / ACCESS_SEGMENT_ROWS);
+  const routes = `'/api/license-server/validate', '/api/admin/users', '/api/download/:id', '/api/me', '/api/admin/licenses', '/api/login'`;
+  // The portal reads DATETIME as UTC (mysql2, timezone Z): so must the milliseconds in the bodies.
+  await connection.query("SET SESSION time_zone = '+00:00'");
+  const chunk = ACCESS_SEGMENT_ROWS * 500;
+  for (let start = 1; start <= total; start += chunk) {
+    const end = Math.min(total, start + chunk - 1);
+    await connection.query('DROP TABLE IF EXISTS seed_access');
+    await connection.query(
+      `CREATE TABLE seed_access AS
+       SELECT seq, ${segments} - FLOOR((seq - 1) / ${ACCESS_SEGMENT_ROWS}) AS segment_id,
+              ELT(1 + seq % 6, 'POST', 'GET', 'GET', 'GET', 'GET', 'POST') AS method, ELT(1 + seq % 6, ${routes}) AS route,
+              ELT(1 + seq % 6, '/api/license-server/validate', '/api/admin/users', CONCAT('/api/download/', seq % 20000), '/api/me', '/api/admin/licenses', '/api/login') AS path,
+              ELT(1 + seq % 20, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 304, 401, 404, 429, 500) AS status,
+              seq % 250 AS duration_ms, 200 + seq % 5000 AS bytes_out, IF(seq % 3 = 0, NULL, 1 + seq % ${c.users}) AS user_id,
+              IF(seq % 3 = 0, NULL, CONCAT('user', 1 + seq % ${c.users}, '@bench.test')) AS user_email,
+              CONCAT('10.', seq % 256, '.', FLOOR(seq / 256) % 256, '.', FLOOR(seq / 65536) % 256) AS ip_address, 'Mozilla/5.0 (bench)' AS user_agent,
+              NOW(3) - INTERVAL FLOOR(seq * 31536000 / ${total}) SECOND AS created_at
+       FROM ${seqRange(start, end)}`,
+    );
+    await connection.query(
+      `INSERT INTO access_log_segments (id, first_at, last_at, row_count, errors, warnings, body)
+       SELECT segment_id, MIN(created_at), MAX(created_at), COUNT(*), SUM(status >= 500), SUM(status >= 400 AND status < 500),
+              JSON_ARRAYAGG(JSON_ARRAY(method, route, path, status, duration_ms, bytes_out, user_id, user_email, ip_address, user_agent,
+                                       CAST(UNIX_TIMESTAMP(created_at) * 1000 AS SIGNED)) ORDER BY seq DESC)
+       FROM seed_access GROUP BY segment_id`,
+    );
+    await connection.query(
+      `INSERT INTO access_log_terms (segment_id, n, value, hits)
+       SELECT segment_id, ROW_NUMBER() OVER (PARTITION BY segment_id ORDER BY value) - 1, value, hits FROM (
+         SELECT segment_id, value, COUNT(*) AS hits FROM (
+           SELECT segment_id, CONCAT('p', LOWER(path)) AS value FROM seed_access
+           UNION ALL SELECT segment_id, CONCAT('r', LOWER(route)) FROM seed_access
+           UNION ALL SELECT segment_id, CONCAT('s', status) FROM seed_access
+           UNION ALL SELECT segment_id, CONCAT('i', LOWER(ip_address)) FROM seed_access
+           UNION ALL SELECT segment_id, CONCAT('e', LOWER(user_email)) FROM seed_access WHERE user_email IS NOT NULL
+         ) t GROUP BY segment_id, value
+       ) g`,
+    );
+    log('access_log_segments', end, total);
+  }
+  await connection.query('DROP TABLE IF EXISTS seed_access');
+}
+
 /** Seeds every table; `log(table, done, total)` reports progress. */
 export async function seedMariadb(connection, counts, log = () => undefined) {
   const c = counts;
@@ -166,21 +222,7 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
     log('daily_stats', 1, 1);
   }
 
-  const routes = `'/api/license-server/validate', '/api/admin/users', '/api/download/:id', '/api/me', '/api/admin/licenses', '/api/login'`;
-  await chunked(
-    connection,
-    c.accessLogs,
-    (a, b) =>
-      `INSERT INTO access_logs (method, route, path, status, duration_ms, bytes_out, user_id, user_email, ip_address, user_agent, created_at)
-       SELECT ELT(1 + seq % 6, 'POST', 'GET', 'GET', 'GET', 'GET', 'POST'), ELT(1 + seq % 6, ${routes}),
-              ELT(1 + seq % 6, '/api/license-server/validate', '/api/admin/users', CONCAT('/api/download/', seq % 20000), '/api/me', '/api/admin/licenses', '/api/login'),
-              ELT(1 + seq % 20, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 304, 401, 404, 429, 500),
-              seq % 250, 200 + seq % 5000, IF(seq % 3 = 0, NULL, 1 + seq % ${c.users}), IF(seq % 3 = 0, NULL, CONCAT('user', 1 + seq % ${c.users}, '@bench.test')),
-              CONCAT('10.', seq % 256, '.', FLOOR(seq / 256) % 256, '.', FLOOR(seq / 65536) % 256), 'Mozilla/5.0 (bench)',
-              NOW(3) - INTERVAL FLOOR(seq * 31536000 / ${c.accessLogs}) SECOND
-       FROM ${seqRange(a, b)}`,
-    (done, total) => log('access_logs', done, total),
-  );
+  await seedAccessLog(connection, c, log);
 
   await chunked(
     connection,
@@ -222,7 +264,8 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
     'distribution_files',
     'orders',
     'download_logs',
-    'access_logs',
+    'access_log_segments',
+    'access_log_terms',
     'audit_logs',
   ]) {
     await connection.query(`ANALYZE TABLE ${table}`);

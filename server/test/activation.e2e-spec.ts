@@ -5,6 +5,7 @@ import { DevicesService } from '../src/modules/devices/devices.service';
 import { DrainState } from '../src/modules/health/drain-state.service';
 import { LicenseEntity } from '../src/modules/licenses/license.entity';
 import { AccessLogService } from '../src/modules/logs/access-log.service';
+import { accessRows } from './support/access-rows';
 import { RemoteLogEntity } from '../src/modules/logs/remote-log.entity';
 import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';
 import { verifySignedAnswer } from '../src/modules/license-server/signed-answer';
@@ -157,12 +158,10 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     // The same access-log row, but for the path as sent and the time it took.
     await t.app.get(AccessLogService).flush();
     const rowOf = async (userAgent: string) => {
-      const rows = await t.dataSource.query(
-        'SELECT method, route, path, status, bytes_out, user_id, user_email, ip_address, user_agent FROM access_logs WHERE user_agent = ?',
-        [userAgent],
-      );
+      const rows = (await accessRows(t.dataSource)).filter((row) => row.user_agent === userAgent);
       expect(rows).toHaveLength(1);
-      return { ...rows[0], status: Number(rows[0].status), bytes_out: Number(rows[0].bytes_out), user_agent: undefined };
+      const { method, route, path, status, bytes_out, user_id, user_email, ip_address } = rows[0];
+      return { method, route, path, status, bytes_out, user_id, user_email, ip_address };
     };
     const fastRow = await rowOf(agents.fast);
     expect(fastRow).toMatchObject({ method: 'POST', route: '/api/license-server/validate', path: '/api/license-server/validate', status: 200 });
@@ -255,7 +254,7 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
       // A turn of the event loop first: on SQLite a query settles at once, and the server must see the close.
       await new Promise(setImmediate);
       await t.app.get(AccessLogService).flush();
-      return t.dataSource.query('SELECT path, status FROM access_logs WHERE user_agent = ?', [marker]);
+      return (await accessRows(t.dataSource)).filter((row) => row.user_agent === marker);
     };
     let rows = await logged();
     while (!rows.length) rows = await logged();

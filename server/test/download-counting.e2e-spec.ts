@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createConnection as mysqlConnection } from 'mysql2/promise';
 import { asBuffer, createVersion, eventually, sha256, someBytes, uploadFile } from './support/distribution';
 import { AccessLogService } from '../src/modules/logs/access-log.service';
+import { accessRows } from './support/access-rows';
 import { createTestDatabase, TestDatabase } from './support/databases';
 import { startPortalProcess } from './support/portal-process';
 import { ADMIN, bearer, startTestApp, TestApp } from './support/test-app';
@@ -67,9 +68,7 @@ describe(`download counting (${process.env.TEST_DB})`, () => {
       expect(await recorded(file.id, '8.1.0')).toEqual({ count: n, logs: n, perDay: n });
       // Answered before Nest's router, but logged as the route, with the user, like any API request.
       await t.app.get(AccessLogService).flush();
-      const access = await t.dataSource.query("SELECT route, status, user_id FROM access_logs WHERE path = ? AND method = 'GET'", [
-        `/api/download/${file.id}`,
-      ]);
+      const access = (await accessRows(t.dataSource)).filter((row) => row.path === `/api/download/${file.id}` && row.method === 'GET');
       expect(access.filter((row: { status: number }) => Number(row.status) === 200)).toHaveLength(n); // and the resume's 206
       expect(access[0]).toMatchObject({ route: '/api/download/:id', user_id: alice.id });
     });

@@ -1,6 +1,6 @@
-import { PreparedSql } from '../src/database/prepared-sql';
 import { ScheduledJobsService } from '../src/modules/jobs/scheduled-jobs.service';
-import { ACCESS_LOG_COLUMNS, AccessLogService } from '../src/modules/logs/access-log.service';
+import { AccessLogService } from '../src/modules/logs/access-log.service';
+import type { NewAccessLogRow } from '../src/modules/logs/access-log-segments';
 import { AuditLogService } from '../src/modules/logs/audit-log.service';
 import { LogRetentionService } from '../src/modules/logs/log-retention.service';
 import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';
@@ -9,6 +9,23 @@ import { callLicenseServer, issueLicense, serverUid } from './support/licensing'
 import { ADMIN, bearer, startTestApp, TestApp } from './support/test-app';
 
 /** The operator's view: the audit trail, System Logs, the Dashboard and System Health. */
+
+/** An access-log row to store: a GET answered 200 unless `fields` say otherwise (route defaults to the path). */
+function accessRow(fields: Partial<NewAccessLogRow> & { path: string }): NewAccessLogRow {
+  return {
+    method: 'GET',
+    route: fields.path,
+    status: 200,
+    duration_ms: 1,
+    bytes_out: 100,
+    user_id: null,
+    user_email: null,
+    ip_address: null,
+    user_agent: null,
+    created_at: new Date(),
+    ...fields,
+  };
+}
 describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, () => {
   let t: TestApp;
   let admin: string;
@@ -206,14 +223,15 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
 
     it('finds the newest requests under a path prefix, in order, behind many newer requests that do not match', async () => {
       const hourAgo = Date.now() - 3600_000;
-      const request = (path: string, at: number) => ['GET', path, path, 200, 1, 100, null, null, '10.9.9.9', 'test', new Date(at)];
+      const request = (path: string, at: number) =>
+        accessRow({ route: path, path, ip_address: '10.9.9.9', user_agent: 'test', created_at: new Date(at) });
       // 13,440 requests under the prefix, 100 ms apart: 46 paths (the path itself and 45 longer ones), each
       // requested 224 times, so that each way MariaDB reads a prefix is taken (see LogListing.ordered).
       const paths = Array.from({ length: 13_440 }, (_, i) => (i % 4 ? `/api/prefix-test/items/${i % 60}` : '/api/prefix-test/items'));
       const matching = paths.map((path, i) => request(path, hourAgo + i * 100));
       // Newer than all of them: more requests elsewhere than a search first looks through.
       const newer = Array.from({ length: 700 }, (_, i) => request('/api/other-test', hourAgo + 2_000_000 + i));
-      await PreparedSql.for(t.dataSource).insertMany('access_logs', ACCESS_LOG_COLUMNS, [...matching, ...newer]);
+      await t.app.get(AccessLogService).storeRows([...matching, ...newer]);
       const search = async (term: string, page = 1) =>
         (await asAdmin(t.api().get('/api/admin/logs/access').query({ search: term, limit: 25, page })).expect(200)).body;
       const newestFirst = (prefix: string) => [...paths].reverse().filter((path) => path.startsWith(prefix));
@@ -288,20 +306,8 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
 
     it('says "more than 10,000" for a log that holds more, and counts again once it is cleared', async () => {
       const hourAgo = Date.now() - 3600_000;
-      const rows = Array.from({ length: 10_050 }, (_, i) => [
-        'GET',
-        '/api/capped-test',
-        '/api/capped-test',
-        200,
-        1,
-        100,
-        null,
-        null,
-        null,
-        null,
-        new Date(hourAgo + i),
-      ]);
-      await PreparedSql.for(t.dataSource).insertMany('access_logs', ACCESS_LOG_COLUMNS, rows);
+      const rows = Array.from({ length: 10_050 }, (_, i) => accessRow({ path: '/api/capped-test', created_at: new Date(hourAgo + i) }));
+      await t.app.get(AccessLogService).storeRows(rows);
       const list = async (query: Record<string, string> = {}) =>
         (
           await asAdmin(

@@ -9,7 +9,7 @@ import { SyncQueueItemEntity } from '../modules/license-server/sync-queue-item.e
 import { SyncReconcileEntity } from '../modules/license-server/sync-reconcile.entity';
 import { SyncRunEntity } from '../modules/license-server/sync-run.entity';
 import { ScheduledJobEntity } from '../modules/jobs/scheduled-job.entity';
-import { AccessLogEntity } from '../modules/logs/access-log.entity';
+import { AccessLogSegmentEntity, AccessLogTermEntity } from '../modules/logs/access-log.entity';
 import { AuditLogEntity } from '../modules/logs/audit-log.entity';
 import { DailyStatEntity } from '../modules/logs/daily-stat.entity';
 import { DownloadLogEntity } from '../modules/logs/download-log.entity';
@@ -33,7 +33,8 @@ export const ENTITIES = [
   DistributionFileEntity,
   DownloadLogEntity,
   AuditLogEntity,
-  AccessLogEntity,
+  AccessLogSegmentEntity,
+  AccessLogTermEntity,
   DailyStatEntity,
   ScheduledJobEntity,
   SyncRunEntity,

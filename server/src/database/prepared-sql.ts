@@ -38,6 +38,13 @@ function flatten(rows: Param[][], start: number, end: number): Param[] {
   return values;
 }
 
+export interface InsertOptions {
+  /** Skip rows that a unique index already holds. */
+  ignoreDuplicates?: boolean;
+  /** Columns given the same SQL expression in every row (a key just generated, say), before `columns`. */
+  fixed?: Record<string, string>;
+}
+
 /** One statement with its parameters (see `PreparedSql.atomically`). */
 export interface SqlStatement {
   sql: string;
@@ -93,12 +100,12 @@ export class PreparedSql {
    * one a prepared statement and the rest one statement sent as text. `ignoreDuplicates` skips rows that a unique
    * index already holds.
    */
-  insertMany(table: string, columns: string[], rows: Param[][], options: { ignoreDuplicates?: boolean } = {}): Promise<void> {
+  insertMany(table: string, columns: string[], rows: Param[][], options: InsertOptions = {}): Promise<void> {
     return this.atomically(this.insertStatements(table, columns, rows, options));
   }
 
   /** The statements `insertMany` runs, to run with others in one transaction (`atomically`). */
-  insertStatements(table: string, columns: string[], rows: Param[][], options: { ignoreDuplicates?: boolean } = {}): SqlStatement[] {
+  insertStatements(table: string, columns: string[], rows: Param[][], options: InsertOptions = {}): SqlStatement[] {
     const statements: SqlStatement[] = [];
     for (let start = 0; start < rows.length;) {
       const left = rows.length - start;
@@ -108,7 +115,7 @@ export class PreparedSql {
       // Node and 11.2 of MariaDB CPU per row as text, 3.8 and 8.8 prepared). The last, shorter one goes as text,
       // lest every row count become a statement held on the server.
       statements.push({
-        sql: this.insertSql(table, columns, count, options.ignoreDuplicates),
+        sql: this.insertSql(table, columns, count, options),
         params: flatten(rows, start, start + count),
         prepared: this.engine === 'mysql' && count === MYSQL_INSERT_ROWS && count * columns.length <= MYSQL_MAX_PARAMS,
       });
@@ -156,12 +163,13 @@ export class PreparedSql {
   }
 
   /** `INSERT INTO table (columns) VALUES (?, …), …` for `count` rows, made once per table, columns and count. */
-  private insertSql(table: string, columns: string[], count: number, ignoreDuplicates = false): string {
-    const key = `${ignoreDuplicates}${table}(${columns.join(',')})${count}`;
+  private insertSql(table: string, columns: string[], count: number, { ignoreDuplicates = false, fixed = {} }: InsertOptions): string {
+    const fixedColumns = Object.keys(fixed);
+    const key = `${ignoreDuplicates}${table}(${columns.join(',')})${JSON.stringify(fixed)}${count}`;
     let sql = this.inserts.get(key);
     if (!sql) {
-      const tuple = `(${columns.map(() => '?').join(', ')})`;
-      const list = columns.map((column) => this.quote(column)).join(', ');
+      const tuple = `(${[...fixedColumns.map((column) => fixed[column]), ...columns.map(() => '?')].join(', ')})`;
+      const list = [...fixedColumns, ...columns].map((column) => this.quote(column)).join(', ');
       const insert = ignoreDuplicates ? (this.engine === 'sqlite' ? 'INSERT OR IGNORE' : 'INSERT IGNORE') : 'INSERT';
       sql = `${insert} INTO ${this.quote(table)} (${list}) VALUES ${Array.from({ length: count }, () => tuple).join(', ')}`;
       if (this.engine === 'sqlite' || count === MYSQL_INSERT_ROWS) this.inserts.set(key, sql);

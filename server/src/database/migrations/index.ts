@@ -1,3 +1,4 @@
+import { AccessLogSegments1765100000000 } from './1765100000000-AccessLogSegments';
 import { InitialSchema1764000000000 } from './1764000000000-InitialSchema';
 import { Licensing1764200000000 } from './1764200000000-Licensing';
 import { Distribution1764300000000 } from './1764300000000-Distribution';
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   UserSearchTrigrams1764800000000,
   FileVersionOrder1764900000000,
   AccessLogSqliteIndexes1765000000000,
+  AccessLogSegments1765100000000,
 ];

@@ -7,14 +7,15 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { IntervalBatch } from '../../database/interval-batch';
 import { PreparedSql } from '../../database/prepared-sql';
-import { AccessLogEntity } from './access-log.entity';
-import { batchedRows } from './batched-rows';
+import { AccessLogRow } from './access-log.entity';
+import { NewAccessLogRow, SEGMENT_MAX_ROWS } from './access-log-segments';
+import { AccessLogStore } from './access-log-store';
+import { writtenBehind } from './batched-rows';
 import { routeOf } from './audit.interceptor';
 import type { RawRow } from './log-export';
-import { commonFilters, Condition, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
+import { LogFilters, LogPage } from './log-listing';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
-type Row = Omit<AccessLogEntity, 'id'>;
 /** What a row says of the request, read once it is answered. */
 interface RequestFacts {
   route: string;
@@ -22,63 +23,32 @@ interface RequestFacts {
   user: AuthenticatedRequest['user'] | undefined;
   ip: string | null;
 }
-/** The columns of an access-log row, in the order rows are inserted (tests that seed rows use it too). */
-export const ACCESS_LOG_COLUMNS: Array<keyof Row> = [
-  'method',
-  'route',
-  'path',
-  'status',
-  'duration_ms',
-  'bytes_out',
-  'user_id',
-  'user_email',
-  'ip_address',
-  'user_agent',
-  'created_at',
-];
 /** While the database takes no rows, they wait in memory up to this many; later ones are dropped and counted. */
 const MAX_BACKLOG_ROWS = 100_000;
 /** Not worth a row: the balancer's probe. */
 const NOT_LOGGED = new Set(['/api/health']);
-
-const LEVEL_BY_STATUS: Record<string, Condition> = {
-  error: { sql: 'status >= 500', params: [] },
-  warning: { sql: 'status >= 400 AND status < 500', params: [] },
-  info: { sql: 'status < 400', params: [] },
-  debug: { sql: '1 = 0', params: [] },
-};
 
 /** One row per API request (ACCESS_LOG=all|errors|off, 2xx/3xx sampled by ACCESS_LOG_SAMPLE), written in batches. */
 @Injectable()
 export class AccessLogService implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('AccessLog');
   private readonly sql: PreparedSql;
-  private readonly listing: LogListing;
-  // Nobody waits for an access row: held and written in batches; a read of the log stores what is held first.
-  private readonly writer: IntervalBatch<Row>;
-  readonly source: LogSource;
+  private readonly store: AccessLogStore;
+  // Nobody waits for an access row: held and written in batches (a segment each); a read of the log stores what is held first.
+  private readonly writer: IntervalBatch<NewAccessLogRow>;
 
   constructor(
     dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sql = PreparedSql.for(dataSource);
-    this.writer = batchedRows<Row>(this.sql, 'access_logs', ACCESS_LOG_COLUMNS, this.logger, MAX_BACKLOG_ROWS);
-    this.listing = new LogListing(this.sql);
-    this.source = {
-      table: 'access_logs',
-      filters: (filters) => [...commonFilters(filters, 'user_email'), ...(filters.level ? [LEVEL_BY_STATUS[filters.level]] : [])],
-      searchMatches: (term) => {
-        const matches = [
-          startsWith('path', term),
-          startsWith('route', term),
-          startsWith('ip_address', term),
-          startsWith('user_email', term.toLowerCase()),
-        ];
-        if (/^\d{3}$/.test(term)) matches.push({ sql: 'status = ?', params: [Number(term)] });
-        return matches;
-      },
-    };
+    this.store = new AccessLogStore(this.sql);
+    this.writer = writtenBehind<NewAccessLogRow>(
+      (rows) => this.sql.atomically(this.store.statements(rows)),
+      'access_log_segments',
+      this.logger,
+      { maxBacklog: MAX_BACKLOG_ROWS, maxHeld: SEGMENT_MAX_ROWS },
+    );
   }
 
   /** Express middleware: times each API request and queues its row when the answer is done (or the client left). */
@@ -135,26 +105,29 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
     });
   }
 
-  async list(filters: LogFilters): Promise<LogPage<AccessLogEntity>> {
+  async list(filters: LogFilters): Promise<LogPage<AccessLogRow>> {
     await this.writer.flush();
-    const page = await this.listing.page<AccessLogEntity>(this.source, filters);
-    return { ...page, rows: page.rows.map((row) => this.read(row)) };
+    return this.store.page(filters);
   }
 
-  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts); what is held is stored first. */
+  /** Every matching row, oldest first, in batches (for exports: see log-export.ts); what is held is stored first. */
   async *batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
     await this.writer.flush();
-    yield* this.listing.batches(this.source, filters);
+    yield* this.store.batches(filters);
+  }
+
+  /** Stores rows now (rows a test or a benchmark made: requests' rows go through the writer). */
+  storeRows(rows: NewAccessLogRow[]): Promise<void> {
+    return this.sql.atomically(this.store.statements(rows));
   }
 
   prune(before: Date): Promise<number> {
-    return this.listing.prune('access_logs', before);
+    return this.store.prune(before);
   }
 
   async clear(): Promise<void> {
     await this.writer.flush();
-    await this.sql.run(this.sql.engine === 'mysql' ? 'TRUNCATE TABLE access_logs' : 'DELETE FROM access_logs', []);
-    this.listing.forget();
+    await this.store.clear();
   }
 
   flush(): Promise<void> {
@@ -167,17 +140,5 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
 
   async onApplicationShutdown(): Promise<void> {
     await this.writer.flush().catch(() => undefined);
-  }
-
-  private read(row: AccessLogEntity): AccessLogEntity {
-    return {
-      ...row,
-      id: Number(row.id),
-      status: Number(row.status),
-      duration_ms: Number(row.duration_ms),
-      bytes_out: Number(row.bytes_out),
-      user_id: row.user_id === null ? null : Number(row.user_id),
-      created_at: this.sql.readDate(row.created_at)!,
-    };
   }
 }

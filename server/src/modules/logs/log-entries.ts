@@ -1,4 +1,4 @@
-import type { AccessLogEntity } from './access-log.entity';
+import type { AccessLogRow } from './access-log.entity';
 import type { AuditLogEntity } from './audit-log.entity';
 import type { DownloadLogEntity } from './download-log.entity';
 import type { LogEntryDto } from './dto/logs.dto';
@@ -60,7 +60,7 @@ export function fromRemote(row: RemoteLogEntity): LogEntryDto {
   };
 }
 
-export function fromAccess(row: AccessLogEntity): LogEntryDto {
+export function fromAccess(row: AccessLogRow): LogEntryDto {
   return {
     ...none,
     id: row.id,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AccessLogEntity } from './access-log.entity';
+import { AccessLogSegmentEntity, AccessLogTermEntity } from './access-log.entity';
 import { AccessLogService } from './access-log.service';
 import { AuditLogEntity } from './audit-log.entity';
 import { AuditLogService } from './audit-log.service';
@@ -21,7 +21,16 @@ import { RemoteLogsService } from './remote-logs.service';
  * the download log; System Logs reads them here, and retention prunes them.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([RemoteLogEntity, DownloadLogEntity, AuditLogEntity, AccessLogEntity, DailyStatEntity])],
+  imports: [
+    TypeOrmModule.forFeature([
+      RemoteLogEntity,
+      DownloadLogEntity,
+      AuditLogEntity,
+      AccessLogSegmentEntity,
+      AccessLogTermEntity,
+      DailyStatEntity,
+    ]),
+  ],
   controllers: [LogsController],
   providers: [
     RemoteLogsService,

@@ -1,0 +1,153 @@
+import type { AccessLogRow } from '../src/modules/logs/access-log.entity';
+import type { NewAccessLogRow } from '../src/modules/logs/access-log-segments';
+import { AccessLogService } from '../src/modules/logs/access-log.service';
+import { COUNT_CAP, LogFilters } from '../src/modules/logs/log-listing';
+import { startTestApp, TestApp } from './support/test-app';
+
+/**
+ * The access log in segments, listed against a plain model: every page of every filter, search and order must be
+ * what filtering the stored rows in memory gives, with its exact total (the log is far below the sizes where a
+ * total is estimated). Rows are stored in batches of many sizes, some with long values that split a batch into
+ * several segments by bytes, so pages and counts cross segments of every shape.
+ */
+describe(`access log in segments (${process.env.TEST_DB})`, () => {
+  let t: TestApp;
+  let service: AccessLogService;
+  const stored: NewAccessLogRow[] = [];
+  const start = Date.UTC(2026, 10, 1);
+
+  const rowAt = (i: number): NewAccessLogRow => {
+    const path = [`/api/Items/${i % 37}`, '/api/license-server/validate', `/api/admin/users/${i % 11}`, '/api/me'][i % 4];
+    return {
+      method: i % 4 === 1 ? 'POST' : 'GET',
+      route: { 0: '/api/items/:id', 1: '/api/license-server/validate', 2: '/api/admin/users/:id', 3: '/api/me' }[i % 4]!,
+      path,
+      status: [200, 200, 200, 201, 304, 401, 404, 429, 500, 503][i % 10],
+      duration_ms: i % 97,
+      bytes_out: i * 3,
+      user_id: i % 3 ? (i % 13) + 1 : null,
+      user_email: i % 3 ? `User${(i % 13) + 1}@Example.test` : null,
+      ip_address: i % 5 ? `10.${i % 3}.${i % 7}.${i % 250}` : i % 2 ? '2001:DB8::1' : null,
+      // Every 50th row is long: a batch of them no longer fits one segment's 64,000 bytes.
+      user_agent: i % 50 ? 'agent' : `long ${'é'.repeat(490)}`,
+      created_at: new Date(start + i * 1000),
+    };
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    service = t.app.get(AccessLogService);
+    await service.clear();
+    let i = 0;
+    for (const size of [1, 7, 500, 333, 2, 499, 120, 40, 260, 1]) {
+      const batch = Array.from({ length: size }, () => rowAt(i++));
+      // A batch of long rows only: split into segments by bytes.
+      if (size === 260) for (const row of batch) row.user_agent = `long ${'é'.repeat(490)}`;
+      await service.storeRows(batch);
+      stored.push(...batch);
+    }
+    // Texts that MariaDB's collation compares as equal, which the search must still tell apart.
+    const lookalikes = ['/api/Café/1', '/api/cafe/2', '/api/CAFÉ/3', '/api/cafe /4'].map((path, k) => ({
+      ...rowAt(i + k),
+      path,
+      route: '/api/lookalike/:id',
+    }));
+    await service.storeRows(lookalikes);
+    stored.push(...lookalikes);
+  });
+  afterAll(() => t.close());
+
+  /** What the list must give: the stored rows filtered in memory, newest (or oldest) first, paged. */
+  function model(filters: LogFilters) {
+    const term = filters.search?.trim().toLowerCase();
+    const user = filters.user?.trim().toLowerCase();
+    const level = (status: number) => (status >= 500 ? 'error' : status >= 400 ? 'warning' : 'info');
+    const matches = stored.filter(
+      (row) =>
+        (!filters.from || row.created_at >= filters.from) &&
+        (!filters.to || row.created_at <= filters.to) &&
+        (!filters.level || level(row.status) === filters.level) &&
+        (!user || !!row.user_email?.toLowerCase().startsWith(user)) &&
+        (!term ||
+          [row.path, row.route, row.ip_address, row.user_email].some((value) => value?.toLowerCase().startsWith(term)) ||
+          String(row.status) === term),
+    );
+    if (filters.order !== 'asc') matches.reverse();
+    const limit = filters.limit ?? 25;
+    const page = filters.page ?? 1;
+    return { rows: matches.slice((page - 1) * limit, page * limit), total: matches.length };
+  }
+
+  const withoutId = ({ id: _id, ...row }: AccessLogRow) => row;
+
+  const cases: LogFilters[] = [
+    {},
+    { order: 'asc' },
+    { page: 3, limit: 100 },
+    { page: 17, limit: 100, order: 'asc' },
+    { level: 'error' },
+    { level: 'warning', page: 2, limit: 50 },
+    { level: 'info', order: 'asc', page: 4, limit: 30 },
+    { level: 'debug' },
+    { from: new Date(start + 100_000), to: new Date(start + 900_000) },
+    { from: new Date(start + 1_000_500), order: 'asc', page: 2, limit: 10 },
+    { search: '/api/items/3' },
+    { search: '/API/ITEMS/1', page: 2, limit: 7 },
+    { search: '/api/admin/users/:' },
+    { search: '/api/license-server/validate', page: 9, limit: 50 },
+    { search: '10.2.5.' },
+    { search: '2001:db8' },
+    { search: 'user7@' },
+    { search: '404' },
+    { search: '500', order: 'asc', level: 'error' },
+    { search: 'nothing-starts-so' },
+    { search: '/api/café' },
+    { search: '/API/CAFE' },
+    { search: '/api/cafe ' },
+    { user: 'user1', page: 2, limit: 20 },
+    { user: 'User12@example.test', level: 'warning' },
+    { user: 'user3', search: '/api/me' },
+    { search: '/api/items', from: new Date(start + 200_000), to: new Date(start + 1_200_000), order: 'asc' },
+  ];
+
+  it.each(cases.map((filters) => [JSON.stringify(filters), filters]))(
+    'lists %s as the stored rows filtered give',
+    async (_name, filters) => {
+      const page = await service.list(filters);
+      const expected = model(filters);
+      expect(page.rows.map(withoutId)).toEqual(expected.rows);
+      expect({ total: page.total, capped: page.capped }).toEqual({ total: expected.total, capped: false });
+    },
+  );
+
+  it('gives every row one id, the same on every page, and exports every matching row oldest first', async () => {
+    const all = await service.list({ limit: 100, page: 1, order: 'asc' });
+    const ids = new Set<number>();
+    for (let page = 1; page <= Math.ceil(stored.length / 100); page++) {
+      for (const row of (await service.list({ limit: 100, page, order: 'asc' })).rows) ids.add(row.id);
+    }
+    expect(ids.size).toBe(stored.length);
+    expect(all.rows[0].id).toBe(Math.min(...ids));
+
+    const exported: Array<Record<string, unknown>> = [];
+    for await (const batch of service.batches({ search: '/api/me' })) exported.push(...batch);
+    const expected = model({ search: '/api/me', order: 'asc', limit: stored.length });
+    expect(exported.map((row) => withoutId(row as AccessLogRow))).toEqual(expected.rows);
+  });
+
+  it('counts past the cap as more than it, and prunes whole segments older than the cut', async () => {
+    const later = Date.UTC(2026, 10, 20);
+    const many = Array.from({ length: COUNT_CAP + 600 }, (_, i) => ({ ...rowAt(i), created_at: new Date(later + i) }));
+    await service.storeRows(many);
+    expect(await service.list({ limit: 5 })).toMatchObject({ total: COUNT_CAP, capped: true });
+    const before = model({ search: '/api/me' }).total;
+    expect(await service.list({ limit: 5, search: '/api/me' })).toMatchObject({ total: before + 2_650, capped: false });
+
+    // Everything stored before `later` goes; the rows from `later` on stay.
+    expect(await service.prune(new Date(later))).toBe(stored.length);
+    const left = await service.list({ limit: 5, order: 'asc' });
+    expect(left.rows[0].created_at).toEqual(new Date(later));
+    await service.clear();
+    expect(await service.list({})).toMatchObject({ rows: [], total: 0, capped: false });
+  });
+});
