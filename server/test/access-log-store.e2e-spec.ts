@@ -1,5 +1,7 @@
 import type { AccessLogRow } from '../src/modules/logs/access-log.entity';
 import type { NewAccessLogRow } from '../src/modules/logs/access-log-segments';
+import { PreparedSql } from '../src/database/prepared-sql';
+import { AccessLogStore } from '../src/modules/logs/access-log-store';
 import { AccessLogService } from '../src/modules/logs/access-log.service';
 import { COUNT_CAP, LogFilters } from '../src/modules/logs/log-listing';
 import { startTestApp, TestApp } from './support/test-app';
@@ -39,7 +41,8 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
     service = t.app.get(AccessLogService);
     await service.clear();
     let i = 0;
-    for (const size of [1, 7, 500, 333, 2, 499, 120, 40, 260, 1]) {
+    // Many small batches too: a walk reads its segments' heads in several reads.
+    for (const size of [1, 7, 500, 333, 2, 499, 120, 40, ...Array.from({ length: 300 }, (_, k) => 1 + (k % 3)), 260, 1]) {
       const batch = Array.from({ length: size }, () => rowAt(i++));
       // A batch of long rows only: split into segments by bytes.
       if (size === 260) for (const row of batch) row.user_agent = `long ${'é'.repeat(490)}`;
@@ -107,6 +110,9 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
     { user: 'user1', page: 2, limit: 20 },
     { user: 'User12@example.test', level: 'warning' },
     { user: 'user3', search: '/api/me' },
+    { user: 'user3', level: 'error' },
+    { search: '/api/me', level: 'info', page: 2, limit: 10 },
+    { search: '10.1.', level: 'warning', order: 'asc' },
     { search: '/api/items', from: new Date(start + 200_000), to: new Date(start + 1_200_000), order: 'asc' },
   ];
 
@@ -133,6 +139,26 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
     for await (const batch of service.batches({ search: '/api/me' })) exported.push(...batch);
     const expected = model({ search: '/api/me', order: 'asc', limit: stored.length });
     expect(exported.map((row) => withoutId(row as AccessLogRow))).toEqual(expected.rows);
+  });
+
+  it("appends a quiet log's few rows a write to the segment it wrote last, keeping the ids it gave, until it holds 500", async () => {
+    const store = new AccessLogStore(PreparedSql.for(t.dataSource));
+    const segments = async () => Number((await t.dataSource.query('SELECT COUNT(*) AS n FROM access_log_segments'))[0].n);
+    const before = await segments();
+    const at = Date.UTC(2026, 10, 10);
+    const quiet = (from: number, count: number) =>
+      Array.from({ length: count }, (_, k) => ({ ...rowAt(from + k), created_at: new Date(at + (from + k) * 1000) }));
+    let open = await store.write(quiet(0, 3), null);
+    const first = (await service.list({ from: new Date(at), to: new Date(at + 10_000_000), order: 'asc' })).rows;
+    let written = 3;
+    for (; written < 600; written += 7) open = await store.write(quiet(written, 7), open);
+    // Two segments: the first took rows while it held fewer than 500.
+    expect((await segments()) - before).toBe(2);
+    const all = (await service.list({ from: new Date(at), to: new Date(at + 10_000_000), order: 'asc', limit: 100, page: 1 })).rows;
+    expect(all.slice(0, 3)).toEqual(first);
+    const total = await service.list({ from: new Date(at), to: new Date(at + 10_000_000) });
+    expect(total.total).toBe(written);
+    stored.push(...quiet(0, written));
   });
 
   it('counts past the cap as more than it, and prunes whole segments older than the cut', async () => {

@@ -13,7 +13,7 @@ const MYSQL_MAX_PARAMS = 65_535;
 interface SqliteStatement {
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
-  run(...params: unknown[]): { changes: number };
+  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
 }
 interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
@@ -129,30 +129,47 @@ export class PreparedSql {
    * on MySQL on one connection taken from the pool for the transaction.
    */
   async atomically(statements: SqlStatement[]): Promise<void> {
-    if (!statements.length) return;
+    await this.atomicallyWithIds(statements);
+  }
+
+  /** `atomically`, resolving to the id each statement generated (an INSERT's last; 0 for other statements). */
+  async atomicallyWithIds(statements: SqlStatement[]): Promise<number[]> {
+    if (!statements.length) return [];
     if (this.engine === 'sqlite') {
+      const ids: number[] = [];
       this.transaction(() => {
-        for (const { sql, params } of statements) this.statement(sql).run(...this.bind(params));
+        for (const { sql, params } of statements) {
+          const { changes, lastInsertRowid } = this.statement(sql).run(...this.bind(params));
+          ids.push(changes && /^\s*INSERT/i.test(sql) ? Number(lastInsertRowid) : 0);
+        }
       });
-      return;
+      return ids;
     }
     // `query` (values escaped by the driver) unless the statement says it is worth preparing: multi-row INSERTs of
     // every size would each become a server-side prepared statement.
     if (statements.length === 1) {
-      await this.mysql(statements[0].prepared ? 'execute' : 'query', statements[0].sql, statements[0].params);
-      return;
+      const result = await this.mysql<{ insertId?: number }>(
+        statements[0].prepared ? 'execute' : 'query',
+        statements[0].sql,
+        statements[0].params,
+      );
+      return [Number(result.insertId ?? 0)];
     }
     const connection = await new Promise<MysqlConnection>((resolve, reject) =>
       this.pool().getConnection((error, taken) => (error ? reject(error) : resolve(taken))),
     );
     const send = (sql: string, params: Param[] = [], prepared = false) =>
-      new Promise<void>((resolve, reject) =>
-        connection[prepared ? 'execute' : 'query'](sql, this.bind(params), (error) => (error ? reject(error) : resolve())),
+      new Promise<number>((resolve, reject) =>
+        connection[prepared ? 'execute' : 'query'](sql, this.bind(params), (error, result) =>
+          error ? reject(error) : resolve(Number((result as { insertId?: number }).insertId ?? 0)),
+        ),
       );
     try {
       await send('START TRANSACTION');
-      for (const { sql, params, prepared } of statements) await send(sql, params, prepared);
+      const ids: number[] = [];
+      for (const { sql, params, prepared } of statements) ids.push(await send(sql, params, prepared));
       await send('COMMIT');
+      return ids;
     } catch (error) {
       // A connection whose rollback failed is broken: destroy it rather than hand it back to the pool mid-transaction.
       await send('ROLLBACK').catch(() => connection.destroy());

@@ -41,6 +41,8 @@ export class AccessLogSegments1765100000000 implements MigrationInterface {
           { name: 'n', type: 'integer', isPrimary: true },
           { name: 'value', type: 'varchar', length: String(MAX_LENGTH.accessTerm) },
           { name: 'hits', type: 'integer' },
+          { name: 'errors', type: 'integer' },
+          { name: 'warnings', type: 'integer' },
         ],
         indices: [new TableIndex({ name: 'IDX_access_log_terms_value_segment_id', columnNames: ['value', 'segment_id'] })],
       }),

@@ -41,21 +41,22 @@ describe('access-log segments', () => {
     });
   });
 
-  it('counts each distinct lower-cased value of a kind once per segment, with its rows', () => {
+  it('counts each distinct lower-cased value of a kind once per segment, with its rows and their 5xx and 4xx', () => {
     const rows = [
       row(0, { path: '/API/Me', user_email: 'A@x.test' }),
       row(1, { path: '/api/me', user_email: 'a@x.test', status: 404 }),
       row(2, { ip_address: '2001:DB8::1' }),
     ];
     const [segment] = encodeSegments(rows);
+    const c = (hits: number, errors = 0, warnings = 0) => ({ hits, errors, warnings });
     expect(Object.fromEntries(segment.terms)).toEqual({
-      'p/api/me': 3,
-      'r/api/me': 3,
-      s200: 2,
-      s404: 1,
-      'i127.0.0.1': 2,
-      'i2001:db8::1': 1,
-      'ea@x.test': 2,
+      'p/api/me': c(3, 0, 1),
+      'r/api/me': c(3, 0, 1),
+      s200: c(2),
+      s404: c(1, 0, 1),
+      'i127.0.0.1': c(2, 0, 1),
+      'i2001:db8::1': c(1),
+      'ea@x.test': c(2, 0, 1),
     });
   });
 

@@ -42,7 +42,8 @@ interface Body {
   /** ACCESS_LOG_FIELDS of each row, one after another: a text as its place in `s`, user_id as is. */
   r: number[];
 }
-const NONE = -1;
+/** A null text or user id in a body. */
+export const NONE = -1;
 
 /** A segment as it is stored: the columns of access_log_segments and its terms (value, rows with it). */
 export interface EncodedSegment {
@@ -52,13 +53,34 @@ export interface EncodedSegment {
   errors: number;
   warnings: number;
   body: string;
-  terms: Map<string, number>;
+  terms: Map<string, TermCounts>;
 }
 
-/** Counts by key. */
-class Tally<K> extends Map<K, number> {
-  count(key: K): void {
-    this.set(key, (this.get(key) ?? 0) + 1);
+/** Rows with a term: all of them, and those answered 5xx and 4xx (so a level filter can pass a segment by). */
+export interface TermCounts {
+  hits: number;
+  errors: number;
+  warnings: number;
+}
+
+/** Term counts by key. */
+class Tally<K> extends Map<K, TermCounts> {
+  count(key: K, errors: number, warnings: number): void {
+    const counts = this.get(key);
+    if (counts) {
+      counts.hits++;
+      counts.errors += errors;
+      counts.warnings += warnings;
+    } else this.set(key, { hits: 1, errors, warnings });
+  }
+
+  add(key: K, { hits, errors, warnings }: TermCounts): void {
+    const counts = this.get(key);
+    if (counts) {
+      counts.hits += hits;
+      counts.errors += errors;
+      counts.warnings += warnings;
+    } else this.set(key, { hits, errors, warnings });
   }
 }
 
@@ -119,22 +141,21 @@ function encodeSegment(rows: NewAccessLogRow[], start: number): { segment: Encod
     numberBytes += line.length + 1;
     if (at < first) first = at;
     if (at > last) last = at;
-    if (row.status >= 500) errors++;
-    else if (row.status >= 400) warnings++;
-    kinds.route.count(route);
-    kinds.path.count(path);
-    if (email !== NONE) kinds.email.count(email);
-    if (ip !== NONE) kinds.ip.count(ip);
-    statuses.count(row.status);
+    const error = row.status >= 500 ? 1 : 0;
+    const warning = row.status >= 400 && !error ? 1 : 0;
+    errors += error;
+    warnings += warning;
+    kinds.route.count(route, error, warning);
+    kinds.path.count(path, error, warning);
+    if (email !== NONE) kinds.email.count(email, error, warning);
+    if (ip !== NONE) kinds.ip.count(ip, error, warning);
+    statuses.count(row.status, error, warning);
   }
   const terms = new Tally<string>();
   for (const [kind, tally] of Object.entries(kinds) as Array<[keyof typeof kinds, Tally<number>]>) {
-    for (const [at, hits] of tally) {
-      const term = TERM_KIND[kind] + strings[at].toLowerCase();
-      terms.set(term, (terms.get(term) ?? 0) + hits);
-    }
+    for (const [at, counts] of tally) terms.add(TERM_KIND[kind] + strings[at].toLowerCase(), counts);
   }
-  for (const [status, hits] of statuses) terms.set(TERM_KIND.status + status, hits);
+  for (const [status, counts] of statuses) terms.set(TERM_KIND.status + status, counts);
   const segment = {
     first_at: new Date(first),
     last_at: new Date(last),
@@ -158,14 +179,66 @@ export function encodeSegments(rows: NewAccessLogRow[]): EncodedSegment[] {
   return segments;
 }
 
-/** The rows of a stored segment, in the order they were stored, with their ids. */
-export function decodeSegment(id: number, body: string): AccessLogRow[] {
-  const { t, s, r } = JSON.parse(body) as Body;
-  const text = (at: number) => (at === NONE ? null : s[at]);
-  const rows = new Array<AccessLogRow>(r.length / FIELDS);
-  for (let i = 0, at = 0; i < rows.length; i++, at += FIELDS) {
-    rows[i] = {
-      id: id * SEGMENT_ID_STRIDE + i,
+/**
+ * A stored segment's rows, read for a list: a row's fields are read where they are (a test of every row makes no
+ * object of it), and each distinct text can be tested once for all the rows that have it (`textsWhere`).
+ */
+export class SegmentRows {
+  readonly length: number;
+  private readonly t: number;
+  private readonly s: string[];
+  private readonly r: number[];
+
+  constructor(
+    readonly id: number,
+    body: string,
+  ) {
+    const { t, s, r } = JSON.parse(body) as Body;
+    this.t = t;
+    this.s = s;
+    this.r = r;
+    this.length = r.length / FIELDS;
+  }
+
+  status(place: number): number {
+    return this.r[place * FIELDS + 3];
+  }
+
+  /** The row's time, in ms since 1970. */
+  time(place: number): number {
+    return this.t + this.r[place * FIELDS + 10];
+  }
+
+  /** The places among the segment's texts of the row's route, path, e-mail and address (NONE for none). */
+  route(place: number): number {
+    return this.r[place * FIELDS + 1];
+  }
+
+  path(place: number): number {
+    return this.r[place * FIELDS + 2];
+  }
+
+  email(place: number): number {
+    return this.r[place * FIELDS + 7];
+  }
+
+  ip(place: number): number {
+    return this.r[place * FIELDS + 8];
+  }
+
+  /** For each of the segment's texts, 1 where it passes `test`. */
+  textsWhere(test: (text: string) => boolean): Uint8Array {
+    const marks = new Uint8Array(this.s.length);
+    for (let i = 0; i < this.s.length; i++) if (test(this.s[i])) marks[i] = 1;
+    return marks;
+  }
+
+  row(place: number): AccessLogRow {
+    const { r, s } = this;
+    const at = place * FIELDS;
+    const text = (index: number) => (index === NONE ? null : s[index]);
+    return {
+      id: this.id * SEGMENT_ID_STRIDE + place,
       method: s[r[at]],
       route: s[r[at + 1]],
       path: s[r[at + 2]],
@@ -176,8 +249,13 @@ export function decodeSegment(id: number, body: string): AccessLogRow[] {
       user_email: text(r[at + 7]),
       ip_address: text(r[at + 8]),
       user_agent: text(r[at + 9]),
-      created_at: new Date(t + r[at + 10]),
+      created_at: new Date(this.t + r[at + 10]),
     };
   }
-  return rows;
+}
+
+/** The rows of a stored segment, in the order they were stored, with their ids. */
+export function decodeSegment(id: number, body: string): AccessLogRow[] {
+  const segment = new SegmentRows(id, body);
+  return Array.from({ length: segment.length }, (_, place) => segment.row(place));
 }

@@ -1,6 +1,6 @@
 import { Param, PreparedSql, SqlStatement } from '../../database/prepared-sql';
 import type { AccessLogRow } from './access-log.entity';
-import { decodeSegment, encodeSegments, NewAccessLogRow, TERM_KIND } from './access-log-segments';
+import { EncodedSegment, encodeSegments, NewAccessLogRow, NONE, SegmentRows, TERM_KIND } from './access-log-segments';
 import { COUNT_CAP, LogFilters, LogPage } from './log-listing';
 
 const SEGMENTS = 'access_log_segments';
@@ -23,6 +23,21 @@ interface Candidate {
   exact: number | null;
 }
 
+/** What one request has read (a page and its count read the same heads, and may open the same segments). */
+interface Reads {
+  /** Segments opened, parsed (null: gone since their head was read). */
+  bodies: Map<number, Promise<SegmentRows | null>>;
+  /** Reads of heads, by statement and parameters. */
+  heads: Map<string, Promise<Array<Record<string, unknown>>>>;
+}
+const newReads = (): Reads => ({ bodies: new Map(), heads: new Map() });
+
+/** The places of a segment's rows in the list's order. */
+function* places(segment: SegmentRows, descending: boolean): Generator<number> {
+  if (descending) for (let place = segment.length - 1; place >= 0; place--) yield place;
+  else for (let place = 0; place < segment.length; place++) yield place;
+}
+
 /** The segments a list reads, in its order, a read of heads at a time (a new walk each call). */
 type Segments = () => AsyncIterable<Candidate[]>;
 
@@ -36,8 +51,26 @@ interface Condition {
   params: Param[];
 }
 
-/** Segment heads read at a time, walking a log. */
-const HEADS_PER_READ = 200;
+/** A segment holding fewer rows than this takes the next rows of the process that wrote it (see `write`). */
+const OPEN_BELOW = 500;
+const TERM_COLUMNS = ['n', 'value', 'hits', 'errors', 'warnings'];
+
+/** The segment this process wrote last, with its rows, while more rows may be appended to it. */
+export interface OpenSegment {
+  id: number;
+  rows: NewAccessLogRow[];
+}
+
+/** A segment's terms as rows of TERM_COLUMNS. */
+function termRows(segment: EncodedSegment): Param[][] {
+  const rows: Param[][] = [];
+  for (const [value, { hits, errors, warnings }] of segment.terms) rows.push([rows.length, value, hits, errors, warnings]);
+  return rows;
+}
+
+/** Segment heads read at a time, walking a log: few first (a first page and its count need a few), then more. */
+const FIRST_HEADS = 32;
+const HEADS_PER_READ = 256;
 /** Segments whose rows are read in one statement at most (1, then 2, 4 and 8 as a walk goes on). */
 const BODIES_PER_READ = 8;
 /** Rows of the newest (or oldest) entries a search first looks through, at least and at most. */
@@ -53,7 +86,9 @@ const TERM_ENTRIES_MAX = 20_000;
 /** Rows per export batch. */
 const EXPORT_BATCH = 1_000;
 
-const LEVELS: Record<string, { sql: string; count: (head: Head) => number; test: (status: number) => boolean }> = {
+type LevelCounts = Pick<Head, 'row_count' | 'errors' | 'warnings'>;
+
+const LEVELS: Record<string, { sql: string; count: (counts: LevelCounts) => number; test: (status: number) => boolean }> = {
   error: { sql: 'errors > 0', count: (h) => h.errors, test: (s) => s >= 500 },
   warning: { sql: 'warnings > 0', count: (h) => h.warnings, test: (s) => s >= 400 && s < 500 },
   info: { sql: 'errors + warnings < row_count', count: (h) => h.row_count - h.errors - h.warnings, test: (s) => s < 400 },
@@ -94,27 +129,39 @@ class Query {
     return this.level ? this.level.count(head) : head.row_count;
   }
 
-  /** The row passes the date and level filters. */
-  passesFilters(row: AccessLogRow): boolean {
-    const { from, to } = this.filters;
-    return (!from || row.created_at >= from) && (!to || row.created_at <= to) && (!this.level || this.level.test(row.status));
+  /**
+   * The tests of a segment's rows: `passes`, the date and level filters; `matches`, the user filter and the search
+   * (a path, route, address or e-mail starting with the term, or its status). Each distinct text of the segment is
+   * tested once; a row is then tested on its numbers.
+   */
+  rowTests(segment: SegmentRows): { passes: (place: number) => boolean; matches: (place: number) => boolean } {
+    const from = this.filters.from?.getTime();
+    const to = this.filters.to?.getTime();
+    const level = this.level;
+    const passes = (place: number) => {
+      if (from !== undefined || to !== undefined) {
+        const at = segment.time(place);
+        if ((from !== undefined && at < from) || (to !== undefined && at > to)) return false;
+      }
+      return !level || level.test(segment.status(place));
+    };
+    const { term, user, status } = this;
+    const termTexts = term === null ? null : segment.textsWhere((text) => text.toLowerCase().startsWith(term));
+    const userTexts = user === null ? null : segment.textsWhere((text) => text.toLowerCase().startsWith(user));
+    const marked = (marks: Uint8Array, text: number) => text !== NONE && marks[text] === 1;
+    const matches = (place: number) => {
+      if (userTexts && !marked(userTexts, segment.email(place))) return false;
+      if (!termTexts) return true;
+      return (
+        segment.status(place) === status ||
+        marked(termTexts, segment.path(place)) ||
+        marked(termTexts, segment.route(place)) ||
+        marked(termTexts, segment.ip(place)) ||
+        marked(termTexts, segment.email(place))
+      );
+    };
+    return { passes, matches };
   }
-
-  /** The row matches the user filter and the search: a path, route, address or e-mail starting with it, or its status. */
-  matchesSearch(row: AccessLogRow): boolean {
-    if (this.user !== null && !row.user_email?.toLowerCase().startsWith(this.user)) return false;
-    const term = this.term;
-    if (term === null) return true;
-    return (
-      row.status === this.status ||
-      row.path.toLowerCase().startsWith(term) ||
-      row.route.toLowerCase().startsWith(term) ||
-      !!row.ip_address?.toLowerCase().startsWith(term) ||
-      !!row.user_email?.toLowerCase().startsWith(term)
-    );
-  }
-
-  test = (row: AccessLogRow): boolean => this.passesFilters(row) && this.matchesSearch(row);
 
   /**
    * The term lookups of the search and of the user filter (a segment must match both): each the terms starting
@@ -133,11 +180,19 @@ class Query {
     return lookups;
   }
 
-  /** A segment's count from its term entries is exact: one lookup of one kind, and no other filter to test. */
+  /** Of rows counted so (all, 5xx, 4xx), those passing the level filter. */
+  levelCount(rows: number, errors: number, warnings: number): number {
+    return this.level ? this.level.count({ row_count: rows, errors, warnings }) : rows;
+  }
+
+  /**
+   * A segment's count from its term entries is exact: one lookup matching through one kind of term, and no date
+   * filter cutting through the segment (the level is counted in the terms).
+   */
   hitsAreExact(head: Head, kinds: number): boolean {
     const { from, to } = this.filters;
     const whole = (!from || head.first_at >= from) && (!to || head.last_at <= to);
-    return kinds === 1 && (this.term === null || this.user === null) && !this.level && whole;
+    return kinds === 1 && (this.term === null || this.user === null) && whole;
   }
 }
 
@@ -151,23 +206,70 @@ class Query {
 export class AccessLogStore {
   constructor(private readonly sql: PreparedSql) {}
 
-  /** The statements that store the rows (in segments, with their terms), to run in one transaction. */
-  statements(rows: NewAccessLogRow[]): SqlStatement[] {
-    // The segment's id, just generated: the connection's last on MySQL; on SQLite, whose writes are serial, the
-    // highest (last_insert_rowid would be the previous term's row after the first INSERT of terms).
-    const segmentId = this.sql.engine === 'mysql' ? 'LAST_INSERT_ID()' : `(SELECT MAX(id) FROM ${this.sql.quote(SEGMENTS)})`;
-    const statements: SqlStatement[] = [];
-    for (const segment of encodeSegments(rows)) {
-      statements.push({
-        sql: `INSERT INTO ${this.sql.quote(SEGMENTS)} (first_at, last_at, row_count, errors, warnings, body) VALUES (?, ?, ?, ?, ?, ?)`,
-        params: [segment.first_at, segment.last_at, segment.row_count, segment.errors, segment.warnings, segment.body],
-        prepared: true,
-      });
-      const terms: Param[][] = [];
-      for (const [value, hits] of segment.terms) terms.push([terms.length, value, hits]);
-      statements.push(...this.sql.insertStatements(TERMS, ['n', 'value', 'hits'], terms, { fixed: { segment_id: segmentId } }));
+  /**
+   * Stores the rows, in one transaction: appended to `open` (the segment this process wrote last, while it holds
+   * fewer than OPEN_BELOW rows: rewritten with them), else in new segments. Resolves to the segment to append the
+   * next rows to. So a quiet portal, whose writer stores a few rows a second, still fills segments of hundreds of
+   * rows rather than leaving one per second: a list then reads few of them.
+   */
+  async write(rows: NewAccessLogRow[], open: OpenSegment | null): Promise<OpenSegment | null> {
+    if (open && open.rows.length + rows.length < OPEN_BELOW) {
+      const merged = open.rows.concat(rows);
+      const segments = encodeSegments(merged);
+      if (segments.length === 1) {
+        await this.sql.atomically(this.replacing(open.id, segments[0]));
+        return { id: open.id, rows: merged };
+      }
     }
-    return statements;
+    const segments = encodeSegments(rows);
+    const statements = this.inserting(segments);
+    const ids = await this.sql.atomicallyWithIds(statements.map(({ statement }) => statement));
+    const last = segments[segments.length - 1];
+    if (last.row_count >= OPEN_BELOW) return null;
+    const id = ids[statements.findLastIndex(({ segment }) => segment === last)];
+    return { id, rows: rows.slice(rows.length - last.row_count) };
+  }
+
+  /** The statements that store the rows in new segments, with their terms, to run in one transaction. */
+  statements(rows: NewAccessLogRow[]): SqlStatement[] {
+    return this.inserting(encodeSegments(rows)).map(({ statement }) => statement);
+  }
+
+  /** Each segment's INSERT, then its terms' (the segment's id, just generated, read in SQL). */
+  private inserting(segments: EncodedSegment[]): Array<{ statement: SqlStatement; segment?: EncodedSegment }> {
+    // The connection's last generated id on MySQL; on SQLite, whose writes are serial, the highest
+    // (last_insert_rowid would be the previous term's row after the first INSERT of terms).
+    const segmentId = this.sql.engine === 'mysql' ? 'LAST_INSERT_ID()' : `(SELECT MAX(id) FROM ${this.sql.quote(SEGMENTS)})`;
+    return segments.flatMap((segment) => [
+      {
+        statement: {
+          sql: `INSERT INTO ${this.sql.quote(SEGMENTS)} (first_at, last_at, row_count, errors, warnings, body) VALUES (?, ?, ?, ?, ?, ?)`,
+          params: [segment.first_at, segment.last_at, segment.row_count, segment.errors, segment.warnings, segment.body],
+          prepared: true,
+        },
+        segment,
+      },
+      ...this.sql
+        .insertStatements(TERMS, TERM_COLUMNS, termRows(segment), { fixed: { segment_id: segmentId } })
+        .map((statement) => ({ statement })),
+    ]);
+  }
+
+  /** The segment `id` replaced by `segment` (its rows and more), terms and all. */
+  private replacing(id: number, segment: EncodedSegment): SqlStatement[] {
+    return [
+      { sql: `DELETE FROM ${this.sql.quote(TERMS)} WHERE segment_id = ?`, params: [id] },
+      { sql: `DELETE FROM ${this.sql.quote(SEGMENTS)} WHERE id = ?`, params: [id] },
+      {
+        sql: `INSERT INTO ${this.sql.quote(SEGMENTS)} (id, first_at, last_at, row_count, errors, warnings, body) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        params: [id, segment.first_at, segment.last_at, segment.row_count, segment.errors, segment.warnings, segment.body],
+      },
+      ...this.sql.insertStatements(
+        TERMS,
+        ['segment_id', ...TERM_COLUMNS],
+        termRows(segment).map((row) => [id, ...row]),
+      ),
+    ];
   }
 
   async page(filters: LogFilters): Promise<LogPage<AccessLogRow>> {
@@ -183,34 +285,36 @@ export class AccessLogStore {
       limit,
     });
 
+    // Segments the page's rows and its count both read are read and parsed once.
+    const reads = newReads();
     if (!query.term && !query.user) {
       const [rows, counted] = await Promise.all([
-        this.collect(this.walk(query), query.test, offset, limit, query.descending),
-        this.countUpTo(this.walk(query), query.test, COUNT_CAP + 1),
+        this.collect(this.walk(query, reads), query, offset, limit, reads),
+        this.countUpTo(this.walk(query, reads), query, COUNT_CAP + 1, reads),
       ]);
       return result(rows, counted);
     }
 
     // 1. The newest entries passing the filters, each tested: a common term fills its page here.
     const need = offset + limit;
-    const window = await this.window(query, Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 20)), need);
+    const window = await this.window(query, Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 20)), need, reads);
     if (window.complete) return result(window.matches.slice(offset, need), window.hits);
     if (window.hits >= need) {
       const rows = window.matches.slice(offset, need);
       // With no filter but the search, the total is estimated from the term's share of the window.
       const unfiltered = !query.user && query.segmentWhere().params.length === 0 && !filters.level;
       const bound = Math.ceil((ESTIMATE_MARGIN * COUNT_CAP * window.read) / window.hits);
-      if (unfiltered && (await this.countUpTo(this.walk(query), () => true, bound + 1, true)) > bound) {
+      if (unfiltered && (await this.countUpTo(this.walk(query, reads), query, bound + 1, reads, true)) > bound) {
         return result(rows, COUNT_CAP + 1);
       }
-      return result(rows, await this.countUpTo(await this.matching(query), query.test, COUNT_CAP + 1));
+      return result(rows, await this.countUpTo(await this.matching(query), query, COUNT_CAP + 1, reads));
     }
 
     // 2. A rarer term: the segments its terms point to.
     const segments = await this.matching(query);
     const [rows, counted] = await Promise.all([
-      this.collect(segments, query.test, offset, limit, query.descending),
-      this.countUpTo(segments, query.test, COUNT_CAP + 1),
+      this.collect(segments, query, offset, limit, reads),
+      this.countUpTo(segments, query, COUNT_CAP + 1, reads),
     ]);
     return result(rows, counted);
   }
@@ -220,8 +324,9 @@ export class AccessLogStore {
     const query = new Query({ ...filters, order: 'asc' });
     const segments = query.term || query.user ? await this.matching(query) : this.walk(query);
     let batch: AccessLogRow[] = [];
-    for await (const { rows } of this.opened(segments, () => true)) {
-      for (const row of rows) if (query.test(row)) batch.push(row);
+    for await (const segment of this.opened(segments, () => true, newReads())) {
+      const { passes, matches } = query.rowTests(segment);
+      for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) batch.push(segment.row(place));
       if (batch.length >= EXPORT_BATCH) {
         yield batch;
         batch = [];
@@ -265,24 +370,27 @@ export class AccessLogStore {
    * Every segment passing the date and level filters, in the list's order, a read of heads at a time, with its
    * count of matching rows where the head tells it. `ascending` overrides the query's order.
    */
-  private walk(query: Query): Segments {
+  private walk(query: Query, reads?: Reads): Segments {
     const where = query.segmentWhere();
     const [direction, after] = query.descending ? ['DESC', '<'] : ['ASC', '>'];
     const sql = this.sql;
     return async function* () {
       let last: number | null = null;
-      for (;;) {
-        const heads: Array<Record<string, unknown>> = await sql.all<Record<string, unknown>>(
+      for (let size = FIRST_HEADS; ; size = HEADS_PER_READ) {
+        const statement: string =
           `SELECT ${HEAD_COLUMNS} FROM ${sql.quote(SEGMENTS)} WHERE ${where.sql}${last === null ? '' : ` AND id ${after} ?`} ` +
-            `ORDER BY id ${direction} LIMIT ${HEADS_PER_READ}`,
-          last === null ? where.params : [...where.params, last],
-        );
+          `ORDER BY id ${direction} LIMIT ${size}`;
+        const params = last === null ? where.params : [...where.params, last];
+        const key: string = `${statement}\u0000${JSON.stringify(params)}`;
+        const read: Promise<Array<Record<string, unknown>>> = reads?.heads.get(key) ?? sql.all<Record<string, unknown>>(statement, params);
+        reads?.heads.set(key, read);
+        const heads: Array<Record<string, unknown>> = await read;
         if (heads.length) {
           const chunk = heads.map((row) => readHead(sql, row));
           yield chunk.map((head) => ({ head, exact: query.term || query.user ? null : query.exactWithoutSearch(head) }));
           last = chunk[chunk.length - 1].id;
         }
-        if (heads.length < HEADS_PER_READ) return;
+        if (heads.length < size) return;
       }
     };
   }
@@ -293,7 +401,8 @@ export class AccessLogStore {
    * common: then every segment passing the filters is a candidate (`walk`), its rows tested.
    */
   private async matching(query: Query): Promise<Segments> {
-    let found: Map<number, { kinds: Set<string>; hits: number }> | null = null;
+    // Per segment, the rows each kind of term matches (those passing the level filter, where one is given).
+    let found: Map<number, Map<string, number>> | null = null;
     for (const lookup of query.lookups()) {
       const conditions = [
         ...lookup.prefixes.map((prefix) => this.prefix('value', prefix)),
@@ -301,21 +410,23 @@ export class AccessLogStore {
       ];
       // Exactly as the rows' test compares (MySQL's collation also lets accents and the like through).
       const wanted = (value: string) => lookup.exact.includes(value) || lookup.prefixes.some((prefix) => value.startsWith(prefix));
-      const entries = await this.sql.all<{ id: number; value: string; hits: number }>(
-        `SELECT segment_id AS id, value, hits FROM ${this.sql.quote(TERMS)} WHERE ${conditions.map((c) => `(${c.sql})`).join(' OR ')} ` +
-          `LIMIT ${TERM_ENTRIES_MAX + 1}`,
+      const entries = await this.sql.all<{ id: number; value: string; hits: number; errors: number; warnings: number }>(
+        `SELECT segment_id AS id, value, hits, errors, warnings FROM ${this.sql.quote(TERMS)} ` +
+          `WHERE ${conditions.map((c) => `(${c.sql})`).join(' OR ')} LIMIT ${TERM_ENTRIES_MAX + 1}`,
         conditions.flatMap((c) => c.params),
       );
       if (entries.length > TERM_ENTRIES_MAX) return this.walk(query);
-      const segments = new Map<number, { kinds: Set<string>; hits: number }>();
+      const segments = new Map<number, Map<string, number>>();
       for (const entry of entries) {
         if (!wanted(entry.value)) continue;
         const id = Number(entry.id);
         if (found && !found.has(id)) continue;
-        const segment = segments.get(id) ?? { kinds: new Set<string>(), hits: 0 };
-        segment.kinds.add(entry.value[0]);
-        segment.hits += Number(entry.hits);
-        segments.set(id, segment);
+        const rows = query.levelCount(Number(entry.hits), Number(entry.errors), Number(entry.warnings));
+        // A term none of whose rows has the level asked for: no row matches through it.
+        if (!rows) continue;
+        const kinds = segments.get(id) ?? new Map<string, number>();
+        kinds.set(entry.value[0], (kinds.get(entry.value[0]) ?? 0) + rows);
+        segments.set(id, kinds);
       }
       found = segments;
     }
@@ -332,8 +443,8 @@ export class AccessLogStore {
         );
         yield heads.map((row) => {
           const head = readHead(sql, row);
-          const { kinds, hits } = found!.get(head.id)!;
-          return { head, exact: query.hitsAreExact(head, kinds.size) ? hits : null };
+          const kinds = found!.get(head.id)!;
+          return { head, exact: query.hitsAreExact(head, kinds.size) ? [...kinds.values()][0] : null };
         });
       }
     };
@@ -343,17 +454,18 @@ export class AccessLogStore {
    * The newest (or oldest) rows passing the filters, up to `size` of them read, each tested for the search: the
    * first `need` matches, how many rows were read and matched, and whether that was every row passing the filters.
    */
-  private async window(query: Query, size: number, need: number) {
+  private async window(query: Query, size: number, need: number, reads: Reads) {
     const matches: AccessLogRow[] = [];
     let read = 0;
     let hits = 0;
-    for await (const { rows } of this.opened(this.walk(query), () => true)) {
-      for (const row of query.descending ? rows.reverse() : rows) {
-        if (!query.passesFilters(row)) continue;
+    for await (const segment of this.opened(this.walk(query, reads), () => true, reads)) {
+      const tests = query.rowTests(segment);
+      for (const place of places(segment, query.descending)) {
+        if (!tests.passes(place)) continue;
         read++;
-        if (query.matchesSearch(row)) {
+        if (tests.matches(place)) {
           hits++;
-          if (matches.length < need) matches.push(row);
+          if (matches.length < need) matches.push(segment.row(place));
         }
       }
       if (read >= size) return { matches, read, hits, complete: false };
@@ -362,13 +474,7 @@ export class AccessLogStore {
   }
 
   /** The page's rows: `offset` matching rows skipped (whole segments where their count is known), `limit` taken. */
-  private async collect(
-    segments: Segments,
-    test: (row: AccessLogRow) => boolean,
-    offset: number,
-    limit: number,
-    descending: boolean,
-  ): Promise<AccessLogRow[]> {
+  private async collect(segments: Segments, query: Query, offset: number, limit: number, reads: Reads): Promise<AccessLogRow[]> {
     let skip = offset;
     const rows: AccessLogRow[] = [];
     const skipped = (candidate: Candidate) => {
@@ -376,11 +482,12 @@ export class AccessLogStore {
       skip -= candidate.exact;
       return true;
     };
-    for await (const opened of this.opened(segments, (candidate) => !skipped(candidate))) {
-      for (const row of descending ? opened.rows.reverse() : opened.rows) {
-        if (!test(row)) continue;
+    for await (const segment of this.opened(segments, (candidate) => !skipped(candidate), reads)) {
+      const { passes, matches } = query.rowTests(segment);
+      for (const place of places(segment, query.descending)) {
+        if (!passes(place) || !matches(place)) continue;
         if (skip) skip--;
-        else if (rows.push(row) === limit) return rows;
+        else if (rows.push(segment.row(place)) === limit) return rows;
       }
     }
     return rows;
@@ -390,7 +497,7 @@ export class AccessLogStore {
    * Matching rows, counted up to `limit` (then the count says more): from the heads where they tell, else by
    * testing the segment's rows. `wholeRows` counts every row of each segment instead (a bound, from heads alone).
    */
-  private async countUpTo(segments: Segments, test: (row: AccessLogRow) => boolean, limit: number, wholeRows = false): Promise<number> {
+  private async countUpTo(segments: Segments, query: Query, limit: number, reads: Reads, wholeRows = false): Promise<number> {
     let counted = 0;
     const known = (candidate: Candidate) => {
       const exact = wholeRows ? candidate.head.row_count : candidate.exact;
@@ -398,8 +505,9 @@ export class AccessLogStore {
       counted += exact;
       return true;
     };
-    for await (const { rows } of this.opened(segments, (candidate) => counted < limit && !known(candidate))) {
-      for (const row of rows) if (test(row)) counted++;
+    for await (const segment of this.opened(segments, (candidate) => counted < limit && !known(candidate), reads)) {
+      const { passes, matches } = query.rowTests(segment);
+      for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) counted++;
       if (counted >= limit) return counted;
     }
     return counted;
@@ -407,10 +515,10 @@ export class AccessLogStore {
 
   /**
    * The segments `open` says to open (it sees each in order, none with no match, and may account for the others
-   * itself), each with its rows in the order stored. Their rows are read 1, 2, 4 then BODIES_PER_READ segments at a
-   * time: a first page needs one, a walk through many reads few statements.
+   * itself), read and parsed. Their rows are read 1, 2, 4 then BODIES_PER_READ segments at a time: a first page
+   * needs one, a walk through many reads few statements. `reads` keeps what one request has read.
    */
-  private async *opened(segments: Segments, open: (candidate: Candidate) => boolean): AsyncGenerator<{ head: Head; rows: AccessLogRow[] }> {
+  private async *opened(segments: Segments, open: (candidate: Candidate) => boolean, reads: Reads): AsyncGenerator<SegmentRows> {
     let group = 1;
     for await (const chunk of segments()) {
       const wanted = chunk.filter((candidate) => candidate.exact !== 0);
@@ -423,21 +531,36 @@ export class AccessLogStore {
         const part = wanted.slice(i, i + group);
         i += part.length;
         group = Math.min(group * 2, BODIES_PER_READ);
-        const bodies = await this.bodies(part.map((candidate) => candidate.head.id));
-        for (const { head } of part) yield { head, rows: decodeSegment(head.id, bodies.get(head.id)!) };
+        this.read(
+          part.map((candidate) => candidate.head.id),
+          reads,
+        );
+        for (const { head } of part) {
+          const segment = await reads.bodies.get(head.id)!;
+          if (segment) yield segment;
+        }
       }
     }
   }
 
-  private async bodies(ids: number[]): Promise<Map<number, string>> {
-    const bodies = new Map<number, string>();
-    if (!ids.length) return bodies;
-    const rows = await this.sql.all<{ id: number; body: string }>(
-      `SELECT id, body FROM ${this.sql.quote(SEGMENTS)} WHERE id IN (${ids.map(() => '?').join(', ')})`,
-      ids,
+  /** Reads the segments not read yet, in one statement, into `reads`. */
+  private read(ids: number[], reads: Reads): void {
+    const missing = ids.filter((id) => !reads.bodies.has(id));
+    if (!missing.length) return;
+    const rows = this.sql.all<{ id: number; body: string }>(
+      `SELECT id, body FROM ${this.sql.quote(SEGMENTS)} WHERE id IN (${missing.map(() => '?').join(', ')})`,
+      missing,
     );
-    for (const row of rows) bodies.set(Number(row.id), row.body);
-    return bodies;
+    for (const id of missing) {
+      // null: the segment went since its head was read (pruned or cleared): it has no rows to show.
+      const segment = rows.then((found) => {
+        const row = found.find((r) => Number(r.id) === id);
+        return row ? new SegmentRows(id, row.body) : null;
+      });
+      // A request that stops early never awaits the rest: their failure must not go unhandled.
+      segment.catch(() => undefined);
+      reads.bodies.set(id, segment);
+    }
   }
 
   /**

@@ -9,7 +9,7 @@ import { IntervalBatch } from '../../database/interval-batch';
 import { PreparedSql } from '../../database/prepared-sql';
 import { AccessLogRow } from './access-log.entity';
 import { NewAccessLogRow, SEGMENT_MAX_ROWS } from './access-log-segments';
-import { AccessLogStore } from './access-log-store';
+import { AccessLogStore, OpenSegment } from './access-log-store';
 import { writtenBehind } from './batched-rows';
 import { routeOf } from './audit.interceptor';
 import type { RawRow } from './log-export';
@@ -36,6 +36,8 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   private readonly store: AccessLogStore;
   // Nobody waits for an access row: held and written in batches (a segment each); a read of the log stores what is held first.
   private readonly writer: IntervalBatch<NewAccessLogRow>;
+  /** The segment the writer appends to next (see AccessLogStore.write). */
+  private open: OpenSegment | null = null;
 
   constructor(
     dataSource: DataSource,
@@ -44,7 +46,9 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
     this.sql = PreparedSql.for(dataSource);
     this.store = new AccessLogStore(this.sql);
     this.writer = writtenBehind<NewAccessLogRow>(
-      (rows) => this.sql.atomically(this.store.statements(rows)),
+      async (rows) => {
+        this.open = await this.store.write(rows, this.open);
+      },
       'access_log_segments',
       this.logger,
       { maxBacklog: MAX_BACKLOG_ROWS, maxHeld: SEGMENT_MAX_ROWS },
@@ -105,8 +109,11 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
     });
   }
 
-  async list(filters: LogFilters): Promise<LogPage<AccessLogRow>> {
-    await this.writer.flush();
+  /**
+   * A page of the log as stored: rows still held (a second's at most) are not stored for it, lest every read of a
+   * busy log write a few rows of its own.
+   */
+  list(filters: LogFilters): Promise<LogPage<AccessLogRow>> {
     return this.store.page(filters);
   }
 
@@ -117,8 +124,8 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   }
 
   /** Stores rows now (rows a test or a benchmark made: requests' rows go through the writer). */
-  storeRows(rows: NewAccessLogRow[]): Promise<void> {
-    return this.sql.atomically(this.store.statements(rows));
+  async storeRows(rows: NewAccessLogRow[]): Promise<void> {
+    await this.store.write(rows, null);
   }
 
   prune(before: Date): Promise<number> {
@@ -127,6 +134,7 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
 
   async clear(): Promise<void> {
     await this.writer.flush();
+    this.open = null;
     await this.store.clear();
   }
 
