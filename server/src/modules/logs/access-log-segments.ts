@@ -181,13 +181,15 @@ export function encodeSegments(rows: NewAccessLogRow[]): EncodedSegment[] {
 
 /**
  * A stored segment's rows, read for a list: a row's fields are read where they are (a test of every row makes no
- * object of it), and each distinct text can be tested once for all the rows that have it (`textsWhere`).
+ * object of it), and each distinct text can be tested once for all the rows that have it (`textsStartingWith`).
  */
 export class SegmentRows {
   readonly length: number;
   private readonly t: number;
   private readonly s: string[];
   private readonly r: number[];
+  /** The texts lower-cased, once a search has asked (a segment kept parsed is searched again). */
+  private lower: string[] | null = null;
 
   constructor(
     readonly id: number,
@@ -226,10 +228,11 @@ export class SegmentRows {
     return this.r[place * FIELDS + 8];
   }
 
-  /** For each of the segment's texts, 1 where it passes `test`. */
-  textsWhere(test: (text: string) => boolean): Uint8Array {
-    const marks = new Uint8Array(this.s.length);
-    for (let i = 0; i < this.s.length; i++) if (test(this.s[i])) marks[i] = 1;
+  /** For each of the segment's texts, 1 where it starts with `prefix` (lower-case), case aside. */
+  textsStartingWith(prefix: string): Uint8Array {
+    this.lower ??= this.s.map((text) => text.toLowerCase());
+    const marks = new Uint8Array(this.lower.length);
+    for (let i = 0; i < this.lower.length; i++) if (this.lower[i].startsWith(prefix)) marks[i] = 1;
     return marks;
   }
 

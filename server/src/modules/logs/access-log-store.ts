@@ -1,3 +1,4 @@
+import { RecentValues } from '../../common/recent-values';
 import { Param, PreparedSql, SqlStatement } from '../../database/prepared-sql';
 import type { AccessLogRow } from './access-log.entity';
 import { EncodedSegment, encodeSegments, NewAccessLogRow, NONE, SegmentRows, TERM_KIND } from './access-log-segments';
@@ -51,6 +52,8 @@ interface Condition {
   params: Param[];
 }
 
+/** Parsed segments kept (at most 2,000 rows each). */
+const PARSED_KEPT = 128;
 /** A segment holding fewer rows than this takes the next rows of the process that wrote it (see `write`). */
 const OPEN_BELOW = 500;
 const TERM_COLUMNS = ['n', 'value', 'hits', 'errors', 'warnings'];
@@ -146,8 +149,8 @@ class Query {
       return !level || level.test(segment.status(place));
     };
     const { term, user, status } = this;
-    const termTexts = term === null ? null : segment.textsWhere((text) => text.toLowerCase().startsWith(term));
-    const userTexts = user === null ? null : segment.textsWhere((text) => text.toLowerCase().startsWith(user));
+    const termTexts = term === null ? null : segment.textsStartingWith(term);
+    const userTexts = user === null ? null : segment.textsStartingWith(user);
     const marked = (marks: Uint8Array, text: number) => text !== NONE && marks[text] === 1;
     const matches = (place: number) => {
       if (userTexts && !marked(userTexts, segment.email(place))) return false;
@@ -204,6 +207,12 @@ class Query {
  * page; a rarer one is found through its terms. Counting stops past COUNT_CAP, as the other logs' lists do.
  */
 export class AccessLogStore {
+  /**
+   * Segments read lately, parsed, by id, row count and first time (a segment appended to is another): the lists
+   * of an open System Logs screen read the newest ones every 30 s, and a search the same ones again.
+   */
+  private readonly parsed = new RecentValues<SegmentRows>(PARSED_KEPT);
+
   constructor(private readonly sql: PreparedSql) {}
 
   /**
@@ -357,6 +366,7 @@ export class AccessLogStore {
   }
 
   async clear(): Promise<void> {
+    this.parsed.clear();
     const statements = [TERMS, SEGMENTS].map((table) => ({
       sql: this.sql.engine === 'mysql' ? `TRUNCATE TABLE ${this.sql.quote(table)}` : `DELETE FROM ${this.sql.quote(table)}`,
       params: [],
@@ -532,7 +542,7 @@ export class AccessLogStore {
         i += part.length;
         group = Math.min(group * 2, BODIES_PER_READ);
         this.read(
-          part.map((candidate) => candidate.head.id),
+          part.map((candidate) => candidate.head),
           reads,
         );
         for (const { head } of part) {
@@ -543,23 +553,33 @@ export class AccessLogStore {
     }
   }
 
-  /** Reads the segments not read yet, in one statement, into `reads`. */
-  private read(ids: number[], reads: Reads): void {
-    const missing = ids.filter((id) => !reads.bodies.has(id));
+  /** Reads the segments not read yet (nor kept parsed), in one statement, into `reads`. */
+  private read(heads: Head[], reads: Reads): void {
+    const missing: Head[] = [];
+    for (const head of heads) {
+      if (reads.bodies.has(head.id)) continue;
+      const kept = this.parsed.get(parsedKey(head));
+      if (kept) reads.bodies.set(head.id, Promise.resolve(kept));
+      else missing.push(head);
+    }
     if (!missing.length) return;
-    const rows = this.sql.all<{ id: number; body: string }>(
-      `SELECT id, body FROM ${this.sql.quote(SEGMENTS)} WHERE id IN (${missing.map(() => '?').join(', ')})`,
-      missing,
+    const rows = this.sql.all<{ id: number; body: string; row_count: number }>(
+      `SELECT id, body, row_count FROM ${this.sql.quote(SEGMENTS)} WHERE id IN (${missing.map(() => '?').join(', ')})`,
+      missing.map((head) => head.id),
     );
-    for (const id of missing) {
+    for (const head of missing) {
       // null: the segment went since its head was read (pruned or cleared): it has no rows to show.
       const segment = rows.then((found) => {
-        const row = found.find((r) => Number(r.id) === id);
-        return row ? new SegmentRows(id, row.body) : null;
+        const row = found.find((r) => Number(r.id) === head.id);
+        if (!row) return null;
+        const parsed = new SegmentRows(head.id, row.body);
+        // Kept only as its head was read: appended to since, it is another.
+        if (Number(row.row_count) === head.row_count) this.parsed.set(parsedKey(head), parsed);
+        return parsed;
       });
       // A request that stops early never awaits the rest: their failure must not go unhandled.
       segment.catch(() => undefined);
-      reads.bodies.set(id, segment);
+      reads.bodies.set(head.id, segment);
     }
   }
 
@@ -574,6 +594,9 @@ export class AccessLogStore {
     return { sql: `${column} >= ? AND ${column} < ?`, params: [prefix, `${prefix}\u{10FFFF}`] };
   }
 }
+
+/** What tells a segment's content apart: a segment appended to has more rows; ids start over after a clear. */
+const parsedKey = (head: Head) => `${head.id}:${head.row_count}:${head.first_at.getTime()}`;
 
 function readHead(sql: PreparedSql, row: Record<string, unknown>): Head {
   return {
