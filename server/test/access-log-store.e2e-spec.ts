@@ -49,6 +49,11 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
       await service.storeRows(batch);
       stored.push(...batch);
     }
+    // A prefix of more distinct paths than a search reads term entries: found by walking the segments.
+    const many = Array.from({ length: 6_000 }, (_, k) => ({ ...rowAt(i + k), path: `/api/many/${k}`, route: '/api/many/:n' }));
+    await service.storeRows(many);
+    stored.push(...many);
+    i += many.length;
     // Texts that MariaDB's collation compares as equal, which the search must still tell apart.
     const lookalikes = ['/api/Café/1', '/api/cafe/2', '/api/CAFÉ/3', '/api/cafe /4'].map((path, k) => ({
       ...rowAt(i + k),
@@ -104,6 +109,9 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
     { search: '404' },
     { search: '500', order: 'asc', level: 'error' },
     { search: 'nothing-starts-so' },
+    { search: '/api/many/' },
+    { search: '/api/many/1', page: 3, limit: 50 },
+    { search: '/api/many/', level: 'error', order: 'asc', page: 2 },
     { search: '/api/café' },
     { search: '/API/CAFE' },
     { search: '/api/cafe ' },

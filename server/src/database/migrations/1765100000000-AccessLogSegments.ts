@@ -44,7 +44,12 @@ export class AccessLogSegments1765100000000 implements MigrationInterface {
           { name: 'errors', type: 'integer' },
           { name: 'warnings', type: 'integer' },
         ],
-        indices: [new TableIndex({ name: 'IDX_access_log_terms_value_segment_id', columnNames: ['value', 'segment_id'] })],
+        indices: [
+          new TableIndex({
+            name: 'IDX_access_log_terms_value_segment_id',
+            columnNames: ['value', 'segment_id', 'hits', 'errors', 'warnings'],
+          }),
+        ],
       }),
     );
 

@@ -2,7 +2,7 @@ import { RecentValues } from '../../common/recent-values';
 import { Param, PreparedSql, SqlStatement } from '../../database/prepared-sql';
 import type { AccessLogRow } from './access-log.entity';
 import { EncodedSegment, encodeSegments, NewAccessLogRow, NONE, SegmentRows, TERM_KIND } from './access-log-segments';
-import { COUNT_CAP, LogFilters, LogPage } from './log-listing';
+import { Condition, COUNT_CAP, ESTIMATE_MARGIN, LogFilters, LogPage, startsWith, WINDOW_MAX, WINDOW_MIN } from './log-listing';
 
 const SEGMENTS = 'access_log_segments';
 const TERMS = 'access_log_terms';
@@ -22,6 +22,8 @@ interface Head {
 interface Candidate {
   head: Head;
   exact: number | null;
+  /** Matching rows it holds at least (the most any one kind of term matches; 0 where unknown). */
+  atLeast: number;
 }
 
 /** What one request has read (a page and its count read the same heads, and may open the same segments). */
@@ -39,17 +41,15 @@ function* places(segment: SegmentRows, descending: boolean): Generator<number> {
   else for (let place = 0; place < segment.length; place++) yield place;
 }
 
-/** The segments a list reads, in its order, a read of heads at a time (a new walk each call). */
-type Segments = () => AsyncIterable<Candidate[]>;
+/**
+ * The segments a list reads, in its order, a read of heads at a time (a new walk each call); `atLeast`: matching
+ * rows they hold at least, where known before the walk.
+ */
+type Segments = (() => AsyncIterable<Candidate[]>) & { atLeast?: number };
 
 interface Lookup {
   prefixes: string[];
   exact: string[];
-}
-
-interface Condition {
-  sql: string;
-  params: Param[];
 }
 
 /** Parsed segments kept (at most 2,000 rows each). */
@@ -76,16 +76,13 @@ const FIRST_HEADS = 32;
 const HEADS_PER_READ = 256;
 /** Segments whose rows are read in one statement at most (1, then 2, 4 and 8 as a walk goes on). */
 const BODIES_PER_READ = 8;
-/** Rows of the newest (or oldest) entries a search first looks through, at least and at most. */
-const WINDOW_MIN = 500;
-const WINDOW_MAX = 20_000;
-/** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
-const ESTIMATE_MARGIN = 3;
+/** Term entries a search reads first: enough to tell a common term (often more matches than a list counts). */
+const TERM_ENTRIES_FIRST = 1_000;
 /**
  * Term entries a search reads at most to find its segments. More, and the term is common (a path prefix covering
  * thousands of paths): its rows are found by reading segments in order instead, where they are frequent.
  */
-const TERM_ENTRIES_MAX = 20_000;
+const TERM_ENTRIES_MAX = 5_000;
 /** Rows per export batch. */
 const EXPORT_BATCH = 1_000;
 
@@ -316,11 +313,11 @@ export class AccessLogStore {
       if (unfiltered && (await this.countUpTo(this.walk(query, reads), query, bound + 1, reads, true)) > bound) {
         return result(rows, COUNT_CAP + 1);
       }
-      return result(rows, await this.countUpTo(await this.matching(query), query, COUNT_CAP + 1, reads));
+      return result(rows, await this.countUpTo(await this.matching(query, reads), query, COUNT_CAP + 1, reads));
     }
 
     // 2. A rarer term: the segments its terms point to.
-    const segments = await this.matching(query);
+    const segments = await this.matching(query, reads);
     const [rows, counted] = await Promise.all([
       this.collect(segments, query, offset, limit, reads),
       this.countUpTo(segments, query, COUNT_CAP + 1, reads),
@@ -391,13 +388,13 @@ export class AccessLogStore {
           `SELECT ${HEAD_COLUMNS} FROM ${sql.quote(SEGMENTS)} WHERE ${where.sql}${last === null ? '' : ` AND id ${after} ?`} ` +
           `ORDER BY id ${direction} LIMIT ${size}`;
         const params = last === null ? where.params : [...where.params, last];
-        const key: string = `${statement}\u0000${JSON.stringify(params)}`;
-        const read: Promise<Array<Record<string, unknown>>> = reads?.heads.get(key) ?? sql.all<Record<string, unknown>>(statement, params);
-        reads?.heads.set(key, read);
-        const heads: Array<Record<string, unknown>> = await read;
+        const heads: Array<Record<string, unknown>> = await cachedRead(sql, reads, statement, params);
         if (heads.length) {
           const chunk = heads.map((row) => readHead(sql, row));
-          yield chunk.map((head) => ({ head, exact: query.term || query.user ? null : query.exactWithoutSearch(head) }));
+          yield chunk.map((head) => {
+            const exact = query.term || query.user ? null : query.exactWithoutSearch(head);
+            return { head, exact, atLeast: exact ?? 0 };
+          });
           last = chunk[chunk.length - 1].id;
         }
         if (heads.length < size) return;
@@ -410,7 +407,7 @@ export class AccessLogStore {
    * that pass the date and level filters, in the list's order. A term with more than TERM_ENTRIES_MAX entries is
    * common: then every segment passing the filters is a candidate (`walk`), its rows tested.
    */
-  private async matching(query: Query): Promise<Segments> {
+  private async matching(query: Query, reads?: Reads): Promise<Segments> {
     // Per segment, the rows each kind of term matches (those passing the level filter, where one is given).
     let found: Map<number, Map<string, number>> | null = null;
     for (const lookup of query.lookups()) {
@@ -420,24 +417,45 @@ export class AccessLogStore {
       ];
       // Exactly as the rows' test compares (MySQL's collation also lets accents and the like through).
       const wanted = (value: string) => lookup.exact.includes(value) || lookup.prefixes.some((prefix) => value.startsWith(prefix));
-      const entries = await this.sql.all<{ id: number; value: string; hits: number; errors: number; warnings: number }>(
-        `SELECT segment_id AS id, value, hits, errors, warnings FROM ${this.sql.quote(TERMS)} ` +
-          `WHERE ${conditions.map((c) => `(${c.sql})`).join(' OR ')} LIMIT ${TERM_ENTRIES_MAX + 1}`,
-        conditions.flatMap((c) => c.params),
-      );
-      if (entries.length > TERM_ENTRIES_MAX) return this.walk(query);
-      const segments = new Map<number, Map<string, number>>();
-      for (const entry of entries) {
-        if (!wanted(entry.value)) continue;
-        const id = Number(entry.id);
-        if (found && !found.has(id)) continue;
-        const rows = query.levelCount(Number(entry.hits), Number(entry.errors), Number(entry.warnings));
-        // A term none of whose rows has the level asked for: no row matches through it.
-        if (!rows) continue;
-        const kinds = segments.get(id) ?? new Map<string, number>();
-        kinds.set(entry.value[0], (kinds.get(entry.value[0]) ?? 0) + rows);
-        segments.set(id, kinds);
+      const where = `WHERE ${conditions.map((c) => `(${c.sql})`).join(' OR ')}`;
+      const params = conditions.flatMap((c) => c.params);
+      const read = (limit: number) =>
+        this.sql.all<{ id: number; value: string; hits: number; errors: number; warnings: number }>(
+          `SELECT segment_id AS id, value, hits, errors, warnings FROM ${this.sql.quote(TERMS)} ${where} LIMIT ${limit + 1}`,
+          params,
+        );
+      const tally = (entries: Array<{ id: number; value: string; hits: number; errors: number; warnings: number }>) => {
+        const segments = new Map<number, Map<string, number>>();
+        for (const entry of entries) {
+          if (!wanted(entry.value)) continue;
+          const id = Number(entry.id);
+          if (found && !found.has(id)) continue;
+          const rows = query.levelCount(Number(entry.hits), Number(entry.errors), Number(entry.warnings));
+          // A term none of whose rows has the level asked for: no row matches through it.
+          if (!rows) continue;
+          const kinds = segments.get(id) ?? new Map<string, number>();
+          kinds.set(entry.value[0], (kinds.get(entry.value[0]) ?? 0) + rows);
+          segments.set(id, kinds);
+        }
+        return segments;
+      };
+      // A common term: its rows are found by walking the segments, where they are frequent. Those its first entries
+      // point to already hold this many at least (counted where nothing else is asked): often more than a list counts.
+      const common = (segments: Map<number, Map<string, number>>): Segments => {
+        const walk: Segments = this.walk(query, reads);
+        if (query.lookups().length === 1 && !query.filters.from && !query.filters.to) {
+          walk.atLeast = [...segments.values()].reduce((sum, kinds) => sum + Math.max(...kinds.values()), 0);
+        }
+        return walk;
+      };
+      let entries = await read(TERM_ENTRIES_FIRST);
+      if (entries.length > TERM_ENTRIES_FIRST) {
+        const first = common(tally(entries));
+        if ((first.atLeast ?? 0) > COUNT_CAP) return first;
+        entries = await read(TERM_ENTRIES_MAX);
       }
+      const segments = tally(entries);
+      if (entries.length > TERM_ENTRIES_MAX) return common(segments);
       found = segments;
     }
     const ids = [...found!.keys()].sort((a, b) => (query.descending ? b - a : a - b));
@@ -446,7 +464,9 @@ export class AccessLogStore {
     return async function* () {
       for (let start = 0; start < ids.length; start += HEADS_PER_READ) {
         const part = ids.slice(start, start + HEADS_PER_READ);
-        const heads = await sql.all<Record<string, unknown>>(
+        const heads = await cachedRead(
+          sql,
+          reads,
           `SELECT ${HEAD_COLUMNS} FROM ${sql.quote(SEGMENTS)} WHERE id IN (${part.map(() => '?').join(', ')}) AND ${where.sql} ` +
             `ORDER BY id ${query.descending ? 'DESC' : 'ASC'}`,
           [...part, ...where.params],
@@ -454,7 +474,12 @@ export class AccessLogStore {
         yield heads.map((row) => {
           const head = readHead(sql, row);
           const kinds = found!.get(head.id)!;
-          return { head, exact: query.hitsAreExact(head, kinds.size) ? [...kinds.values()][0] : null };
+          const counts = [...kinds.values()];
+          return {
+            head,
+            exact: query.hitsAreExact(head, kinds.size) ? counts[0] : null,
+            atLeast: query.hitsAreExact(head, 1) ? Math.max(...counts) : 0,
+          };
         });
       }
     };
@@ -508,6 +533,16 @@ export class AccessLogStore {
    * testing the segment's rows. `wholeRows` counts every row of each segment instead (a bound, from heads alone).
    */
   private async countUpTo(segments: Segments, query: Query, limit: number, reads: Reads, wholeRows = false): Promise<number> {
+    // First from what the heads and terms tell at least (a path and its route match the same rows: neither count
+    // is exact, but either may reach the limit), before opening any segment.
+    if ((segments.atLeast ?? 0) >= limit) return segments.atLeast!;
+    let least = 0;
+    for await (const chunk of segments()) {
+      for (const candidate of chunk) least += wholeRows ? candidate.head.row_count : candidate.atLeast;
+      if (least >= limit) return least;
+      if (!least) break;
+    }
+    if (wholeRows) return least;
     let counted = 0;
     const known = (candidate: Candidate) => {
       const exact = wholeRows ? candidate.head.row_count : candidate.exact;
@@ -515,7 +550,8 @@ export class AccessLogStore {
       counted += exact;
       return true;
     };
-    for await (const segment of this.opened(segments, (candidate) => counted < limit && !known(candidate), reads)) {
+    const open = (candidate: Candidate) => (counted >= limit ? 'stop' : !known(candidate));
+    for await (const segment of this.opened(segments, open, reads)) {
       const { passes, matches } = query.rowTests(segment);
       for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) counted++;
       if (counted >= limit) return counted;
@@ -525,15 +561,17 @@ export class AccessLogStore {
 
   /**
    * The segments `open` says to open (it sees each in order, none with no match, and may account for the others
-   * itself), read and parsed. Their rows are read 1, 2, 4 then BODIES_PER_READ segments at a time: a first page
+   * itself; 'stop' ends the walk), read and parsed. Their rows are read 1, 2, 4 then BODIES_PER_READ segments at a time: a first page
    * needs one, a walk through many reads few statements. `reads` keeps what one request has read.
    */
-  private async *opened(segments: Segments, open: (candidate: Candidate) => boolean, reads: Reads): AsyncGenerator<SegmentRows> {
+  private async *opened(segments: Segments, open: (candidate: Candidate) => boolean | 'stop', reads: Reads): AsyncGenerator<SegmentRows> {
     let group = 1;
     for await (const chunk of segments()) {
       const wanted = chunk.filter((candidate) => candidate.exact !== 0);
       for (let i = 0; i < wanted.length;) {
-        if (!open(wanted[i])) {
+        const opening = open(wanted[i]);
+        if (opening === 'stop') return;
+        if (!opening) {
           i++;
           continue;
         }
@@ -588,11 +626,22 @@ export class AccessLogStore {
    * case, as the terms are lower-cased anyway), a range on SQLite (whose LIKE reads no index of a BINARY column).
    */
   private prefix(column: string, prefix: string): Condition {
-    if (this.sql.engine === 'mysql') {
-      return { sql: `${column} LIKE ? ESCAPE '!'`, params: [`${prefix.replace(/[!%_]/g, (c) => `!${c}`)}%`] };
-    }
+    if (this.sql.engine === 'mysql') return startsWith(column, prefix);
     return { sql: `${column} >= ? AND ${column} < ?`, params: [prefix, `${prefix}\u{10FFFF}`] };
   }
+}
+
+/** A read of segment heads, once per request (`reads`) for the same statement and parameters. */
+function cachedRead(
+  sql: PreparedSql,
+  reads: Reads | undefined,
+  statement: string,
+  params: Param[],
+): Promise<Array<Record<string, unknown>>> {
+  const key = `${statement}\u0000${JSON.stringify(params)}`;
+  const read = reads?.heads.get(key) ?? sql.all<Record<string, unknown>>(statement, params);
+  reads?.heads.set(key, read);
+  return read;
 }
 
 /** What tells a segment's content apart: a segment appended to has more rows; ids start over after a clear. */

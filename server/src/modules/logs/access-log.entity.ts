@@ -64,7 +64,8 @@ export class AccessLogSegmentEntity {
  * holds far fewer terms than rows. A term points to segments; the rows are then tested one by one.
  */
 @Entity('access_log_terms')
-@Index('IDX_access_log_terms_value_segment_id', ['value', 'segment_id'])
+// Covering: a search reads a term's segments and counts from the index alone, never the table (bigger than memory).
+@Index('IDX_access_log_terms_value_segment_id', ['value', 'segment_id', 'hits', 'errors', 'warnings'])
 export class AccessLogTermEntity {
   @PrimaryColumn({ type: 'int' })
   segment_id: number;

@@ -86,11 +86,11 @@ export function commonFilters(filters: LogFilters, userColumn: string | null): C
   return conditions;
 }
 
-/** Rows of the newest (or oldest) entries a search first looks through, at least and at most. */
-const WINDOW_MIN = 500;
-const WINDOW_MAX = 20_000;
+/** Rows of the newest (or oldest) entries a search first looks through, at least and at most (every log's). */
+export const WINDOW_MIN = 500;
+export const WINDOW_MAX = 20_000;
 /** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
-const ESTIMATE_MARGIN = 3;
+export const ESTIMATE_MARGIN = 3;
 /** A count over COUNT_CAP is kept this long: the rows of a log only grow, but for a prune or a clear elsewhere. */
 const CAPPED_FRESH_MS = 10_000;
 /** Counts kept at most (the oldest go first). */
