@@ -32,8 +32,10 @@ interface Reads {
   bodies: Map<number, Promise<SegmentRows | null>>;
   /** Reads of heads, by statement and parameters. */
   heads: Map<string, Promise<Array<Record<string, unknown>>>>;
+  /** Each segment is read once (an export): it is let go once handed out, so memory stays flat. */
+  once?: boolean;
 }
-const newReads = (): Reads => ({ bodies: new Map(), heads: new Map() });
+const newReads = (once = false): Reads => ({ bodies: new Map(), heads: new Map(), once });
 
 /** The places of a segment's rows in the list's order. */
 function* places(segment: SegmentRows, descending: boolean): Generator<number> {
@@ -328,9 +330,10 @@ export class AccessLogStore {
   /** Every matching row, oldest first, in batches (for exports): one segment's rows in memory at a time. */
   async *batches(filters: LogFilters): AsyncGenerator<AccessLogRow[]> {
     const query = new Query({ ...filters, order: 'asc' });
-    const segments = query.term || query.user ? await this.matching(query) : this.walk(query);
+    const reads = newReads(true);
+    const segments = query.term || query.user ? await this.matching(query, reads) : this.walk(query, reads);
     let batch: AccessLogRow[] = [];
-    for await (const segment of this.opened(segments, () => true, newReads())) {
+    for await (const segment of this.opened(segments, () => true, reads)) {
       const { passes, matches } = query.rowTests(segment);
       for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) batch.push(segment.row(place));
       if (batch.length >= EXPORT_BATCH) {
@@ -585,6 +588,7 @@ export class AccessLogStore {
         );
         for (const { head } of part) {
           const segment = await reads.bodies.get(head.id)!;
+          if (reads.once) reads.bodies.delete(head.id);
           if (segment) yield segment;
         }
       }
@@ -611,8 +615,8 @@ export class AccessLogStore {
         const row = found.find((r) => Number(r.id) === head.id);
         if (!row) return null;
         const parsed = new SegmentRows(head.id, row.body);
-        // Kept only as its head was read: appended to since, it is another.
-        if (Number(row.row_count) === head.row_count) this.parsed.set(parsedKey(head), parsed);
+        // Kept only as its head was read (appended to since, it is another), and not for an export's walk through all.
+        if (Number(row.row_count) === head.row_count && !reads.once) this.parsed.set(parsedKey(head), parsed);
         return parsed;
       });
       // A request that stops early never awaits the rest: their failure must not go unhandled.
@@ -638,6 +642,7 @@ function cachedRead(
   statement: string,
   params: Param[],
 ): Promise<Array<Record<string, unknown>>> {
+  if (!reads || reads.once) return sql.all<Record<string, unknown>>(statement, params);
   const key = `${statement}\u0000${JSON.stringify(params)}`;
   const read = reads?.heads.get(key) ?? sql.all<Record<string, unknown>>(statement, params);
   reads?.heads.set(key, read);
