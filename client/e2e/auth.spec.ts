@@ -124,10 +124,16 @@ test.describe('registration, verification and sign-in', () => {
 
   test('a session revoked on the server ends in the browser with the expiry message', async ({ page }) => {
     const client = await createVerifiedClient(page);
+    // The dashboard's own calls answered first: one answered 401 after the logout would end the session (and clear
+    // the stored one) before the reload this test is about. (Waiting for the network to go idle was not enough: on a
+    // slow machine they started after it had.)
+    const dashboardLoaded = Promise.all(
+      ['/api/client/versions', '/api/licenses', '/api/devices'].map((path) =>
+        page.waitForResponse((response) => new URL(response.url()).pathname === path),
+      ),
+    );
     await loginAsClient(page, client);
-    // Let the dashboard's own calls finish first: one answered 401 after the logout would end the session
-    // (and clear the stored one) before the reload this test is about.
-    await page.waitForLoadState('networkidle');
+    await dashboardLoaded;
     const token = await page.evaluate(() => localStorage.getItem('auth_token'));
     expect((await page.request.post('/api/logout', { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
     await page.reload();
