@@ -132,7 +132,10 @@ export class PreparedSql {
     await this.atomicallyWithIds(statements);
   }
 
-  /** `atomically`, resolving to the id each statement generated (an INSERT's last; 0 for other statements). */
+  /**
+   * `atomically`, resolving to the id each statement generated: a one-row INSERT's (a multi-row INSERT's is the first
+   * on MySQL, the last on SQLite); 0 for other statements.
+   */
   async atomicallyWithIds(statements: SqlStatement[]): Promise<number[]> {
     if (!statements.length) return [];
     if (this.engine === 'sqlite') {

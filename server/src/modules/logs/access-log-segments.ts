@@ -65,16 +65,7 @@ export interface TermCounts {
 
 /** Term counts by key. */
 class Tally<K> extends Map<K, TermCounts> {
-  count(key: K, errors: number, warnings: number): void {
-    const counts = this.get(key);
-    if (counts) {
-      counts.hits++;
-      counts.errors += errors;
-      counts.warnings += warnings;
-    } else this.set(key, { hits: 1, errors, warnings });
-  }
-
-  add(key: K, { hits, errors, warnings }: TermCounts): void {
+  add(key: K, hits: number, errors: number, warnings: number): void {
     const counts = this.get(key);
     if (counts) {
       counts.hits += hits;
@@ -126,8 +117,9 @@ function encodeSegment(rows: NewAccessLogRow[], start: number): { segment: Encod
     const texts = strings.length;
     const [route, path, email, ip] = [place(row.route), place(row.path), place(row.user_email), place(row.ip_address)];
     // `| 0` and `|| 0`: whole numbers always (a NaN would make the whole body unreadable JSON).
+    const status = row.status | 0;
     const line =
-      `${place(row.method)},${route},${path},${row.status | 0},${row.duration_ms | 0},${row.bytes_out | 0},` +
+      `${place(row.method)},${route},${path},${status},${row.duration_ms | 0},${row.bytes_out | 0},` +
       `${row.user_id === null ? NONE : row.user_id | 0},${email},${ip},${place(row.user_agent)},${at - t || 0}`;
     if (numbers.length && FRAME_BYTES + textBytes + numberBytes + line.length + 1 > SEGMENT_MAX_BYTES) {
       // Full: the row's new texts come out again, and it starts the next segment.
@@ -141,19 +133,21 @@ function encodeSegment(rows: NewAccessLogRow[], start: number): { segment: Encod
     numberBytes += line.length + 1;
     if (at < first) first = at;
     if (at > last) last = at;
-    const error = row.status >= 500 ? 1 : 0;
-    const warning = row.status >= 400 && !error ? 1 : 0;
+    const error = status >= 500 ? 1 : 0;
+    const warning = status >= 400 && !error ? 1 : 0;
     errors += error;
     warnings += warning;
-    kinds.route.count(route, error, warning);
-    kinds.path.count(path, error, warning);
-    if (email !== NONE) kinds.email.count(email, error, warning);
-    if (ip !== NONE) kinds.ip.count(ip, error, warning);
-    statuses.count(row.status, error, warning);
+    kinds.route.add(route, 1, error, warning);
+    kinds.path.add(path, 1, error, warning);
+    if (email !== NONE) kinds.email.add(email, 1, error, warning);
+    if (ip !== NONE) kinds.ip.add(ip, 1, error, warning);
+    statuses.add(status, 1, error, warning);
   }
   const terms = new Tally<string>();
   for (const [kind, tally] of Object.entries(kinds) as Array<[keyof typeof kinds, Tally<number>]>) {
-    for (const [at, counts] of tally) terms.add(TERM_KIND[kind] + strings[at].toLowerCase(), counts);
+    for (const [at, counts] of tally) {
+      terms.add(TERM_KIND[kind] + strings[at].toLowerCase(), counts.hits, counts.errors, counts.warnings);
+    }
   }
   for (const [status, counts] of statuses) terms.set(TERM_KIND.status + status, counts);
   const segment = {

@@ -378,7 +378,7 @@ export class AccessLogStore {
 
   /**
    * Every segment passing the date and level filters, in the list's order, a read of heads at a time, with its
-   * count of matching rows where the head tells it. `ascending` overrides the query's order.
+   * count of matching rows where the head tells it.
    */
   private walk(query: Query, reads?: Reads): Segments {
     const where = query.segmentWhere();
@@ -413,7 +413,8 @@ export class AccessLogStore {
   private async matching(query: Query, reads?: Reads): Promise<Segments> {
     // Per segment, the rows each kind of term matches (those passing the level filter, where one is given).
     let found: Map<number, Map<string, number>> | null = null;
-    for (const lookup of query.lookups()) {
+    const lookups = query.lookups();
+    for (const lookup of lookups) {
       const conditions = [
         ...lookup.prefixes.map((prefix) => this.prefix('value', prefix)),
         ...lookup.exact.map((value) => ({ sql: 'value = ?', params: [value] as Param[] })),
@@ -446,7 +447,7 @@ export class AccessLogStore {
       // point to already hold this many at least (counted where nothing else is asked): often more than a list counts.
       const common = (segments: Map<number, Map<string, number>>): Segments => {
         const walk: Segments = this.walk(query, reads);
-        if (query.lookups().length === 1 && !query.filters.from && !query.filters.to) {
+        if (lookups.length === 1 && !query.filters.from && !query.filters.to) {
           walk.atLeast = [...segments.values()].reduce((sum, kinds) => sum + Math.max(...kinds.values()), 0);
         }
         return walk;
@@ -548,9 +549,8 @@ export class AccessLogStore {
     if (wholeRows) return least;
     let counted = 0;
     const known = (candidate: Candidate) => {
-      const exact = wholeRows ? candidate.head.row_count : candidate.exact;
-      if (exact === null) return false;
-      counted += exact;
+      if (candidate.exact === null) return false;
+      counted += candidate.exact;
       return true;
     };
     const open = (candidate: Candidate) => (counted >= limit ? 'stop' : !known(candidate));
@@ -564,8 +564,8 @@ export class AccessLogStore {
 
   /**
    * The segments `open` says to open (it sees each in order, none with no match, and may account for the others
-   * itself; 'stop' ends the walk), read and parsed. Their rows are read 1, 2, 4 then BODIES_PER_READ segments at a time: a first page
-   * needs one, a walk through many reads few statements. `reads` keeps what one request has read.
+   * itself; 'stop' ends the walk), read and parsed. Their rows are read 1, 2, 4 then BODIES_PER_READ segments at a
+   * time: a first page needs one, a walk through many reads few statements. `reads` keeps what one request has read.
    */
   private async *opened(segments: Segments, open: (candidate: Candidate) => boolean | 'stop', reads: Reads): AsyncGenerator<SegmentRows> {
     let group = 1;
@@ -644,8 +644,8 @@ function cachedRead(
 ): Promise<Array<Record<string, unknown>>> {
   if (!reads || reads.once) return sql.all<Record<string, unknown>>(statement, params);
   const key = `${statement}\u0000${JSON.stringify(params)}`;
-  const read = reads?.heads.get(key) ?? sql.all<Record<string, unknown>>(statement, params);
-  reads?.heads.set(key, read);
+  const read = reads.heads.get(key) ?? sql.all<Record<string, unknown>>(statement, params);
+  reads.heads.set(key, read);
   return read;
 }
 

@@ -34,7 +34,8 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   private readonly logger = new Logger('AccessLog');
   private readonly sql: PreparedSql;
   private readonly store: AccessLogStore;
-  // Nobody waits for an access row: held and written in batches (a segment each); a read of the log stores what is held first.
+  // Nobody waits for an access row: held and written in batches (a segment each); an export or a clear stores what is
+  // held first.
   private readonly writer: IntervalBatch<NewAccessLogRow>;
   /** The segment the writer appends to next (see AccessLogStore.write). */
   private open: OpenSegment | null = null;
