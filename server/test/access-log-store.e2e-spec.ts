@@ -184,4 +184,24 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
     await service.clear();
     expect(await service.list({})).toMatchObject({ rows: [], total: 0, capped: false });
   });
+
+  it('finds a status in every older segment past newer ones without it, and counts it past the cap', async () => {
+    await service.clear();
+    const at = Date.UTC(2026, 10, 25);
+    let i = 0;
+    const row = (status: number) => ({ ...rowAt(i), status, created_at: new Date(at + i++) });
+    // 220 segments with 60 rows answered 500 each (more than the cap), then 40 newer ones answered 200 only.
+    const errors: NewAccessLogRow[] = [];
+    for (let segment = 0; segment < 220; segment++) {
+      const batch = Array.from({ length: 60 }, () => row(500));
+      await service.storeRows(batch);
+      errors.push(...batch);
+    }
+    for (let segment = 0; segment < 40; segment++) await service.storeRows(Array.from({ length: 50 }, () => row(200)));
+
+    const page = await service.list({ search: '500', page: 2, limit: 30 });
+    expect(page.rows.map(withoutId)).toEqual(errors.reverse().slice(30, 60));
+    expect(page).toMatchObject({ total: COUNT_CAP, capped: true });
+    await service.clear();
+  });
 });

@@ -5,6 +5,7 @@ import {
   SEGMENT_ID_STRIDE,
   SEGMENT_MAX_BYTES,
   SEGMENT_MAX_ROWS,
+  SegmentRows,
 } from './access-log-segments';
 
 const row = (i: number, fields: Partial<NewAccessLogRow> = {}): NewAccessLogRow => ({
@@ -39,6 +40,19 @@ describe('access-log segments', () => {
       first_at: new Date(Date.UTC(2026, 10, 27)),
       last_at: new Date(Date.UTC(2026, 10, 28) + 3),
     });
+  });
+
+  it('tells which texts start with a prefix, case aside, or that none does, and which statuses its rows have', () => {
+    const [segment] = encodeSegments([row(0, { path: '/api/Users/1', status: 404 }), row(1, { path: '/api/users/2', user_email: 'A@x.test' })]);
+    const rows = new SegmentRows(1, segment.body);
+    const marks = rows.textsStartingWith('/api/users/')!;
+    expect([rows.path(0), rows.path(1)].map((text) => marks[text])).toEqual([1, 1]);
+    expect(marks[rows.route(0)]).toBe(0);
+    expect(rows.textsStartingWith('a@x')![rows.email(1)]).toBe(1);
+    // Asked again, the same answer (kept).
+    expect(rows.textsStartingWith('/api/users/')).toBe(marks);
+    expect(rows.textsStartingWith('/api/nothing')).toBeNull();
+    expect([404, 200, 500].map((status) => rows.hasStatus(status))).toEqual([true, true, false]);
   });
 
   it('counts each distinct lower-cased value of a kind once per segment, with its rows and their 5xx and 4xx', () => {

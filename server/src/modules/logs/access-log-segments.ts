@@ -177,6 +177,9 @@ export function encodeSegments(rows: NewAccessLogRow[]): EncodedSegment[] {
  * A stored segment's rows, read for a list: a row's fields are read where they are (a test of every row makes no
  * object of it), and each distinct text can be tested once for all the rows that have it (`textsStartingWith`).
  */
+/** Prefixes whose marks a parsed segment keeps (a search and a user filter, from a few screens). */
+const MARKS_KEPT = 8;
+
 export class SegmentRows {
   readonly length: number;
   private readonly t: number;
@@ -184,6 +187,10 @@ export class SegmentRows {
   private readonly r: number[];
   /** The texts lower-cased, once a search has asked (a segment kept parsed is searched again). */
   private lower: string[] | null = null;
+  /** `textsStartingWith`'s answers, by prefix. */
+  private readonly marked = new Map<string, Uint8Array | null>();
+  /** The statuses its rows have, once asked. */
+  private statuses: Set<number> | null = null;
 
   constructor(
     readonly id: number,
@@ -222,12 +229,32 @@ export class SegmentRows {
     return this.r[place * FIELDS + 8];
   }
 
-  /** For each of the segment's texts, 1 where it starts with `prefix` (lower-case), case aside. */
-  textsStartingWith(prefix: string): Uint8Array {
+  /**
+   * For each of the segment's texts, 1 where it starts with `prefix` (lower-case), case aside; null where none does
+   * (no row can match). Kept for a few prefixes: an open list asks again with the same search every 30 s.
+   */
+  textsStartingWith(prefix: string): Uint8Array | null {
+    const kept = this.marked.get(prefix);
+    if (kept !== undefined) return kept;
     this.lower ??= this.s.map((text) => text.toLowerCase());
-    const marks = new Uint8Array(this.lower.length);
-    for (let i = 0; i < this.lower.length; i++) if (this.lower[i].startsWith(prefix)) marks[i] = 1;
+    let marks: Uint8Array | null = null;
+    for (let i = 0; i < this.lower.length; i++) {
+      if (!this.lower[i].startsWith(prefix)) continue;
+      marks ??= new Uint8Array(this.lower.length);
+      marks[i] = 1;
+    }
+    if (this.marked.size >= MARKS_KEPT) this.marked.clear();
+    this.marked.set(prefix, marks);
     return marks;
+  }
+
+  /** Whether a row of the segment has this status. */
+  hasStatus(status: number): boolean {
+    if (!this.statuses) {
+      this.statuses = new Set();
+      for (let at = 3; at < this.r.length; at += FIELDS) this.statuses.add(this.r[at]);
+    }
+    return this.statuses.has(status);
   }
 
   row(place: number): AccessLogRow {

@@ -37,10 +37,9 @@ interface Reads {
 }
 const newReads = (once = false): Reads => ({ bodies: new Map(), heads: new Map(), once });
 
-/** The places of a segment's rows in the list's order. */
-function* places(segment: SegmentRows, descending: boolean): Generator<number> {
-  if (descending) for (let place = segment.length - 1; place >= 0; place--) yield place;
-  else for (let place = 0; place < segment.length; place++) yield place;
+/** The places of a segment's rows in the list's order: the first, the one past the last, and the step. */
+function places(segment: SegmentRows, descending: boolean): [first: number, end: number, step: number] {
+  return descending ? [segment.length - 1, -1, -1] : [0, segment.length, 1];
 }
 
 /**
@@ -78,13 +77,16 @@ const FIRST_HEADS = 32;
 const HEADS_PER_READ = 256;
 /** Segments whose rows are read in one statement at most (1, then 2, 4 and 8 as a walk goes on). */
 const BODIES_PER_READ = 8;
-/** Term entries a search reads first: enough to tell a common term (often more matches than a list counts). */
-const TERM_ENTRIES_FIRST = 1_000;
+/**
+ * Term entries a search reads, first few (each costs the process about 1.5 µs), then more: enough to tell a common
+ * term (a path in every segment: 200 segments hold more matches than a list counts), else up to TERM_ENTRIES_MAX.
+ */
+const TERM_ENTRIES_READS = [200, 1_000, 5_000];
 /**
  * Term entries a search reads at most to find its segments. More, and the term is common (a path prefix covering
  * thousands of paths): its rows are found by reading segments in order instead, where they are frequent.
  */
-const TERM_ENTRIES_MAX = 5_000;
+const TERM_ENTRIES_MAX = TERM_ENTRIES_READS[TERM_ENTRIES_READS.length - 1];
 /** Rows per export batch. */
 const EXPORT_BATCH = 1_000;
 
@@ -134,9 +136,10 @@ class Query {
   /**
    * The tests of a segment's rows: `passes`, the date and level filters; `matches`, the user filter and the search
    * (a path, route, address or e-mail starting with the term, or its status). Each distinct text of the segment is
-   * tested once; a row is then tested on its numbers.
+   * tested once; a row is then tested on its numbers. `possible`: false where no row can match (no text of the
+   * segment starts with the term, nor with the user's), so its rows need no test.
    */
-  rowTests(segment: SegmentRows): { passes: (place: number) => boolean; matches: (place: number) => boolean } {
+  rowTests(segment: SegmentRows): { passes: (place: number) => boolean; matches: (place: number) => boolean; possible: boolean } {
     const from = this.filters.from?.getTime();
     const to = this.filters.to?.getTime();
     const level = this.level;
@@ -150,10 +153,12 @@ class Query {
     const { term, user, status } = this;
     const termTexts = term === null ? null : segment.textsStartingWith(term);
     const userTexts = user === null ? null : segment.textsStartingWith(user);
-    const marked = (marks: Uint8Array, text: number) => text !== NONE && marks[text] === 1;
+    const possible =
+      (user === null || userTexts !== null) && (term === null || termTexts !== null || (status !== null && segment.hasStatus(status)));
+    const marked = (marks: Uint8Array | null, text: number) => text !== NONE && marks !== null && marks[text] === 1;
     const matches = (place: number) => {
-      if (userTexts && !marked(userTexts, segment.email(place))) return false;
-      if (!termTexts) return true;
+      if (user !== null && !marked(userTexts, segment.email(place))) return false;
+      if (term === null) return true;
       return (
         segment.status(place) === status ||
         marked(termTexts, segment.path(place)) ||
@@ -162,7 +167,7 @@ class Query {
         marked(termTexts, segment.email(place))
       );
     };
-    return { passes, matches };
+    return { passes, matches, possible };
   }
 
   /**
@@ -334,8 +339,8 @@ export class AccessLogStore {
     const segments = query.term || query.user ? await this.matching(query, reads) : this.walk(query, reads);
     let batch: AccessLogRow[] = [];
     for await (const segment of this.opened(segments, () => true, reads)) {
-      const { passes, matches } = query.rowTests(segment);
-      for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) batch.push(segment.row(place));
+      const { passes, matches, possible } = query.rowTests(segment);
+      if (possible) for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) batch.push(segment.row(place));
       if (batch.length >= EXPORT_BATCH) {
         yield batch;
         batch = [];
@@ -380,7 +385,7 @@ export class AccessLogStore {
    * Every segment passing the date and level filters, in the list's order, a read of heads at a time, with its
    * count of matching rows where the head tells it.
    */
-  private walk(query: Query, reads?: Reads): Segments {
+  private walk(query: Query, reads?: Reads, holding?: (first: number, last: number) => Promise<Set<number>>): Segments {
     const where = query.segmentWhere();
     const [direction, after] = query.descending ? ['DESC', '<'] : ['ASC', '>'];
     const sql = this.sql;
@@ -394,7 +399,11 @@ export class AccessLogStore {
         const heads: Array<Record<string, unknown>> = await cachedRead(sql, reads, statement, params);
         if (heads.length) {
           const chunk = heads.map((row) => readHead(sql, row));
+          const ids = chunk.map((head) => head.id);
+          const held = holding ? await holding(Math.min(...ids), Math.max(...ids)) : null;
           yield chunk.map((head) => {
+            // A segment without the term holds no match.
+            if (held && !held.has(head.id)) return { head, exact: 0, atLeast: 0 };
             const exact = query.term || query.user ? null : query.exactWithoutSearch(head);
             return { head, exact, atLeast: exact ?? 0 };
           });
@@ -421,13 +430,36 @@ export class AccessLogStore {
       ];
       // Exactly as the rows' test compares (MySQL's collation also lets accents and the like through).
       const wanted = (value: string) => lookup.exact.includes(value) || lookup.prefixes.some((prefix) => value.startsWith(prefix));
-      const where = `WHERE ${conditions.map((c) => `(${c.sql})`).join(' OR ')}`;
+      const where = `WHERE (${conditions.map((c) => `(${c.sql})`).join(' OR ')})`;
       const params = conditions.flatMap((c) => c.params);
       const read = (limit: number) =>
         this.sql.all<{ id: number; value: string; hits: number; errors: number; warnings: number }>(
           `SELECT segment_id AS id, value, hits, errors, warnings FROM ${this.sql.quote(TERMS)} ${where} LIMIT ${limit + 1}`,
           params,
         );
+      // Of the segments from `first` to `last`, those with one of the lookup's exact values (a status), read as
+      // ranges of the terms' index; null where a prefix has entries too (a range of values: no such read). A status
+      // found in every segment may be missing from long stretches of the newest ones (a busy portal's validate
+      // calls, all answered 200): those are skipped unread.
+      const holding = async (): Promise<((first: number, last: number) => Promise<Set<number>>) | undefined> => {
+        if (!lookup.exact.length) return undefined;
+        const prefixes = lookup.prefixes.map((prefix) => this.prefix('value', prefix));
+        const prefixed = await this.sql.all(
+          `SELECT 1 AS found FROM ${this.sql.quote(TERMS)} WHERE ${prefixes.map((c) => `(${c.sql})`).join(' OR ')} LIMIT 1`,
+          prefixes.flatMap((c) => c.params),
+        );
+        if (prefixed.length) return undefined;
+        const values = lookup.exact.map(() => '?').join(', ');
+        return async (first, last) => {
+          const rows = await cachedRead(
+            this.sql,
+            reads,
+            `SELECT segment_id AS id FROM ${this.sql.quote(TERMS)} WHERE value IN (${values}) AND segment_id BETWEEN ? AND ?`,
+            [...lookup.exact, first, last],
+          );
+          return new Set(rows.map((row) => Number(row.id)));
+        };
+      };
       const tally = (entries: Array<{ id: number; value: string; hits: number; errors: number; warnings: number }>) => {
         const segments = new Map<number, Map<string, number>>();
         for (const entry of entries) {
@@ -443,23 +475,25 @@ export class AccessLogStore {
         }
         return segments;
       };
-      // A common term: its rows are found by walking the segments, where they are frequent. Those its first entries
-      // point to already hold this many at least (counted where nothing else is asked): often more than a list counts.
-      const common = (segments: Map<number, Map<string, number>>): Segments => {
-        const walk: Segments = this.walk(query, reads);
-        if (lookups.length === 1 && !query.filters.from && !query.filters.to) {
-          walk.atLeast = [...segments.values()].reduce((sum, kinds) => sum + Math.max(...kinds.values()), 0);
+      // Matching rows the segments of the entries read hold at least (known where nothing else is asked).
+      const atLeast = (segments: Map<number, Map<string, number>>) =>
+        lookups.length === 1 && !query.filters.from && !query.filters.to
+          ? [...segments.values()].reduce((sum, kinds) => sum + Math.max(...kinds.values()), 0)
+          : undefined;
+      // More entries each time, while those read already hold fewer matches than a list counts.
+      let segments = new Map<number, Map<string, number>>();
+      for (const limit of TERM_ENTRIES_READS) {
+        const entries = await read(limit);
+        segments = tally(entries);
+        if (entries.length <= limit) break;
+        const least = atLeast(segments);
+        if (limit === TERM_ENTRIES_MAX || (least ?? 0) > COUNT_CAP) {
+          // A common term: its rows are found by walking the segments, where they are frequent.
+          const walk: Segments = this.walk(query, reads, await holding());
+          walk.atLeast = least;
+          return walk;
         }
-        return walk;
-      };
-      let entries = await read(TERM_ENTRIES_FIRST);
-      if (entries.length > TERM_ENTRIES_FIRST) {
-        const first = common(tally(entries));
-        if ((first.atLeast ?? 0) > COUNT_CAP) return first;
-        entries = await read(TERM_ENTRIES_MAX);
       }
-      const segments = tally(entries);
-      if (entries.length > TERM_ENTRIES_MAX) return common(segments);
       found = segments;
     }
     const ids = [...found!.keys()].sort((a, b) => (query.descending ? b - a : a - b));
@@ -499,10 +533,11 @@ export class AccessLogStore {
     let hits = 0;
     for await (const segment of this.opened(this.walk(query, reads), () => true, reads)) {
       const tests = query.rowTests(segment);
-      for (const place of places(segment, query.descending)) {
+      const [first, end, step] = places(segment, query.descending);
+      for (let place = first; place !== end; place += step) {
         if (!tests.passes(place)) continue;
         read++;
-        if (tests.matches(place)) {
+        if (tests.possible && tests.matches(place)) {
           hits++;
           if (matches.length < need) matches.push(segment.row(place));
         }
@@ -522,8 +557,10 @@ export class AccessLogStore {
       return true;
     };
     for await (const segment of this.opened(segments, (candidate) => !skipped(candidate), reads)) {
-      const { passes, matches } = query.rowTests(segment);
-      for (const place of places(segment, query.descending)) {
+      const { passes, matches, possible } = query.rowTests(segment);
+      if (!possible) continue;
+      const [first, end, step] = places(segment, query.descending);
+      for (let place = first; place !== end; place += step) {
         if (!passes(place) || !matches(place)) continue;
         if (skip) skip--;
         else if (rows.push(segment.row(place)) === limit) return rows;
@@ -555,8 +592,8 @@ export class AccessLogStore {
     };
     const open = (candidate: Candidate) => (counted >= limit ? 'stop' : !known(candidate));
     for await (const segment of this.opened(segments, open, reads)) {
-      const { passes, matches } = query.rowTests(segment);
-      for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) counted++;
+      const { passes, matches, possible } = query.rowTests(segment);
+      if (possible) for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) counted++;
       if (counted >= limit) return counted;
     }
     return counted;
