@@ -43,7 +43,10 @@ describe('access-log segments', () => {
   });
 
   it('tells which texts start with a prefix, case aside, or that none does, and which statuses its rows have', () => {
-    const [segment] = encodeSegments([row(0, { path: '/api/Users/1', status: 404 }), row(1, { path: '/api/users/2', user_email: 'A@x.test' })]);
+    const [segment] = encodeSegments([
+      row(0, { path: '/api/Users/1', status: 404 }),
+      row(1, { path: '/api/users/2', user_email: 'A@x.test' }),
+    ]);
     const rows = new SegmentRows(1, segment.body);
     const marks = rows.textsStartingWith('/api/users/')!;
     expect([rows.path(0), rows.path(1)].map((text) => marks[text])).toEqual([1, 1]);

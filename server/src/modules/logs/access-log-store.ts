@@ -340,7 +340,8 @@ export class AccessLogStore {
     let batch: AccessLogRow[] = [];
     for await (const segment of this.opened(segments, () => true, reads)) {
       const { passes, matches, possible } = query.rowTests(segment);
-      if (possible) for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) batch.push(segment.row(place));
+      if (possible)
+        for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) batch.push(segment.row(place));
       if (batch.length >= EXPORT_BATCH) {
         yield batch;
         batch = [];
