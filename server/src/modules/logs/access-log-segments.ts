@@ -189,6 +189,8 @@ export class SegmentRows {
   private lower: string[] | null = null;
   /** `textsStartingWith`'s answers, by prefix. */
   private readonly marked = new Map<string, Uint8Array | null>();
+  /** `matching`'s answers, by search. */
+  private readonly found = new Map<string, Uint8Array | null>();
   /** The statuses its rows have, once asked. */
   private statuses: Set<number> | null = null;
 
@@ -246,6 +248,42 @@ export class SegmentRows {
     if (this.marked.size >= MARKS_KEPT) this.marked.clear();
     this.marked.set(prefix, marks);
     return marks;
+  }
+
+  /**
+   * For each row, 1 where it matches a search for `term` (its path, route, address or e-mail starts with it, or its
+   * status is `status`) and, where `user` is given, its e-mail starts with `user`; null where no row does. Texts
+   * are tested once each, then the rows on their numbers, in one pass; kept for a few searches, as the marks are.
+   */
+  matching(term: string | null, status: number | null, user: string | null): Uint8Array | null {
+    const key = `${term ?? ''}\u0000${status ?? ''}\u0000${user ?? ''}`;
+    const kept = this.found.get(key);
+    if (kept !== undefined) return kept;
+    const termTexts = term === null ? null : this.textsStartingWith(term);
+    const userTexts = user === null ? null : this.textsStartingWith(user);
+    let found: Uint8Array | null = null;
+    const possible =
+      (user === null || userTexts !== null) && (term === null || termTexts !== null || (status !== null && this.hasStatus(status)));
+    if (possible) {
+      const { r } = this;
+      const marked = (marks: Uint8Array | null, text: number) => text !== NONE && marks !== null && marks[text] === 1;
+      for (let place = 0, at = 0; place < this.length; place++, at += FIELDS) {
+        if (user !== null && !marked(userTexts, r[at + 7])) continue;
+        const hit =
+          term === null ||
+          r[at + 3] === status ||
+          marked(termTexts, r[at + 2]) ||
+          marked(termTexts, r[at + 1]) ||
+          marked(termTexts, r[at + 8]) ||
+          marked(termTexts, r[at + 7]);
+        if (!hit) continue;
+        found ??= new Uint8Array(this.length);
+        found[place] = 1;
+      }
+    }
+    if (this.found.size >= MARKS_KEPT) this.found.clear();
+    this.found.set(key, found);
+    return found;
   }
 
   /** Whether a row of the segment has this status. */

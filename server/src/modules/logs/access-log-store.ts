@@ -1,7 +1,7 @@
 import { RecentValues } from '../../common/recent-values';
 import { Param, PreparedSql, SqlStatement } from '../../database/prepared-sql';
 import type { AccessLogRow } from './access-log.entity';
-import { EncodedSegment, encodeSegments, NewAccessLogRow, NONE, SegmentRows, TERM_KIND } from './access-log-segments';
+import { EncodedSegment, encodeSegments, NewAccessLogRow, SegmentRows, TERM_KIND } from './access-log-segments';
 import { Condition, COUNT_CAP, ESTIMATE_MARGIN, LogFilters, LogPage, startsWith, WINDOW_MAX, WINDOW_MIN } from './log-listing';
 
 const SEGMENTS = 'access_log_segments';
@@ -150,24 +150,9 @@ class Query {
       }
       return !level || level.test(segment.status(place));
     };
-    const { term, user, status } = this;
-    const termTexts = term === null ? null : segment.textsStartingWith(term);
-    const userTexts = user === null ? null : segment.textsStartingWith(user);
-    const possible =
-      (user === null || userTexts !== null) && (term === null || termTexts !== null || (status !== null && segment.hasStatus(status)));
-    const marked = (marks: Uint8Array | null, text: number) => text !== NONE && marks !== null && marks[text] === 1;
-    const matches = (place: number) => {
-      if (user !== null && !marked(userTexts, segment.email(place))) return false;
-      if (term === null) return true;
-      return (
-        segment.status(place) === status ||
-        marked(termTexts, segment.path(place)) ||
-        marked(termTexts, segment.route(place)) ||
-        marked(termTexts, segment.ip(place)) ||
-        marked(termTexts, segment.email(place))
-      );
-    };
-    return { passes, matches, possible };
+    if (this.term === null && this.user === null) return { passes, matches: () => true, possible: true };
+    const found = segment.matching(this.term, this.status, this.user);
+    return { passes, matches: (place: number) => found !== null && found[place] === 1, possible: found !== null };
   }
 
   /**
