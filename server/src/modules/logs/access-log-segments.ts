@@ -173,13 +173,13 @@ export function encodeSegments(rows: NewAccessLogRow[]): EncodedSegment[] {
   return segments;
 }
 
+/** Searches whose matching rows a parsed segment keeps (those of a few open screens). */
+const SEARCHES_KEPT = 8;
+
 /**
  * A stored segment's rows, read for a list: a row's fields are read where they are (a test of every row makes no
- * object of it), and each distinct text can be tested once for all the rows that have it (`textsStartingWith`).
+ * object of it), and each distinct text is tested once for all the rows that have it (`matching`).
  */
-/** Prefixes whose marks a parsed segment keeps (a search and a user filter, from a few screens). */
-const MARKS_KEPT = 8;
-
 export class SegmentRows {
   readonly length: number;
   private readonly t: number;
@@ -187,8 +187,6 @@ export class SegmentRows {
   private readonly r: number[];
   /** The texts lower-cased, once a search has asked (a segment kept parsed is searched again). */
   private lower: string[] | null = null;
-  /** `textsStartingWith`'s answers, by prefix. */
-  private readonly marked = new Map<string, Uint8Array | null>();
   /** `matching`'s answers, by search. */
   private readonly found = new Map<string, Uint8Array | null>();
   /** The statuses its rows have, once asked. */
@@ -231,13 +229,8 @@ export class SegmentRows {
     return this.r[place * FIELDS + 8];
   }
 
-  /**
-   * For each of the segment's texts, 1 where it starts with `prefix` (lower-case), case aside; null where none does
-   * (no row can match). Kept for a few prefixes: an open list asks again with the same search every 30 s.
-   */
+  /** For each of the segment's texts, 1 where it starts with `prefix` (lower-case), case aside; null where none does. */
   textsStartingWith(prefix: string): Uint8Array | null {
-    const kept = this.marked.get(prefix);
-    if (kept !== undefined) return kept;
     this.lower ??= this.s.map((text) => text.toLowerCase());
     let marks: Uint8Array | null = null;
     for (let i = 0; i < this.lower.length; i++) {
@@ -245,15 +238,14 @@ export class SegmentRows {
       marks ??= new Uint8Array(this.lower.length);
       marks[i] = 1;
     }
-    if (this.marked.size >= MARKS_KEPT) this.marked.clear();
-    this.marked.set(prefix, marks);
     return marks;
   }
 
   /**
    * For each row, 1 where it matches a search for `term` (its path, route, address or e-mail starts with it, or its
    * status is `status`) and, where `user` is given, its e-mail starts with `user`; null where no row does. Texts
-   * are tested once each, then the rows on their numbers, in one pass; kept for a few searches, as the marks are.
+   * are tested once each, then the rows on their numbers, in one pass. Kept for a few searches: an open list asks
+   * again with the same search every 30 s.
    */
   matching(term: string | null, status: number | null, user: string | null): Uint8Array | null {
     const key = `${term ?? ''}\u0000${status ?? ''}\u0000${user ?? ''}`;
@@ -281,7 +273,7 @@ export class SegmentRows {
         found[place] = 1;
       }
     }
-    if (this.found.size >= MARKS_KEPT) this.found.clear();
+    if (this.found.size >= SEARCHES_KEPT) this.found.clear();
     this.found.set(key, found);
     return found;
   }

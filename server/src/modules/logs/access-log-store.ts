@@ -135,9 +135,8 @@ class Query {
 
   /**
    * The tests of a segment's rows: `passes`, the date and level filters; `matches`, the user filter and the search
-   * (a path, route, address or e-mail starting with the term, or its status). Each distinct text of the segment is
-   * tested once; a row is then tested on its numbers. `possible`: false where no row can match (no text of the
-   * segment starts with the term, nor with the user's), so its rows need no test.
+   * (a path, route, address or e-mail starting with the term, or its status), found by the segment for all its rows
+   * at once. `possible`: false where no row matches, so its rows need no test.
    */
   rowTests(segment: SegmentRows): { passes: (place: number) => boolean; matches: (place: number) => boolean; possible: boolean } {
     const from = this.filters.from?.getTime();
@@ -429,7 +428,7 @@ export class AccessLogStore {
       // calls, all answered 200): those are skipped unread.
       const holding = async (): Promise<((first: number, last: number) => Promise<Set<number>>) | undefined> => {
         if (!lookup.exact.length) return undefined;
-        const prefixes = lookup.prefixes.map((prefix) => this.prefix('value', prefix));
+        const prefixes = conditions.slice(0, lookup.prefixes.length);
         const prefixed = await this.sql.all(
           `SELECT 1 AS found FROM ${this.sql.quote(TERMS)} WHERE ${prefixes.map((c) => `(${c.sql})`).join(' OR ')} LIMIT 1`,
           prefixes.flatMap((c) => c.params),
@@ -523,7 +522,7 @@ export class AccessLogStore {
       for (let place = first; place !== end; place += step) {
         if (!tests.passes(place)) continue;
         read++;
-        if (tests.possible && tests.matches(place)) {
+        if (tests.matches(place)) {
           hits++;
           if (matches.length < need) matches.push(segment.row(place));
         }
