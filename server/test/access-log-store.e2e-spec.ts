@@ -200,8 +200,16 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
     for (let segment = 0; segment < 40; segment++) await service.storeRows(Array.from({ length: 50 }, () => row(200)));
 
     const page = await service.list({ search: '500', page: 2, limit: 30 });
-    expect(page.rows.map(withoutId)).toEqual(errors.reverse().slice(30, 60));
+    expect(page.rows.map(withoutId)).toEqual([...errors].reverse().slice(30, 60));
     expect(page).toMatchObject({ total: COUNT_CAP, capped: true });
+    expect(await service.list({ search: '500', level: 'error', limit: 5 })).toMatchObject({ total: COUNT_CAP, capped: true });
+
+    // An e-mail starting with the digits, in a newer segment without the status, matches the search too.
+    const operator = { ...row(200), user_email: '500-ops@example.test' };
+    await service.storeRows([operator, ...Array.from({ length: 49 }, () => row(200))]);
+    const withOperator = await service.list({ search: '500', limit: 30 });
+    expect(withOperator.rows.map(withoutId)).toEqual([operator, ...[...errors].reverse().slice(0, 29)]);
+    expect(withOperator).toMatchObject({ total: COUNT_CAP, capped: true });
     await service.clear();
   });
 });

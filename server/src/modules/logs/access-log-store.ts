@@ -87,16 +87,33 @@ const TERM_ENTRIES_READS = [200, 1_000, 5_000];
  * thousands of paths): its rows are found by reading segments in order instead, where they are frequent.
  */
 const TERM_ENTRIES_MAX = TERM_ENTRIES_READS[TERM_ENTRIES_READS.length - 1];
+/**
+ * A status search sums the status's rows in this many of the newest segments holding it (1-2 ms in MariaDB): a
+ * status common enough to be searched for passes COUNT_CAP there, without its entries being read.
+ */
+const STATUS_PROBE_ENTRIES = 1_000;
 /** Rows per export batch. */
 const EXPORT_BATCH = 1_000;
 
 type LevelCounts = Pick<Head, 'row_count' | 'errors' | 'warnings'>;
 
-const LEVELS: Record<string, { sql: string; count: (counts: LevelCounts) => number; test: (status: number) => boolean }> = {
-  error: { sql: 'errors > 0', count: (h) => h.errors, test: (s) => s >= 500 },
-  warning: { sql: 'warnings > 0', count: (h) => h.warnings, test: (s) => s >= 400 && s < 500 },
-  info: { sql: 'errors + warnings < row_count', count: (h) => h.row_count - h.errors - h.warnings, test: (s) => s < 400 },
-  debug: { sql: '1 = 0', count: () => 0, test: () => false },
+/**
+ * Per level: `sql`, the heads of segments that may hold such rows; `count`, their rows by a head's (or a term's)
+ * counts; `termRows`, that count as SQL over a term's columns; `test`, a row's status.
+ */
+const LEVELS: Record<
+  string,
+  { sql: string; count: (counts: LevelCounts) => number; termRows: string; test: (status: number) => boolean }
+> = {
+  error: { sql: 'errors > 0', count: (h) => h.errors, termRows: 'errors', test: (s) => s >= 500 },
+  warning: { sql: 'warnings > 0', count: (h) => h.warnings, termRows: 'warnings', test: (s) => s >= 400 && s < 500 },
+  info: {
+    sql: 'errors + warnings < row_count',
+    count: (h) => h.row_count - h.errors - h.warnings,
+    termRows: 'hits - errors - warnings',
+    test: (s) => s < 400,
+  },
+  debug: { sql: '1 = 0', count: () => 0, termRows: '0', test: () => false },
 };
 
 /** The filters of a list or export, compiled: what segments may hold matches, and the test of each row. */
@@ -169,6 +186,11 @@ class Query {
     }
     if (this.user !== null) lookups.push({ prefixes: [TERM_KIND.email + this.user], exact: [] });
     return lookups;
+  }
+
+  /** A term's rows passing the level filter, as SQL over its columns (levelCount's). */
+  termRowsSql(): string {
+    return this.level ? this.level.termRows : 'hits';
   }
 
   /** Of rows counted so (all, 5xx, 4xx), those passing the level filter. */
@@ -422,29 +444,36 @@ export class AccessLogStore {
           `SELECT segment_id AS id, value, hits, errors, warnings FROM ${this.sql.quote(TERMS)} ${where} LIMIT ${limit + 1}`,
           params,
         );
-      // Of the segments from `first` to `last`, those with one of the lookup's exact values (a status), read as
-      // ranges of the terms' index; null where a prefix has entries too (a range of values: no such read). A status
-      // found in every segment may be missing from long stretches of the newest ones (a busy portal's validate
-      // calls, all answered 200): those are skipped unread.
-      const holding = async (): Promise<((first: number, last: number) => Promise<Set<number>>) | undefined> => {
-        if (!lookup.exact.length) return undefined;
-        const prefixes = conditions.slice(0, lookup.prefixes.length);
-        const prefixed = await this.sql.all(
-          `SELECT 1 AS found FROM ${this.sql.quote(TERMS)} WHERE ${prefixes.map((c) => `(${c.sql})`).join(' OR ')} LIMIT 1`,
-          prefixes.flatMap((c) => c.params),
-        );
-        if (prefixed.length) return undefined;
-        const values = lookup.exact.map(() => '?').join(', ');
-        return async (first, last) => {
-          const rows = await cachedRead(
-            this.sql,
-            reads,
-            `SELECT segment_id AS id FROM ${this.sql.quote(TERMS)} WHERE value IN (${values}) AND segment_id BETWEEN ? AND ?`,
-            [...lookup.exact, first, last],
-          );
-          return new Set(rows.map((row) => Number(row.id)));
-        };
-      };
+      // A status search: whether a path, route, address or e-mail starts with its digits too, and its rows in the
+      // newest segments holding it.
+      const status = lookup.exact.length
+        ? await this.statusProbe(query, lookup.exact, conditions.slice(0, lookup.prefixes.length))
+        : null;
+      // Of the segments from `first` to `last`, those with the status, read as ranges of the terms' index (where no
+      // prefix has entries: a range of values allows no such read). A status found in every segment may be missing
+      // from long stretches of the newest ones (a busy portal's validate calls, all answered 200): those are skipped
+      // unread.
+      const values = lookup.exact.map(() => '?').join(', ');
+      const holding =
+        status && !status.prefixed
+          ? async (first: number, last: number) => {
+              const rows = await cachedRead(
+                this.sql,
+                reads,
+                `SELECT segment_id AS id FROM ${this.sql.quote(TERMS)} WHERE value IN (${values}) AND segment_id BETWEEN ? AND ?`,
+                [...lookup.exact, first, last],
+              );
+              return new Set(rows.map((row) => Number(row.id)));
+            }
+          : undefined;
+      // Matching rows are counted from terms where nothing else is asked.
+      const countable = lookups.length === 1 && !query.filters.from && !query.filters.to;
+      if (holding && countable && status && status.newest > COUNT_CAP) {
+        // Its newest segments alone hold more matches than a list counts: its rows are found by walking them.
+        const walk: Segments = this.walk(query, reads, holding);
+        walk.atLeast = status.newest;
+        return walk;
+      }
       const tally = (entries: Array<{ id: number; value: string; hits: number; errors: number; warnings: number }>) => {
         const segments = new Map<number, Map<string, number>>();
         for (const entry of entries) {
@@ -462,9 +491,7 @@ export class AccessLogStore {
       };
       // Matching rows the segments of the entries read hold at least (known where nothing else is asked).
       const atLeast = (segments: Map<number, Map<string, number>>) =>
-        lookups.length === 1 && !query.filters.from && !query.filters.to
-          ? [...segments.values()].reduce((sum, kinds) => sum + Math.max(...kinds.values()), 0)
-          : undefined;
+        countable ? [...segments.values()].reduce((sum, kinds) => sum + Math.max(...kinds.values()), 0) : undefined;
       // More entries each time, while those read already hold fewer matches than a list counts.
       let segments = new Map<number, Map<string, number>>();
       for (const limit of TERM_ENTRIES_READS) {
@@ -474,7 +501,7 @@ export class AccessLogStore {
         const least = atLeast(segments);
         if (limit === TERM_ENTRIES_MAX || (least ?? 0) > COUNT_CAP) {
           // A common term: its rows are found by walking the segments, where they are frequent.
-          const walk: Segments = this.walk(query, reads, await holding());
+          const walk: Segments = this.walk(query, reads, holding);
           walk.atLeast = least;
           return walk;
         }
@@ -506,6 +533,22 @@ export class AccessLogStore {
         });
       }
     };
+  }
+
+  /**
+   * For a status search: whether any path, route, address or e-mail starts with its digits (`prefixed`, from the
+   * lookup's prefix conditions), and the status's rows passing the level filter in the newest STATUS_PROBE_ENTRIES
+   * segments holding it (`newest`, a lower bound of its count), in one statement over the terms' index.
+   */
+  private async statusProbe(query: Query, values: string[], prefixes: Condition[]): Promise<{ prefixed: boolean; newest: number }> {
+    const terms = this.sql.quote(TERMS);
+    const [probe] = await this.sql.all<{ prefixed: unknown; newest: unknown }>(
+      `SELECT (SELECT 1 FROM ${terms} WHERE ${prefixes.map((c) => `(${c.sql})`).join(' OR ')} LIMIT 1) AS prefixed, ` +
+        `(SELECT SUM(n) FROM (SELECT ${query.termRowsSql()} AS n FROM ${terms} WHERE value IN (${values.map(() => '?').join(', ')}) ` +
+        `ORDER BY segment_id DESC LIMIT ${STATUS_PROBE_ENTRIES}) newest) AS newest`,
+      [...prefixes.flatMap((c) => c.params), ...values],
+    );
+    return { prefixed: probe.prefixed !== null, newest: Number(probe.newest ?? 0) };
   }
 
   /**
