@@ -1,4 +1,3 @@
-import compression from 'compression';
 import { Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
@@ -11,6 +10,7 @@ import { DataSource } from 'typeorm';
 import { runSeeds, SeedReport } from '../../seeds/seed-runner';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { compressedAnswers } from './common/compressed-answers';
 import { ApiError, MALFORMED_JSON } from './common/api-error';
 import { assertJsonWithinLimits } from './common/json-limits';
 import { securityHeaders } from './common/security-headers';
@@ -138,12 +138,12 @@ const API_PREFIX_ANY_CASE = /^\/+api(\/|$)/i;
 const NOT_COMPRESSED = /\/(download|export)(\/|$)|^\/api\/license-server\/(activate|validate|deactivate)$/i;
 
 /**
- * JSON answers of the API above 1 kB go compressed (gzip, or br when preferred) to clients that accept it: lists
- * and reports shrink to a fifth. Downloads keep their bytes, Content-Length and Range; streamed exports are not
- * held back in a compressor's buffer; activation answers go as they are (see NOT_COMPRESSED).
+ * JSON answers of the API above 1 kB go compressed to clients that accept it (see compressedAnswers): lists and
+ * reports shrink to a fifth. Downloads keep their bytes, Content-Length and Range; streamed exports are not held back
+ * in a compressor's buffer; activation answers go as they are (see NOT_COMPRESSED).
  */
 function compressedApiAnswers() {
-  const compress = compression({ threshold: 1024, filter: (request, response) => compression.filter(request, response) });
+  const compress = compressedAnswers();
   // Decided before compression hooks into the answer: a download pays nothing for it.
   return (request: Request, response: Response, next: NextFunction) =>
     API_PREFIX_ANY_CASE.test(request.path) && !NOT_COMPRESSED.test(request.path) ? compress(request, response, next) : next();
