@@ -43,6 +43,47 @@ function places(segment: SegmentRows, descending: boolean): [first: number, end:
 }
 
 /**
+ * The tests of a segment's rows: `passes`, the date and level filters (`filtered`: there are some); `matches`, the
+ * user filter and the search (a path, route, address or e-mail starting with the term, or its status), found by the
+ * segment for all its rows at once; `matched`, the places of those rows in order (null: every row, no search);
+ * `possible`: false where no row matches, so its rows need no test.
+ */
+interface RowTests {
+  passes: (place: number) => boolean;
+  filtered: boolean;
+  matches: (place: number) => boolean;
+  matched: readonly number[] | null;
+  possible: boolean;
+}
+
+/**
+ * The places of the segment's rows passing `tests` (the filters and the search), in the list's order, handed to
+ * `visit` until it answers true. A search visits only its matches, not every row of the segment.
+ */
+function eachMatch(segment: SegmentRows, tests: RowTests, descending: boolean, visit: (place: number) => boolean): void {
+  const { passes, matched } = tests;
+  if (matched === null) {
+    const [first, end, step] = places(segment, descending);
+    for (let place = first; place !== end; place += step) if (passes(place) && visit(place)) return;
+    return;
+  }
+  const [first, end, step] = descending ? [matched.length - 1, -1, -1] : [0, matched.length, 1];
+  for (let i = first; i !== end; i += step) if (passes(matched[i]) && visit(matched[i])) return;
+}
+
+/** How many of the segment's rows pass `tests`: without a date or level filter, a search's matches as found. */
+function countMatches(segment: SegmentRows, tests: RowTests): number {
+  if (!tests.possible) return 0;
+  if (!tests.filtered) return tests.matched?.length ?? segment.length;
+  let counted = 0;
+  eachMatch(segment, tests, false, () => {
+    counted++;
+    return false;
+  });
+  return counted;
+}
+
+/**
  * The segments a list reads, in its order, a read of heads at a time (a new walk each call); `atLeast`: matching
  * rows they hold at least, where known before the walk.
  */
@@ -101,20 +142,18 @@ type LevelCounts = Pick<Head, 'row_count' | 'errors' | 'warnings'>;
  * Per level: `sql`, the heads of segments that may hold such rows; `count`, their rows by a head's (or a term's)
  * counts; `termRows`, that count as SQL over a term's columns; `test`, a row's status.
  */
-const LEVELS: Record<
-  string,
-  { sql: string; count: (counts: LevelCounts) => number; termRows: string; test: (status: number) => boolean }
-> = {
-  error: { sql: 'errors > 0', count: (h) => h.errors, termRows: 'errors', test: (s) => s >= 500 },
-  warning: { sql: 'warnings > 0', count: (h) => h.warnings, termRows: 'warnings', test: (s) => s >= 400 && s < 500 },
-  info: {
-    sql: 'errors + warnings < row_count',
-    count: (h) => h.row_count - h.errors - h.warnings,
-    termRows: 'hits - errors - warnings',
-    test: (s) => s < 400,
-  },
-  debug: { sql: '1 = 0', count: () => 0, termRows: '0', test: () => false },
-};
+const LEVELS: Record<string, { sql: string; count: (counts: LevelCounts) => number; termRows: string; test: (status: number) => boolean }> =
+  {
+    error: { sql: 'errors > 0', count: (h) => h.errors, termRows: 'errors', test: (s) => s >= 500 },
+    warning: { sql: 'warnings > 0', count: (h) => h.warnings, termRows: 'warnings', test: (s) => s >= 400 && s < 500 },
+    info: {
+      sql: 'errors + warnings < row_count',
+      count: (h) => h.row_count - h.errors - h.warnings,
+      termRows: 'hits - errors - warnings',
+      test: (s) => s < 400,
+    },
+    debug: { sql: '1 = 0', count: () => 0, termRows: '0', test: () => false },
+  };
 
 /** The filters of a list or export, compiled: what segments may hold matches, and the test of each row. */
 class Query {
@@ -150,25 +189,26 @@ class Query {
     return this.level ? this.level.count(head) : head.row_count;
   }
 
-  /**
-   * The tests of a segment's rows: `passes`, the date and level filters; `matches`, the user filter and the search
-   * (a path, route, address or e-mail starting with the term, or its status), found by the segment for all its rows
-   * at once. `possible`: false where no row matches, so its rows need no test.
-   */
-  rowTests(segment: SegmentRows): { passes: (place: number) => boolean; matches: (place: number) => boolean; possible: boolean } {
+  /** The tests of a segment's rows (see RowTests). */
+  rowTests(segment: SegmentRows): RowTests {
     const from = this.filters.from?.getTime();
     const to = this.filters.to?.getTime();
     const level = this.level;
-    const passes = (place: number) => {
-      if (from !== undefined || to !== undefined) {
-        const at = segment.time(place);
-        if ((from !== undefined && at < from) || (to !== undefined && at > to)) return false;
-      }
-      return !level || level.test(segment.status(place));
-    };
-    if (this.term === null && this.user === null) return { passes, matches: () => true, possible: true };
+    const filtered = from !== undefined || to !== undefined || level !== null;
+    const passes = !filtered
+      ? () => true
+      : (place: number) => {
+          if (from !== undefined || to !== undefined) {
+            const at = segment.time(place);
+            if ((from !== undefined && at < from) || (to !== undefined && at > to)) return false;
+          }
+          return !level || level.test(segment.status(place));
+        };
+    if (this.term === null && this.user === null) return { passes, filtered, matches: () => true, possible: true, matched: null };
     const found = segment.matching(this.term, this.status, this.user);
-    return { passes, matches: (place: number) => found !== null && found[place] === 1, possible: found !== null };
+    if (found === null) return { passes, filtered, matches: () => false, possible: false, matched: [] };
+    const { mask } = found;
+    return { passes, filtered, matches: (place: number) => mask[place] === 1, possible: true, matched: found.places };
   }
 
   /**
@@ -345,9 +385,10 @@ export class AccessLogStore {
     const segments = query.term || query.user ? await this.matching(query, reads) : this.walk(query, reads);
     let batch: AccessLogRow[] = [];
     for await (const segment of this.opened(segments, () => true, reads)) {
-      const { passes, matches, possible } = query.rowTests(segment);
-      if (possible)
-        for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) batch.push(segment.row(place));
+      eachMatch(segment, query.rowTests(segment), false, (place) => {
+        batch.push(segment.row(place));
+        return false;
+      });
       if (batch.length >= EXPORT_BATCH) {
         yield batch;
         batch = [];
@@ -446,9 +487,7 @@ export class AccessLogStore {
         );
       // A status search: whether a path, route, address or e-mail starts with its digits too, and its rows in the
       // newest segments holding it.
-      const status = lookup.exact.length
-        ? await this.statusProbe(query, lookup.exact, conditions.slice(0, lookup.prefixes.length))
-        : null;
+      const status = lookup.exact.length ? await this.statusProbe(query, lookup.exact, conditions.slice(0, lookup.prefixes.length)) : null;
       // Of the segments from `first` to `last`, those with the status, read as ranges of the terms' index (where no
       // prefix has entries: a range of values allows no such read). A status found in every segment may be missing
       // from long stretches of the newest ones (a busy portal's validate calls, all answered 200): those are skipped
@@ -585,14 +624,20 @@ export class AccessLogStore {
       return true;
     };
     for await (const segment of this.opened(segments, (candidate) => !skipped(candidate), reads)) {
-      const { passes, matches, possible } = query.rowTests(segment);
-      if (!possible) continue;
-      const [first, end, step] = places(segment, query.descending);
-      for (let place = first; place !== end; place += step) {
-        if (!passes(place) || !matches(place)) continue;
-        if (skip) skip--;
-        else if (rows.push(segment.row(place)) === limit) return rows;
+      const tests = query.rowTests(segment);
+      // Without a date or level filter, a segment's matches are skipped at once.
+      if (!tests.filtered && tests.matched && skip >= tests.matched.length) {
+        skip -= tests.matched.length;
+        continue;
       }
+      eachMatch(segment, tests, query.descending, (place) => {
+        if (skip) {
+          skip--;
+          return false;
+        }
+        return rows.push(segment.row(place)) === limit;
+      });
+      if (rows.length === limit) return rows;
     }
     return rows;
   }
@@ -620,8 +665,7 @@ export class AccessLogStore {
     };
     const open = (candidate: Candidate) => (counted >= limit ? 'stop' : !known(candidate));
     for await (const segment of this.opened(segments, open, reads)) {
-      const { passes, matches, possible } = query.rowTests(segment);
-      if (possible) for (let place = 0; place < segment.length; place++) if (passes(place) && matches(place)) counted++;
+      counted += countMatches(segment, query.rowTests(segment));
       if (counted >= limit) return counted;
     }
     return counted;
