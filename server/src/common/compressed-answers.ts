@@ -57,5 +57,7 @@ function gzipWholeAnswer(request: Request, response: Response, filter: (request:
 function wholeBody(chunk: unknown, encoding: unknown): Buffer | null {
   if (Buffer.isBuffer(chunk)) return chunk;
   if (typeof chunk !== 'string') return null;
+  // Longer in characters is longer in bytes: not copied only to be found too large.
+  if (chunk.length > GZIP_WHOLE_MAX) return null;
   return Buffer.from(chunk, typeof encoding === 'string' && Buffer.isEncoding(encoding) ? encoding : 'utf8');
 }

@@ -2,6 +2,8 @@ import { getMetadataStorage } from 'class-validator';
 
 type Lookup = (target: unknown, schema: unknown, always: boolean, strictGroups: boolean, groups?: string[]) => readonly object[];
 type Grouping = (metadatas: readonly object[]) => Record<string, object[]>;
+/** class-validator's storage is one for the process: its methods are wrapped once. */
+let installed = false;
 
 /**
  * class-validator looks a class's rules up again on every validation: it filters them, walks every class with rules
@@ -16,8 +18,8 @@ export function keepValidationRuleLookups(): void {
     addValidationMetadata: (metadata: unknown) => void;
     addConstraintMetadata: (metadata: unknown) => void;
   };
-  if ((storage as { rulesKept?: boolean }).rulesKept) return;
-  (storage as { rulesKept?: boolean }).rulesKept = true;
+  if (installed) return;
+  installed = true;
   const lookup = storage.getTargetValidationMetadatas.bind(storage);
   const group = storage.groupByPropertyName.bind(storage);
   let lookups = new Map<unknown, Map<string, readonly object[]>>();

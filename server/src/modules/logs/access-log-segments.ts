@@ -173,12 +173,6 @@ export function encodeSegments(rows: NewAccessLogRow[]): EncodedSegment[] {
   return segments;
 }
 
-/** A segment's rows matching a search: 1 for each in `mask`, and their places in order. */
-export interface SegmentMatches {
-  mask: Uint8Array;
-  places: number[];
-}
-
 /** Searches whose matching rows a parsed segment keeps (those of a few open screens). */
 const SEARCHES_KEPT = 8;
 
@@ -194,7 +188,7 @@ export class SegmentRows {
   /** The texts lower-cased, once a search has asked (a segment kept parsed is searched again). */
   private lower: string[] | null = null;
   /** `matching`'s answers, by search. */
-  private readonly found = new Map<string, SegmentMatches | null>();
+  private readonly found = new Map<string, number[] | null>();
   /** The statuses its rows have, once asked. */
   private statuses: Set<number> | null = null;
 
@@ -248,18 +242,18 @@ export class SegmentRows {
   }
 
   /**
-   * The rows matching a search for `term` (a path, route, address or e-mail starting with it, or the status
-   * `status`) and, where `user` is given, whose e-mail starts with `user`; null where no row does. Texts are tested
+   * The places, in order, of the rows matching a search for `term` (a path, route, address or e-mail starting with
+   * it, or the status `status`) and, where `user` is given, whose e-mail starts with `user`; null where no row does. Texts are tested
    * once each, then the rows on their numbers, in one pass. Kept for a few searches: an open list asks again with
    * the same search every 30 s.
    */
-  matching(term: string | null, status: number | null, user: string | null): SegmentMatches | null {
+  matching(term: string | null, status: number | null, user: string | null): number[] | null {
     const key = `${term ?? ''}\u0000${status ?? ''}\u0000${user ?? ''}`;
     const kept = this.found.get(key);
     if (kept !== undefined) return kept;
     const termTexts = term === null ? null : this.textsStartingWith(term);
     const userTexts = user === null ? null : this.textsStartingWith(user);
-    let found: SegmentMatches | null = null;
+    let found: number[] | null = null;
     const possible =
       (user === null || userTexts !== null) && (term === null || termTexts !== null || (status !== null && this.hasStatus(status)));
     if (possible) {
@@ -275,9 +269,7 @@ export class SegmentRows {
           marked(termTexts, r[at + 8]) ||
           marked(termTexts, r[at + 7]);
         if (!hit) continue;
-        found ??= { mask: new Uint8Array(this.length), places: [] };
-        found.mask[place] = 1;
-        found.places.push(place);
+        (found ??= []).push(place);
       }
     }
     if (this.found.size >= SEARCHES_KEPT) this.found.clear();

@@ -37,23 +37,15 @@ interface Reads {
 }
 const newReads = (once = false): Reads => ({ bodies: new Map(), heads: new Map(), once });
 
-/** The places of a segment's rows in the list's order: the first, the one past the last, and the step. */
-function places(segment: SegmentRows, descending: boolean): [first: number, end: number, step: number] {
-  return descending ? [segment.length - 1, -1, -1] : [0, segment.length, 1];
-}
-
 /**
- * The tests of a segment's rows: `passes`, the date and level filters (`filtered`: there are some); `matches`, the
- * user filter and the search (a path, route, address or e-mail starting with the term, or its status), found by the
- * segment for all its rows at once; `matched`, the places of those rows in order (null: every row, no search);
- * `possible`: false where no row matches, so its rows need no test.
+ * The tests of a segment's rows: `passes`, the date and level filters (`filtered`: there are some); `matched`, the
+ * places in order of the rows matching the user filter and the search (a path, route, address or e-mail starting
+ * with the term, or its status), found by the segment for all its rows at once (null: every row, no search).
  */
 interface RowTests {
   passes: (place: number) => boolean;
   filtered: boolean;
-  matches: (place: number) => boolean;
   matched: readonly number[] | null;
-  possible: boolean;
 }
 
 /**
@@ -62,18 +54,16 @@ interface RowTests {
  */
 function eachMatch(segment: SegmentRows, tests: RowTests, descending: boolean, visit: (place: number) => boolean): void {
   const { passes, matched } = tests;
-  if (matched === null) {
-    const [first, end, step] = places(segment, descending);
-    for (let place = first; place !== end; place += step) if (passes(place) && visit(place)) return;
-    return;
+  const count = matched === null ? segment.length : matched.length;
+  const [first, end, step] = descending ? [count - 1, -1, -1] : [0, count, 1];
+  for (let i = first; i !== end; i += step) {
+    const place = matched === null ? i : matched[i];
+    if (passes(place) && visit(place)) return;
   }
-  const [first, end, step] = descending ? [matched.length - 1, -1, -1] : [0, matched.length, 1];
-  for (let i = first; i !== end; i += step) if (passes(matched[i]) && visit(matched[i])) return;
 }
 
 /** How many of the segment's rows pass `tests`: without a date or level filter, a search's matches as found. */
 function countMatches(segment: SegmentRows, tests: RowTests): number {
-  if (!tests.possible) return 0;
   if (!tests.filtered) return tests.matched?.length ?? segment.length;
   let counted = 0;
   eachMatch(segment, tests, false, () => {
@@ -204,11 +194,8 @@ class Query {
           }
           return !level || level.test(segment.status(place));
         };
-    if (this.term === null && this.user === null) return { passes, filtered, matches: () => true, possible: true, matched: null };
-    const found = segment.matching(this.term, this.status, this.user);
-    if (found === null) return { passes, filtered, matches: () => false, possible: false, matched: [] };
-    const { mask } = found;
-    return { passes, filtered, matches: (place: number) => mask[place] === 1, possible: true, matched: found.places };
+    const matched = this.term === null && this.user === null ? null : (segment.matching(this.term, this.status, this.user) ?? []);
+    return { passes, filtered, matched };
   }
 
   /**
@@ -600,15 +587,9 @@ export class AccessLogStore {
     let hits = 0;
     for await (const segment of this.opened(this.walk(query, reads), () => true, reads)) {
       const tests = query.rowTests(segment);
-      const [first, end, step] = places(segment, query.descending);
-      for (let place = first; place !== end; place += step) {
-        if (!tests.passes(place)) continue;
-        read++;
-        if (tests.matches(place)) {
-          hits++;
-          if (matches.length < need) matches.push(segment.row(place));
-        }
-      }
+      read += countMatches(segment, { ...tests, matched: null });
+      hits += countMatches(segment, tests);
+      if (matches.length < need) eachMatch(segment, tests, query.descending, (place) => matches.push(segment.row(place)) === need);
       if (read >= size) return { matches, read, hits, complete: false };
     }
     return { matches, read, hits, complete: true };
