@@ -214,4 +214,57 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
     expect(withOperator).toMatchObject({ total: COUNT_CAP, capped: true });
     await service.clear();
   });
+
+  it('keeps a count past the cap for its filters, and counts again once this process pruned or cleared rows', async () => {
+    const old = Date.UTC(2026, 9, 1);
+    const recent = Date.UTC(2026, 10, 26);
+    const fill = async () => {
+      await service.clear();
+      await service.storeRows([0, 1, 2].map((i) => ({ ...rowAt(i), status: 500, created_at: new Date(old + i) })));
+      // More rows than a search's first look reads, none of them answered 500.
+      await service.storeRows(Array.from({ length: 600 }, (_, i) => ({ ...rowAt(i), status: 503, created_at: new Date(old + 10 + i) })));
+      for (let i = 0; i <= COUNT_CAP; i += 500) {
+        await service.storeRows(
+          Array.from({ length: 500 }, (_, k) => ({ ...rowAt(i + k), status: 500, created_at: new Date(recent + i + k) })),
+        );
+      }
+    };
+    // The recent rows removed behind the store's back, as another instance's prune would.
+    const sql = PreparedSql.for(t.dataSource);
+    const removeRecent = async () => {
+      const segments = await sql.all<{ id: number }>('SELECT id FROM access_log_segments WHERE first_at >= ?', [new Date(recent)]);
+      const ids = segments.map((segment) => Number(segment.id));
+      const list = ids.map(() => '?').join(', ');
+      await sql.run(`DELETE FROM access_log_terms WHERE segment_id IN (${list})`, ids);
+      await sql.run(`DELETE FROM access_log_segments WHERE id IN (${list})`, ids);
+    };
+    const capped = { total: COUNT_CAP, capped: true };
+    const oldest = (page: { rows: AccessLogRow[] }) => page.rows.map((row) => row.created_at.getTime());
+
+    await fill();
+    for (const filters of [{}, { search: '500' }, { search: '500', level: 'error' as const }]) {
+      expect(await service.list({ ...filters, limit: 5 })).toMatchObject(capped);
+    }
+    await removeRecent();
+    // The page is read again; its count is the one kept, for each filter that found it (not for others).
+    const kept = await service.list({ search: '500', limit: 5 });
+    expect(kept).toMatchObject(capped);
+    expect(oldest(kept)).toEqual([old + 2, old + 1, old]);
+    expect(await service.list({ limit: 5, page: 200 })).toMatchObject({ rows: [], ...capped });
+    expect(await service.list({ search: '500', level: 'error', limit: 5 })).toMatchObject(capped);
+    expect(await service.list({ search: '500', level: 'warning', limit: 5 })).toMatchObject({ total: 0, capped: false });
+    // A prune forgets every kept count.
+    expect(await service.prune(new Date(old + 3))).toBe(3);
+    expect(await service.list({ search: '500', limit: 5 })).toMatchObject({ rows: [], total: 0, capped: false });
+    expect(await service.list({ limit: 5 })).toMatchObject({ total: 600, capped: false });
+
+    // So does a clear.
+    await fill();
+    expect(await service.list({ search: '500', limit: 5 })).toMatchObject(capped);
+    await removeRecent();
+    expect(await service.list({ search: '500', limit: 5 })).toMatchObject(capped);
+    await service.clear();
+    expect(await service.list({ search: '500', limit: 5 })).toMatchObject({ rows: [], total: 0, capped: false });
+    expect(await service.list({ limit: 5 })).toMatchObject({ rows: [], total: 0, capped: false });
+  });
 });

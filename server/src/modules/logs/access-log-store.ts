@@ -2,7 +2,18 @@ import { RecentValues } from '../../common/recent-values';
 import { Param, PreparedSql, SqlStatement } from '../../database/prepared-sql';
 import type { AccessLogRow } from './access-log.entity';
 import { EncodedSegment, encodeSegments, NewAccessLogRow, SegmentRows, TERM_KIND } from './access-log-segments';
-import { Condition, COUNT_CAP, ESTIMATE_MARGIN, LogFilters, LogPage, startsWith, WINDOW_MAX, WINDOW_MIN } from './log-listing';
+import {
+  CAPPED_FRESH_MS,
+  CAPPED_KEPT,
+  Condition,
+  COUNT_CAP,
+  ESTIMATE_MARGIN,
+  LogFilters,
+  LogPage,
+  startsWith,
+  WINDOW_MAX,
+  WINDOW_MIN,
+} from './log-listing';
 
 const SEGMENTS = 'access_log_segments';
 const TERMS = 'access_log_terms';
@@ -161,6 +172,12 @@ class Query {
     this.status = this.term && /^\d{3}$/.test(this.term) ? Number(this.term) : null;
   }
 
+  /** What its count depends on: the filters but the order and the page. */
+  countKey(): string {
+    const { level, from, to } = this.filters;
+    return JSON.stringify([this.term, this.user, level ?? null, from?.getTime() ?? null, to?.getTime() ?? null]);
+  }
+
   /** Segments that may hold rows passing the date and level filters. */
   segmentWhere(): Condition {
     const conditions: Condition[] = [];
@@ -249,6 +266,12 @@ export class AccessLogStore {
    * of an open System Logs screen read the newest ones every 30 s, and a search the same ones again.
    */
   private readonly parsed = new RecentValues<SegmentRows>(PARSED_KEPT);
+  /**
+   * The filters (a page's but its order and place) whose matches were last counted past COUNT_CAP, trusted for
+   * CAPPED_FRESH_MS, as the other logs' counts are: an open screen asks for its page every 30 s, a search is paged
+   * through, and a common term's count is most of its cost.
+   */
+  private readonly capped = new RecentValues<true>(CAPPED_KEPT);
 
   constructor(private readonly sql: PreparedSql) {}
 
@@ -333,10 +356,20 @@ export class AccessLogStore {
 
     // Segments the page's rows and its count both read are read and parsed once.
     const reads = newReads();
+    const countKey = query.countKey();
+    const knownCapped = this.capped.get(countKey, CAPPED_FRESH_MS) === true;
+    // Counted up to COUNT_CAP + 1 (at once where a count past it is kept); a count past it is kept, a lower one forgets it.
+    const counting = async (count: () => Promise<number>) => {
+      if (knownCapped) return COUNT_CAP + 1;
+      const counted = await count();
+      if (counted > COUNT_CAP) this.capped.set(countKey, true);
+      else this.capped.delete(countKey);
+      return counted;
+    };
     if (!query.term && !query.user) {
       const [rows, counted] = await Promise.all([
         this.collect(this.walk(query, reads), query, offset, limit, reads),
-        this.countUpTo(this.walk(query, reads), query, COUNT_CAP + 1, reads),
+        counting(() => this.countUpTo(this.walk(query, reads), query, COUNT_CAP + 1, reads)),
       ]);
       return result(rows, counted);
     }
@@ -347,20 +380,21 @@ export class AccessLogStore {
     if (window.complete) return result(window.matches.slice(offset, need), window.hits);
     if (window.hits >= need) {
       const rows = window.matches.slice(offset, need);
-      // With no filter but the search, the total is estimated from the term's share of the window.
-      const unfiltered = !query.user && query.segmentWhere().params.length === 0 && !filters.level;
-      const bound = Math.ceil((ESTIMATE_MARGIN * COUNT_CAP * window.read) / window.hits);
-      if (unfiltered && (await this.countUpTo(this.walk(query, reads), query, bound + 1, reads, true)) > bound) {
-        return result(rows, COUNT_CAP + 1);
-      }
-      return result(rows, await this.countUpTo(await this.matching(query, reads), query, COUNT_CAP + 1, reads));
+      const counted = await counting(async () => {
+        // With no filter but the search, the total is estimated from the term's share of the window.
+        const unfiltered = !query.user && query.segmentWhere().params.length === 0 && !filters.level;
+        const bound = Math.ceil((ESTIMATE_MARGIN * COUNT_CAP * window.read) / window.hits);
+        if (unfiltered && (await this.countUpTo(this.walk(query, reads), query, bound + 1, reads, true)) > bound) return COUNT_CAP + 1;
+        return this.countUpTo(await this.matching(query, reads), query, COUNT_CAP + 1, reads);
+      });
+      return result(rows, counted);
     }
 
     // 2. A rarer term: the segments its terms point to.
-    const segments = await this.matching(query, reads);
+    const segments = await this.matching(query, reads, knownCapped);
     const [rows, counted] = await Promise.all([
       this.collect(segments, query, offset, limit, reads),
-      this.countUpTo(segments, query, COUNT_CAP + 1, reads),
+      counting(() => this.countUpTo(segments, query, COUNT_CAP + 1, reads)),
     ]);
     return result(rows, counted);
   }
@@ -399,6 +433,8 @@ export class AccessLogStore {
         { sql: `DELETE FROM ${this.sql.quote(TERMS)} WHERE segment_id IN (${list})`, params: ids },
         { sql: `DELETE FROM ${this.sql.quote(SEGMENTS)} WHERE id IN (${list})`, params: ids },
       ]);
+      // Counts made before are forgotten once the rows have gone (one made meanwhile may count them).
+      this.capped.clear();
       removed += old.reduce((sum, segment) => sum + Number(segment.row_count), 0);
       if (old.length < batch) return removed;
       await new Promise((resolve) => setImmediate(resolve));
@@ -414,6 +450,7 @@ export class AccessLogStore {
     // TRUNCATE commits by itself on MySQL: one after the other there.
     if (this.sql.engine === 'mysql') for (const statement of statements) await this.sql.run(statement.sql, []);
     else await this.sql.atomically(statements);
+    this.capped.clear();
   }
 
   /**
@@ -454,7 +491,7 @@ export class AccessLogStore {
    * that pass the date and level filters, in the list's order. A term with more than TERM_ENTRIES_MAX entries is
    * common: then every segment passing the filters is a candidate (`walk`), its rows tested.
    */
-  private async matching(query: Query, reads?: Reads): Promise<Segments> {
+  private async matching(query: Query, reads?: Reads, knownCapped = false): Promise<Segments> {
     // Per segment, the rows each kind of term matches (those passing the level filter, where one is given).
     let found: Map<number, Map<string, number>> | null = null;
     const lookups = query.lookups();
@@ -472,9 +509,13 @@ export class AccessLogStore {
           `SELECT segment_id AS id, value, hits, errors, warnings FROM ${this.sql.quote(TERMS)} ${where} LIMIT ${limit + 1}`,
           params,
         );
+      // Matching rows are counted from terms where nothing else is asked.
+      const countable = lookups.length === 1 && !query.filters.from && !query.filters.to;
       // A status search: whether a path, route, address or e-mail starts with its digits too, and its rows in the
-      // newest segments holding it.
-      const status = lookup.exact.length ? await this.statusProbe(query, lookup.exact, conditions.slice(0, lookup.prefixes.length)) : null;
+      // newest segments holding it (not summed where its count is known to be past the cap).
+      const status = lookup.exact.length
+        ? await this.statusProbe(query, lookup.exact, conditions.slice(0, lookup.prefixes.length), !(knownCapped && countable))
+        : null;
       // Of the segments from `first` to `last`, those with the status, read as ranges of the terms' index (where no
       // prefix has entries: a range of values allows no such read). A status found in every segment may be missing
       // from long stretches of the newest ones (a busy portal's validate calls, all answered 200): those are skipped
@@ -492,8 +533,6 @@ export class AccessLogStore {
               return new Set(rows.map((row) => Number(row.id)));
             }
           : undefined;
-      // Matching rows are counted from terms where nothing else is asked.
-      const countable = lookups.length === 1 && !query.filters.from && !query.filters.to;
       if (holding && countable && status && status.newest > COUNT_CAP) {
         // Its newest segments alone hold more matches than a list counts: its rows are found by walking them.
         const walk: Segments = this.walk(query, reads, holding);
@@ -564,15 +603,23 @@ export class AccessLogStore {
   /**
    * For a status search: whether any path, route, address or e-mail starts with its digits (`prefixed`, from the
    * lookup's prefix conditions), and the status's rows passing the level filter in the newest STATUS_PROBE_ENTRIES
-   * segments holding it (`newest`, a lower bound of its count), in one statement over the terms' index.
+   * segments holding it (`newest`, a lower bound of its count), in one statement over the terms' index. Without
+   * `sum` (its count is known to be past the cap), `newest` is said to be past it, unread.
    */
-  private async statusProbe(query: Query, values: string[], prefixes: Condition[]): Promise<{ prefixed: boolean; newest: number }> {
+  private async statusProbe(
+    query: Query,
+    values: string[],
+    prefixes: Condition[],
+    sum: boolean,
+  ): Promise<{ prefixed: boolean; newest: number }> {
     const terms = this.sql.quote(TERMS);
+    const newest = sum
+      ? `(SELECT SUM(n) FROM (SELECT ${query.termRowsSql()} AS n FROM ${terms} WHERE value IN (${values.map(() => '?').join(', ')}) ` +
+        `ORDER BY segment_id DESC LIMIT ${STATUS_PROBE_ENTRIES}) newest)`
+      : String(COUNT_CAP + 1);
     const [probe] = await this.sql.all<{ prefixed: unknown; newest: unknown }>(
-      `SELECT (SELECT 1 FROM ${terms} WHERE ${prefixes.map((c) => `(${c.sql})`).join(' OR ')} LIMIT 1) AS prefixed, ` +
-        `(SELECT SUM(n) FROM (SELECT ${query.termRowsSql()} AS n FROM ${terms} WHERE value IN (${values.map(() => '?').join(', ')}) ` +
-        `ORDER BY segment_id DESC LIMIT ${STATUS_PROBE_ENTRIES}) newest) AS newest`,
-      [...prefixes.flatMap((c) => c.params), ...values],
+      `SELECT (SELECT 1 FROM ${terms} WHERE ${prefixes.map((c) => `(${c.sql})`).join(' OR ')} LIMIT 1) AS prefixed, ${newest} AS newest`,
+      [...prefixes.flatMap((c) => c.params), ...(sum ? values : [])],
     );
     return { prefixed: probe.prefixed !== null, newest: Number(probe.newest ?? 0) };
   }

@@ -92,9 +92,9 @@ export const WINDOW_MAX = 20_000;
 /** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
 export const ESTIMATE_MARGIN = 3;
 /** A count over COUNT_CAP is kept this long: the rows of a log only grow, but for a prune or a clear elsewhere. */
-const CAPPED_FRESH_MS = 10_000;
+export const CAPPED_FRESH_MS = 10_000;
 /** Counts kept at most (the oldest go first). */
-const CAPPED_KEPT = 256;
+export const CAPPED_KEPT = 256;
 /** A prefix search covering at most this many distinct values reads each value's rows in order (see `ordered`). */
 const PREFIX_VALUES = 16;
 /** A prefix matching at most this many rows is read as one index range and its rows sorted (see `ordered`). */
