@@ -62,10 +62,6 @@ export async function createApp(
   });
   app.use(securityHeaders());
   app.use(app.get(AccessLogService).middleware());
-  // A signed-in download is answered here, before the body parsers and Nest's router (see DownloadFastPath): for a
-  // small file, each layer it passes costs a measurable share of the answer.
-  const downloads = app.get(DownloadFastPath);
-  app.use((request: Request, response: Response, next: NextFunction) => downloads.use(request, response, next));
   app.use(compressedApiAnswers());
   app.use(jsonBodyParser(config.http.bodyLimit));
   app.useBodyParser('urlencoded', { limit: config.http.bodyLimit, extended: false });
@@ -73,14 +69,16 @@ export async function createApp(
   app.useGlobalPipes(createValidationPipe());
   const filter = new AllExceptionsFilter(auditFailures(app.get(AuditLogService)));
   app.useGlobalFilters(filter);
-  // The activation API's heartbeat is answered before Express's router (see ActivationFastPath).
+  // The activation API's heartbeat and signed-in downloads are answered before Express (see ActivationFastPath and
+  // DownloadFastPath); every other request goes on to Express.
   const expressApp = app.getHttpAdapter().getInstance() as express.Express;
   const server = app.getHttpServer() as Server;
   const [listener, ...others] = server.listeners('request');
   if (listener !== expressApp || others.length)
-    throw new Error('The HTTP server no longer hands its requests to Express alone: update the activation fast path');
+    throw new Error('The HTTP server no longer hands its requests to Express alone: update the fast paths before it');
   server.removeListener('request', expressApp);
-  server.on('request', app.get(ActivationFastPath).listener({ express: expressApp, bodyLimit: config.http.bodyLimit, filter }));
+  const downloads = app.get(DownloadFastPath).listener({ express: expressApp, filter, next: expressApp });
+  server.on('request', app.get(ActivationFastPath).listener({ express: expressApp, filter, next: downloads, bodyLimit: config.http.bodyLimit }));
 
   if (options.docs !== false) {
     SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app), {

@@ -1,11 +1,15 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
+import { get as httpGet, IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DownloadLinksService } from '../src/modules/downloads/download-links.service';
+import { DownloadsService } from '../src/modules/downloads/downloads.service';
+import { DrainState } from '../src/modules/health/drain-state.service';
+import { AccessLogService } from '../src/modules/logs/access-log.service';
+import { accessRows } from './support/access-rows';
 import { asBuffer, countRows, createVersion, sha256, someBytes, uploadFile, UploadedFile } from './support/distribution';
 import { bearer, startTestApp, TestApp } from './support/test-app';
 
@@ -172,6 +176,97 @@ describe(`downloads (${process.env.TEST_DB})`, () => {
       expect(openCopies()).toBe(0);
       const again = await download(file.id, alice.token).expect(200);
       expect(sha256(again.body)).toBe(file.file_hash);
+    });
+
+    it('answers the same before Express (the exact path) as through it (a query string): bytes, headers, refusals, log rows', async () => {
+      const version = await createVersion(t, '2.1.3', { release_date: '2025-06-04' });
+      const bytes = someBytes(3000);
+      const file = await uploadFile(t, { version_id: version.id, name: 'streamhub-2.1.3.tar.gz', bytes });
+      const send = jest.spyOn(t.app.get(DownloadsService), 'send');
+      const agents = { fast: `fast-${Date.now()}`, routed: `routed-${Date.now()}` };
+      const get = (path: string, agent: string) =>
+        t.api().get(path).set(bearer(alice.token)).set('User-Agent', agent).buffer(true).parse(asBuffer);
+      const fast = await get(`/api/download/${file.id}`, agents.fast).expect(200);
+      const routed = await get(`/api/download/${file.id}?via=router`, agents.routed).expect(200);
+      // The exact path was answered on Node's own request, the other on Express's (its prototype swapped in).
+      expect(send.mock.calls.map(([, , request]) => Object.getPrototypeOf(request) === IncomingMessage.prototype)).toEqual([true, false]);
+      send.mockRestore();
+      const headersOf = ({ headers }: { headers: Record<string, string> }) => ({ ...headers, date: undefined });
+      expect(fast.body.equals(bytes) && routed.body.equals(bytes)).toBe(true);
+      expect(headersOf(fast)).toEqual(headersOf(routed));
+      expect(fast.headers).toMatchObject({
+        'cache-control': 'private, no-cache',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+        'content-length': '3000',
+      });
+      for (const [method, status, headers] of [
+        ['head', 200, {}],
+        ['get', 416, { Range: 'bytes=3000-' }],
+        ['get', 304, { 'If-None-Match': `"${file.file_hash}"` }],
+      ] as const) {
+        const answers = await Promise.all(
+          [`/api/download/${file.id}`, `/api/download/${file.id}?via=router`].map((path) =>
+            t.api()[method](path).set(bearer(alice.token)).set(headers).expect(status),
+          ),
+        );
+        expect(headersOf(answers[0])).toEqual(headersOf(answers[1]));
+        expect(answers[0].text).toEqual(answers[1].text);
+      }
+      // A failure once the session and the file are known leaves through the exception filter either way.
+      const gone = await uploadFile(t, { version_id: version.id, name: 'streamhub-2.1.3.zip', bytes: someBytes(1000) });
+      const [{ storage_key: key }] = await t.dataSource.query('SELECT storage_key FROM distribution_files WHERE id = ?', [gone.id]);
+      unlinkSync(join(t.config.storage.dir, key));
+      const missing = await Promise.all(
+        [`/api/download/${gone.id}`, `/api/download/${gone.id}?via=router`].map((path) =>
+          t.api().get(path).set(bearer(alice.token)).expect(404),
+        ),
+      );
+      expect(missing.map((answer) => answer.body)).toEqual(
+        [0, 1].map(() => ({ statusCode: 404, message: 'The file is missing from storage' })),
+      );
+      expect(headersOf(missing[0])).toEqual(headersOf(missing[1]));
+
+      // The same access-log and download rows, but for the path as sent and the time it took.
+      await t.app.get(AccessLogService).flush();
+      await t.app.get(DownloadsService).flush();
+      const accessRowOf = async (agent: string) => {
+        const rows = (await accessRows(t.dataSource)).filter((row) => row.user_agent === agent);
+        expect(rows).toHaveLength(1);
+        const { method, route, status, bytes_out, user_id, user_email, ip_address } = rows[0];
+        return { method, route, status, bytes_out, user_id, user_email, ip_address };
+      };
+      const fastRow = await accessRowOf(agents.fast);
+      expect(fastRow).toMatchObject({ method: 'GET', route: '/api/download/:id', status: 200, user_id: alice.id, user_email: alice.email });
+      expect(fastRow.bytes_out).toBeGreaterThan(3000);
+      expect(fastRow.ip_address).toMatch(/127\.0\.0\.1/);
+      expect(fastRow).toEqual(await accessRowOf(agents.routed));
+      const downloadRowOf = async (agent: string) => {
+        const rows = await t.dataSource.query('SELECT user_id, file_id, ip_address, via FROM download_logs WHERE user_agent = ?', [agent]);
+        expect(rows).toHaveLength(1);
+        return { ...rows[0], user_id: Number(rows[0].user_id), file_id: Number(rows[0].file_id) };
+      };
+      const fastDownload = await downloadRowOf(agents.fast);
+      expect(fastDownload).toMatchObject({ user_id: alice.id, file_id: file.id, via: 'session' });
+      expect(fastDownload.ip_address).toMatch(/127\.0\.0\.1/);
+      expect(fastDownload).toEqual(await downloadRowOf(agents.routed));
+    });
+
+    it('asks the client to reconnect elsewhere while draining, on the exact path as through Express', async () => {
+      const draining = await startTestApp();
+      try {
+        const version = await createVersion(draining, '3.0.0', { release_date: '2025-07-01' });
+        const file = await uploadFile(draining, { version_id: version.id, name: 'streamhub-3.0.0.tar.gz', bytes: someBytes(1000) });
+        const user = await draining.signUpClient();
+        const call = (path: string) => draining.api().get(path).set(bearer(user.token)).set('Connection', 'keep-alive');
+        expect((await call(`/api/download/${file.id}`).expect(200)).headers.connection).toBe('keep-alive');
+        draining.app.get(DrainState).start();
+        for (const path of [`/api/download/${file.id}`, `/api/download/${file.id}?via=router`]) {
+          expect((await call(path).expect(200)).headers.connection).toBe('close');
+        }
+      } finally {
+        await draining.close();
+      }
     });
 
     it('refuses anonymous callers and unknown files', async () => {

@@ -50,7 +50,7 @@ export class DownloadsController {
     @Res() response: Response,
   ): Promise<void> {
     const file = await this.downloads.find(id);
-    await this.downloads.send(file, { userId: user.id, email: user.email, via: 'session' }, request, response);
+    await this.downloads.send(file, { userId: user.id, email: user.email, via: 'session', ip: request.ip ?? null }, request, response);
   }
 
   /** Name, size, SHA-256 and version of a file. */
@@ -111,7 +111,7 @@ export class DownloadsController {
     const owner = await this.users.get(check.link.userId).catch(() => null);
     if (!owner?.is_active) throw ApiError.forbidden('Invalid download link');
     const file = await this.downloads.find(id);
-    await this.downloads.send(file, { userId: owner.id, email: owner.email, via: 'link' }, request, response);
+    await this.downloads.send(file, { userId: owner.id, email: owner.email, via: 'link', ip: request.ip ?? null }, request, response);
   }
 
   /** The caller's own downloads, newest first. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../../common/api-error';
 import { DistributionFilesService, DownloadableFile } from '../distribution-files/distribution-files.service';
 import { DownloadChannel } from '../logs/logs.constants';
@@ -12,6 +12,8 @@ export interface Downloader {
   userId: number;
   email: string | null;
   via: DownloadChannel;
+  /** The client's address (under the app's 'trust proxy'). */
+  ip: string | null;
 }
 
 /**
@@ -49,7 +51,13 @@ export class DownloadsService {
   }
 
   /** `onAnswer` runs once the answer is decided, right before it is counted and sent. */
-  async send(file: DownloadableFile, who: Downloader, request: Request, response: Response, onAnswer?: () => void): Promise<SendOutcome> {
+  async send(
+    file: DownloadableFile,
+    who: Downloader,
+    request: IncomingMessage,
+    response: ServerResponse,
+    onAnswer?: () => void,
+  ): Promise<SendOutcome> {
     return sendStoredFile(
       this.storage,
       request,
@@ -68,7 +76,7 @@ export class DownloadsService {
           os_type: file.os_type,
           architecture: file.architecture,
           file_size: file.file_size,
-          ip_address: request.ip ?? null,
+          ip_address: who.ip,
           user_agent: request.headers['user-agent'] ?? null,
           via: who.via,
           created_at: new Date(),

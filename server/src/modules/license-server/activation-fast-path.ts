@@ -1,8 +1,6 @@
-import { ExceptionFilter, Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import type { Express, Request, Response } from 'express';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import proxyaddr from 'proxy-addr';
 import { REQUIRED_ROLE } from '../../common/admin-only.decorator';
@@ -10,7 +8,8 @@ import { AUDIT } from '../../common/audit.decorator';
 import { ApiError, MALFORMED_JSON } from '../../common/api-error';
 import { assertJsonWithinLimits } from '../../common/json-limits';
 import { IS_PUBLIC } from '../../common/public.decorator';
-import { API_ANSWER_HEADERS, setApiAnswerHeaders } from '../../common/security-headers';
+import { BeforeExpress, refuseBeforeExpress } from '../../common/before-express';
+import { API_ANSWER_HEADERS } from '../../common/security-headers';
 import { DrainState } from '../health/drain-state.service';
 import { AccessLogService } from '../logs/access-log.service';
 import { parseActivationRequest } from './activation-request';
@@ -37,13 +36,9 @@ const HANDLERS = [
 ];
 
 /** What the fast path needs of the app it stands in front of. */
-export interface FastPathSetting {
-  /** The Express app: where every other request goes, its request and response objects for a refusal, its 'trust proxy'. */
-  express: Express;
+export interface FastPathSetting extends BeforeExpress {
   /** BODY_LIMIT in bytes. */
   bodyLimit: number;
-  /** The app's global exception filter: a refusal leaves as from any controller. */
-  filter: ExceptionFilter;
 }
 
 /**
@@ -56,8 +51,8 @@ export interface FastPathSetting {
  * - the access-log row (AccessLogService.track) and the client's address by the app's 'trust proxy';
  * - a refusal answered by the global exception filter on Express's request and response, as from a controller.
  * The same steps run as in LicenseServerController (parseActivationRequest, the service, the same bytes written).
- * Anything else (another spelling, a query string, another body: a form, none, compressed, large) goes to Express
- * untouched, where the controller answers it.
+ * Anything else (another spelling, a query string, another body: a form, none, compressed, large) goes on
+ * untouched (`next`: to Express at last), where the controller answers it.
  */
 @Injectable()
 export class ActivationFastPath implements OnModuleInit {
@@ -87,29 +82,19 @@ export class ActivationFastPath implements OnModuleInit {
   }
 
   /** The HTTP server's request listener: this path's calls answered here, every other request handed to Express. */
-  listener({ express, bodyLimit, filter }: FastPathSetting): RequestListener {
-    const smallBody = Math.min(SMALL_BODY_BYTES, bodyLimit);
-    const trust = express.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  listener(setting: FastPathSetting): RequestListener {
+    const smallBody = Math.min(SMALL_BODY_BYTES, setting.bodyLimit);
+    const trust = setting.express.get('trust proxy fn') as (address: string, hop: number) => boolean;
     return (request: IncomingMessage, response: ServerResponse) => {
       const call = request.method === 'POST' ? ACTIONS.get(request.url ?? '') : undefined;
-      if (!call || !isJsonWithBody(request) || !isSmallPlainJson(request, smallBody)) return express(request, response);
+      if (!call || !isJsonWithBody(request) || !isSmallPlainJson(request, smallBody)) return setting.next(request, response);
       const ip = proxyaddr(request, trust);
       // As through the router: a body refused before it reached a route is logged without one.
       let route = NO_ROUTE;
       this.accessLog.track(request, response, call.path, ip, () => route);
       const refuse = (error: unknown) => {
-        // Express's objects, as its router would have made them, for the filter (and its failure report).
-        const expressRequest = Object.setPrototypeOf(request, express.request) as Request;
-        const expressResponse = Object.setPrototypeOf(response, express.response) as Response;
-        Object.assign(
-          expressRequest,
-          { res: expressResponse, originalUrl: request.url, baseUrl: '' },
-          route === NO_ROUTE ? {} : { route: { path: route } },
-        );
-        Object.assign(expressResponse, { req: expressRequest, locals: Object.create(null) as Record<string, unknown> });
-        setApiAnswerHeaders(expressResponse);
-        this.drain.closeIfDraining(expressResponse);
-        filter.catch(error, new ExecutionContextHost([expressRequest, expressResponse]));
+        this.drain.closeIfDraining(response);
+        refuseBeforeExpress(setting, request, response, error, route === NO_ROUTE ? {} : { route });
       };
       readSmallJson(request, (refused, body) => {
         if (refused) return refuse(refused);

@@ -71,17 +71,24 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   }
 
   /**
-   * What the middleware does, for a call to a public API route answered before Express (see ActivationFastPath):
-   * `route` says, once it is answered, which route answered it ('-' for none, as when the body was refused).
+   * What the middleware does, for a call answered before Express (see ActivationFastPath, DownloadFastPath):
+   * `route` says, once it is answered, which route answered it ('-' for none, as when the body was refused);
+   * `user`, who was signed in; `started`, when the request came (performance.now()), where that was earlier.
    */
-  track(request: IncomingMessage, response: ServerResponse, path: string, ip: string | null, route: () => string): void {
+  track(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    ip: string | null,
+    route: () => string,
+    { user, started }: { user?: AuthenticatedRequest['user']; started?: number } = {},
+  ): void {
     if (this.config.logs.access.mode === 'off') return;
-    this.watch(request, response, () => ({ route: route(), path, user: undefined, ip }));
+    this.watch(request, response, () => ({ route: route(), path, user, ip }), started);
   }
 
   /** Queues the request's row once its answer is done; `describe` is read then (the route and user are known by then). */
-  private watch(request: IncomingMessage, response: ServerResponse, describe: () => RequestFacts): void {
-    const started = performance.now();
+  private watch(request: IncomingMessage, response: ServerResponse, describe: () => RequestFacts, started = performance.now()): void {
     const bytesBefore = request.socket.bytesWritten;
     // 'close' follows a complete answer too; without 'finish' before it, the client left early: nginx's 499.
     // (`on`, not `once`: it comes once, and once's wrapper costs a heartbeat a little more.)

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../../common/api-error';
 import { ByteRange, FileStorage, READ_CHUNK_BYTES } from './file-storage';
 import { contentDisposition, contentTypeOf, parseRange } from './http-range';
@@ -33,8 +33,8 @@ export interface SendOutcome {
  */
 export async function sendStoredFile(
   storage: FileStorage,
-  request: Request,
-  response: Response,
+  request: IncomingMessage,
+  response: ServerResponse,
   file: SendableFile,
   beforeBody?: (outcome: SendOutcome) => Promise<void> | void,
   cache?: SmallFileCache,
