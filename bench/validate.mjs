@@ -9,9 +9,10 @@
 //   and the same portal with ACCESS_LOG=off, to price the access log (one row per request)
 // The bare server's figure is the load generator's ceiling on this machine (printed beside the results; a figure
 // within 10 % of it measures autocannon, not the server).
-// Targets: validate ≥ 0.8 × nest, p99 < 20 ms, every validation recorded as a remote log, access log ≤ 5 % of
-// throughput. Each run prints the server's CPU per answer, and on MariaDB the database server's too (its inserts
-// and indexes run on the same cores). Results also go to bench/results/validate.json (see support/results.mjs).
+// Targets: validate ≥ 0.8 × nest, p99 < 20 ms under a steady load of half nest's rate (open loop, see steadyLoad;
+// p99 at saturation is printed too), every validation recorded as a remote log, access log ≤ 5 % of throughput.
+// Each run prints the server's CPU per answer, and on MariaDB the database server's too (its inserts and indexes
+// run on the same cores). Results also go to bench/results/validate.json (see support/results.mjs).
 // Needs the built server (npm run build). BENCH_DURATION (seconds per run, default 10) and BENCH_ROUNDS (default 3;
 // the median of the rounds is compared) set the length; BENCH_ENGINES (default "sqlite,mariadb") picks the portal's databases;
 // BENCH_PAIRS (default 20) the pairs of short runs that price the access log (see PAIRS), spread over
@@ -41,6 +42,7 @@ import {
 } from './support/processes.mjs';
 import { throwawayMariadb } from './support/mariadb.mjs';
 import { benchResults } from './support/results.mjs';
+import { steadyLoad } from './support/steady-load.mjs';
 
 const require = createRequire(join(ROOT, 'server/package.json'));
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -51,6 +53,8 @@ const LICENSES = 100;
 const DEVICES_PER_LICENSE = 2;
 const ADMIN = { email: 'bench-admin@portal.test', password: 'bench-admin-password' };
 const TARGETS = { ratio: 0.8, p99: 20 };
+/** The steady load whose p99 is compared with its target: this share of the NestJS fixed-body route's rate. */
+const STEADY_SHARE = 0.5;
 /** A figure this close to the bare server's measures the load generator rather than the server. */
 const NEAR_CEILING = 0.9;
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,mariadb').split(',').map((engine) => engine.trim());
@@ -189,12 +193,23 @@ function canonicalJson(value) {
     .join(',')}}`;
 }
 
-/** One autocannon run. Every request carries a validate body; for the portal each has a pooled identity and a unique nonce. */
-function load(target, duration, checks) {
+/** Validate bodies for `target`, one a call: its pooled identities in turn (for the portal), each with a unique nonce. */
+function validateBodies(target) {
   const prefix = randomBytes(6).toString('hex');
   let sequence = 0;
   const pool = target.pool ?? [{ license_key: 'SH-7K2QD-M9XJ4-TA1VC-8PZRN-B3HWE', server_uid: 'bench-server-0000-0000-0000-000000000001' }];
-  const sent = new Map();
+  return () => {
+    const identity = pool[sequence % pool.length];
+    const nonce = `${prefix}${(sequence++).toString(36).padStart(12, '0')}`;
+    const body = JSON.stringify({ ...identity, nonce, hostname: 'bench.example.net', product: 'StreamHub', version: '2.1.0' });
+    return { nonce, body, sequence };
+  };
+}
+
+/** One autocannon run. Every request carries a validate body; for the portal each has a pooled identity and a unique nonce. */
+function load(target, duration, checks) {
+  const next = validateBodies(target);
+  let sequence = 0;
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -207,10 +222,10 @@ function load(target, duration, checks) {
             path: target.path,
             headers: { 'content-type': 'application/json' },
             setupRequest: (request, context) => {
-              const identity = pool[sequence % pool.length];
-              const nonce = `${prefix}${(sequence++).toString(36).padStart(12, '0')}`;
-              context.nonce = nonce;
-              request.body = JSON.stringify({ ...identity, nonce, hostname: 'bench.example.net', product: 'StreamHub', version: '2.1.0' });
+              const call = next();
+              sequence = call.sequence;
+              context.nonce = call.nonce;
+              request.body = call.body;
               return request;
             },
             onResponse: (status, body, context) => {
@@ -449,6 +464,42 @@ async function main() {
     ceiling: ceilingText,
   });
 
+  // Latency under a steady load. At saturation p99 measures the queue that autocannon's connections keep full: at R
+  // answers a second each of the 50 waits about 50 / R s whatever the server does (Little's law), so 20 ms there
+  // needs 2,500 req/s of the whole machine. The p99 target is read at half the framework's rate instead, open loop.
+  const steadyRate = Math.round(STEADY_SHARE * nestRps);
+  console.log(
+    `\nSteady load: ${steadyRate} req/s (${STEADY_SHARE} × the nestjs fixed rate), open loop, ${CONNECTIONS} connections at most, ` +
+      `${DURATION} s; latency from the moment each request was due:`,
+  );
+  const steady = new Map();
+  // The portals without their access log too: what its writes add to the tail.
+  for (const entry of targets.filter((e) => e.name !== 'node http')) {
+    const next = validateBodies(entry.target);
+    const steadyRun = (seconds) =>
+      steadyLoad({
+        url: entry.target.url,
+        path: entry.target.path,
+        rate: steadyRate,
+        seconds,
+        connections: CONNECTIONS,
+        body: () => next().body,
+      });
+    // First unmeasured: this process's own HTTP client is cold (autocannon has its own), and its connections new.
+    const warm = await steadyRun(WARMUP);
+    const run = await steadyRun(DURATION);
+    steady.set(entry.name, run);
+    if (entry.engine) {
+      entry.answered += warm.answered + run.answered;
+      entry.sent += warm.sent + run.sent;
+      entry.non2xx += warm.non2xx + warm.errors + run.non2xx + run.errors;
+    }
+    console.log(
+      `  ${entry.name.padEnd(16)} ${run.rate.toFixed(0).padStart(7)} req/s   p50 ${run.p50.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms   ` +
+        `max ${run.max.toFixed(0)} ms`,
+    );
+  }
+
   let failed = false;
   console.log('\nValidate targets:');
   for (const entry of targets.filter((e) => e.engine)) {
@@ -465,7 +516,11 @@ async function main() {
     const ratio = ratioTo(entry.name, 'nestjs fixed');
     const checks = [
       [`≥ ${TARGETS.ratio} × nestjs fixed`, ratio >= TARGETS.ratio, ratio.toFixed(2)],
-      [`p99 < ${TARGETS.p99} ms`, row.p99 < TARGETS.p99, `${row.p99} ms`],
+      [
+        `p99 < ${TARGETS.p99} ms at a steady ${steadyRate} req/s`,
+        steady.get(entry.name).p99 < TARGETS.p99,
+        `${steady.get(entry.name).p99.toFixed(1)} ms (nestjs fixed ${steady.get('nestjs fixed').p99.toFixed(1)}; at saturation ${row.p99} ms)`,
+      ],
       [
         'access log costs ≤ 5 % (on / off ≥ 0.95)',
         accessLogShare >= 0.95,
@@ -499,7 +554,13 @@ async function main() {
         `${Math.round(row.rps)} req/s, CPU ${row.cpuUs.toFixed(0)} µs/answer (nestjs fixed ${rows.find((r) => r.name === 'nestjs fixed').cpuUs.toFixed(0)})` +
         (row.rps >= NEAR_CEILING * ceiling ? ', within 10 % of the ceiling' : ''),
     });
-    results.add({ figure: `validate (${entry.engine}) p99`, value: row.p99, unit: 'ms', target: { op: '<', value: TARGETS.p99 } });
+    results.add({
+      figure: `validate (${entry.engine}) p99 at a steady ${STEADY_SHARE} × the nestjs rate`,
+      value: Number(steady.get(entry.name).p99.toFixed(1)),
+      unit: 'ms',
+      target: { op: '<', value: TARGETS.p99 },
+      note: `${steadyRate} req/s open loop (nestjs fixed ${steady.get('nestjs fixed').p99.toFixed(1)} ms); at saturation, ${CONNECTIONS} connections: ${row.p99} ms`,
+    });
     results.add({
       figure: `validate (${entry.engine}) access log on / off`,
       value: Number(accessLogShare.toFixed(3)),

@@ -133,6 +133,8 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
       const expected = model(filters);
       expect(page.rows.map(withoutId)).toEqual(expected.rows);
       expect({ total: page.total, capped: page.capped }).toEqual({ total: expected.total, capped: false });
+      // Asked again, from the segments kept parsed and what they found.
+      expect(await service.list(filters)).toEqual(page);
     },
   );
 
