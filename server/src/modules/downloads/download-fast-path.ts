@@ -24,9 +24,9 @@ const ROUTE = '/api/download/:id';
 /**
  * GET/HEAD /api/download/:id with a live session, answered on Node's own request and response before Express: the
  * downloads streaming servers' installers make all day. Through Express's objects and router a 32 kB download cost
- * about 120 µs of CPU more (see BeforeExpress), which for a small file is a third of it. The same checks run (the
- * session as AuthGuard resolves it, the file row), then the same sending, and what Express would add is done the
- * same way: the headers of every API answer, `Connection: close` while draining, the access-log row (with the user
+ * 235-284 µs of CPU, on Node's own 178-215 (bench:downloads, alternating builds; see BeforeExpress). The same
+ * checks run (the session as AuthGuard resolves it, the file row), then the same sending, and what Express would
+ * add is done the same way: the headers of every API answer, `Connection: close` while draining, the access-log row (with the user
  * and the client's address by the app's 'trust proxy'), a failure answered by the global exception filter. Every
  * other case (no or bad token, unknown file, another spelling, a query string, a failure before the session and
  * the file are known) goes on untouched (`next`: to Express), where the controller answers it exactly as before.
