@@ -81,7 +81,7 @@ export class ActivationFastPath implements OnModuleInit {
     }
   }
 
-  /** The HTTP server's request listener: this path's calls answered here, every other request handed to Express. */
+  /** The HTTP server's request listener: this path's calls answered here, every other request handed on. */
   listener(setting: FastPathSetting): RequestListener {
     const smallBody = Math.min(SMALL_BODY_BYTES, setting.bodyLimit);
     const trust = setting.express.get('trust proxy fn') as (address: string, hop: number) => boolean;
