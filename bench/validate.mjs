@@ -487,7 +487,11 @@ async function main() {
       });
     // First unmeasured: this process's own HTTP client is cold (autocannon has its own), and its connections new.
     const warm = await steadyRun(WARMUP);
+    await resetLoopDelay(entry.target.process);
     const run = await steadyRun(DURATION);
+    // Whether the server's own event loop stalled meanwhile (the tail's likeliest cause at this load).
+    await sleep(600);
+    run.loop = readLoopDelay(entry.target.process);
     steady.set(entry.name, run);
     if (entry.engine) {
       entry.answered += warm.answered + run.answered;
@@ -496,7 +500,8 @@ async function main() {
     }
     console.log(
       `  ${entry.name.padEnd(16)} ${run.rate.toFixed(0).padStart(7)} req/s   p50 ${run.p50.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms   ` +
-        `max ${run.max.toFixed(0)} ms`,
+        `max ${run.max.toFixed(0)} ms` +
+        (run.loop ? `   event loop delay p99 ${run.loop.p99.toFixed(1)} ms, held ≤ ${run.loop.max.toFixed(0)} ms` : ''),
     );
   }
 
