@@ -2,18 +2,7 @@ import { RecentValues } from '../../common/recent-values';
 import { Param, PreparedSql, SqlStatement } from '../../database/prepared-sql';
 import type { AccessLogRow } from './access-log.entity';
 import { EncodedSegment, encodeSegments, NewAccessLogRow, SegmentRows, TERM_KIND } from './access-log-segments';
-import {
-  CAPPED_FRESH_MS,
-  CAPPED_KEPT,
-  Condition,
-  COUNT_CAP,
-  ESTIMATE_MARGIN,
-  LogFilters,
-  LogPage,
-  startsWith,
-  WINDOW_MAX,
-  WINDOW_MIN,
-} from './log-listing';
+import { Condition, COUNT_CAP, ESTIMATE_MARGIN, KeptCounts, LogFilters, LogPage, startsWith, WINDOW_MAX, WINDOW_MIN } from './log-listing';
 
 const SEGMENTS = 'access_log_segments';
 const TERMS = 'access_log_terms';
@@ -266,12 +255,8 @@ export class AccessLogStore {
    * of an open System Logs screen read the newest ones every 30 s, and a search the same ones again.
    */
   private readonly parsed = new RecentValues<SegmentRows>(PARSED_KEPT);
-  /**
-   * The filters (a page's but its order and place) whose matches were last counted past COUNT_CAP, trusted for
-   * CAPPED_FRESH_MS, as the other logs' counts are: an open screen asks for its page every 30 s, a search is paged
-   * through, and a common term's count is most of its cost.
-   */
-  private readonly capped = new RecentValues<true>(CAPPED_KEPT);
+  /** Counts past COUNT_CAP, by their filters but the order and the page (see KeptCounts), as the other logs keep. */
+  private readonly counts = new KeptCounts();
 
   constructor(private readonly sql: PreparedSql) {}
 
@@ -357,15 +342,8 @@ export class AccessLogStore {
     // Segments the page's rows and its count both read are read and parsed once.
     const reads = newReads();
     const countKey = query.countKey();
-    const knownCapped = this.capped.get(countKey, CAPPED_FRESH_MS) === true;
-    // Counted up to COUNT_CAP + 1 (at once where a count past it is kept); a count past it is kept, a lower one forgets it.
-    const counting = async (count: () => Promise<number>) => {
-      if (knownCapped) return COUNT_CAP + 1;
-      const counted = await count();
-      if (counted > COUNT_CAP) this.capped.set(countKey, true);
-      else this.capped.delete(countKey);
-      return counted;
-    };
+    const knownCapped = this.counts.known(countKey);
+    const counting = (count: () => Promise<number>) => this.counts.count(countKey, count);
     if (!query.term && !query.user) {
       const [rows, counted] = await Promise.all([
         this.collect(this.walk(query, reads), query, offset, limit, reads),
@@ -434,7 +412,7 @@ export class AccessLogStore {
         { sql: `DELETE FROM ${this.sql.quote(SEGMENTS)} WHERE id IN (${list})`, params: ids },
       ]);
       // Counts made before are forgotten once the rows have gone (one made meanwhile may count them).
-      this.capped.clear();
+      this.counts.forget();
       removed += old.reduce((sum, segment) => sum + Number(segment.row_count), 0);
       if (old.length < batch) return removed;
       await new Promise((resolve) => setImmediate(resolve));
@@ -450,7 +428,7 @@ export class AccessLogStore {
     // TRUNCATE commits by itself on MySQL: one after the other there.
     if (this.sql.engine === 'mysql') for (const statement of statements) await this.sql.run(statement.sql, []);
     else await this.sql.atomically(statements);
-    this.capped.clear();
+    this.counts.forget();
   }
 
   /**

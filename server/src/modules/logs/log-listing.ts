@@ -92,13 +92,40 @@ export const WINDOW_MAX = 20_000;
 /** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
 export const ESTIMATE_MARGIN = 3;
 /** A count over COUNT_CAP is kept this long: the rows of a log only grow, but for a prune or a clear elsewhere. */
-export const CAPPED_FRESH_MS = 10_000;
+const CAPPED_FRESH_MS = 10_000;
 /** Counts kept at most (the oldest go first). */
-export const CAPPED_KEPT = 256;
+const CAPPED_KEPT = 256;
 /** A prefix search covering at most this many distinct values reads each value's rows in order (see `ordered`). */
 const PREFIX_VALUES = 16;
 /** A prefix matching at most this many rows is read as one index range and its rows sorted (see `ordered`). */
 const PREFIX_SORTED_ROWS = 500;
+
+/**
+ * The counts, by what they count, that last found more than COUNT_CAP rows, trusted for CAPPED_FRESH_MS: the first
+ * page of a log is asked for every 30 s by each open screen, a search is paged through, and a count is most of the
+ * cost of either. Forgotten (`forget`) once this process removed rows.
+ */
+export class KeptCounts {
+  private readonly capped = new RecentValues<true>(CAPPED_KEPT);
+
+  /** Whether the count of `key` is kept as past COUNT_CAP. */
+  known(key: string): boolean {
+    return this.capped.get(key, CAPPED_FRESH_MS) === true;
+  }
+
+  /** `count()` (which counts up to COUNT_CAP + 1), or COUNT_CAP + 1 at once where that is kept for `key`. */
+  async count(key: string, count: () => Promise<number>): Promise<number> {
+    if (this.known(key)) return COUNT_CAP + 1;
+    const counted = await count();
+    if (counted > COUNT_CAP) this.capped.set(key, true);
+    else this.capped.delete(key);
+    return counted;
+  }
+
+  forget(): void {
+    this.capped.clear();
+  }
+}
 
 /**
  * Pages through a log newest (or oldest) first; the rows come by id after the page's ids are found on an index
@@ -108,27 +135,19 @@ const PREFIX_SORTED_ROWS = 500;
  * needs: few rows match, so few are read. Neither scans the table.
  */
 export class LogListing {
-  /** The counts (their SQL and parameters) that last found more than COUNT_CAP rows, trusted for CAPPED_FRESH_MS. */
-  private readonly capped = new RecentValues<true>(CAPPED_KEPT);
+  /** Counts past COUNT_CAP, by their SQL and parameters (see KeptCounts). */
+  private readonly counts = new KeptCounts();
 
   constructor(private readonly sql: PreparedSql) {}
 
   /** Forgets the kept counts (after this process removed rows). */
   forget(): void {
-    this.capped.clear();
+    this.counts.forget();
   }
 
-  /**
-   * `count()` (which counts up to COUNT_CAP + 1), or COUNT_CAP + 1 at once when it found more than that within
-   * CAPPED_FRESH_MS: the first page of a log is asked for every 30 s by each open screen, and its count is most of its cost.
-   */
-  private async boundedCount(sql: string, params: Param[], count: () => Promise<number>): Promise<number> {
-    const key = `${sql}\u0000${JSON.stringify(params)}`;
-    if (this.capped.get(key, CAPPED_FRESH_MS)) return COUNT_CAP + 1;
-    const counted = await count();
-    if (counted > COUNT_CAP) this.capped.set(key, true);
-    else this.capped.delete(key);
-    return counted;
+  /** `count()`, or COUNT_CAP + 1 at once where the same count found more than that lately (see KeptCounts). */
+  private boundedCount(sql: string, params: Param[], count: () => Promise<number>): Promise<number> {
+    return this.counts.count(`${sql}\u0000${JSON.stringify(params)}`, count);
   }
 
   async page<T>(source: LogSource, filters: LogFilters): Promise<LogPage<T>> {
