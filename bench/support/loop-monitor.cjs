@@ -1,20 +1,45 @@
 // Preloaded into every portal a benchmark starts (node --require): samples the server's own event-loop delay (ms beyond the sampling interval) with
 // perf_hooks.monitorEventLoopDelay and writes it to BENCH_LOOP_FILE twice a second, so a benchmark can say how long
 // the event loop was held while it ran (readLoopDelay in processes.mjs). Resetting it marks a phase's start.
-const { monitorEventLoopDelay } = require('node:perf_hooks');
+const { monitorEventLoopDelay, createHistogram, PerformanceObserver } = require('node:perf_hooks');
+const http = require('node:http');
 const { writeFileSync, existsSync, rmSync } = require('node:fs');
 
 const file = process.env.BENCH_LOOP_FILE;
-if (file) {
+// Worker threads inherit the preload (their execArgv is the process's): only the main thread, the one that answers
+// requests, is measured. A worker's loop (the SQLite checkpointer's waits, say) is no request's wait.
+if (file && require('node:worker_threads').isMainThread) {
   // Each sample is the time between two 10 ms timer turns, so the delay is what exceeds 10 ms.
   const RESOLUTION_MS = 10;
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
+  // With BENCH_ANSWER_TIMES=1 (bench:validate), how long the server itself took over each answer: from its 'request'
+  // event (head read) until the answer was handed to the kernel. A tail the client sees and this does not is the
+  // machine's (requests waiting for the event loop, scheduling, the client). Off elsewhere: it costs a listener an answer.
+  const answers = createHistogram();
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = function (event, request, response) {
+    if (event === 'request' && process.env.BENCH_ANSWER_TIMES === '1') {
+      const started = process.hrtime.bigint();
+      response.once('finish', () => answers.record(Math.max(1, Number(process.hrtime.bigint() - started))));
+    }
+    return emit.apply(this, arguments);
+  };
+  // Garbage collection's pauses of the main thread: the longest, and their total (a stall that is no work of ours).
+  const gc = { max: 0, total: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.max = Math.max(gc.max, entry.duration);
+      gc.total += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
   const resetFile = `${file}.reset`;
   const write = () => {
     if (existsSync(resetFile)) {
       rmSync(resetFile, { force: true });
       histogram.reset();
+      answers.reset();
+      gc.max = gc.total = 0;
     }
     const ms = (ns) => Math.max(0, Math.round(ns / 1e4 - RESOLUTION_MS * 100) / 100);
     const figures = {
@@ -22,6 +47,10 @@ if (file) {
       p99: ms(histogram.percentile(99)),
       max: ms(histogram.max),
       count: histogram.count,
+      gc: { max: Math.round(gc.max * 10) / 10, total: Math.round(gc.total) },
+      answers: answers.count
+        ? { p50: answers.percentile(50) / 1e6, p99: answers.percentile(99) / 1e6, max: answers.max / 1e6, count: answers.count }
+        : null,
     };
     writeFileSync(file, JSON.stringify(figures));
   };
