@@ -1,6 +1,7 @@
 import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { DeviceEntity } from '../src/modules/devices/device.entity';
+import { DevicesRepository } from '../src/modules/devices/devices.repository';
 import { DevicesService } from '../src/modules/devices/devices.service';
 import { DrainState } from '../src/modules/health/drain-state.service';
 import { LicenseEntity } from '../src/modules/licenses/license.entity';
@@ -164,7 +165,12 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
       return { method, route, path, status, bytes_out, user_id, user_email, ip_address };
     };
     const fastRow = await rowOf(agents.fast);
-    expect(fastRow).toMatchObject({ method: 'POST', route: '/api/license-server/validate', path: '/api/license-server/validate', status: 200 });
+    expect(fastRow).toMatchObject({
+      method: 'POST',
+      route: '/api/license-server/validate',
+      path: '/api/license-server/validate',
+      status: 200,
+    });
     expect(fastRow.bytes_out).toBeGreaterThan(Number(fast.headers['content-length']));
     expect(fastRow.ip_address).toMatch(/127\.0\.0\.1/);
     expect(fastRow).toEqual(await rowOf(agents.form));
@@ -179,7 +185,11 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
       await callLicenseServer(draining, 'activate', { license_key: issued.license_key, server_uid: uid }).expect(200);
       // A client that would keep the connection.
       const call = (path: string) =>
-        draining.api().post(path).set('Connection', 'keep-alive').send({ license_key: issued.license_key, server_uid: uid, nonce: nonce() });
+        draining
+          .api()
+          .post(path)
+          .set('Connection', 'keep-alive')
+          .send({ license_key: issued.license_key, server_uid: uid, nonce: nonce() });
       expect((await call('/api/license-server/validate').expect(200)).headers.connection).toBe('keep-alive');
       draining.app.get(DrainState).start();
       for (const path of ['/api/license-server/validate', '/api/license-server/validate?via=router']) {
@@ -348,6 +358,26 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     const [after] = await devicesOf(issued.id);
     expect(after.version).toBe('2.2.0');
     expect(after.last_activity_at!.getTime()).toBeGreaterThan(justNow.getTime());
+  });
+
+  it('stores a heartbeat answered before its server gave the seat back without making the released device active again', async () => {
+    const issued = await issueLicense(t);
+    const uid = serverUid();
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: uid }).expect(200);
+    const [device] = await devicesOf(issued.id);
+    expect((await callLicenseServer(t, 'deactivate', { license_key: issued.license_key, server_uid: uid })).body.data.code).toBe(
+      'DEACTIVATED',
+    );
+    const [released] = await devicesOf(issued.id);
+    // The heartbeat's write lands after the release (its answer was computed while the seat was held).
+    await t.app.get(DevicesRepository).recordHeartbeat({ id: device.id, at: new Date(Date.now() + 5000), details: null });
+    const [after] = await devicesOf(issued.id);
+    expect(after).toMatchObject({
+      status: 'inactive',
+      deactivated_at: released.deactivated_at,
+      last_activity_at: released.last_activity_at,
+    });
+    expect((await license(issued.id)).current_activations).toBe(0);
   });
 
   it('answers many concurrent heartbeats of different licenses and servers each with its own license and device', async () => {

@@ -115,18 +115,23 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return pairs.map(([uid, key]) => devices.get(`${uid.toLowerCase()} ${key.toUpperCase()}`) ?? licenses.get(key.toUpperCase()));
   }
 
-  /** One write for many heartbeats: the activity time of every device, and the details of those that changed. */
+  /**
+   * One write for many heartbeats: the activity time of every device, and the details of those that changed. A
+   * device whose server gave its seat back since its heartbeat was answered stays as the release left it (not
+   * 'active' again with its seat gone).
+   */
   private async writeHeartbeats(beats: Heartbeat[]): Promise<void> {
     const at = new Date(Math.max(...beats.map((beat) => beat.at.getTime())));
     const ids = [...new Set(beats.map((beat) => beat.id))];
     if (this.sql.engine === 'sqlite') {
       await this.sql.runEach(
-        "UPDATE devices SET last_activity_at = ?, status = 'active', updated_at = ? WHERE id = ?",
+        "UPDATE devices SET last_activity_at = ?, status = 'active', updated_at = ? WHERE id = ? AND deactivated_at IS NULL",
         ids.map((id) => [at, at, id]),
       );
     } else {
       await this.sql.run(
-        `UPDATE devices SET last_activity_at = ?, status = 'active', updated_at = ? WHERE id IN (${ids.map(() => '?').join(', ')})`,
+        `UPDATE devices SET last_activity_at = ?, status = 'active', updated_at = ? ` +
+          `WHERE id IN (${ids.map(() => '?').join(', ')}) AND deactivated_at IS NULL`,
         [at, at, ...ids],
       );
     }
