@@ -15,16 +15,19 @@ if (file && require('node:worker_threads').isMainThread) {
   histogram.enable();
   // With BENCH_ANSWER_TIMES=1 (bench:validate), how long the server itself took over each answer: from its 'request'
   // event (head read) until the answer was handed to the kernel. A tail the client sees and this does not is the
-  // machine's (requests waiting for the event loop, scheduling, the client). Off elsewhere: it costs a listener an answer.
+  // machine's (requests waiting for the event loop, scheduling, the client). Not installed elsewhere: it costs a
+  // listener an answer.
   const answers = createHistogram();
-  const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function (event, request, response) {
-    if (event === 'request' && process.env.BENCH_ANSWER_TIMES === '1') {
-      const started = process.hrtime.bigint();
-      response.once('finish', () => answers.record(Math.max(1, Number(process.hrtime.bigint() - started))));
-    }
-    return emit.apply(this, arguments);
-  };
+  if (process.env.BENCH_ANSWER_TIMES === '1') {
+    const emit = http.Server.prototype.emit;
+    http.Server.prototype.emit = function (event, request, response) {
+      if (event === 'request') {
+        const started = process.hrtime.bigint();
+        response.once('finish', () => answers.record(Math.max(1, Number(process.hrtime.bigint() - started))));
+      }
+      return emit.apply(this, arguments);
+    };
+  }
   // Garbage collection's pauses of the main thread: the longest, and their total (a stall that is no work of ours).
   const gc = { max: 0, total: 0 };
   new PerformanceObserver((list) => {

@@ -17,13 +17,14 @@ const LOOP_RESOLUTION_MS = 5;
 /** A loop-delay sample (ns) as ms beyond the sampling interval. */
 const loopDelay = (ns) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
 
-/** Reads HTTP/1.1 answers off one socket's bytes: status and Content-Length, then skips the body. */
+/** Reads HTTP/1.1 answers off one socket's bytes: status, Content-Length and `Connection: close`, then skips the body. */
 class AnswerReader {
   buffered = Buffer.alloc(0);
   bodyLeft = -1;
   status = 0;
+  closing = false;
 
-  /** Feeds bytes; calls `answered(status)` for each complete answer, `failed(reason)` for one it cannot read. */
+  /** Feeds bytes; calls `answered(status, closing)` for each complete answer, `failed(reason)` for one it cannot read. */
   feed(chunk, answered, failed) {
     this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
     for (;;) {
@@ -34,13 +35,14 @@ class AnswerReader {
         const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
         if (!length) return failed('an answer without Content-Length');
         this.status = Number(head.slice(9, 12));
+        this.closing = /\r\nconnection:\s*close/i.test(head);
         this.bodyLeft = Number(length[1]);
         this.buffered = this.buffered.subarray(end + HEADER_END.length);
       }
       if (this.buffered.length < this.bodyLeft) return;
       this.buffered = this.buffered.subarray(this.bodyLeft);
       this.bodyLeft = -1;
-      answered(this.status);
+      answered(this.status, this.closing);
     }
   }
 }
@@ -96,16 +98,19 @@ export async function steadyLoad({ url, path, rate, seconds, connections, body }
           errors += 1;
           done();
         }
+        // Requests waiting for a connection get a new one (a server may close its connections, as while draining).
+        if (waiting.length && sockets.size < connections) open(waiting.shift());
       };
       socket.on('data', (chunk) =>
         reader.feed(
           chunk,
-          (status) => {
+          (status, closing) => {
             latencies[answered++] = performance.now() - socket.due;
             socket.due = undefined;
             if (status < 200 || status >= 300) non2xx += 1;
             done();
-            free(socket);
+            // A connection the server closes takes no more requests (`fail` gives the waiting one a new one).
+            if (!closing) free(socket);
           },
           fail,
         ),

@@ -26,10 +26,11 @@ const ROUTE = '/api/download/:id';
  * downloads streaming servers' installers make all day. Through Express's objects and router a 32 kB download cost
  * 235-284 µs of CPU, on Node's own 178-215 (bench:downloads, alternating builds; see BeforeExpress). The same
  * checks run (the session as AuthGuard resolves it, the file row), then the same sending, and what Express would
- * add is done the same way: the headers of every API answer, `Connection: close` while draining, the access-log row (with the user
- * and the client's address by the app's 'trust proxy'), a failure answered by the global exception filter. Every
- * other case (no or bad token, unknown file, another spelling, a query string, a failure before the session and
- * the file are known) goes on untouched (`next`: to Express), where the controller answers it exactly as before.
+ * add is done the same way: the headers of every API answer, `Connection: close` while draining, the access-log
+ * row (with the user and the client's address by the app's 'trust proxy'), a failure answered by the global
+ * exception filter. Every other case (no or bad token, unknown file, another spelling, a query string, a failure
+ * before the session and the file are known) goes on untouched (`next`: to Express), where the controller answers
+ * it exactly as before.
  */
 @Injectable()
 export class DownloadFastPath implements OnModuleInit {
