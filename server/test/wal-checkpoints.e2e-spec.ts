@@ -1,5 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { PreparedSql } from '../src/database/prepared-sql';
+import { SqliteWriteGate } from '../src/database/sqlite-write-gate';
 import { WalCheckpoints } from '../src/database/wal-checkpoints';
+import { MAIN } from './support/portal-process';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** SQLite's write-ahead log is copied into the database file by a worker thread, not by a commit on the event loop. */
@@ -40,33 +46,140 @@ describe(`WAL checkpoints (${process.env.TEST_DB})`, () => {
     expect(result.checkpointed).toBe(result.log);
   });
 
-  it('restarts the log though commits go on while it is copied, so it does not grow while the writes last', async () => {
+  it('brings the log to its start though commits go on, holding writes (not the event loop) for its last copy', async () => {
     const checkpoints = t.app.get(WalCheckpoints);
     if (process.env.TEST_DB !== 'sqlite') return;
     const sql = PreparedSql.for(t.dataSource);
+    const gate = SqliteWriteGate.for(t.dataSource);
+    const columns = ['level', 'action', 'message', 'actor_email', 'created_at'];
+    const row = (n: number) => ['info', 'user.update', `Update user: user${n}@wal.test`, 'admin@wal.test', new Date()];
     const write = (count: number) =>
       sql.insertMany(
         'audit_logs',
-        ['level', 'action', 'message', 'actor_email', 'created_at'],
-        Array.from({ length: count }, (_, n) => ['info', 'user.update', `Update user: user${n}@wal.test`, 'admin@wal.test', new Date()]),
+        columns,
+        Array.from({ length: count }, (_, n) => row(n)),
       );
     await write(30_000);
-    // Small commits all the while the worker copies the large one: a passive copy then never finds the log all
-    // copied, and the log would go on from where it is.
-    let copying = true;
-    const copied = checkpoints.checkpointNow({ restart: true })!.finally(() => (copying = false));
-    let during = 0;
-    while (copying) {
+    // A commit that met the checkpointer holding the write lock would sleep in the busy handler, on the event loop;
+    // with no busy timeout it fails instead, so any such meeting fails this test.
+    const busyTimeout = pragma('busy_timeout');
+    pragma('busy_timeout = 0');
+    try {
+      // Small commits all the while the worker copies the large one: a passive copy then never finds the log all
+      // copied, and the log would go on from where it is.
+      let copying = true;
+      const copied = checkpoints.checkpointNow({ restart: true })!.finally(() => (copying = false));
+      let during = 0;
+      const whileHeld: string[][] = [];
+      while (copying) {
+        if (gate.isClosed) {
+          // Held: writes (ours and TypeORM's) wait for the last copy; reads are answered meanwhile.
+          const order: string[] = [];
+          const done = (what: string) => () => order.push(what);
+          await Promise.all([
+            write(1).then(done('write')),
+            t.dataSource.query("UPDATE audit_logs SET level = 'info' WHERE id = 1").then(done('typeorm write')),
+            sql.one('SELECT COUNT(*) AS n FROM audit_logs WHERE id = 1', []).then(done('read')),
+            t.dataSource.query('SELECT id FROM audit_logs WHERE id = 1').then(done('typeorm read')),
+          ]);
+          whileHeld.push(order);
+        } else {
+          await write(1);
+        }
+        during++;
+        await new Promise(setImmediate);
+      }
+      const result = await copied;
+      expect(during).toBeGreaterThan(0);
+      expect(whileHeld.length).toBeGreaterThan(0);
+      for (const order of whileHeld) expect(order).toEqual(['read', 'typeorm read', 'write', 'typeorm write']);
+      expect(gate.isClosed).toBe(false);
+      expect(result.busy).toBe(0);
+      expect(result.checkpointed).toBe(result.log);
+      // The next commit writes the log from its start: a few pages, not the tens of thousands before it.
       await write(1);
-      during++;
-      await new Promise(setImmediate);
+      expect((await checkpoints.checkpointNow())!.log).toBeLessThan(100);
+    } finally {
+      pragma(`busy_timeout = ${busyTimeout}`);
     }
-    const result = await copied;
-    expect(during).toBeGreaterThan(0);
-    expect(result.busy).toBe(0);
-    expect(result.checkpointed).toBe(result.log);
-    // The next commit writes the log from its start: a few pages, not the tens of thousands before it.
-    await write(1);
-    expect((await checkpoints.checkpointNow())!.log).toBeLessThan(100);
+  });
+
+  it('holds writes only once no transaction of the app is open, and gives up rather than wait for one long', async () => {
+    if (process.env.TEST_DB !== 'sqlite') return;
+    const gate = SqliteWriteGate.for(t.dataSource);
+    const sql = PreparedSql.for(t.dataSource);
+    const [id] = await sql.atomicallyWithIds([
+      {
+        sql: "INSERT INTO audit_logs (level, action, message, created_at) VALUES ('info', 'user.update', 'gate', ?)",
+        params: [new Date()],
+      },
+    ]);
+    const openTransaction = () => {
+      let finish!: () => void;
+      const held = new Promise<void>((resolve) => (finish = resolve));
+      let began!: () => void;
+      const begun = new Promise<void>((resolve) => (began = resolve));
+      const done = t.dataSource.transaction(async (manager) => {
+        await manager.query("UPDATE audit_logs SET level = 'info' WHERE id = ?", [id]);
+        began();
+        await held;
+        // Inside a transaction begun before the gate closed: it goes on, or the gate would wait for it for ever.
+        await manager.query("UPDATE audit_logs SET level = 'warning' WHERE id = ?", [id]);
+      });
+      return { begun, finish, done };
+    };
+
+    // A transaction that does not end: the gate gives up and opens again.
+    const long = openTransaction();
+    await long.begun;
+    expect(await gate.close(0)).toBe(false);
+    expect(gate.isClosed).toBe(false);
+    long.finish();
+    await long.done;
+
+    // One that ends: the gate is closed once it has, and later writes wait until it opens.
+    const short = openTransaction();
+    await short.begun;
+    const closing = gate.close(60_000);
+    short.finish();
+    await short.done;
+    expect(await closing).toBe(true);
+    let written = false;
+    const write = sql.run("UPDATE audit_logs SET level = 'error' WHERE id = ?", [id]).then(() => (written = true));
+    const level = await sql.one<{ level: string }>('SELECT level FROM audit_logs WHERE id = ?', [id]);
+    expect(level?.level).toBe('warning');
+    await new Promise(setImmediate);
+    expect(written).toBe(false);
+    gate.open();
+    await write;
+    expect((await sql.one<{ level: string }>('SELECT level FROM audit_logs WHERE id = ?', [id]))?.level).toBe('error');
+  });
+
+  it('keeps the process alive until its worker has stopped, at shutdown with nothing else to wait for', async () => {
+    if (process.env.TEST_DB !== 'sqlite') return;
+    // A process whose only work left is the shutdown: an unreferenced worker's exit alone would not keep it alive,
+    // and it would end in the middle of the shutdown, the steps after this one never run.
+    const dir = mkdtempSync(join(tmpdir(), 'wal-shutdown-'));
+    const script = `
+      require('reflect-metadata');
+      const { DataSource } = require('typeorm');
+      const { WalCheckpoints } = require(${JSON.stringify(join(dirname(MAIN), 'database/wal-checkpoints.js'))});
+      (async () => {
+        const dataSource = new DataSource({ type: 'better-sqlite3', database: ${JSON.stringify(join(dir, 'portal.sqlite'))} });
+        await dataSource.initialize();
+        await dataSource.query('PRAGMA journal_mode = WAL');
+        const checkpoints = new WalCheckpoints(dataSource);
+        checkpoints.onApplicationBootstrap();
+        await checkpoints.onApplicationShutdown();
+        await dataSource.destroy();
+        console.log('shut down');
+      })();
+    `;
+    try {
+      const output = execFileSync(process.execPath, ['-e', script], { cwd: dirname(MAIN), encoding: 'utf8' });
+      expect(output.trim()).toBe('shut down');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

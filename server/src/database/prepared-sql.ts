@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DateUtils } from 'typeorm/util/DateUtils';
+import { SqliteWriteGate } from './sqlite-write-gate';
 
 export type Param = string | number | boolean | null | Date;
 
@@ -62,10 +63,13 @@ export class PreparedSql {
   private static readonly instances = new WeakMap<DataSource, PreparedSql>();
   private readonly statements = new Map<string, SqliteStatement>();
   private readonly inserts = new Map<string, string>();
+  /** SQLite: writes wait here while the WAL checkpointer makes its last copy (reads never do). */
+  private readonly writeGate: SqliteWriteGate;
   readonly engine: 'sqlite' | 'mysql';
 
   private constructor(private readonly dataSource: DataSource) {
     this.engine = dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
+    this.writeGate = SqliteWriteGate.for(dataSource);
   }
 
   static for(dataSource: DataSource): PreparedSql {
@@ -89,7 +93,11 @@ export class PreparedSql {
 
   /** Runs a statement; returns the number of rows it changed. */
   async run(sql: string, params: Param[]): Promise<number> {
-    if (this.engine === 'sqlite') return this.statement(sql).run(...this.bind(params)).changes;
+    if (this.engine === 'sqlite') {
+      const closed = this.writeGate.closed;
+      if (closed) await closed;
+      return this.statement(sql).run(...this.bind(params)).changes;
+    }
     const result = await this.mysql<{ affectedRows: number }>(params.length > 200 ? 'query' : 'execute', sql, params);
     return result.affectedRows;
   }
@@ -139,6 +147,8 @@ export class PreparedSql {
   async atomicallyWithIds(statements: SqlStatement[]): Promise<number[]> {
     if (!statements.length) return [];
     if (this.engine === 'sqlite') {
+      const closed = this.writeGate.closed;
+      if (closed) await closed;
       const ids: number[] = [];
       this.transaction(() => {
         for (const { sql, params } of statements) {
@@ -200,6 +210,8 @@ export class PreparedSql {
   /** Runs one statement for each parameter list: in one transaction on SQLite, one after another on MySQL. */
   async runEach(sql: string, paramsList: Param[][]): Promise<void> {
     if (this.engine === 'sqlite') {
+      const closed = this.writeGate.closed;
+      if (closed) await closed;
       const statement = this.statement(sql);
       this.transaction(() => {
         for (const params of paramsList) statement.run(...this.bind(params));

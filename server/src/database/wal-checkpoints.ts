@@ -2,50 +2,100 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
 
-/** How often the worker copies the write-ahead log into the database file. */
-const CHECKPOINT_EVERY_MS = 1000;
+import { SqliteWriteGate } from './sqlite-write-gate';
+
+/**
+ * How often the worker copies the write-ahead log into the database file. Each copy first syncs the log, and a
+ * sync of the file the app is appending to stalls the app's next append (on the event loop) for as long as the
+ * sync has to write: every second, that was up to 24-78 ms under 15 MB of log a second (bench:wal); every 200 ms,
+ * at most 5-11 ms, no more than the writes alone.
+ */
+const CHECKPOINT_EVERY_MS = 200;
 /** SQLite's own default: a checkpoint by the committing connection once the log holds this many pages. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 /** A log longer than this (64 MB of 4 kB pages) is restarted after its copy (see WORKER_SOURCE). */
 const RESTART_ABOVE_PAGES = 16_384;
-/** How long a restart may wait for the app's connection to finish a write (it writes in milliseconds). */
-const RESTART_WAIT_MS = 200;
+/** A copy that found at most this many pages (1 MB) left is close enough behind the writer to hold its writes for the last one. */
+const CAUGHT_UP_PAGES = 256;
+/** Copies made to catch up before giving up until the next turn (a long read keeps the copy from advancing). */
+const CATCH_UP_COPIES = 8;
 
 /**
  * The worker: its own connection to the portal's SQLite file, checkpointing every CHECKPOINT_EVERY_MS. PASSIVE
- * copies what it can without waiting for readers or writers (it never takes the busy handler), so the app's
+ * copies what it can without waiting for readers or writers and without taking the write lock, so the app's
  * connection goes on writing meanwhile. But the log starts again from its beginning only when a writer finds it
- * all copied, and under steady writes a passive copy never catches up with the writer: bench:validate's log grew
- * to 86 MB in 13 s, and would grow as long as the load lasts. So a log past RESTART_ABOVE_PAGES is then restarted:
- * RESTART copies what was written meanwhile (little) under the write lock, and the next commit writes the log
- * from its start. The app's writes wait for that lock meanwhile, which is why it is not done every turn. A
- * checkpoint asked for (`checkpointNow`) answers with its result.
+ * all copied, and under steady writes a copy never catches up with the writer: bench:validate's log grew to 86 MB
+ * in 13 s, and would grow as long as the load lasts. So a log past RESTART_ABOVE_PAGES is brought to its start:
+ * passive copies until one finds little left (CAUGHT_UP_PAGES), then the app holds its writes (SqliteWriteGate)
+ * for one last copy of that little, and the next commit writes the log from its start. A RESTART checkpoint would
+ * do the same under the write lock, and the app's commits that met it slept in SQLite's busy handler, on the event
+ * loop, through the copy and its syncs (55-180 ms, once every ~10 s under bench:validate's writes); held by the
+ * gate, they wait without holding the loop, and reads go on. A checkpoint asked for (`checkpointNow`) answers with
+ * its result; `restart` asks for the last copy whatever the log's length.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-// The busy timeout is only taken by a restart (a passive copy never waits).
-const db = new Database(workerData.path, { fileMustExist: true, timeout: workerData.restartWaitMs });
+// No busy timeout: nothing here waits for a lock (a passive copy never does).
+const db = new (require(workerData.driver))(workerData.path, { fileMustExist: true, timeout: 0 });
+const copy = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
+const reason = (error) => String((error && error.message) || error);
+// While the app holds its writes for the last copy: the copy so far, and the checkpoints asked for meanwhile.
+let holding = null;
 const checkpoint = (asked, restart) => {
-  let answer;
+  if (holding) return asked !== undefined && holding.asked.push(asked);
+  let copied;
   try {
-    const copied = db.pragma('wal_checkpoint(PASSIVE)')[0];
-    const restarting = !copied.busy && (restart || copied.log > workerData.restartAbovePages);
-    answer = { asked, result: restarting ? db.pragma('wal_checkpoint(RESTART)')[0] : copied };
+    copied = copy();
+    if (restart || copied.log > workerData.restartAbovePages) {
+      for (let copies = 1; copies < workerData.catchUpCopies; copies++) {
+        const before = copied.checkpointed;
+        copied = copy();
+        // A copy reaches the end of the log as it was when the copy began: what was written meanwhile is left.
+        if (copied.checkpointed - before <= workerData.caughtUpPages) break;
+      }
+      // All copied that the copy could reach (no reader holds it back): hold the writes for the rest.
+      if (copied.checkpointed === copied.log) {
+        holding = { copied, asked: asked === undefined ? [] : [asked] };
+        return parentPort.postMessage({ hold: true });
+      }
+    }
   } catch (error) {
     // Another connection checkpointing (the app's, closing) is no reason to stop: the next turn tries again.
-    answer = { asked, error: String((error && error.message) || error) };
+    return asked !== undefined && parentPort.postMessage({ asked: [asked], error: reason(error) });
   }
-  if (asked !== undefined) parentPort.postMessage(answer);
+  if (asked !== undefined) parentPort.postMessage({ asked: [asked], result: copied });
+};
+// The app holds its writes (quiet) or could not (a transaction of its stayed open): the last copy, or none.
+const lastCopy = (quiet) => {
+  const { copied, asked } = holding;
+  holding = null;
+  let answer = { released: true, asked, result: copied };
+  try {
+    if (quiet) answer.result = copy();
+  } catch (error) {
+    answer = { released: true, asked, error: reason(error) };
+  }
+  parentPort.postMessage(answer);
 };
 const timer = setInterval(checkpoint, workerData.everyMs);
 parentPort.on('message', (message) => {
+  if (message.quiet !== undefined) return holding && lastCopy(message.quiet);
   if (message.asked !== undefined) return checkpoint(message.asked, message.restart);
   clearInterval(timer);
   db.close();
   parentPort.close();
 });
 `;
+
+/** What the worker says: checkpoints answered, or that it wants the app's writes held for its last copy. */
+interface WorkerMessage {
+  hold?: true;
+  /** The last copy is made (or was not, the writes not held): the writes may go on. */
+  released?: true;
+  asked?: number[];
+  result?: CheckpointResult;
+  error?: string;
+}
 
 /** What one checkpoint did, as SQLite reports it. */
 export interface CheckpointResult {
@@ -73,8 +123,11 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
   /** Checkpoints asked for by `checkpointNow`, by number, until the worker answers. */
   private readonly asked = new Map<number, { resolve: (result: CheckpointResult) => void; reject: (error: Error) => void }>();
   private nextAsked = 0;
+  private readonly gate: SqliteWriteGate;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {
+    this.gate = SqliteWriteGate.for(dataSource);
+  }
 
   onApplicationBootstrap(): void {
     const path = this.filePath();
@@ -86,19 +139,34 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
         driver: require.resolve('better-sqlite3'),
         everyMs: CHECKPOINT_EVERY_MS,
         restartAbovePages: RESTART_ABOVE_PAGES,
-        restartWaitMs: RESTART_WAIT_MS,
+        caughtUpPages: CAUGHT_UP_PAGES,
+        catchUpCopies: CATCH_UP_COPIES,
       },
     });
     worker.unref();
-    worker.on('message', ({ asked, result, error }: { asked: number; result?: CheckpointResult; error?: string }) => {
-      const waiting = this.asked.get(asked);
-      this.asked.delete(asked);
-      if (error !== undefined) waiting?.reject(new Error(error));
-      else waiting?.resolve(result!);
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.hold) {
+        // The worker's last copy waits for this answer, and the app's writes for the copy: till then the worker
+        // keeps the process alive (a held write may be all there is to wait for).
+        worker.ref();
+        void this.gate.close().then((quiet) => worker.postMessage({ quiet }));
+        return;
+      }
+      if (message.released) {
+        worker.unref();
+        this.gate.open();
+      }
+      for (const asked of message.asked ?? []) {
+        const waiting = this.asked.get(asked);
+        this.asked.delete(asked);
+        if (message.error !== undefined) waiting?.reject(new Error(message.error));
+        else waiting?.resolve(message.result!);
+      }
     });
     const failed = (error: unknown) => {
       if (this.worker !== worker) return;
       this.worker = null;
+      this.gate.open();
       this.logger.error(`Checkpoint worker stopped (${String(error)}); the app's connection checkpoints again`);
       this.connection().pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
     };
@@ -111,15 +179,18 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
+    this.gate.open();
     if (!worker) return;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
+    // Awaited: the process must not end (with this promise unsettled) for want of anything else to wait for.
+    worker.ref();
     worker.postMessage({ stop: true });
     await exited;
   }
 
   /**
-   * The result of a checkpoint run now (for tests and diagnostics), with `restart` one that restarts the log
-   * whatever its length; null when this data source needs none.
+   * The result of a checkpoint run now (for tests and diagnostics), with `restart` one that brings the log to its
+   * start whatever its length (the next commit writes it from there); null when this data source needs none.
    */
   checkpointNow({ restart = false } = {}): Promise<CheckpointResult> | null {
     if (!this.worker) return null;
