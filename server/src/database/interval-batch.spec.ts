@@ -44,7 +44,10 @@ describe('IntervalBatch', () => {
     await jest.advanceTimersByTimeAsync(0);
     expect(batches).toHaveLength(1);
     await jest.advanceTimersByTimeAsync(1000);
-    expect(batches).toEqual([[1, 2, 3], [4, 5, 6, 7, 8]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5, 6, 7, 8],
+    ]);
   });
 
   it('writes at once on flush, one write at a time, everything added before the flush stored when it resolves', async () => {
