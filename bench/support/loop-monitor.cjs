@@ -3,7 +3,7 @@
 // the event loop was held while it ran (readLoopDelay in processes.mjs). Resetting it marks a phase's start.
 const { monitorEventLoopDelay, createHistogram, PerformanceObserver } = require('node:perf_hooks');
 const http = require('node:http');
-const { writeFileSync, existsSync, rmSync } = require('node:fs');
+const { writeFileSync, existsSync, renameSync, rmSync } = require('node:fs');
 
 const file = process.env.BENCH_LOOP_FILE;
 // Worker threads inherit the preload (their execArgv is the process's): only the main thread, the one that answers
@@ -55,7 +55,9 @@ if (file && require('node:worker_threads').isMainThread) {
         ? { p50: answers.percentile(50) / 1e6, p99: answers.percentile(99) / 1e6, max: answers.max / 1e6, count: answers.count }
         : null,
     };
-    writeFileSync(file, JSON.stringify(figures));
+    // Whole or not at all: a benchmark reading the file while it is written found it half written.
+    writeFileSync(`${file}.tmp`, JSON.stringify(figures));
+    renameSync(`${file}.tmp`, file);
   };
   setInterval(write, 500).unref();
   process.on('exit', write);
