@@ -99,8 +99,8 @@ async function main() {
     const figure = JSON.parse(output.trim().split('\n').at(-1));
     figures.set(variant, figure);
     console.log(
-      `  ${variant.padEnd(7)} ${figure.writesPerSecond.toFixed(0).padStart(5)} writes/s   event loop held ≤ ${figure.loopMax.toFixed(1)} ms ` +
-        `(delay p99 ${figure.loopP99.toFixed(1)})   longest write call ${figure.longestCall.toFixed(1)} ms, until stored ` +
+      `  ${variant.padEnd(7)} ${figure.writesPerSecond.toFixed(0).padStart(5)} writes/s   ` +
+        `event loop held ≤ ${figure.loopMax.toFixed(1)} ms (delay p99 ${figure.loopP99.toFixed(1)})   longest write call ${figure.longestCall.toFixed(1)} ms, until stored ` +
         `${figure.longestWait.toFixed(1)} ms   log ≤ ${figure.largestLogMB.toFixed(0)} MB`,
     );
   }
@@ -112,7 +112,9 @@ async function main() {
       value: Number(portal.loopMax.toFixed(1)),
       unit: 'ms',
       target: { op: '<', value: TARGET_LOOP_MS },
-      note: `no checkpoints ${none.loopMax.toFixed(1)} ms, SQLite's own ${figures.get('sqlite').loopMax.toFixed(1)} ms; a write waited at most ${portal.longestWait.toFixed(1)} ms (off the loop)`,
+      note:
+        `no checkpoints ${none.loopMax.toFixed(1)} ms, SQLite's own ${figures.get('sqlite').loopMax.toFixed(1)} ms; ` +
+        `a write waited at most ${portal.longestWait.toFixed(1)} ms (off the loop)`,
     },
     {
       figure: "largest log with the portal's checkpoints / with none",

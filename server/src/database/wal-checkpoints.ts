@@ -1,21 +1,20 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
-
 import { SqliteWriteGate } from './sqlite-write-gate';
 
 /**
  * How often the worker copies the write-ahead log into the database file. Each copy first syncs the log, and a
  * sync of the file the app is appending to stalls the app's next append (on the event loop) for as long as the
- * sync has to write: every second, that was up to 24-78 ms under 15 MB of log a second (bench:wal); every 200 ms,
- * at most 5-11 ms, no more than the writes alone.
+ * sync has to write: every second, that was up to 22-78 ms under 15 MB of log a second (bench:wal); every 200 ms,
+ * 5-11 ms in seven runs of nine (as with no checkpoints at all), 34 and 41 ms in the other two.
  */
 const CHECKPOINT_EVERY_MS = 200;
 /** SQLite's own default: a checkpoint by the committing connection once the log holds this many pages. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
-/** A log longer than this (64 MB of 4 kB pages) is restarted after its copy (see WORKER_SOURCE). */
+/** A log longer than this (64 MB of 4 kB pages) is brought to its start (see WORKER_SOURCE). */
 const RESTART_ABOVE_PAGES = 16_384;
-/** A copy that found at most this many pages (1 MB) left is close enough behind the writer to hold its writes for the last one. */
+/** A copy that found at most this many pages (1 MB) to copy is close enough behind the writer to hold its writes for the last. */
 const CAUGHT_UP_PAGES = 256;
 /** Copies made to catch up before giving up until the next turn (a long read keeps the copy from advancing). */
 const CATCH_UP_COPIES = 8;
@@ -146,6 +145,8 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
     worker.unref();
     worker.on('message', (message: WorkerMessage) => {
       if (message.hold) {
+        // Not once shut down (or failed): nothing would open the gate again.
+        if (this.worker !== worker) return;
         // The worker's last copy waits for this answer, and the app's writes for the copy: till then the worker
         // keeps the process alive (a held write may be all there is to wait for).
         worker.ref();
