@@ -34,17 +34,11 @@ async function measure(variant) {
   const { DataSource } = built('typeorm');
   const { PreparedSql } = built(join(builtDir, 'database/prepared-sql.js'));
   const { WalCheckpoints } = built(join(builtDir, 'database/wal-checkpoints.js'));
+  const { dataSourceOptions } = built(join(builtDir, 'database/data-source-options.js'));
   const dir = mkdtempSync(join(tmpdir(), 'bench-wal-'));
   const file = join(dir, 'portal.sqlite');
-  const dataSource = new DataSource({
-    type: 'better-sqlite3',
-    database: file,
-    // As the portal opens its file (see server/src/database/data-source-options.ts).
-    prepareDatabase: (db) => {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-    },
-  });
+  // Opened as the portal opens its file (WAL, busy timeout, synchronous, page cache), with none of its tables.
+  const dataSource = new DataSource({ ...dataSourceOptions({ type: 'sqlite', path: file }), entities: [], migrations: [] });
   await dataSource.initialize();
   await dataSource.query('CREATE TABLE writes (id INTEGER PRIMARY KEY, body TEXT NOT NULL, n INTEGER NOT NULL)');
   const connection = dataSource.driver.databaseConnection;

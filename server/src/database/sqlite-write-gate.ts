@@ -83,8 +83,8 @@ export class SqliteWriteGate {
     const runner = this.dataSource.driver.createQueryRunner('master') as unknown as QueryRunnerLike;
     const query = runner.query.bind(runner);
     runner.query = async (sql: string, ...rest: unknown[]) => {
-      const closed = READS.test(sql) ? null : this.closed;
-      if (closed) await closed;
+      const closed = this.closed;
+      if (closed && !READS.test(sql)) await closed;
       return query(sql, ...rest);
     };
   }

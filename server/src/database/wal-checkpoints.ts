@@ -7,7 +7,7 @@ import { SqliteWriteGate } from './sqlite-write-gate';
  * How often the worker copies the write-ahead log into the database file. Each copy first syncs the log, and a
  * sync of the file the app is appending to stalls the app's next append (on the event loop) for as long as the
  * sync has to write: every second, that was up to 22-78 ms under 15 MB of log a second (bench:wal); every 200 ms,
- * 5-11 ms in seven runs of nine (as with no checkpoints at all), 34 and 41 ms in the other two.
+ * 5-11 ms in eight runs of ten (as with no checkpoints at all), 34 and 41 ms in the other two.
  */
 const CHECKPOINT_EVERY_MS = 200;
 /** SQLite's own default: a checkpoint by the committing connection once the log holds this many pages. */
