@@ -144,7 +144,12 @@ function firstPageChunks(): Plugin {
             codeSplitting: {
               groups: [
                 { name: 'first', test: (id: string) => groupOf.get(id) === 'first', includeDependenciesRecursively: false, priority: 3 },
-                { name: 'landing', test: (id: string) => groupOf.get(id) === 'landing', includeDependenciesRecursively: false, priority: 2 },
+                {
+                  name: 'landing',
+                  test: (id: string) => groupOf.get(id) === 'landing',
+                  includeDependenciesRecursively: false,
+                  priority: 2,
+                },
                 { name: 'sign-in', test: (id: string) => groupOf.get(id) === 'signIn', includeDependenciesRecursively: false, priority: 1 },
               ],
             },
@@ -158,12 +163,20 @@ function firstPageChunks(): Plugin {
       // the index lists: its modules are found where the index imports or re-exports each name from.
       const barrels = new Map<string, Map<string, string>>();
       const barrel = (id: string) => {
-        if (!/\/node_modules\/(@mantine\/(core|hooks)\/esm\/index|@tabler\/icons-react\/dist\/esm\/tabler-icons-react)\.mjs$/.test(id)) return undefined;
+        if (!/\/node_modules\/(@mantine\/(core|hooks)\/esm\/index|@tabler\/icons-react\/dist\/esm\/tabler-icons-react)\.mjs$/.test(id))
+          return undefined;
         if (!barrels.has(id)) {
           const names = new Map<string, string>();
           const code = this.getModuleInfo(id)?.code ?? '';
           for (const [, list, from] of code.matchAll(/(?:import|export)\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g))
-            for (const name of list.split(',')) names.set(name.trim().split(/\s+as\s+/).pop()!, join(dirname(id), from));
+            for (const name of list.split(','))
+              names.set(
+                name
+                  .trim()
+                  .split(/\s+as\s+/)
+                  .pop()!,
+                join(dirname(id), from),
+              );
           barrels.set(id, names);
         }
         return barrels.get(id);

@@ -82,14 +82,18 @@ async function seedAccessLog(connection, c, log) {
   const terms = [];
   const write = async () => {
     if (segments.length) {
-      await connection.query('INSERT INTO access_log_segments (id, first_at, last_at, row_count, errors, warnings, body) VALUES ?', [segments.splice(0)]);
+      await connection.query('INSERT INTO access_log_segments (id, first_at, last_at, row_count, errors, warnings, body) VALUES ?', [
+        segments.splice(0),
+      ]);
     }
     for (let start = 0; start < terms.length; start += 5_000) {
-      await connection.query('INSERT INTO access_log_terms (segment_id, n, value, hits, errors, warnings) VALUES ?', [terms.slice(start, start + 5_000)]);
+      await connection.query('INSERT INTO access_log_terms (segment_id, n, value, hits, errors, warnings) VALUES ?', [
+        terms.slice(start, start + 5_000),
+      ]);
     }
     terms.length = 0;
   };
-  for (let seq = total; seq >= 1; ) {
+  for (let seq = total; seq >= 1;) {
     const rows = [];
     for (; seq >= 1 && rows.length < SEGMENT_MAX_ROWS; seq--) rows.push(rowOf(seq));
     for (const segment of encodeSegments(rows)) {

@@ -180,8 +180,7 @@ test.describe('Client Available Downloads', () => {
       bytes: randomBytes(2000),
     });
     const total = Number(
-      (await (await page.request.get('/api/admin/versions?limit=1', { headers: { Authorization: `Bearer ${token}` } })).json()).meta
-        .total,
+      (await (await page.request.get('/api/admin/versions?limit=1', { headers: { Authorization: `Bearer ${token}` } })).json()).meta.total,
     );
     const pages = Math.ceil(total / 10);
 

@@ -17,7 +17,9 @@ export const ROUTES = {
 export function firstLoad(dist) {
   const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
   // The page's scripts: the entry, or (when vite.config.ts groups the entry's modules into the `first` chunk) that chunk.
-  const scripts = [...readFileSync(join(dist, 'index.html'), 'utf8').matchAll(/<script type="module"[^>]* src="\/([^"]+)"/g)].map((m) => m[1]);
+  const scripts = [...readFileSync(join(dist, 'index.html'), 'utf8').matchAll(/<script type="module"[^>]* src="\/([^"]+)"/g)].map(
+    (m) => m[1],
+  );
   const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry || scripts.includes(manifest[key].file));
   if (!entries.length) throw new Error(`no entry in ${dist}/.vite/manifest.json`);
 
@@ -34,7 +36,9 @@ export function firstLoad(dist) {
 
   return Object.fromEntries(
     Object.entries(ROUTES).map(([route, lazyModules]) => {
-      const keys = lazyModules.map((module) => (manifest[module] ? module : Object.keys(manifest).find((key) => manifest[key].name === module)));
+      const keys = lazyModules.map((module) =>
+        manifest[module] ? module : Object.keys(manifest).find((key) => manifest[key].name === module),
+      );
       const missing = lazyModules.find((_, index) => !keys[index]);
       if (missing) throw new Error(`${missing} is not a chunk of the build`);
       const chunks = closure([...entries, ...keys]);

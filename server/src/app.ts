@@ -78,7 +78,10 @@ export async function createApp(
     throw new Error('The HTTP server no longer hands its requests to Express alone: update the fast paths before it');
   server.removeListener('request', expressApp);
   const downloads = app.get(DownloadFastPath).listener({ express: expressApp, filter, next: expressApp });
-  server.on('request', app.get(ActivationFastPath).listener({ express: expressApp, filter, next: downloads, bodyLimit: config.http.bodyLimit }));
+  server.on(
+    'request',
+    app.get(ActivationFastPath).listener({ express: expressApp, filter, next: downloads, bodyLimit: config.http.bodyLimit }),
+  );
 
   if (options.docs !== false) {
     SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app), {

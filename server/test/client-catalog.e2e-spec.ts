@@ -48,7 +48,11 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
       const count = i % 3 === 2 ? 0 : (i % 3) + 1 + (i % 2);
       const ids: number[] = [];
       for (let f = 0; f < count; f++) {
-        const file = await uploadFile(t, { version_id: version.id, name: `streamhub-4.${i}.0-${f}.deb`, architecture: ['x64', 'arm64', 'x86'][f] });
+        const file = await uploadFile(t, {
+          version_id: version.id,
+          name: `streamhub-4.${i}.0-${f}.deb`,
+          architecture: ['x64', 'arm64', 'x86'][f],
+        });
         ids.push(file.id);
       }
       filesOf.set(version.id, ids);

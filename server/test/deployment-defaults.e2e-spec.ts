@@ -4,6 +4,7 @@ import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { parse } from 'yaml';
 import { REPO_ROOT } from '../src/config/app-config';
 import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';
 import { createVersion, eventually, postFile, postVersion, someBytes, uploadFile } from './support/distribution';
@@ -40,9 +41,10 @@ describe(`deployment defaults (${process.env.TEST_DB})`, () => {
   /** The client address in the activation log of this server's call (what the log holds is stored first). */
   async function loggedAddress(portal: TestApp, uid: string): Promise<string> {
     await portal.app.get(RemoteLogsService).flush();
-    const rows: Array<{ ip_address: string | null }> = await portal.dataSource.query('SELECT ip_address FROM remote_logs WHERE server_uid = ?', [
-      uid,
-    ]);
+    const rows: Array<{ ip_address: string | null }> = await portal.dataSource.query(
+      'SELECT ip_address FROM remote_logs WHERE server_uid = ?',
+      [uid],
+    );
     expect(rows).toHaveLength(1);
     return rows[0].ip_address!;
   }
@@ -141,8 +143,10 @@ describe(`deployment defaults (${process.env.TEST_DB})`, () => {
     }
 
     it('records the address nginx saw, not the one the client claims', async () => {
-      const compose = readFileSync(join(REPO_ROOT, 'docker/compose.yaml'), 'utf8');
-      const trustProxy = /TRUST_PROXY: "([^"]*)"/.exec(compose)![1];
+      const compose = parse(readFileSync(join(REPO_ROOT, 'docker/compose.yaml'), 'utf8'), { merge: true }) as {
+        services: Record<string, { environment: Record<string, string> }>;
+      };
+      const trustProxy = compose.services['portal-1'].environment.TRUST_PROXY;
       await withPortal({ TRUST_PROXY: trustProxy }, async (portal) => {
         const { port } = portal.app.getHttpServer().address() as AddressInfo;
         const nginx = await startNginx(port);

@@ -245,8 +245,7 @@ describe(`distribution files (${process.env.TEST_DB})`, () => {
     it('sorts by version both ways, and follows a version renamed here (a refused rename moves nothing)', async () => {
       const byVersion = async (order: 'asc' | 'desc') =>
         (await list({ sort: 'version', order })).data.map((f: { id: number; version: string }) => [f.version, f.id]);
-      const ascending = (rows: Array<[string, number]>) =>
-        [...rows].sort(([a, x], [b, y]) => (a === b ? x - y : a < b ? -1 : 1));
+      const ascending = (rows: Array<[string, number]>) => [...rows].sort(([a, x], [b, y]) => (a === b ? x - y : a < b ? -1 : 1));
       const rename = (version: string) => t.api().put(`/api/admin/versions/${v2.id}`).set(bearer(admin)).send({ version });
 
       const asc = await byVersion('asc');

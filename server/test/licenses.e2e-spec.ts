@@ -614,7 +614,13 @@ describe(`licenses (${process.env.TEST_DB})`, () => {
       expect(named.slice(0, 10)).toEqual(expect.arrayContaining(['StreamHub v2.1.0']));
       expect(named[10]).toBe('…');
       // The version column compares without case on MariaDB: a product differing only in case is still refused.
-      await t.api().post('/api/admin/upload').set(bearer(admin)).field('version', '1.0.0-rc').field('release_date', '2025-06-01').expect(201);
+      await t
+        .api()
+        .post('/api/admin/upload')
+        .set(bearer(admin))
+        .field('version', '1.0.0-rc')
+        .field('release_date', '2025-06-01')
+        .expect(201);
       await requestLicense(grace.token, { license_type: 'trial', product_name: 'StreamHub v1.0.0-RC' }).expect(400);
     });
   });

@@ -11,8 +11,7 @@ import { LicenseServerService } from './license-server.service';
 
 describe('ActivationFastPath', () => {
   // Only its start-up check runs here: it reads the routes' declarations, nothing else.
-  const fastPath = () =>
-    new ActivationFastPath({} as LicenseServerService, new Reflector(), {} as DrainState, {} as AccessLogService);
+  const fastPath = () => new ActivationFastPath({} as LicenseServerService, new Reflector(), {} as DrainState, {} as AccessLogService);
   const handler = LicenseServerController.prototype.validateServer;
 
   it('starts while the activation routes are public and run nothing of their own', () => {

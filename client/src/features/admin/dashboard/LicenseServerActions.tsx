@@ -101,7 +101,13 @@ export function LicenseServerActions({ sync }: { sync: LicenseServerHealthDto })
   return (
     <Stack gap={6} data-testid="license-server-actions">
       <Group gap="xs">
-        <Button size="compact-sm" variant="default" loading={fullSync.isPending} disabled={busy || running} onClick={() => fullSync.mutate()}>
+        <Button
+          size="compact-sm"
+          variant="default"
+          loading={fullSync.isPending}
+          disabled={busy || running}
+          onClick={() => fullSync.mutate()}
+        >
           <FormattedMessage id="admin.dashboard.sync.fullSync" />
         </Button>
         <Button size="compact-sm" variant="default" loading={reconcile.isPending} disabled={busy} onClick={() => reconcile.mutate({})}>
