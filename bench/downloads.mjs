@@ -36,6 +36,7 @@ import {
   stop,
   waitFor,
 } from './support/processes.mjs';
+import { describeStalls, machineStalls } from './support/machine-stalls.mjs';
 import { benchResults } from './support/results.mjs';
 import { requireWrk, wrk } from './support/wrk.mjs';
 
@@ -262,6 +263,8 @@ function wrkMs(text) {
 async function smallRun(target, duration = DURATION) {
   // How long the server's event loop was held at a time under this load (a Node server measures its own).
   await resetLoopDelay(target.process);
+  const machine = await machineStalls();
+  await machine.reset();
   const cpuBefore = cpuOf(target.pid);
   const args = ['-t1', `-c${SMALL_CONNECTIONS}`, `-d${duration}s`, '--latency'];
   return wrk(args, target.headers, target.small).then(async (out) => {
@@ -271,9 +274,12 @@ async function smallRun(target, duration = DURATION) {
     const socketErrors = out.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
     const p99 = out.match(/^\s+99%\s+(\S+)/m);
     const cpuAfter = cpuOf(target.pid);
+    const stalls = await machine.read();
+    machine.stop();
     await sleep(600);
     return {
       loopMaxMs: readLoopDelay(target.process)?.max ?? NaN,
+      stalls,
       rps,
       // CPU time per answer (user + system): what the server costs, whatever else loads the machine.
       cpuUs: cpuBefore === null || cpuAfter === null ? NaN : ((cpuAfter - cpuBefore) * 1e6) / answered,
@@ -390,7 +396,7 @@ async function main() {
       console.log(
         `  ${entry.name.padEnd(15)} big ${big.mbps.toFixed(0).padStart(6)} MB/s (RSS +${mb(big.rssGrowth)})   ` +
           `small ${fmt(small.rps).padStart(7)} req/s ${small.mbps.toFixed(0).padStart(5)} MB/s p99 ${small.p99.toFixed(1)} ms${Number.isFinite(small.cpuUs) && !entry.target.workers ? ` CPU ${small.cpuUs.toFixed(0)} µs/answer` : ''}` +
-          `${Number.isFinite(small.loopMaxMs) ? `, event loop held ≤ ${small.loopMaxMs.toFixed(0)} ms` : ''}`,
+          `${Number.isFinite(small.loopMaxMs) ? `, event loop held ≤ ${small.loopMaxMs.toFixed(0)} ms` : ''}; ${describeStalls(small.stalls)}`,
       );
     }
   }

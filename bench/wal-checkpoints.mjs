@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { describeStalls, machineStalls } from './support/machine-stalls.mjs';
 import { MAIN, requireBuiltServer } from './support/processes.mjs';
 import { benchResults } from './support/results.mjs';
 
@@ -88,16 +89,20 @@ async function main() {
     `WAL checkpoint benchmark: a ${ROWS_PER_WRITE}-row write every millisecond for ${DURATION} s per variant, Node ${process.version}`,
   );
   const figures = new Map();
+  const machine = await machineStalls();
   for (const variant of VARIANTS) {
+    await machine.reset();
     const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--variant', variant], { encoding: 'utf8' });
     const figure = JSON.parse(output.trim().split('\n').at(-1));
+    figure.stalls = await machine.read();
     figures.set(variant, figure);
     console.log(
       `  ${variant.padEnd(7)} ${figure.writesPerSecond.toFixed(0).padStart(5)} writes/s   ` +
         `event loop held ≤ ${figure.loopMax.toFixed(1)} ms (delay p99 ${figure.loopP99.toFixed(1)})   longest write call ${figure.longestCall.toFixed(1)} ms, until stored ` +
-        `${figure.longestWait.toFixed(1)} ms   log ≤ ${figure.largestLogMB.toFixed(0)} MB`,
+        `${figure.longestWait.toFixed(1)} ms   log ≤ ${figure.largestLogMB.toFixed(0)} MB\n          ${describeStalls(figure.stalls)}`,
     );
   }
+  machine.stop();
   const none = figures.get('none');
   const portal = figures.get('portal');
   const checks = [

@@ -2,6 +2,7 @@
 // how long the server keeps other requests waiting meanwhile, two ways: a probe asks /api/health every 100 ms during
 // the export and keeps each answer's latency, and the server's own event-loop delay (perf_hooks, see loop-monitor.cjs).
 import { readFileSync } from 'node:fs';
+import { describeStalls, machineStalls } from './machine-stalls.mjs';
 import { readLoopDelay, resetLoopDelay, sleep } from './processes.mjs';
 
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
@@ -32,6 +33,8 @@ export async function measureExport(base, token, portal, path) {
   let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
   await resetLoopDelay(portal);
+  const machine = await machineStalls();
+  await machine.reset();
   let probing = true;
   const probe = probeHealth(base, () => !probing);
   const started = process.hrtime.bigint();
@@ -46,6 +49,8 @@ export async function measureExport(base, token, portal, path) {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   probing = false;
   const sorted = await probe;
+  const stalls = await machine.read();
+  machine.stop();
   clearInterval(sampler);
   // The server writes its histogram twice a second.
   await sleep(600);
@@ -62,6 +67,7 @@ export async function measureExport(base, token, portal, path) {
     idleP99: percentile(idle, 99) ?? 0,
     loopP99: loop?.p99 ?? null,
     loopMax: loop?.max ?? null,
+    stalls,
   };
 }
 
@@ -76,7 +82,8 @@ export function reportExport(what, e, results) {
     `  ${pass ? 'PASS' : 'FAIL'}  export of ${e.rows} ${what}: ${Math.round(rate)} rows/s (≥ 50,000), ` +
       `${(e.bytes / 1024 ** 2).toFixed(0)} MB in ${e.seconds.toFixed(1)} s, server RSS +${(e.rssGrowth / 1024 ** 2).toFixed(1)} MB (< 100), ` +
       `/api/health meanwhile p99 ${e.probeP99.toFixed(1)} ms (< 50), max ${e.probeMax.toFixed(1)} ms (${e.probes} probes; ` +
-      `p99 ${e.idleP99.toFixed(1)} ms before the export); the server's event loop meanwhile: delay p99 ${e.loopP99} ms, max ${e.loopMax} ms`,
+      `p99 ${e.idleP99.toFixed(1)} ms before the export); the server's event loop meanwhile: delay p99 ${e.loopP99} ms, max ${e.loopMax} ms; ` +
+      describeStalls(e.stalls),
   );
   if (results) {
     results.add({ figure: `export of ${what}: rows/s`, value: Math.round(rate), unit: 'rows/s', target: { op: '>=', value: 50_000 } });

@@ -36,6 +36,19 @@ if (file && require('node:worker_threads').isMainThread) {
       gc.total += entry.duration;
     }
   }).observe({ entryTypes: ['gc'] });
+  // BENCH_LOOP_HOLDS=<file>: every hold of 100 ms or more is appended there with its wall-clock time and the process's
+  // id, to be found in a CPU profile (BENCH_PROFILE_DIR) or beside a scheduled job's run. Diagnostic only.
+  if (process.env.BENCH_LOOP_HOLDS) {
+    const { appendFileSync } = require('node:fs');
+    let last = performance.now();
+    setInterval(() => {
+      const now = performance.now();
+      const held = now - last - RESOLUTION_MS;
+      last = now;
+      if (held >= 100)
+        appendFileSync(process.env.BENCH_LOOP_HOLDS, `${new Date().toISOString()} pid ${process.pid} held ${Math.round(held)} ms\n`);
+    }, RESOLUTION_MS).unref();
+  }
   const resetFile = `${file}.reset`;
   const write = () => {
     if (existsSync(resetFile)) {
