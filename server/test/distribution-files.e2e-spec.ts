@@ -242,6 +242,34 @@ describe(`distribution files (${process.env.TEST_DB})`, () => {
       await t.api().get('/api/admin/distribution-files').query({ os_type: 'beos' }).set(bearer(admin)).expect(400);
     });
 
+    it('reads each platform filter from its own index, in the list order (no file row read to count a filter)', async () => {
+      // The engine's plan for a filtered page and its count, as the list asks them: one index range each.
+      const plan = async (sql: string, value: string) => {
+        const engine = t.dataSource.options.type;
+        const rows: Array<Record<string, unknown>> = await t.dataSource.query(
+          `${engine === 'better-sqlite3' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'} ${sql}`,
+          [value],
+        );
+        return rows.map((row) => (engine === 'better-sqlite3' ? String(row.detail) : `${row.type} ${row.key} ${row.Extra}`)).join('; ');
+      };
+      for (const [column, value] of [
+        ['os_type', 'linux'],
+        ['architecture', 'arm64'],
+      ]) {
+        const index = `IDX_distribution_files_${column}_created_at`;
+        const page = await plan(
+          `SELECT f.id FROM distribution_files f WHERE f.${column} = ? ORDER BY f.created_at DESC, f.id DESC LIMIT 25`,
+          value,
+        );
+        expect(page).toContain(index);
+        expect(page).not.toMatch(/TEMP B-TREE|filesort/i);
+        // The count reads only entries of an index led by the column (for os_type, its sort's index serves as well).
+        expect(await plan(`SELECT 1 AS one FROM distribution_files f WHERE f.${column} = ? LIMIT 10001`, value)).toMatch(
+          new RegExp(`(COVERING INDEX|ref) IDX_distribution_files_${column}(_created_at)?\\b.*(\\(${column}=\\?\\)|Using index)`),
+        );
+      }
+    });
+
     it('sorts by version both ways, and follows a version renamed here (a refused rename moves nothing)', async () => {
       const byVersion = async (order: 'asc' | 'desc') =>
         (await list({ sort: 'version', order })).data.map((f: { id: number; version: string }) => [f.version, f.id]);

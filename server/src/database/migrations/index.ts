@@ -16,6 +16,7 @@ import { ClientCatalogOrder1764770000000 } from './1764770000000-ClientCatalogOr
 import { UserSearchTrigrams1764800000000 } from './1764800000000-UserSearchTrigrams';
 import { FileVersionOrder1764900000000 } from './1764900000000-FileVersionOrder';
 import { AccessLogSqliteIndexes1765000000000 } from './1765000000000-AccessLogSqliteIndexes';
+import { FileArchitectureIndex1765200000000 } from './1765200000000-FileArchitectureIndex';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   FileVersionOrder1764900000000,
   AccessLogSqliteIndexes1765000000000,
   AccessLogSegments1765100000000,
+  FileArchitectureIndex1765200000000,
 ];

@@ -11,6 +11,7 @@ export { OS_TYPES, ARCHITECTURES, type OsType, type Architecture } from '../vers
 @Entity('distribution_files')
 @Index('UQ_distribution_files_version_id_file_name', ['version_id', 'file_name'], { unique: true })
 @Index('IDX_distribution_files_os_type_created_at', ['os_type', 'created_at'])
+@Index('IDX_distribution_files_architecture_created_at', ['architecture', 'created_at'])
 // The admin list's sorts (see the ListIndexes migration).
 @Index('IDX_distribution_files_file_name', ['file_name'])
 @Index('IDX_distribution_files_file_size', ['file_size'])
