@@ -116,6 +116,38 @@ describe('PreparedSql transactions', () => {
     expect(await dataSource.query('SELECT name, value FROM totals')).toEqual([{ name: 'items', value: 2 }]);
   });
 
+  it("reads a long read's batches as `all` does; on a SQLite file through a read-only connection of its own", async () => {
+    const rows = Array.from({ length: 2500 }, (_, i) => [i + 1, `row ${i + 1}`, i % 2, new Date(Date.UTC(2026, 0, 1, 0, 0, i))]);
+    await sql.insertMany('kept', ['id', 'name', 'flag', 'at'], rows);
+    const batch = 'SELECT id, name, flag, at FROM kept WHERE id > ? ORDER BY id LIMIT 1000';
+    const read: Array<{ id: number; name: string; flag: number; at: unknown }> = [];
+    for (let after = 0; ;) {
+      const found = await sql.bulk<(typeof read)[number]>(batch, [after]);
+      expect(found).toEqual(await sql.all(batch, [after]));
+      if (!found.length) break;
+      read.push(...found);
+      after = Number(found[found.length - 1].id);
+    }
+    expect(read.map((row) => [Number(row.id), row.name, Number(row.flag), sql.readDate(row.at)])).toEqual(rows);
+
+    // A row the app's connection holds in a transaction still open: the bulk reader, another connection, does not see
+    // it. On SQLite `all` runs on that very connection and sees it; on MySQL both take a pooled connection of their own.
+    const probe = 'SELECT name FROM kept WHERE id = ?';
+    const runner = dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      await runner.query("INSERT INTO kept (id, name) VALUES (9999, 'uncommitted')");
+      expect(await sql.bulk(probe, [9999])).toEqual([]);
+      expect(await sql.all(probe, [9999])).toEqual(sql.engine === 'sqlite' ? [{ name: 'uncommitted' }] : []);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    // Closed (at shutdown), later bulk reads go through the app's connection.
+    PreparedSql.closeBulkReader(dataSource);
+    expect(await sql.bulk(probe, [2500])).toEqual([{ name: 'row 2500' }]);
+  });
+
   it('gives its connection back to the pool after failures (more failures than the pool has connections)', async () => {
     // 600 rows: two INSERTs on MySQL, so each attempt takes a connection for its transaction; the last row repeats an id.
     const rows = Array.from({ length: 600 }, (_, i) => [i === 599 ? 1 : i + 1, `item ${i + 1}`]);

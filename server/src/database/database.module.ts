@@ -5,7 +5,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { WalCheckpoints } from './wal-checkpoints';
-import { OffLoopReadsShutdown } from './off-loop-reads';
+import { ReadConnectionsShutdown } from './off-loop-reads';
 
 /** MariaDB and MySQL report defaults differently; TypeORM must know which one it talks to. */
 export async function resolveDatabase(database: DatabaseConfig): Promise<DatabaseConfig> {
@@ -29,7 +29,7 @@ export class DatabaseModule {
           useFactory: async (): Promise<DataSourceOptions> => dataSourceOptions(await resolveDatabase(database)),
         }),
       ],
-      providers: [OffLoopReadsShutdown, WalCheckpoints],
+      providers: [ReadConnectionsShutdown, WalCheckpoints],
       exports: [WalCheckpoints],
     };
   }

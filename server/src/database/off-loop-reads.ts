@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
 import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { PreparedSql } from './prepared-sql';
 
 /**
  * The worker: its own read-only connection to the portal's SQLite file (WAL lets it read beside the writer and see
@@ -123,12 +124,13 @@ export class OffLoopReads {
   }
 }
 
-/** Stops the read worker when the application closes (tests open and close many). */
+/** Stops the read worker and closes PreparedSql's bulk reader when the application closes (tests open and close many). */
 @Injectable()
-export class OffLoopReadsShutdown implements OnApplicationShutdown {
+export class ReadConnectionsShutdown implements OnApplicationShutdown {
   constructor(private readonly dataSource: DataSource) {}
 
   onApplicationShutdown(): Promise<void> {
+    PreparedSql.closeBulkReader(this.dataSource);
     return OffLoopReads.close(this.dataSource);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, FindOptionsWhere, In, IsNull, LessThanOrEqual, MoreThan, Not, Repository, SelectQueryBuilder } from 'typeorm';
 import { OffLoopReads } from '../../database/off-loop-reads';
+import { Param, PreparedSql } from '../../database/prepared-sql';
 import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
 import { LICENSE_EXPORT_SELECT, RawLicenseRow } from './license-export';
 import { AdminLicenseSortKey, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
@@ -87,8 +88,12 @@ export class LicensesRepository {
   /** Aggregates over every license (stats, dashboard figures) read off the event loop on SQLite. */
   private readonly reads: OffLoopReads;
 
+  /** The export's batches (see PreparedSql.bulk). */
+  private readonly sql: PreparedSql;
+
   constructor(@InjectRepository(LicenseEntity) private readonly licenses: Repository<LicenseEntity>) {
     this.reads = OffLoopReads.for(licenses.manager.connection);
+    this.sql = PreparedSql.for(licenses.manager.connection);
   }
 
   /** Something was written: totals and figures are counted anew. */
@@ -307,7 +312,10 @@ export class LicensesRepository {
       else base.addSelect(`l.${column}`, column);
     }
     base.setParameter('now', now).orderBy('l.id', 'ASC');
-    return (afterId, size) => base.clone().andWhere('l.id > :afterId', { afterId }).limit(size).getRawMany<RawLicenseRow>();
+    return (afterId, size) => {
+      const [sql, params] = base.clone().andWhere('l.id > :afterId', { afterId }).limit(size).getQueryAndParameters();
+      return this.sql.bulk<RawLicenseRow>(sql, params as Param[]);
+    };
   }
 
   /**

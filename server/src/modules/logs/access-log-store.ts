@@ -720,10 +720,11 @@ export class AccessLogStore {
       else missing.push(head);
     }
     if (!missing.length) return;
-    const rows = this.sql.all<{ id: number; body: string; row_count: number }>(
-      `SELECT id, body, row_count FROM ${this.sql.quote(SEGMENTS)} WHERE id IN (${missing.map(() => '?').join(', ')})`,
-      missing.map((head) => head.id),
-    );
+    type Body = { id: number; body: string; row_count: number };
+    const sql = `SELECT id, body, row_count FROM ${this.sql.quote(SEGMENTS)} WHERE id IN (${missing.map(() => '?').join(', ')})`;
+    const ids = missing.map((head) => head.id);
+    // An export's walk through every segment reads them past the app's page cache (see PreparedSql.bulk).
+    const rows = reads.once ? this.sql.bulk<Body>(sql, ids) : this.sql.all<Body>(sql, ids);
     for (const head of missing) {
       // null: the segment went since its head was read (pruned or cleared): it has no rows to show.
       const segment = rows.then((found) => {

@@ -338,7 +338,7 @@ export class LogListing {
     const term = filters.search?.trim();
     const where = and([...source.filters(filters), ...(term ? [or(source.searchMatches(term))] : [])]);
     const sql = `SELECT * FROM ${this.sql.quote(source.table)} WHERE id > ? AND ${where.sql} ORDER BY id LIMIT ${EXPORT_BATCH}`;
-    const read = (after: number) => this.sql.all<Record<string, unknown>>(sql, [after, ...where.params]);
+    const read = (after: number) => this.sql.bulk<Record<string, unknown>>(sql, [after, ...where.params]);
     let next: Promise<Array<Record<string, unknown>>> | null = read(0);
     try {
       while (next) {
