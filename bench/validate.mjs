@@ -538,9 +538,9 @@ async function main() {
           `p50 ${run.p50.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms   max ${run.max.toFixed(0)} ms\n${' '.repeat(35)}${whereTheTailIs(run)}` +
           (machineStalled ? `\n${' '.repeat(35)}the machine stalled ${run.machine.max.toFixed(0)} ms: this run measured it` : ''),
       );
+      run.attempts = attempt;
       if (!machineStalled || attempt === STEADY_ATTEMPTS) break;
     }
-    run.attempts = runs.length - 1;
     steady.set(entry.name, run);
     if (entry.engine) {
       for (const each of runs) {

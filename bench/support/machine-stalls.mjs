@@ -35,7 +35,6 @@ export async function machineStalls() {
   let stealAtReset = stealTicks();
   await ask('read');
   return {
-    pid: child.pid,
     async reset() {
       stealAtReset = stealTicks();
       await ask('reset');

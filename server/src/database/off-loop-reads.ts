@@ -2,6 +2,7 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
 import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { PreparedSql } from './prepared-sql';
+import { sqliteFile } from './sqlite-file';
 
 /**
  * The worker: its own read-only connection to the portal's SQLite file (WAL lets it read beside the writer and see
@@ -46,8 +47,7 @@ export class OffLoopReads {
   private readonly path: string | null;
 
   private constructor(private readonly dataSource: DataSource) {
-    const database = dataSource.options.type === 'better-sqlite3' ? String(dataSource.options.database) : '';
-    this.path = database && database !== ':memory:' && !database.startsWith('file::memory:') ? database : null;
+    this.path = sqliteFile(dataSource);
   }
 
   static for(dataSource: DataSource): OffLoopReads {

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DateUtils } from 'typeorm/util/DateUtils';
+import { sqliteFile } from './sqlite-file';
 import { SqliteWriteGate } from './sqlite-write-gate';
 
 export type Param = string | number | boolean | null | Date;
@@ -18,6 +19,8 @@ interface SqliteStatement {
 }
 interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
+  pragma(sql: string): unknown;
+  close(): void;
   transaction<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void;
 }
 interface MysqlQueryable {
@@ -63,7 +66,7 @@ export class PreparedSql {
   private static readonly instances = new WeakMap<DataSource, PreparedSql>();
   private readonly statements = new Map<string, SqliteStatement>();
   /** SQLite file: the read-only connection of `bulk` (opened on first use, null once closed), and its statements. */
-  private bulkReader: (SqliteDatabase & { close(): void }) | null | undefined;
+  private bulkReader: SqliteDatabase | null | undefined;
   private readonly bulkStatements = new Map<string, SqliteStatement>();
   private readonly inserts = new Map<string, string>();
   /** SQLite: writes wait here while the WAL checkpointer makes its last copy (reads never do). */
@@ -94,7 +97,7 @@ export class PreparedSql {
    * the pages its lists and sessions keep hot. Elsewhere (MySQL/MariaDB, a database in memory) as `all`.
    */
   async bulk<T>(sql: string, params: Param[]): Promise<T[]> {
-    const reader = this.engine === 'sqlite' ? this.openBulkReader() : null;
+    const reader = this.openBulkReader();
     if (!reader) return this.all<T>(sql, params);
     let statement = this.bulkStatements.get(sql);
     if (!statement) this.bulkStatements.set(sql, (statement = reader.prepare(sql)));
@@ -273,17 +276,11 @@ export class PreparedSql {
 
   private openBulkReader(): SqliteDatabase | null {
     if (this.bulkReader !== undefined) return this.bulkReader;
-    const file = String(this.dataSource.options.database ?? '');
-    if (!file || file === ':memory:' || file.startsWith('file::memory:')) return (this.bulkReader = null);
+    const file = sqliteFile(this.dataSource);
+    if (!file) return (this.bulkReader = null);
     // The driver TypeORM loaded; WAL lets this connection read beside the writer, each statement seeing every commit.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const Database = require('better-sqlite3') as new (
-      path: string,
-      options: object,
-    ) => SqliteDatabase & {
-      close(): void;
-      pragma(sql: string): unknown;
-    };
+    const Database = require('better-sqlite3') as new (path: string, options: object) => SqliteDatabase;
     const reader = new Database(file, { readonly: true, fileMustExist: true });
     reader.pragma('busy_timeout = 5000');
     return (this.bulkReader = reader);

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
+import { sqliteFile } from './sqlite-file';
 import { SqliteWriteGate } from './sqlite-write-gate';
 
 /**
@@ -129,7 +130,7 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap(): void {
-    const path = this.filePath();
+    const path = sqliteFile(this.dataSource);
     if (!path) return;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -199,13 +200,6 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
     const result = new Promise<CheckpointResult>((resolve, reject) => this.asked.set(asked, { resolve, reject }));
     this.worker.postMessage({ asked, restart });
     return result;
-  }
-
-  private filePath(): string | null {
-    const { type, database } = this.dataSource.options;
-    if (type !== 'better-sqlite3') return null;
-    const path = String(database);
-    return path === ':memory:' || path.startsWith('file::memory:') ? null : path;
   }
 
   private connection(): SqliteConnection {
