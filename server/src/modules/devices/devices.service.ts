@@ -18,6 +18,7 @@ import { DeviceEntity } from './device.entity';
 import { DeviceDetails, DevicesRepository } from './devices.repository';
 import { DeviceSortKey, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';
 import { MAX_LENGTH } from '../../database/column-lengths';
+import { extended } from '../../common/extended';
 
 /** Machine-readable outcome of an activation, validation or deactivation. */
 export const ACTIVATION_CODES = [
@@ -459,7 +460,7 @@ export class DevicesService implements OnApplicationBootstrap {
       .orderBy('d.id', 'ASC')
       .take(limit)
       .getMany();
-    return rows.map((device) => ({ ...syncedDeviceFields(device), license_key: device.license!.license_key }));
+    return rows.map((device) => extended(syncedDeviceFields(device), { license_key: device.license!.license_key }));
   }
 
   /** Devices holding a seat after `afterId`, by id, with their license keys (a full sync pushes them). */
@@ -471,7 +472,7 @@ export class DevicesService implements OnApplicationBootstrap {
       .orderBy('d.id', 'ASC')
       .take(limit)
       .getMany();
-    return rows.map((device) => ({ ...syncedDeviceFields(device), license_key: device.license!.license_key }));
+    return rows.map((device) => extended(syncedDeviceFields(device), { license_key: device.license!.license_key }));
   }
 
   countSeatHolders(): Promise<number> {

@@ -5,6 +5,7 @@ import { effectiveStatus } from './license-status';
 import { LicenseEntity } from './license.entity';
 import { LicensesRepository } from './licenses.repository';
 import { LicensesService } from './licenses.service';
+import { extended } from '../../common/extended';
 
 /** A license as portals exchange it when syncing with a license server. */
 export type SyncedLicense = Pick<
@@ -186,10 +187,9 @@ export function licenseChecksum(license: LicenseEntity): string {
 }
 
 function toSyncedState(license: LicenseEntity): SyncedLicenseState {
-  return {
-    ...toSyncedLicense(license),
+  return extended(toSyncedLicense(license), {
     status: effectiveStatus(license),
     id: license.id,
     current_activations: license.current_activations,
-  };
+  });
 }

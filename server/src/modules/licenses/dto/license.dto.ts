@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { LICENSE_STATUSES, LicenseEntity, LicenseStatus } from '../license.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
+import { extended } from '../../../common/extended';
 
 /** A license as its owner sees it in My Licenses. */
 export class LicenseDto {
@@ -132,12 +133,11 @@ export function toLicenseDto(license: LicenseEntity): LicenseDto {
 }
 
 export function toAdminLicenseDto(license: LicenseEntity): AdminLicenseDto {
-  return {
-    ...toLicenseDto(license),
+  return extended(toLicenseDto(license), {
     user_email: license.user_email,
     user_id: license.user_id,
     order_id: license.order_id,
     synced_at: license.synced_at,
     updated_at: license.updated_at,
-  };
+  });
 }
