@@ -1,6 +1,6 @@
 import { get as httpGet, IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
-import { createVersion, uploadFile } from './support/distribution';
+import { asBuffer, createVersion, eventually, uploadFile } from './support/distribution';
 import { bearer, startTestApp, TestApp } from './support/test-app';
 
 interface CatalogVersion {
@@ -176,5 +176,71 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
 
   it('needs a session for the catalog and the product choices', async () => {
     for (const path of [...PATHS, '/api/licenses/products']) await t.api().get(path).expect(401);
+  });
+});
+
+describe(`client catalog kept in memory (${process.env.TEST_DB})`, () => {
+  let t: TestApp;
+  let client: string;
+  let admin: string;
+  let appName: string;
+
+  const firstPage = async (): Promise<CatalogPage> =>
+    (await t.api().get('/api/client/versions').set(bearer(client)).expect(200)).body as CatalogPage;
+  const products = async (): Promise<string[]> =>
+    (await t.api().get('/api/licenses/products').set(bearer(client)).expect(200)).body.data as string[];
+  const filesOfVersion = async (id: number) => (await firstPage()).data.find((version) => version.id === id)?.distribution_files ?? [];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    client = (await t.signUpClient()).token;
+    admin = await t.adminToken();
+    appName = (await t.api().get('/api/settings').set(bearer(client)).expect(200)).body.data.app_info.name;
+  });
+  afterAll(async () => {
+    expect(t.statuses.filter((status) => status >= 500)).toEqual([]);
+    await t.close();
+  });
+
+  it("shows every write of this instance at once: versions, files, renames, downloads' counts, deletions", async () => {
+    const first = await createVersion(t, '5.0.0', { release_date: '2025-01-01', is_latest: true });
+    const file = await uploadFile(t, { version_id: first.id, name: 'streamhub-5.0.0.deb' });
+    // Read (and so kept) before each change below.
+    expect((await firstPage()).data.map((version) => version.version)).toEqual(['5.0.0']);
+    expect(await products()).toEqual([`${appName} v5.0.0`]);
+
+    const second = await createVersion(t, '5.1.0', { release_date: '2025-02-01', is_latest: true });
+    expect((await firstPage()).data.map((version) => version.version)).toEqual(['5.1.0', '5.0.0']);
+    expect(await products()).toEqual([`${appName} v5.1.0`, `${appName} v5.0.0`]);
+
+    const added = await uploadFile(t, { version_id: second.id, name: 'streamhub-5.1.0.deb' });
+    expect((await filesOfVersion(second.id)).map((each) => each.id)).toEqual([added.id]);
+
+    await t.api().put(`/api/admin/versions/${second.id}`).set(bearer(admin)).send({ version: '5.2.0' }).expect(200);
+    const renamed = (await firstPage()).data[0];
+    expect(renamed.version).toBe('5.2.0');
+    expect(renamed.distribution_files.map((each) => each.version)).toEqual(['5.2.0']);
+    expect(await products()).toEqual([`${appName} v5.2.0`, `${appName} v5.0.0`]);
+
+    const counted = async () => ((await filesOfVersion(first.id))[0] as unknown as { download_count: number }).download_count;
+    expect(await counted()).toBe(0);
+    await t.api().get(`/api/download/${file.id}`).set(bearer(client)).buffer(true).parse(asBuffer).expect(200);
+    expect(await counted()).toBe(1);
+
+    await t.api().delete(`/api/admin/distribution-files/${file.id}`).set(bearer(admin)).expect(200);
+    expect(await filesOfVersion(first.id)).toEqual([]);
+    await t.api().delete(`/api/admin/versions/${first.id}`).set(bearer(admin)).expect(200);
+    expect((await firstPage()).data.map((version) => version.version)).toEqual(['5.2.0']);
+    expect(await products()).toEqual([`${appName} v5.2.0`]);
+  });
+
+  it("shows another instance's writes within seconds", async () => {
+    const before = await firstPage();
+    // Another instance's change: straight into the database, which this instance does not see being written.
+    await t.dataSource.query('UPDATE versions SET changelog = ? WHERE id = ?', ['Written elsewhere', before.data[0].id]);
+    await eventually(
+      "the catalog to show the other instance's change",
+      async () => ((await firstPage()).data[0] as unknown as { changelog: string }).changelog === 'Written elsewhere',
+    );
   });
 });

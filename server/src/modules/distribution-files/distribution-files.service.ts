@@ -12,6 +12,7 @@ import {
   type VersionDeletingEvent,
   type VersionRenamedEvent,
 } from '../../common/events';
+import { KeptReads } from '../../common/kept-reads';
 import { RecentValues } from '../../common/recent-values';
 import { KeptFigures, likePattern, ListTotals, Page, readPageByIds, sortColumn } from '../../common/pagination';
 import { OffLoopReads } from '../../database/off-loop-reads';
@@ -64,6 +65,10 @@ const SEARCH_IDS_FRESH_MS = 5_000;
 /** Searches whose ids are kept at most (the oldest go first). */
 const SEARCH_IDS_KEPT = 64;
 
+/** How long the client catalog's files of a page of versions are reused (this instance's writes and counts drop them). */
+const CATALOG_FILES_FRESH_MS = 5_000;
+const CATALOG_FILES_KEPT = 64;
+
 /** How long a file's download row is reused without asking the database (a deletion here drops it at once). */
 const DOWNLOADABLE_TTL_MS = 5_000;
 const DOWNLOADABLE_KEPT = 1_000;
@@ -82,6 +87,8 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   private readonly searchIds = new RecentValues<number[] | null>(SEARCH_IDS_KEPT);
   /** The stats (an aggregate of every file), kept until a file is added, removed or downloaded (see `changed`). */
   private readonly figures = new KeptFigures();
+  /** The files of a page of the client catalog (every customer's dashboard reads them), by their versions' ids. */
+  private readonly catalogFiles = new KeptReads<DistributionFileEntity[]>(CATALOG_FILES_FRESH_MS, CATALOG_FILES_KEPT);
   /**
    * Download counts, added up per file in memory and written once a second (`count = count + n` in SQL, so
    * instances never overwrite each other). Every read of counts here flushes first, so this instance always
@@ -96,7 +103,10 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
           'UPDATE distribution_files SET download_count = download_count + ? WHERE id = ?',
           [...perFile].map(([id, count]) => [count, id]),
         )
-        .finally(() => this.figures.clear());
+        .finally(() => {
+          this.figures.clear();
+          this.catalogFiles.clear();
+        });
     },
     1000,
     (error) => this.logger.error(`Download counts not stored yet (kept for the next try): ${(error as Error).message}`),
@@ -166,11 +176,13 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     return file as FileWithVersion;
   }
 
-  /** Files of these versions, by OS, architecture and name. */
+  /** Files of these versions, by OS, architecture and name (shared: not to be changed). */
   async forVersions(versionIds: number[]): Promise<DistributionFileEntity[]> {
     if (!versionIds.length) return [];
     await this.counter.flush();
-    return this.files.find({ where: { version_id: In(versionIds) }, order: { os_type: 'ASC', architecture: 'ASC', file_name: 'ASC' } });
+    return this.catalogFiles.get(versionIds.join(','), () =>
+      this.files.find({ where: { version_id: In(versionIds) }, order: { os_type: 'ASC', architecture: 'ASC', file_name: 'ASC' } }),
+    );
   }
 
   /**
@@ -231,6 +243,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     this.totals.clear();
     this.figures.clear();
     this.searchIds.clear();
+    this.catalogFiles.clear();
   }
 
   private async countStats(): Promise<FileStatsDto> {
@@ -291,6 +304,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
     return () => {
       this.totals.clear();
       this.searchIds.clear();
+      this.catalogFiles.clear();
     };
   }
 

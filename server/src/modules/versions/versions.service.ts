@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { emitAwaited, VERSION_DELETING, VERSION_RENAMED } from '../../common/events';
+import { KeptReads } from '../../common/kept-reads';
 import { ListTotals, Page, readPage, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
 import { PreparedSql } from '../../database/prepared-sql';
 import { SettingsService } from '../settings/settings.service';
@@ -60,6 +61,11 @@ const SORT_COLUMNS: Record<VersionSortKey, string> = {
 
 export const LATEST_REQUIRED = 'A version must stay the latest: mark another version as latest instead.';
 
+/** How long the client catalog is answered from memory (another instance's version writes show within it). */
+const CATALOG_FRESH_MS = 5_000;
+/** Catalog pages, and lists of numbers, kept at most. */
+const CATALOG_KEPT = 64;
+
 /**
  * Software versions. "Exactly one latest" holds at every moment: the flag only changes through single UPDATE
  * statements that set it on one row and clear it on all others at once, so no interleaving of requests (or
@@ -70,6 +76,12 @@ export class VersionsService {
   private readonly sql: PreparedSql;
   /** The catalog's total: counted each time (versions are far fewer than ListTotals' exact cap). */
   private readonly totals = new ListTotals();
+  /**
+   * The client catalog's pages and version numbers (every customer's dashboard and purchase dialog reads them; they
+   * change when an admin or a sync writes a version): kept CATALOG_FRESH_MS, dropped after each write here.
+   */
+  private readonly catalogPages = new KeptReads<Page<VersionEntity>>(CATALOG_FRESH_MS, CATALOG_KEPT);
+  private readonly catalogNumbers = new KeptReads<string[]>(CATALOG_FRESH_MS, CATALOG_KEPT);
 
   constructor(
     @InjectRepository(VersionEntity) private readonly versions: Repository<VersionEntity>,
@@ -110,25 +122,29 @@ export class VersionsService {
    * those rows.
    */
   clientPage(request: { page?: number; limit?: number }, defaultLimit: number): Promise<Page<VersionEntity>> {
-    return readPageByIds(
-      this.versions.createQueryBuilder('v'),
-      { ...request, order: 'desc' },
-      { by: ['v.is_latest', 'v.release_date'], id: 'v.id', defaultLimit },
-      { cache: this.totals, key: 'client-catalog' },
-      (ids) => this.versions.findBy({ id: In(ids) }),
+    return this.catalogPages.get(`${request.page ?? 1} ${request.limit ?? defaultLimit}`, () =>
+      readPageByIds(
+        this.versions.createQueryBuilder('v'),
+        { ...request, order: 'desc' },
+        { by: ['v.is_latest', 'v.release_date'], id: 'v.id', defaultLimit },
+        { cache: this.totals, key: 'client-catalog' },
+        (ids) => this.versions.findBy({ id: In(ids) }),
+      ),
     );
   }
 
   /** Version numbers in the client catalog's order (latest first, newest release, id): all, or the first `limit`. */
-  async numbers(limit?: number): Promise<string[]> {
-    const qb = this.versions
-      .createQueryBuilder('v')
-      .select('v.version', 'version')
-      .orderBy('v.is_latest', 'DESC')
-      .addOrderBy('v.release_date', 'DESC')
-      .addOrderBy('v.id', 'DESC');
-    if (limit !== undefined) qb.limit(limit);
-    return (await qb.getRawMany<{ version: string }>()).map((row) => row.version);
+  numbers(limit?: number): Promise<string[]> {
+    return this.catalogNumbers.get(String(limit ?? 'all'), async () => {
+      const qb = this.versions
+        .createQueryBuilder('v')
+        .select('v.version', 'version')
+        .orderBy('v.is_latest', 'DESC')
+        .addOrderBy('v.release_date', 'DESC')
+        .addOrderBy('v.id', 'DESC');
+      if (limit !== undefined) qb.limit(limit);
+      return (await qb.getRawMany<{ version: string }>()).map((row) => row.version);
+    });
   }
 
   /**
@@ -160,86 +176,94 @@ export class VersionsService {
 
   /** Upload Version: the row, its optional file (committed from temporary storage), and the latest flag. */
   async create(dto: UploadVersionDto, upload: StoredUpload | undefined, actor: AuthUser): Promise<VersionEntity> {
-    if (await this.versions.existsBy({ version: dto.version })) throw duplicateVersion(dto.version);
-    let storageKey: string | null = null;
-    if (upload) {
-      const problem = fileNameProblem(upload.originalname);
-      if (problem) throw ApiError.badRequest(problem, { file: [problem] });
-      if (upload.size === 0) throw ApiError.badRequest('Please select a file.', { file: ['Please select a file.'] });
-      storageKey = `versions/${randomUUID()}${upload.extension}`;
-      await this.storage.commit(upload, storageKey);
-    }
-    let id: number;
     try {
-      const inserted = await this.versions.insert({
-        version: dto.version,
-        release_date: dto.release_date,
-        changelog: dto.changelog ?? null,
-        download_url: dto.download_url ?? null,
-        file_name: upload ? upload.originalname : null,
-        storage_key: storageKey,
-        file_size: upload ? upload.size : null,
-        file_hash: upload ? upload.sha256 : null,
-        secret_hash: dto.secret_hash ?? null,
-        encryption_key: dto.encryption_key ?? null,
-        min_system_requirements: dto.min_system_requirements ?? null,
-        is_stable: dto.is_stable ?? true,
-        is_latest: false,
-        license_server_sync: dto.sync_to_license_server ?? true,
-        created_by: actor.id,
-      });
-      id = inserted.identifiers[0].id as number;
-    } catch (error) {
-      if (storageKey) await this.storage.remove(storageKey);
-      if (isUniqueViolation(error)) throw duplicateVersion(dto.version);
-      throw error;
+      if (await this.versions.existsBy({ version: dto.version })) throw duplicateVersion(dto.version);
+      let storageKey: string | null = null;
+      if (upload) {
+        const problem = fileNameProblem(upload.originalname);
+        if (problem) throw ApiError.badRequest(problem, { file: [problem] });
+        if (upload.size === 0) throw ApiError.badRequest('Please select a file.', { file: ['Please select a file.'] });
+        storageKey = `versions/${randomUUID()}${upload.extension}`;
+        await this.storage.commit(upload, storageKey);
+      }
+      let id: number;
+      try {
+        const inserted = await this.versions.insert({
+          version: dto.version,
+          release_date: dto.release_date,
+          changelog: dto.changelog ?? null,
+          download_url: dto.download_url ?? null,
+          file_name: upload ? upload.originalname : null,
+          storage_key: storageKey,
+          file_size: upload ? upload.size : null,
+          file_hash: upload ? upload.sha256 : null,
+          secret_hash: dto.secret_hash ?? null,
+          encryption_key: dto.encryption_key ?? null,
+          min_system_requirements: dto.min_system_requirements ?? null,
+          is_stable: dto.is_stable ?? true,
+          is_latest: false,
+          license_server_sync: dto.sync_to_license_server ?? true,
+          created_by: actor.id,
+        });
+        id = inserted.identifiers[0].id as number;
+      } catch (error) {
+        if (storageKey) await this.storage.remove(storageKey);
+        if (isUniqueViolation(error)) throw duplicateVersion(dto.version);
+        throw error;
+      }
+      if (dto.is_latest) await this.makeLatest(id);
+      else await this.ensureLatest();
+      return this.get(id);
+    } finally {
+      this.catalogChanged();
     }
-    if (dto.is_latest) await this.makeLatest(id);
-    else await this.ensureLatest();
-    return this.get(id);
   }
 
   async update(id: number, dto: UpdateVersionDto): Promise<VersionEntity> {
-    const version = await this.get(id);
-    if (dto.version !== undefined && dto.version !== version.version && (await this.versions.existsBy({ version: dto.version })))
-      throw duplicateVersion(dto.version);
-    if (dto.is_latest === false && version.is_latest) throw ApiError.conflict(LATEST_REQUIRED, { is_latest: [LATEST_REQUIRED] });
+    try {
+      const version = await this.get(id);
+      if (dto.version !== undefined && dto.version !== version.version && (await this.versions.existsBy({ version: dto.version })))
+        throw duplicateVersion(dto.version);
+      if (dto.is_latest === false && version.is_latest) throw ApiError.conflict(LATEST_REQUIRED, { is_latest: [LATEST_REQUIRED] });
 
-    const changes: Partial<VersionEntity> = {};
-    const assign = <K extends keyof VersionEntity>(key: K, value: VersionEntity[K] | undefined) => {
-      if (value !== undefined && value !== version[key]) changes[key] = value;
-    };
-    assign('version', dto.version);
-    assign('release_date', dto.release_date);
-    assign('changelog', dto.changelog);
-    assign('download_url', dto.download_url);
-    assign('secret_hash', dto.secret_hash);
-    assign('encryption_key', dto.encryption_key);
-    assign('min_system_requirements', dto.min_system_requirements);
-    assign('is_stable', dto.is_stable);
-    assign('license_server_sync', dto.license_server_sync ?? dto.sync_to_license_server);
-    const becomesLatest = dto.is_latest === true && !version.is_latest;
-    // What the license server holds no longer matches: the version is pending until the next sync.
-    if (Object.keys(changes).length || becomesLatest) changes.last_sync_at = null;
-    if (Object.keys(changes).length) {
-      try {
-        const renamed = changes.version;
-        if (renamed === undefined) await this.versions.update({ id }, changes);
-        else {
-          // Copies of the number change in the same transaction; what their owners do after it, once it is committed.
-          const afterCommit = await this.versions.manager.transaction(async (manager) => {
-            await manager.update(VersionEntity, { id }, changes);
-            return emitAwaited(this.events, VERSION_RENAMED, { versionId: id, version: renamed, manager });
-          });
-          for (const run of afterCommit) run();
+      const changes: Partial<VersionEntity> = {};
+      const assign = <K extends keyof VersionEntity>(key: K, value: VersionEntity[K] | undefined) => {
+        if (value !== undefined && value !== version[key]) changes[key] = value;
+      };
+      assign('version', dto.version);
+      assign('release_date', dto.release_date);
+      assign('changelog', dto.changelog);
+      assign('download_url', dto.download_url);
+      assign('secret_hash', dto.secret_hash);
+      assign('encryption_key', dto.encryption_key);
+      assign('min_system_requirements', dto.min_system_requirements);
+      assign('is_stable', dto.is_stable);
+      assign('license_server_sync', dto.license_server_sync ?? dto.sync_to_license_server);
+      const becomesLatest = dto.is_latest === true && !version.is_latest;
+      // What the license server holds no longer matches: the version is pending until the next sync.
+      if (Object.keys(changes).length || becomesLatest) changes.last_sync_at = null;
+      if (Object.keys(changes).length) {
+        try {
+          const renamed = changes.version;
+          if (renamed === undefined) await this.versions.update({ id }, changes);
+          else {
+            // Copies of the number change in the same transaction; what their owners do after it, once it is committed.
+            const afterCommit = await this.versions.manager.transaction(async (manager) => {
+              await manager.update(VersionEntity, { id }, changes);
+              return emitAwaited(this.events, VERSION_RENAMED, { versionId: id, version: renamed, manager });
+            });
+            for (const run of afterCommit) run();
+          }
+        } catch (error) {
+          if (isUniqueViolation(error)) throw duplicateVersion(dto.version ?? version.version);
+          throw error;
         }
-      } catch (error) {
-        if (isUniqueViolation(error)) throw duplicateVersion(dto.version ?? version.version);
-        throw error;
       }
+      if (becomesLatest) await this.makeLatest(id);
+      return this.get(id);
+    } finally {
+      this.catalogChanged();
     }
-    if (becomesLatest) await this.makeLatest(id);
-    return this.get(id);
   }
 
   /** Flips Stable/Beta or Latest/Older. Un-marking the latest version is refused (409): mark another one instead. */
@@ -250,15 +274,19 @@ export class VersionsService {
 
   /** Deletes the version, its distribution files (rows and stored bytes) and its own file; the latest flag moves on. */
   async remove(id: number): Promise<void> {
-    const version = await this.get(id);
-    // What hangs on the version (distribution files and their bytes) goes first; a failure there keeps the version.
-    await emitAwaited(this.events, VERSION_DELETING, { versionId: id });
-    // The flag moves to the newest other version before this one goes, so there is never a moment without a latest.
-    if (version.is_latest) await this.handOverLatest(id);
-    const result = await this.versions.delete({ id });
-    if (!result.affected) throw ApiError.notFound('Version not found');
-    if (version.storage_key) await this.storage.remove(version.storage_key);
-    await this.ensureLatest();
+    try {
+      const version = await this.get(id);
+      // What hangs on the version (distribution files and their bytes) goes first; a failure there keeps the version.
+      await emitAwaited(this.events, VERSION_DELETING, { versionId: id });
+      // The flag moves to the newest other version before this one goes, so there is never a moment without a latest.
+      if (version.is_latest) await this.handOverLatest(id);
+      const result = await this.versions.delete({ id });
+      if (!result.affected) throw ApiError.notFound('Version not found');
+      if (version.storage_key) await this.storage.remove(version.storage_key);
+      await this.ensureLatest();
+    } finally {
+      this.catalogChanged();
+    }
   }
 
   /** Versions to push to the license server: the given ones, or every version marked for syncing. */
@@ -304,29 +332,39 @@ export class VersionsService {
    * (without a stored file here) or updated; a pushed latest version becomes the latest. Counts new and changed ones.
    */
   async upsertFromPortal(items: SyncedVersion[]): Promise<{ created: number; updated: number }> {
-    const now = new Date();
-    const existing = new Map((await this.versions.findBy({ version: In(items.map((item) => item.version)) })).map((v) => [v.version, v]));
-    let created = 0;
-    let updated = 0;
-    let latestId: number | null = null;
-    for (const { is_latest, ...fields } of items) {
-      const found = existing.get(fields.version);
-      let id: number;
-      if (!found) {
-        const inserted = await this.versions.insert({ ...fields, is_latest: false, license_server_sync: true, last_sync_at: now });
-        id = inserted.identifiers[0].id as number;
-        created++;
-      } else {
-        id = found.id;
-        const changed = (Object.keys(fields) as Array<keyof typeof fields>).some((key) => fields[key] !== found[key]);
-        if (changed || is_latest !== found.is_latest) updated++;
-        await this.versions.update({ id }, { ...fields, license_server_sync: true, last_sync_at: now });
+    try {
+      const now = new Date();
+      const existing = new Map((await this.versions.findBy({ version: In(items.map((item) => item.version)) })).map((v) => [v.version, v]));
+      let created = 0;
+      let updated = 0;
+      let latestId: number | null = null;
+      for (const { is_latest, ...fields } of items) {
+        const found = existing.get(fields.version);
+        let id: number;
+        if (!found) {
+          const inserted = await this.versions.insert({ ...fields, is_latest: false, license_server_sync: true, last_sync_at: now });
+          id = inserted.identifiers[0].id as number;
+          created++;
+        } else {
+          id = found.id;
+          const changed = (Object.keys(fields) as Array<keyof typeof fields>).some((key) => fields[key] !== found[key]);
+          if (changed || is_latest !== found.is_latest) updated++;
+          await this.versions.update({ id }, { ...fields, license_server_sync: true, last_sync_at: now });
+        }
+        if (is_latest) latestId = id;
       }
-      if (is_latest) latestId = id;
+      if (latestId !== null) await this.makeLatest(latestId);
+      await this.ensureLatest();
+      return { created, updated };
+    } finally {
+      this.catalogChanged();
     }
-    if (latestId !== null) await this.makeLatest(latestId);
-    await this.ensureLatest();
-    return { created, updated };
+  }
+
+  /** A version was written (or a write failed part way): the catalog is read anew. */
+  private catalogChanged(): void {
+    this.catalogPages.clear();
+    this.catalogNumbers.clear();
   }
 
   /** One statement: this row becomes the latest and every other row stops being it. */
