@@ -87,6 +87,25 @@ describe(`users administration (${process.env.TEST_DB})`, () => {
     expect(await emails('portal.tesx')).toEqual([]);
   });
 
+  it('searches quotes, letters beyond ASCII and characters outside the BMP like any other text', async () => {
+    const created = await t
+      .api()
+      .post('/api/admin/users')
+      .set(bearer(admin))
+      .send({ email: 'tia@example.net', password: 'secret-password', first_name: 'Tia "Ti"', last_name: 'Gómez𝒢' })
+      .expect(201);
+    const emails = async (search: string) => (await list({ search }).expect(200)).body.data.map((u: UserEntity) => u.email);
+    expect(await emails('"Ti"')).toEqual(['tia@example.net']);
+    expect(await emails('a "t')).toEqual(['tia@example.net']);
+    expect(await emails('"')).toEqual(['tia@example.net']);
+    expect(await emails('Gómez')).toEqual(['tia@example.net']);
+    // Two characters in three UTF-16 units: found as the two characters they are; three, by the index.
+    expect(await emails('z𝒢')).toEqual(['tia@example.net']);
+    expect(await emails('ez𝒢')).toEqual(['tia@example.net']);
+    expect(await emails('"Tx"')).toEqual([]);
+    await t.api().delete(`/api/admin/users/${created.body.data.id}`).set(bearer(admin)).expect(200);
+  });
+
   it("keeps a user's search index entries to their e-mail and name, and drops them with the user", async () => {
     const created = await t
       .api()
