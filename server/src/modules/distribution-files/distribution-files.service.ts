@@ -13,7 +13,6 @@ import {
   type VersionRenamedEvent,
 } from '../../common/events';
 import { KeptReads } from '../../common/kept-reads';
-import { RecentValues } from '../../common/recent-values';
 import { KeptFigures, likePattern, ListTotals, Page, readPageByIds, sortColumn } from '../../common/pagination';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { IntervalBatch } from '../../database/interval-batch';
@@ -84,7 +83,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
    * Recent searches' matching ids (see list): finding them reads every file name (LIKE '%…%' over 20,000 names costs
    * 5-20 ms on MariaDB), so paging through a search, or the list asked again after an action, reads them once.
    */
-  private readonly searchIds = new RecentValues<number[] | null>(SEARCH_IDS_KEPT);
+  private readonly searchIds = new KeptReads<number[] | null>(SEARCH_IDS_FRESH_MS, SEARCH_IDS_KEPT);
   /** The stats (an aggregate of every file), kept until a file is added, removed or downloaded (see `changed`). */
   private readonly figures = new KeptFigures();
   /** The files of a page of the client catalog (every customer's dashboard reads them), by their versions' ids. */
@@ -158,15 +157,11 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
   }
 
   /** The ids of the files a search term matches, or null when more than SEARCH_IDS do; kept briefly (searchIds). */
-  private async matchingIds(term: string, find: () => Promise<Array<{ id: number | string }>>): Promise<number[] | null> {
-    const kept = this.searchIds.get(term, SEARCH_IDS_FRESH_MS);
-    if (kept !== undefined) return kept;
-    // Every write here also drops the list's totals: their generation tells whether one came while this search ran.
-    const since = this.totals.since;
-    const found = (await find()).map((row) => Number(row.id));
-    const ids = found.length <= SEARCH_IDS ? found : null;
-    if (since === this.totals.since) this.searchIds.set(term, ids);
-    return ids;
+  private matchingIds(term: string, find: () => Promise<Array<{ id: number | string }>>): Promise<number[] | null> {
+    return this.searchIds.get(term, async () => {
+      const found = (await find()).map((row) => Number(row.id));
+      return found.length <= SEARCH_IDS ? found : null;
+    });
   }
 
   async get(id: number): Promise<FileWithVersion> {
