@@ -103,6 +103,7 @@ describe(`users administration (${process.env.TEST_DB})`, () => {
     expect(await emails('z𝒢')).toEqual(['tia@example.net']);
     expect(await emails('ez𝒢')).toEqual(['tia@example.net']);
     expect(await emails('"Tx"')).toEqual([]);
+    expect(await emails('Tia\u0000')).toEqual([]);
     await t.api().delete(`/api/admin/users/${created.body.data.id}`).set(bearer(admin)).expect(200);
   });
 

@@ -84,8 +84,9 @@ export class UsersService {
     // MySQL/MariaDB the postings of the term's rarest trigram when it is rare enough (else the list's order).
     whereSearch(qb, ['u.email', "CONCAT(u.first_name, ' ', u.last_name)"], query.search);
     const term = query.search?.trim();
-    // Characters, not UTF-16 units: a phrase of fewer than 3 has no trigram and would match nothing.
-    if (term && [...term].length >= 3 && engineOf(qb) === 'sqlite')
+    // Characters, not UTF-16 units: a phrase of fewer than 3 has no trigram and would match nothing. FTS5's query
+    // parser ends a string at NUL (a syntax error): such a term is left to the LIKE alone.
+    if (term && [...term].length >= 3 && !term.includes('\0') && engineOf(qb) === 'sqlite')
       qb.andWhere('u.id IN (SELECT rowid FROM users_search WHERE users_search MATCH :phrase)', { phrase: `"${term.replace(/"/g, '""')}"` });
     const rarest = term ? await this.trigrams.rarest(term) : null;
     if (rarest) qb.andWhere(`u.id IN (SELECT t.user_id FROM ${USER_TRIGRAMS_TABLE} t WHERE t.trigram = :trigram)`, { trigram: rarest });
