@@ -105,8 +105,12 @@ test.describe('Users Management', () => {
     await expect(rows(page)).toHaveCount(6);
     await role(page).click();
     await page.getByRole('option', { name: 'Client' }).click();
+    // Each click once the last one has shown: a second click while the list reloads can be lost.
+    const userSort = page.getByRole('columnheader', { name: 'User' });
     await page.getByRole('button', { name: 'User', exact: true }).click();
+    await expect(userSort).toHaveAttribute('aria-sort', 'ascending');
     await page.getByRole('button', { name: 'User', exact: true }).click();
+    await expect(userSort).toHaveAttribute('aria-sort', 'descending');
     await page.getByRole('combobox', { name: 'Rows per page' }).click();
     await page.getByRole('option', { name: '5', exact: true }).click();
     await page.getByRole('button', { name: 'Next', exact: true }).click();
