@@ -64,35 +64,42 @@ describe(`WAL checkpoints (${process.env.TEST_DB})`, () => {
     // with no busy timeout it fails instead, so any such meeting fails this test.
     const busyTimeout = pragma('busy_timeout');
     pragma('busy_timeout = 0');
+    // The moment the checkpointer holds the gate, writes (ours and TypeORM's) and reads are sent: the writes wait for
+    // the last copy, the reads are answered meanwhile. Sent from the gate's close, not from a loop that looks at the
+    // gate between its turns (a short last copy can begin and end between two turns).
+    const whileHeld: Array<Promise<string[]>> = [];
+    const close = gate.close.bind(gate);
+    const closing = jest.spyOn(gate, 'close').mockImplementation(async (waitMs?: number) => {
+      const quiet = await close(waitMs);
+      if (quiet) {
+        const order: string[] = [];
+        const done = (what: string) => () => order.push(what);
+        whileHeld.push(
+          Promise.all([
+            write(1).then(done('write')),
+            t.dataSource.query("UPDATE audit_logs SET level = 'info' WHERE id = 1").then(done('typeorm write')),
+            sql.one('SELECT COUNT(*) AS n FROM audit_logs WHERE id = 1', []).then(done('read')),
+            t.dataSource.query('SELECT id FROM audit_logs WHERE id = 1').then(done('typeorm read')),
+          ]).then(() => order),
+        );
+      }
+      return quiet;
+    });
     try {
       // Small commits all the while the worker copies the large one: a passive copy then never finds the log all
       // copied, and the log would go on from where it is.
       let copying = true;
       const copied = checkpoints.checkpointNow({ restart: true })!.finally(() => (copying = false));
       let during = 0;
-      const whileHeld: string[][] = [];
       while (copying) {
-        if (gate.isClosed) {
-          // Held: writes (ours and TypeORM's) wait for the last copy; reads are answered meanwhile.
-          const order: string[] = [];
-          const done = (what: string) => () => order.push(what);
-          await Promise.all([
-            write(1).then(done('write')),
-            t.dataSource.query("UPDATE audit_logs SET level = 'info' WHERE id = 1").then(done('typeorm write')),
-            sql.one('SELECT COUNT(*) AS n FROM audit_logs WHERE id = 1', []).then(done('read')),
-            t.dataSource.query('SELECT id FROM audit_logs WHERE id = 1').then(done('typeorm read')),
-          ]);
-          whileHeld.push(order);
-        } else {
-          await write(1);
-        }
+        await write(1);
         during++;
         await new Promise(setImmediate);
       }
       const result = await copied;
       expect(during).toBeGreaterThan(0);
       expect(whileHeld.length).toBeGreaterThan(0);
-      for (const order of whileHeld) expect(order).toEqual(['read', 'typeorm read', 'write', 'typeorm write']);
+      for (const order of await Promise.all(whileHeld)) expect(order).toEqual(['read', 'typeorm read', 'write', 'typeorm write']);
       expect(gate.isClosed).toBe(false);
       expect(result.busy).toBe(0);
       expect(result.checkpointed).toBe(result.log);
@@ -100,6 +107,7 @@ describe(`WAL checkpoints (${process.env.TEST_DB})`, () => {
       await write(1);
       expect((await checkpoints.checkpointNow())!.log).toBeLessThan(100);
     } finally {
+      closing.mockRestore();
       pragma(`busy_timeout = ${busyTimeout}`);
     }
   });
