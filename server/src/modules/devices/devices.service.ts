@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
@@ -19,6 +19,7 @@ import { DeviceDetails, DevicesRepository } from './devices.repository';
 import { DeviceSortKey, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';
 import { MAX_LENGTH } from '../../database/column-lengths';
 import { extended } from '../../common/extended';
+import { EntityRows } from '../../database/entity-rows';
 
 /** Machine-readable outcome of an activation, validation or deactivation. */
 export const ACTIVATION_CODES = [
@@ -368,7 +369,7 @@ export class DevicesService implements OnApplicationBootstrap {
       query,
       { by, id: 'd.id', fixed: ['d.activated_at'] },
       { cache: this.totals, key, count, known },
-      (ids) => this.devices.find({ where: { id: In(ids) }, relations: { license: true } }),
+      (ids) => EntityRows.of(this.devices).byIdsWith(ids, 'license'),
     );
     return this.asOfNow(found as DevicePage);
   }

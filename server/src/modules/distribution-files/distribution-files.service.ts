@@ -26,6 +26,7 @@ import { VersionsService } from '../versions/versions.service';
 import { DistributionFileEntity, OS_TYPES, OsType } from './distribution-file.entity';
 import { FileSortKey, ListDistributionFilesQueryDto, UploadDistributionFileDto } from './dto/distribution-file-form.dto';
 import { FileStatsDto } from './dto/distribution-file.dto';
+import { EntityRows } from '../../database/entity-rows';
 
 export type FileWithVersion = DistributionFileEntity & { version: VersionEntity };
 
@@ -152,7 +153,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id', fixed: ['f.created_at'] },
       { cache: this.totals, key },
-      (ids) => this.files.find({ where: { id: In(ids) }, relations: { version: true } }),
+      (ids) => EntityRows.of(this.files).byIdsWith(ids, 'version'),
     )) as FilePage;
   }
 

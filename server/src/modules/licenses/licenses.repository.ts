@@ -7,6 +7,7 @@ import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortC
 import { LICENSE_EXPORT_SELECT, RawLicenseRow } from './license-export';
 import { AdminLicenseSortKey, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
 import { LicenseEntity, LicenseStatus } from './license.entity';
+import { EntityRows } from '../../database/entity-rows';
 
 export type LicensePage = Page<LicenseEntity>;
 
@@ -242,7 +243,7 @@ export class LicensesRepository {
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id', unique: query.sort === 'license_key', fixed: ['l.created_at'] },
       { cache: this.totals, key, count: query.status ? await filtered(true) : undefined, known: knownTotal },
-      (ids) => this.licenses.findBy({ id: In(ids) }),
+      (ids) => EntityRows.of(this.licenses).byIds(ids),
     );
   }
 

@@ -1,6 +1,6 @@
 import { HttpStatus, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, In, Repository } from 'typeorm';
+import { Brackets, Repository } from 'typeorm';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { OffLoopReads } from '../../database/off-loop-reads';
@@ -14,6 +14,7 @@ import { OrderStatisticsDto, fromCents } from './dto/order.dto';
 import { OrderEntity, OrderStatus } from './order.entity';
 import { PAYMENT_PROVIDER, PaymentProvider, PaymentResult } from './payment-provider';
 import { MAX_LENGTH } from '../../database/column-lengths';
+import { EntityRows } from '../../database/entity-rows';
 
 export interface OrderRequest {
   product_name: string;
@@ -184,7 +185,7 @@ export class OrdersService implements OnApplicationBootstrap {
         query,
         { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'o.id', fixed: ['o.created_at'] },
         { cache: this.totals, key },
-        (ids) => this.orders.findBy({ id: In(ids) }),
+        (ids) => EntityRows.of(this.orders).byIds(ids),
       ),
     );
   }

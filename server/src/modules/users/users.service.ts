@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import { OffLoopReads } from '../../database/off-loop-reads';
@@ -13,6 +13,7 @@ import { ListUsersQueryDto, UserSortKey } from './dto/list-users-query.dto';
 import { PasswordHasher } from './password-hasher';
 import { USER_TRIGRAMS_TABLE, UserTrigrams } from './user-trigrams';
 import { UserEntity, UserRole } from './user.entity';
+import { EntityRows } from '../../database/entity-rows';
 
 // What other modules use of users, through this service.
 export type { UserEntity } from './user.entity';
@@ -111,7 +112,7 @@ export class UsersService {
         query,
         { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'u.id', defaultLimit: 10, unique: query.sort === 'email' },
         { cache: this.totals, key, count },
-        (ids) => this.users.findBy({ id: In(ids) }),
+        (ids) => EntityRows.of(this.users).byIds(ids),
       ),
       this.totals.total('all', this.users.createQueryBuilder('u')),
     ]);

@@ -17,6 +17,7 @@ import type { StoredUpload } from '../storage/upload.interceptor';
 import { ListVersionsQueryDto, VersionSortKey } from './dto/list-versions-query.dto';
 import { UpdateVersionDto, UploadVersionDto, VersionFlag } from './dto/version-form.dto';
 import { VersionEntity } from './version.entity';
+import { EntityRows } from '../../database/entity-rows';
 
 export type { VersionEntity } from './version.entity';
 
@@ -128,7 +129,7 @@ export class VersionsService {
         { ...request, order: 'desc' },
         { by: ['v.is_latest', 'v.release_date'], id: 'v.id', defaultLimit },
         { cache: this.totals, key: 'client-catalog' },
-        (ids) => this.versions.findBy({ id: In(ids) }),
+        (ids) => EntityRows.of(this.versions).byIds(ids),
       ),
     );
   }
