@@ -105,7 +105,9 @@ test.describe('Users Management', () => {
     await expect(rows(page)).toHaveCount(6);
     await role(page).click();
     await page.getByRole('option', { name: 'Client' }).click();
-    // Each click once the last one has shown: a second click while the list reloads can be lost.
+    // Each step once the last one is in the URL: useServerList builds a change on the state it shows, so one made
+    // while the list still reloads for the previous change loses that change (a defect left for the next session).
+    await expect(page).toHaveURL(/[?&]role=client(&|$)/);
     const userSort = page.getByRole('columnheader', { name: 'User' });
     await page.getByRole('button', { name: 'User', exact: true }).click();
     await expect(userSort).toHaveAttribute('aria-sort', 'ascending');
