@@ -105,9 +105,7 @@ test.describe('Users Management', () => {
     await expect(rows(page)).toHaveCount(6);
     await role(page).click();
     await page.getByRole('option', { name: 'Client' }).click();
-    // Each step once the last one is in the URL: useServerList builds a change on the state it shows, so one made
-    // while the list still reloads for the previous change loses that change (a defect left for the next session).
-    await expect(page).toHaveURL(/[?&]role=client(&|$)/);
+    // Sorted at once, while the list may still reload for the role: the role must stay (useServerList builds on the URL).
     const userSort = page.getByRole('columnheader', { name: 'User' });
     await page.getByRole('button', { name: 'User', exact: true }).click();
     await expect(userSort).toHaveAttribute('aria-sort', 'ascending');

@@ -165,6 +165,48 @@ describe('useServerList', () => {
     expect(current.location).toBe('/elsewhere');
   });
 
+  it('builds a change made before the last one is shown on that one, not on the list on screen', async () => {
+    // E.g. a sort clicked while the list still loads for the role just chosen: the role must stay.
+    const current: { list?: ServerList<Filters, Sort, Answer>; location?: string } = {};
+    function Probe() {
+      current.list = useServerList(SPEC, (state) => ({
+        queryKey: ['/api/test', state],
+        queryFn: async (): Promise<Answer> => ({ data: [], meta: { page: 1, pages: 5, limit: 10, total: 50 } }),
+      }));
+      const location = useLocation();
+      current.location = location.pathname + location.search;
+      return null;
+    }
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/list?page=2']}>
+          <Routes>
+            <Route path="/list" element={<Probe />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const shown = current.list!;
+    act(() => {
+      shown.update({ status: 'active' });
+      shown.sortBy('name');
+      shown.update({ owner: 'kim' }, { replace: true });
+    });
+    expect(current.location).toBe('/list?status=active&owner=kim&sort=name&order=asc');
+    const sorted = current.list!;
+    act(() => {
+      sorted.setPage(3);
+      sorted.sortBy('name');
+    });
+    expect(current.location).toBe('/list?status=active&owner=kim&sort=name');
+    const last = current.list!;
+    act(() => {
+      last.setPage(4);
+      last.clearFilters();
+    });
+    expect(current.location).toBe('/list?sort=name');
+  });
+
   it('keeps keys typed while its own search is still on the way to the URL', async () => {
     const current: { list?: ServerList<Filters, Sort, Answer> } = {};
     function Probe() {

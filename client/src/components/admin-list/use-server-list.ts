@@ -68,8 +68,6 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
   const source = restoring ? remembered.params : params;
   const state = useMemo(() => parseListState(spec, (key) => source.get(key)), [spec, source]);
 
-  const write = (next: ListState<F, S>, replace = false) => setParams((current) => writeListState(spec, current, next), { replace });
-
   useEffect(() => {
     if (restoring) setParams(remembered.params, { replace: true });
   }, [restoring, remembered, setParams]);
@@ -89,32 +87,46 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
     if (own < 0 && searchText.trim() !== state.search) setSearchText(state.search);
   }
   // While the next page is loading, the router keeps this list on screen (navigations are transitions), but the
-  // history has moved on: a search sent then would navigate back here. (A data router's navigator has no location;
-  // the app's BrowserRouter and the tests' MemoryRouter have one.)
+  // history has moved on. So a change builds on the history's list, not the one shown (a filter chosen just before
+  // would be lost), and is dropped once the user has left for another page (it would navigate back here). A data
+  // router's navigator has no location; the app's BrowserRouter and the tests' MemoryRouter have one.
   const history = useContext(UNSAFE_NavigationContext).navigator as { location?: Location };
+  const latest = (): { params: URLSearchParams; state: ListState<F, S> } | null => {
+    const now = history.location;
+    if (!now || now.key === location.key) return { params: source, state };
+    if (now.pathname !== location.pathname) return null;
+    const params = new URLSearchParams(now.search);
+    return { params, state: parseListState(spec, (key) => params.get(key)) };
+  };
+  const change = (next: (latest: ListState<F, S>) => ListState<F, S>, replace = false) => {
+    const base = latest();
+    if (base) setParams(writeListState(spec, base.params, next(base.state)), { replace });
+  };
+
   const commitSearch = useDebouncedCallback((text: string) => {
     const search = text.trim();
-    if (search === state.search) return;
-    if (history.location && history.location.pathname !== location.pathname) return;
+    const base = latest();
+    if (!base || search === base.state.search) return;
     setSent((current) => [...current, search]);
-    write({ ...state, search, page: 1 }, true);
+    setParams(writeListState(spec, base.params, { ...base.state, search, page: 1 }), { replace: true });
   }, SEARCH_DEBOUNCE_MS);
   const changeSearch = (text: string) => {
     setSearchText(text);
     commitSearch(text);
   };
 
-  const sortBy = (sort: S) => write({ ...state, ...nextSort(state, sort), page: 1 });
+  const sortBy = (sort: S) => change((latest) => ({ ...latest, ...nextSort(latest, sort), page: 1 }));
 
   const result = useQuery<TData, ApiError>({ ...(query(state) as UseQueryOptions<TData, ApiError>), placeholderData: keepPreviousData });
   const meta: TData['meta'] | undefined = result.data?.meta;
 
   // A page that no longer exists moves to the last one (never judged on the previous query's answer).
   const lastPage = meta && !result.isPlaceholderData ? Math.max(1, meta.pages) : null;
+  const shownIsLatest = !history.location || history.location.key === location.key;
   useEffect(() => {
-    if (lastPage !== null && state.page > lastPage)
+    if (lastPage !== null && state.page > lastPage && shownIsLatest)
       setParams((current) => writeListState(spec, current, { ...state, page: lastPage }), { replace: true });
-  }, [lastPage, state, spec, setParams]);
+  }, [lastPage, state, shownIsLatest, spec, setParams]);
 
   return {
     state,
@@ -127,9 +139,9 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
     searchProps: { value: searchText, onChange: (event: ChangeEvent<HTMLInputElement>) => changeSearch(event.currentTarget.value) },
     setSearch: changeSearch,
     /** Changes filters or the page size and starts again on page 1. */
-    update: (change: Partial<ListState<F, S>>, options?: { replace?: boolean }) =>
-      write({ ...state, page: 1, ...change }, options?.replace),
-    setPage: (page: number) => write({ ...state, page }),
+    update: (update: Partial<ListState<F, S>>, options?: { replace?: boolean }) =>
+      change((latest) => ({ ...latest, page: 1, ...update }), options?.replace),
+    setPage: (page: number) => change((latest) => ({ ...latest, page })),
     /** A header click: the active column flips its direction, another starts ascending; back to page 1. */
     sortBy,
     /** What a table's sortable headers need. */
@@ -138,7 +150,7 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
     clearFilters: () => {
       commitSearch.cancel();
       setSearchText('');
-      write({ ...spec.defaults, limit: state.limit, sort: state.sort, order: state.order });
+      change((latest) => ({ ...spec.defaults, limit: latest.limit, sort: latest.sort, order: latest.order }));
     },
     /** Reloads every page of this list. */
     refresh: () => queryClient.invalidateQueries({ queryKey: query(state).queryKey.slice(0, 1) }),
