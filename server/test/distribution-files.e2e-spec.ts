@@ -351,6 +351,35 @@ describe(`distribution files (${process.env.TEST_DB})`, () => {
     });
   });
 
+  describe('kept totals', () => {
+    it("a filter's and a search's totals follow an upload, a version's rename and a delete here at once", async () => {
+      const total = async (query: Record<string, string | number>) => (await list(query)).meta.total;
+      const windows = await total({ os_type: 'windows' });
+      const named = await total({ search: 'kept-total' });
+      const ofVersion = await total({ search: '2.0.0' });
+      expect(await total({ os_type: 'windows' })).toBe(windows);
+
+      const file = await uploadFile(t, { version_id: v2.id, os_type: 'windows', name: 'kept-total.zip', bytes: someBytes(300) });
+      expect([await total({ os_type: 'windows' }), await total({ search: 'kept-total' }), await total({ search: '2.0.0' })]).toEqual([
+        windows + 1,
+        named + 1,
+        ofVersion + 1,
+      ]);
+
+      await t.api().put(`/api/admin/versions/${v2.id}`).set(bearer(admin)).send({ version: '2.0.9' }).expect(200);
+      expect([await total({ search: '2.0.0' }), await total({ search: '2.0.9' })]).toEqual([0, ofVersion + 1]);
+      await t.api().put(`/api/admin/versions/${v2.id}`).set(bearer(admin)).send({ version: '2.0.0' }).expect(200);
+      expect([await total({ search: '2.0.0' }), await total({ search: '2.0.9' })]).toEqual([ofVersion + 1, 0]);
+
+      await t.api().delete(`/api/admin/distribution-files/${file.id}`).set(bearer(admin)).expect(200);
+      expect([await total({ os_type: 'windows' }), await total({ search: 'kept-total' }), await total({ search: '2.0.0' })]).toEqual([
+        windows,
+        named,
+        ofVersion,
+      ]);
+    });
+  });
+
   describe('delete', () => {
     it('removes the row and the stored file', async () => {
       const [file] = (await list({ search: 'dmg' })).data;

@@ -157,6 +157,29 @@ describe(`versions (${process.env.TEST_DB})`, () => {
       expect(none.meta).toMatchObject({ total: 0, overall_total: 8 });
     });
 
+    it("a search's and the overall totals follow a new, a renamed and a deleted version at once", async () => {
+      const totals = async (search: string) => {
+        const { meta } = await list({ search });
+        return [meta.total, meta.overall_total];
+      };
+      const [overall] = await totals('');
+      expect(await totals('')).toEqual([overall, overall]);
+      expect(await totals('Kept totals')).toEqual([0, overall]);
+
+      const created = await createVersion(t, '3.9.0', { release_date: '2024-09-10', changelog: 'Kept totals' });
+      expect(await totals('')).toEqual([overall + 1, overall + 1]);
+      expect(await totals('Kept totals')).toEqual([1, overall + 1]);
+      expect(await totals('3.9.1')).toEqual([0, overall + 1]);
+
+      await t.api().put(`/api/admin/versions/${created.id}`).set(bearer(admin)).send({ version: '3.9.1' }).expect(200);
+      expect(await totals('3.9.1')).toEqual([1, overall + 1]);
+
+      await t.api().delete(`/api/admin/versions/${created.id}`).set(bearer(admin)).expect(200);
+      expect(await totals('')).toEqual([overall, overall]);
+      expect(await totals('Kept totals')).toEqual([0, overall]);
+      expect(await totals('3.9.1')).toEqual([0, overall]);
+    });
+
     it('refuses unknown sort keys and page sizes beyond 100', async () => {
       await t.api().get('/api/admin/versions').query({ sort: 'secret_hash' }).set(bearer(admin)).expect(400);
       await t.api().get('/api/admin/versions').query({ limit: 101 }).set(bearer(admin)).expect(400);

@@ -78,8 +78,12 @@ const DOWNLOADABLE_KEPT = 1_000;
 export class DistributionFilesService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('DistributionFiles');
   private readonly sql: PreparedSql;
-  /** The admin list's totals (bounded, see ListTotals); dropped when a file is added or removed here. */
-  private readonly totals = new ListTotals();
+  /**
+   * The admin list's totals (bounded, see ListTotals); dropped when a file is added or removed here or its version is
+   * renamed or deleted (every write its filters and search see), so exact ones are kept briefly too (another
+   * instance's writes show within 5 s) instead of counted on every page of a filter.
+   */
+  private readonly totals = new ListTotals(60_000, 64, 5_000);
   /**
    * Recent searches' matching ids (see list): finding them reads every file name (LIKE '%…%' over 20,000 names costs
    * 5-20 ms on MariaDB), so paging through a search, or the list asked again after an action, reads them once.

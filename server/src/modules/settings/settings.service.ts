@@ -5,6 +5,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { In, Repository } from 'typeorm';
 import { ApiError, FieldErrors } from '../../common/api-error';
+import { KeptReads } from '../../common/kept-reads';
 import { LICENSE_SERVER_CHANGED, notify } from '../../common/events';
 import {
   AdminSettingsDto,
@@ -62,8 +63,13 @@ const NO_SYNC_YET: LicenseServerSyncState = {
 const toCents = (amount: number) => Math.round(amount * 100);
 const fromCents = (cents: number) => cents / 100;
 
+/** How long the sync state shown beside the versions list is answered from memory (see shownSyncState). */
+const SHOWN_SYNC_STATE_FRESH_MS = 5_000;
+
 @Injectable()
 export class SettingsService {
+  private readonly shownSyncStates = new KeptReads<LicenseServerSyncState>(SHOWN_SYNC_STATE_FRESH_MS, 1);
+
   constructor(
     @InjectRepository(SettingEntity) private readonly settings: Repository<SettingEntity>,
     private readonly events: EventEmitter2,
@@ -98,10 +104,22 @@ export class SettingsService {
     return { ...NO_SYNC_YET, ...(row ? JSON.parse(row.value) : {}) };
   }
 
+  /**
+   * The sync state as shown on every page of the versions list: kept SHOWN_SYNC_STATE_FRESH_MS, dropped by each
+   * write here (another instance's sync shows within it). The sync itself reads syncState().
+   */
+  shownSyncState(): Promise<LicenseServerSyncState> {
+    return this.shownSyncStates.get('', () => this.syncState());
+  }
+
   /** Merges `changes` into the sync state (the sync runs one at a time per process, and each write is whole). */
   async recordSyncState(changes: Partial<LicenseServerSyncState>): Promise<LicenseServerSyncState> {
     const next = { ...(await this.syncState()), ...changes };
-    await this.settings.save({ key: SYNC_STATE_KEY, value: JSON.stringify(next) });
+    try {
+      await this.settings.save({ key: SYNC_STATE_KEY, value: JSON.stringify(next) });
+    } finally {
+      this.shownSyncStates.clear();
+    }
     return next;
   }
 

@@ -8,7 +8,7 @@ import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { emitAwaited, VERSION_DELETING, VERSION_RENAMED } from '../../common/events';
 import { KeptReads } from '../../common/kept-reads';
-import { ListTotals, Page, readPage, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
+import { ListTotals, Page, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
 import { PreparedSql } from '../../database/prepared-sql';
 import { SettingsService } from '../settings/settings.service';
 import { FileStorage } from '../storage/file-storage';
@@ -78,6 +78,11 @@ export class VersionsService {
   /** The catalog's total: counted each time (versions are far fewer than ListTotals' exact cap). */
   private readonly totals = new ListTotals();
   /**
+   * The admin list's totals: every write that its search sees goes through this service (catalogChanged clears them),
+   * so they are kept briefly (another instance's writes show within 5 s) instead of counted on every page.
+   */
+  private readonly adminTotals = new ListTotals(60_000, 64, 5_000);
+  /**
    * The client catalog's pages and version numbers (every customer's dashboard and purchase dialog reads them; they
    * change when an admin or a sync writes a version): kept CATALOG_FRESH_MS, dropped after each write here.
    */
@@ -108,13 +113,26 @@ export class VersionsService {
   async list(query: ListVersionsQueryDto): Promise<VersionPage> {
     const qb = this.versions.createQueryBuilder('v');
     whereSearch(qb, ['v.version', 'v.changelog', 'v.download_url'], query.search);
-    const found = await readPage(qb, query, { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'v.id' });
-    // Without a search the page's total is the overall one: no second count.
-    const [overallTotal, sync] = await Promise.all([query.search?.trim() ? this.versions.count() : found.total, this.settings.syncState()]);
+    const search = query.search?.trim() ?? '';
+    const by = sortColumn(SORT_COLUMNS, query.sort, 'created_at');
+    // Ids by the sort's index, then those rows: MariaDB would sort every whole row (changelogs included) for
+    // `SELECT *` at a deep offset.
+    const [found, overallTotal, sync] = await Promise.all([
+      readPageByIds(
+        qb,
+        query,
+        { by, id: 'v.id', unique: by === SORT_COLUMNS.version, fixed: [SORT_COLUMNS.created_at] },
+        { cache: this.adminTotals, key: search },
+        (ids) => EntityRows.of(this.versions).byIds(ids),
+      ),
+      // Without a search the page's total is the overall one: no second count.
+      search ? this.adminTotals.total('', this.versions.createQueryBuilder('v')) : undefined,
+      this.settings.shownSyncState(),
+    ]);
     // The time of the last sync run, not of the most recently synced row: editing a version makes it pending,
     // it does not undo the sync.
     const lastSyncAt = sync.versions_synced_at ? new Date(sync.versions_synced_at) : null;
-    return { ...found, overallTotal, lastSyncAt };
+    return { ...found, overallTotal: overallTotal ?? found.total, lastSyncAt };
   }
 
   /**
@@ -366,6 +384,7 @@ export class VersionsService {
   private catalogChanged(): void {
     this.catalogPages.clear();
     this.catalogNumbers.clear();
+    this.adminTotals.clear();
   }
 
   /** One statement: this row becomes the latest and every other row stops being it. */
