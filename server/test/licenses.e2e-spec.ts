@@ -505,6 +505,20 @@ describe(`licenses (${process.env.TEST_DB})`, () => {
       expect((await t.dataSource.getRepository(LicenseEntity).findOneByOrFail({ id: byJob.id })).status).toBe('expired');
     });
 
+    it('finds a key whose own characters start with SH when typed without its SH- prefix', async () => {
+      const key = 'SH-SHQ7K-M9XJ4-TA1VC-8PZRN-B3HWE';
+      await issueLicense(t, { user_email: 'sh-start@portal.test', license_key: key });
+      const uid = serverUid();
+      await callLicenseServer(t, 'activate', { license_key: key, server_uid: uid }).expect(200);
+      const keys = async (search: string) => (await list({ search })).body.data.map((l: LicenseEntity) => l.license_key);
+      expect(await keys('SHQ7K-M9XJ4')).toEqual([key]);
+      expect(await keys('shq7k m9xj4 ta1vc')).toEqual([key]);
+      expect(await keys('SH-SHQ7K')).toEqual([key]);
+      expect(await keys('SHSHQ7KM9')).toEqual([key]);
+      const devices = await t.api().get('/api/admin/devices').query({ search: 'shq7km9xj4' }).set(bearer(admin)).expect(200);
+      expect(devices.body.data.map((device: { server_uid: string }) => device.server_uid)).toEqual([uid]);
+    });
+
     it('finds a key typed in lower case, without hyphens or its SH- prefix, and e-mails by their start', async () => {
       const issued = await issueLicense(t, { user_email: 'prefix-search@portal.test' });
       const key: string = issued.license_key;

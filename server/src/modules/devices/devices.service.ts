@@ -13,7 +13,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { LicenseEntity } from '../licenses/licenses.service';
 import { effectiveStatus, LicensesService } from '../licenses/licenses.service';
-import { keyPrefix, normalizeLicenseKey } from '../licenses/licenses.service';
+import { keyPrefixes, normalizeLicenseKey } from '../licenses/licenses.service';
 import { DeviceEntity } from './device.entity';
 import { DeviceDetails, DevicesRepository } from './devices.repository';
 import { DeviceSortKey, DeviceStatsDto, ListAdminDevicesQueryDto } from './dto/device.dto';
@@ -297,7 +297,7 @@ export class DevicesService implements OnApplicationBootstrap {
     const licenseIds = (
       await Promise.all([
         firstIds('licenses', startsWith(engine, 'l.user_email', 'email', term.toLowerCase())),
-        ...(keyPrefix(term) ? [firstIds('licenses', startsWith(engine, 'l.license_key_compact', 'key', keyPrefix(term)!))] : []),
+        ...keyPrefixes(term).map((key) => firstIds('licenses', startsWith(engine, 'l.license_key_compact', 'key', key))),
       ])
     ).flat();
     const found = await Promise.all([

@@ -31,13 +31,14 @@ export function compactKey(key: string): string {
 }
 
 /**
- * The start of a compact key a search term can be (any case, with hyphens or without, with or without the SH-
- * prefix), or null when it cannot be part of a key (other characters, or under 4 letters and digits).
+ * The starts of a compact key a search term can be (any case, with hyphens or without, with or without the SH-
+ * prefix), none when it cannot be part of a key (other characters, or under 4 letters and digits). A term that
+ * starts with SH may be a key with its prefix or one without it whose own characters start with SH: both.
  */
-export function keyPrefix(term: string): string | null {
+export function keyPrefixes(term: string): string[] {
   const compact = compactKey(term);
-  if (!/^[A-Z0-9]{4,}$/.test(compact)) return null;
-  return compact.startsWith('SH') ? compact : `SH${compact}`;
+  if (!/^[A-Z0-9]{4,}$/.test(compact)) return [];
+  return compact.startsWith('SH') ? [compact, `SH${compact}`] : [`SH${compact}`];
 }
 const SORT_COLUMNS: Record<AdminLicenseSortKey, string> = {
   license_key: 'l.license_key',
@@ -257,8 +258,7 @@ export class LicensesRepository {
     if (!term) return;
     const engine = engineOf(qb);
     const parts: Array<[string, Record<string, string | string[]>]> = [startsWith(engine, 'l.user_email', 'email', term.toLowerCase())];
-    const key = keyPrefix(term);
-    if (key) parts.push(startsWith(engine, 'l.license_key_compact', 'key', key));
+    keyPrefixes(term).forEach((key, i) => parts.push(startsWith(engine, 'l.license_key_compact', `key${i}`, key)));
     const lower = term.toLowerCase();
     const products = term.includes('@') ? [] : (await this.productNames()).filter((name) => name.toLowerCase().includes(lower));
     if (products.length) {

@@ -20,7 +20,7 @@ export { effectiveStatus, MAX_EXPIRY } from './license-status';
 export type { LicensePage } from './licenses.repository';
 export type { LicenseEntity } from './license.entity';
 export { normalizeLicenseKey } from './license-key';
-export { keyPrefix } from './licenses.repository';
+export { keyPrefixes } from './licenses.repository';
 
 export interface NewLicense {
   product_name: string;
