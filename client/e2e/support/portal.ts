@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, Page } from '@playwright/test';
+import { expect, Locator, Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -169,6 +169,30 @@ export async function uploadFileByApi(
   });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()).data;
+}
+
+/** Below the lists' 300 ms search debounce: a pause shorter than this between two keys can never send a search. */
+const SHORTEST_SENDING_PAUSE_MS = 250;
+
+/**
+ * Types `text` into `box` 40 ms a key, well inside the lists' 300 ms search debounce, and returns what the box held
+ * before each pause the page itself saw between two keys that was long enough to send a search: on a busy machine a
+ * key can come late, and then the debounce rightly sends what was typed so far.
+ */
+export async function typeQuickly(box: Locator, text: string): Promise<string[]> {
+  await box.evaluate((input: HTMLInputElement) => {
+    const typed: Array<[number, string]> = [];
+    input.addEventListener('input', () => typed.push([performance.now(), input.value]));
+    (input as HTMLInputElement & { typed?: Array<[number, string]> }).typed = typed;
+  });
+  await box.page().keyboard.type(text, { delay: 40 });
+  const typed = await box.evaluate((input) => (input as HTMLInputElement & { typed: Array<[number, string]> }).typed);
+  return typed.filter(([at], i) => i + 1 < typed.length && typed[i + 1][0] - at >= SHORTEST_SENDING_PAUSE_MS).map(([, value]) => value);
+}
+
+/** The searches a quickly typed `term` sent, other than `term` itself, that no pause the page saw explains. */
+export function unexplainedSearches(sent: Array<string | null>, term: string, paused: string[]): string[] {
+  return sent.filter((search): search is string => search !== null && search !== term && !paused.includes(search));
 }
 
 /**
