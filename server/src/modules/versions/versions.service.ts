@@ -75,13 +75,12 @@ const CATALOG_KEPT = 64;
 @Injectable()
 export class VersionsService {
   private readonly sql: PreparedSql;
-  /** The catalog's total: counted each time (versions are far fewer than ListTotals' exact cap). */
-  private readonly totals = new ListTotals();
   /**
-   * The admin list's totals: every write that its search sees goes through this service (catalogChanged clears them),
-   * so they are kept briefly (another instance's writes show within 5 s) instead of counted on every page.
+   * The admin list's totals by search ('' for every version, which is also the catalog's): every write they see goes
+   * through this service (catalogChanged clears them), so they are kept briefly (another instance's writes show
+   * within 5 s) instead of counted on every page.
    */
-  private readonly adminTotals = new ListTotals(60_000, 64, 5_000);
+  private readonly totals = new ListTotals(60_000, 64, 5_000);
   /**
    * The client catalog's pages and version numbers (every customer's dashboard and purchase dialog reads them; they
    * change when an admin or a sync writes a version): kept CATALOG_FRESH_MS, dropped after each write here.
@@ -122,11 +121,11 @@ export class VersionsService {
         qb,
         query,
         { by, id: 'v.id', unique: by === SORT_COLUMNS.version, fixed: [SORT_COLUMNS.created_at] },
-        { cache: this.adminTotals, key: search },
+        { cache: this.totals, key: search },
         (ids) => EntityRows.of(this.versions).byIds(ids),
       ),
       // Without a search the page's total is the overall one: no second count.
-      search ? this.adminTotals.total('', this.versions.createQueryBuilder('v')) : undefined,
+      search ? this.totals.total('', this.versions.createQueryBuilder('v')) : undefined,
       this.settings.shownSyncState(),
     ]);
     // The time of the last sync run, not of the most recently synced row: editing a version makes it pending,
@@ -146,7 +145,7 @@ export class VersionsService {
         this.versions.createQueryBuilder('v'),
         { ...request, order: 'desc' },
         { by: ['v.is_latest', 'v.release_date'], id: 'v.id', defaultLimit },
-        { cache: this.totals, key: 'client-catalog' },
+        { cache: this.totals, key: '' },
         (ids) => EntityRows.of(this.versions).byIds(ids),
       ),
     );
@@ -384,7 +383,7 @@ export class VersionsService {
   private catalogChanged(): void {
     this.catalogPages.clear();
     this.catalogNumbers.clear();
-    this.adminTotals.clear();
+    this.totals.clear();
   }
 
   /** One statement: this row becomes the latest and every other row stops being it. */
