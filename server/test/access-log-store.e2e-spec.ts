@@ -217,6 +217,42 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
     await service.clear();
   });
 
+  it('passes by the newer segments without a common path unread, to find it in every older one', async () => {
+    await service.clear();
+    const at = Date.UTC(2026, 10, 26);
+    let i = 0;
+    const row = (path: string) => ({ ...rowAt(i), path, route: path, created_at: new Date(at + i++) });
+    // 220 segments of 120 rows calling one path (more matches than the cap in its first term entries read: a common
+    // term), then 10 full newer segments of another path, as a busy portal's heartbeats would be.
+    const users: NewAccessLogRow[] = [];
+    for (let segment = 0; segment < 220; segment++) {
+      const batch = Array.from({ length: 120 }, () => row('/api/admin/users'));
+      await service.storeRows(batch);
+      users.push(...batch);
+    }
+    for (let segment = 0; segment < 10; segment++)
+      await service.storeRows(Array.from({ length: 2_000 }, () => row('/api/admin/logs/access')));
+    const newer: number[] = (await t.dataSource.query('SELECT id FROM access_log_segments ORDER BY id DESC LIMIT 10')).map(
+      (segment: { id: unknown }) => Number(segment.id),
+    );
+
+    const statements = jest.spyOn(PreparedSql.prototype, 'all');
+    try {
+      const page = await service.list({ search: '/api/admin/users', page: 2, limit: 20 });
+      expect(page.rows.map(withoutId)).toEqual([...users].reverse().slice(20, 40));
+      expect(page).toMatchObject({ total: COUNT_CAP, capped: true });
+      const opened = statements.mock.calls
+        .filter(([statement]) => statement.startsWith('SELECT id, body'))
+        .flatMap(([, params]) => (params ?? []).map(Number));
+      // Only the first look at the newest rows opens newer ones: the newest (its 2,000 rows are more than that look
+      // reads) and the two read ahead of it. The walk through the segments passes by the other seven unread.
+      expect(newer.filter((id) => opened.includes(id))).toEqual(newer.slice(0, 3));
+    } finally {
+      statements.mockRestore();
+    }
+    await service.clear();
+  });
+
   it('keeps a count past the cap for its filters, and counts again once this process pruned or cleared rows', async () => {
     const old = Date.UTC(2026, 9, 1);
     const recent = Date.UTC(2026, 10, 26);

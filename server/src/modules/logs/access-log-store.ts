@@ -123,6 +123,8 @@ const TERM_ENTRIES_MAX = TERM_ENTRIES_READS[TERM_ENTRIES_READS.length - 1];
  * status common enough to be searched for passes COUNT_CAP there, without its entries being read.
  */
 const STATUS_PROBE_ENTRIES = 1_000;
+/** A common term of at most this many distinct values is looked up by value, segment by segment (see fewValues). */
+const FEW_VALUES = 8;
 /** Rows per export batch. */
 const EXPORT_BATCH = 1_000;
 
@@ -498,19 +500,7 @@ export class AccessLogStore {
       // prefix has entries: a range of values allows no such read). A status found in every segment may be missing
       // from long stretches of the newest ones (a busy portal's validate calls, all answered 200): those are skipped
       // unread.
-      const values = lookup.exact.map(() => '?').join(', ');
-      const holding =
-        status && !status.prefixed
-          ? async (first: number, last: number) => {
-              const rows = await cachedRead(
-                this.sql,
-                reads,
-                `SELECT segment_id AS id FROM ${this.sql.quote(TERMS)} WHERE value IN (${values}) AND segment_id BETWEEN ? AND ?`,
-                [...lookup.exact, first, last],
-              );
-              return new Set(rows.map((row) => Number(row.id)));
-            }
-          : undefined;
+      const holding = status && !status.prefixed ? this.holding(lookup.exact, reads) : undefined;
       if (holding && countable && status && status.newest > COUNT_CAP) {
         // Its newest segments alone hold more matches than a list counts: its rows are found by walking them.
         const walk: Segments = this.walk(query, reads, holding);
@@ -543,8 +533,11 @@ export class AccessLogStore {
         if (entries.length <= limit) break;
         const least = atLeast(segments);
         if (limit === TERM_ENTRIES_MAX || (least ?? 0) > COUNT_CAP) {
-          // A common term: its rows are found by walking the segments, where they are frequent.
-          const walk: Segments = this.walk(query, reads, holding);
+          // A common term: its rows are found by walking the segments, where they are frequent. When it is a few
+          // values found in many segments (a path every admin calls), the walk passes by the segments without them
+          // unread: a busy portal's newest segments may hold none (its heartbeats, or a benchmark's own calls).
+          const few = holding ? null : await this.fewValues(conditions);
+          const walk: Segments = this.walk(query, reads, holding ?? (few && this.holding(few, reads)) ?? undefined);
           walk.atLeast = least;
           return walk;
         }
@@ -576,6 +569,45 @@ export class AccessLogStore {
         });
       }
     };
+  }
+
+  /**
+   * Of the segments from `first` to `last`, those holding one of `values` (a status, or a common term's few values),
+   * read as ranges of the terms' index.
+   */
+  private holding(values: string[], reads: Reads | undefined): (first: number, last: number) => Promise<Set<number>> {
+    return async (first, last) => {
+      const rows = await cachedRead(
+        this.sql,
+        reads,
+        `SELECT segment_id AS id FROM ${this.sql.quote(TERMS)} WHERE value IN (${values.map(() => '?').join(', ')}) ` +
+          'AND segment_id BETWEEN ? AND ?',
+        [...values, first, last],
+      );
+      return new Set(rows.map((row) => Number(row.id)));
+    };
+  }
+
+  /**
+   * The distinct values the terms matching `conditions` hold, when there are at most FEW_VALUES of them (else null),
+   * found one index seek at a time: a prefix matching a few values in thousands of segments costs a few seeks, one
+   * matching thousands of values stops at FEW_VALUES + 1.
+   */
+  private async fewValues(conditions: Condition[]): Promise<string[] | null> {
+    const values: string[] = [];
+    for (const condition of conditions) {
+      for (let after: string | null = null; ;) {
+        const [next]: Array<{ value: string }> = await this.sql.all<{ value: string }>(
+          `SELECT value FROM ${this.sql.quote(TERMS)} WHERE (${condition.sql})${after === null ? '' : ' AND value > ?'} ` +
+            'ORDER BY value LIMIT 1',
+          after === null ? condition.params : [...condition.params, after],
+        );
+        if (!next) break;
+        if (values.push(next.value) > FEW_VALUES) return null;
+        after = next.value;
+      }
+    }
+    return values;
   }
 
   /**
