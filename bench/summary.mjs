@@ -65,8 +65,12 @@ const number = (value) => {
 };
 const withUnit = (value, unit) =>
   unit === 'check' ? (value === 1 ? 'yes' : value === 0 ? 'no' : number(value)) : `${number(value)}${unit ? ` ${unit}` : ''}`;
-const targetText = (line) =>
-  line.target ? (line.unit === 'check' ? 'yes' : `${line.target.op} ${withUnit(line.target.value, line.unit)}`) : '';
+const targetText = (line) => {
+  if (!line.target) return '';
+  if (line.unit === 'check') return 'yes';
+  const { op, value } = line.target;
+  return op === 'within' ? `${number(value[0])}-${withUnit(value[1], line.unit)}` : `${op} ${withUnit(value, line.unit)}`;
+};
 const verdict = (line) => (line.pass === true ? 'PASS' : line.pass === false ? 'FAIL' : '');
 
 const rows = lines.map((line) => [

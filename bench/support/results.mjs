@@ -5,7 +5,8 @@
 //     "figure":  "small-file downloads / node http", what was measured
 //     "value":   0.93,                             the number (null when the run could not measure it)
 //     "unit":    "×",                              ×, req/s, MB/s, ms, MB, %, count ... ("" for none)
-//     "target":  { "op": ">=", "value": 0.8 },     op is one of >=, >, <=, <, ==; null for a figure shown for context
+//     "target":  { "op": ">=", "value": 0.8 },     op is one of >=, >, <=, <, ==, or "within" with value [low, high]
+//                                                  (both included); null for a figure shown for context
 //     "pass":    true,                             value against target (null without a target)
 //     "ceiling": "nginx 106,723 req/s",            optional: the load generator's or machine's limit beside it
 //     "note":    "within 10 % of the ceiling",     optional: anything the reader needs to judge the figure
@@ -24,6 +25,7 @@ const COMPARE = {
   '<=': (a, b) => a <= b,
   '<': (a, b) => a < b,
   '==': (a, b) => a === b,
+  within: (a, [low, high]) => a >= low && a <= high,
 };
 
 /** Whether `value` meets `target` ({op, value}); null without a target or a value. */
