@@ -1,14 +1,24 @@
 #!/usr/bin/env node
-// Exports at size on the embedded engine (SQLite): seeds 1,000,000 licenses and 1,000,000 audit rows
-// (bench/support/seed-sqlite-logs.mjs), then streams both exports as JSON and reports rows per second, the server's
-// memory growth, and /api/health's latency meanwhile (bench/support/export-probe.mjs). bench/logs.mjs measures the
-// same exports on MariaDB. Targets: ≥ 50,000 rows/s, RSS growth < 100 MB, /api/health p99 < 50 ms.
+// Exports and a full license-server push at size on the embedded engine (SQLite): seeds 1,000,000 licenses and
+// 1,000,000 audit rows (bench/support/seed-sqlite-logs.mjs), then streams both exports as JSON and reports rows per
+// second and the server's memory growth, then points the portal at another portal as its license server for 20 s of
+// the full push that starts; meanwhile /api/health's and the activation API's validate latency
+// (bench/support/export-probe.mjs). bench/logs.mjs measures the same on MariaDB.
+// Targets: ≥ 50,000 rows/s, RSS growth < 100 MB, /api/health and validate p99 < 50 ms.
 // BENCH_SCALE (default 1) shrinks or grows the tables.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measureExport, reportExport } from './support/export-probe.mjs';
+import {
+  activatedServer,
+  measureExport,
+  measurePush,
+  PROBE_ENV,
+  reportExport,
+  reportPush,
+  startLicenseServer,
+} from './support/export-probe.mjs';
 import { api, freePort, killChildren, MAIN, requireBuiltServer, start, stop, waitFor, portalEnv } from './support/processes.mjs';
 import { benchResults } from './support/results.mjs';
 import { seedSqliteLogs } from './support/seed-sqlite-logs.mjs';
@@ -32,6 +42,7 @@ async function main() {
     {
       // The seeded audit trail spans a year: retention would prune three quarters of it while the benchmark runs.
       LOG_RETENTION_DAYS: '36500',
+      ...PROBE_ENV,
     },
   );
   const health = async () => (await fetch(`${base}/api/health`)).ok;
@@ -47,12 +58,19 @@ async function main() {
     portal = start(process.execPath, [MAIN], env);
     await waitFor('the portal', health);
     const { data } = await api(base, 'POST', '/api/admin/login', ADMIN);
+    const identity = await activatedServer(base, data.token);
     let failed = 0;
     for (const [what, path] of [
       ['audit rows', '/api/admin/logs/export?type=local&format=json'],
       ['licenses', '/api/admin/licenses/export?format=json'],
     ]) {
-      failed += reportExport(what, await measureExport(base, data.token, portal, path), results) ? 0 : 1;
+      failed += reportExport(what, await measureExport(base, data.token, portal, path, identity), results) ? 0 : 1;
+    }
+    const licenseServer = await startLicenseServer();
+    try {
+      failed += reportPush('SQLite', await measurePush(base, data.token, portal, licenseServer, identity), results) ? 0 : 1;
+    } finally {
+      await licenseServer.stop();
     }
     return failed ? 1 : 0;
   } finally {

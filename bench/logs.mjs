@@ -2,14 +2,16 @@
 // System Logs and Dashboard at size, on MariaDB: seeds 5,000,000 access-log rows, 1,000,000 audit rows and a large
 // vendor's users, licenses, devices and downloads (bench/support/seed-mariadb.mjs), then measures with wrk, 10
 // connections for BENCH_SECONDS (default 3) per call (bench/support/latency.mjs, its ceiling printed first): first
-// page, searches and sorts of each log list, the dashboard's calls, and exports of every audit row and every license
-// (rows per second, the server's memory growth, /api/health answered meanwhile).
-// Targets: log lists p95 < 50 ms, dashboard p95 < 100 ms, exports ≥ 50,000 rows/s with RSS growth < 100 MB and
-// /api/health p99 < 50 ms while they run. After seeding, the portal is restarted on the seeded database; each call is
+// page, searches and sorts of each log list, the dashboard's calls, exports of every audit row and every license
+// (rows per second, the server's memory growth), and 20 s of a full license-server push to another portal (licenses
+// pushed per second); during the exports and the push, /api/health and the activation API's validate are probed
+// (bench/support/export-probe.mjs).
+// Targets: log lists p95 < 50 ms, dashboard p95 < 100 ms, exports ≥ 50,000 rows/s with RSS growth < 100 MB, and
+// /api/health and validate p99 < 50 ms while the exports and the push run. After seeding, the portal is restarted on the seeded database; each call is
 // run for a second (a warm-up) before the measuring starts, after a warm-up round of every call (BENCH_WARMUP).
 // BENCH_SCALE (default 1) shrinks or grows every table.
 // BENCH_REUSE=<name> keeps the database `portal_bench_<name>` after the run and reuses it (seeded once) on the next;
-// by default each run creates and drops its own. BENCH_ONLY=<regex> measures only the calls (or 'export audit rows', 'export licenses') it matches.
+// by default each run creates and drops its own. BENCH_ONLY=<regex> measures only the calls (or 'export audit rows', 'export licenses', 'push') it matches.
 // BENCH_MAIN=<path to main.js> runs another build of the server on the same database (before/after figures).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +19,15 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor, portalEnv } from './support/processes.mjs';
-import { measureExport, reportExport } from './support/export-probe.mjs';
+import {
+  activatedServer,
+  measureExport,
+  measurePush,
+  PROBE_ENV,
+  reportExport,
+  reportPush,
+  startLicenseServer,
+} from './support/export-probe.mjs';
 import { bearer, clientCeiling, measureLatency, requireWrk, untilIdle } from './support/latency.mjs';
 import { benchResults } from './support/results.mjs';
 import { seedMariadb, sizes } from './support/seed-mariadb.mjs';
@@ -85,6 +95,7 @@ async function main() {
     {
       // The seeded logs span a year: retention would prune three quarters of them while the benchmark runs.
       LOG_RETENTION_DAYS: '36500',
+      ...PROBE_ENV,
     },
   );
   let portal = start(process.execPath, [MAIN], env);
@@ -166,8 +177,18 @@ async function main() {
       ['licenses', '/api/admin/licenses/export?format=json'],
     ];
     const exported = [];
+    const identity = await activatedServer(base, token);
     for (const [what, path] of exports) {
-      if (!only || only.test(`export ${what}`)) exported.push([what, await measureExport(base, token, portal, path)]);
+      if (!only || only.test(`export ${what}`)) exported.push([what, await measureExport(base, token, portal, path, identity)]);
+    }
+    let pushed = null;
+    if (!only || only.test('push')) {
+      const licenseServer = await startLicenseServer();
+      try {
+        pushed = await measurePush(base, token, portal, licenseServer, identity);
+      } finally {
+        await licenseServer.stop();
+      }
     }
 
     console.log('\nCall (10 concurrent)                    p50 ms   p95 ms   target');
@@ -187,6 +208,7 @@ async function main() {
       );
     }
     for (const [what, figures] of exported) failed += reportExport(what, figures, saved) ? 0 : 1;
+    if (pushed) failed += reportPush('MariaDB', pushed, saved) ? 0 : 1;
     return failed ? 1 : 0;
   } finally {
     saved.save();

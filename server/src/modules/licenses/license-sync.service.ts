@@ -6,6 +6,7 @@ import { LicenseEntity } from './license.entity';
 import { LicensesRepository } from './licenses.repository';
 import { LicensesService } from './licenses.service';
 import { extended } from '../../common/extended';
+import { turnAfter } from '../../common/turns';
 
 /** A license as portals exchange it when syncing with a license server. */
 export type SyncedLicense = Pick<
@@ -41,8 +42,7 @@ export class LicenseSyncService {
   async markSynced(pushed: SyncedLicense[], at: Date): Promise<void> {
     for (const [i, license] of pushed.entries()) {
       await this.licenses.markSyncedWhere(toSyncedLicense(license), at);
-      // SQLite runs each update synchronously: a turn for other requests every 50, so a 500-license batch never holds the event loop.
-      if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
+      await turnAfter(i);
     }
   }
 
@@ -85,7 +85,8 @@ export class LicenseSyncService {
     const known = await this.byKeys(states);
     let created = 0;
     let updated = 0;
-    for (const state of states) {
+    for (const [i, state] of states.entries()) {
+      await turnAfter(i);
       const local = known.get(state.license_key);
       if (!local) {
         await this.insertSynced(state, state.current_activations, at);
@@ -116,7 +117,8 @@ export class LicenseSyncService {
     let updated = 0;
     const known = await this.byKeys(items);
     // A key pushed twice in one batch counts once, as last pushed.
-    for (const item of new Map(items.map((pushed) => [pushed.license_key, pushed])).values()) {
+    for (const [i, item] of [...new Map(items.map((pushed) => [pushed.license_key, pushed])).values()].entries()) {
+      await turnAfter(i);
       const local = known.get(item.license_key);
       if (!local) {
         await this.insertSynced(item, 0, at);

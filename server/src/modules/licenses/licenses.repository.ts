@@ -398,12 +398,14 @@ export class LicensesRepository {
     await this.licenses.update({ ...fields, synced_at: IsNull() }, { synced_at: at });
   }
 
+  /** Licenses not confirmed by the license server: off the event loop on SQLite (a million after a switch). */
   countPendingSync(): Promise<number> {
-    return this.licenses.countBy({ synced_at: IsNull() });
+    return this.reads.count(this.licenses.createQueryBuilder('l').where('l.synced_at IS NULL'));
   }
 
+  /** Every license (a full sync's total): off the event loop on SQLite, where a million rows take tens of ms. */
   count(): Promise<number> {
-    return this.licenses.count();
+    return this.reads.count(this.licenses.createQueryBuilder('l'));
   }
 
   async confirmAllPending(at: Date): Promise<number> {
