@@ -10,15 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  activatedServer,
-  measureExport,
-  measurePush,
-  PROBE_ENV,
-  reportExport,
-  reportPush,
-  startLicenseServer,
-} from './support/export-probe.mjs';
+import { measureHeavyWork, PROBE_ENV } from './support/export-probe.mjs';
 import { api, freePort, killChildren, MAIN, requireBuiltServer, start, stop, waitFor, portalEnv } from './support/processes.mjs';
 import { benchResults } from './support/results.mjs';
 import { seedSqliteLogs } from './support/seed-sqlite-logs.mjs';
@@ -58,20 +50,8 @@ async function main() {
     portal = start(process.execPath, [MAIN], env);
     await waitFor('the portal', health);
     const { data } = await api(base, 'POST', '/api/admin/login', ADMIN);
-    const identity = await activatedServer(base, data.token);
-    let failed = 0;
-    for (const [what, path] of [
-      ['audit rows', '/api/admin/logs/export?type=local&format=json'],
-      ['licenses', '/api/admin/licenses/export?format=json'],
-    ]) {
-      failed += reportExport(what, await measureExport(base, data.token, portal, path, identity), results) ? 0 : 1;
-    }
-    const licenseServer = await startLicenseServer();
-    try {
-      failed += reportPush('SQLite', await measurePush(base, data.token, portal, licenseServer, identity), results) ? 0 : 1;
-    } finally {
-      await licenseServer.stop();
-    }
+    const report = await measureHeavyWork(base, data.token, portal, 'SQLite');
+    const failed = report(results);
     return failed ? 1 : 0;
   } finally {
     results.save();

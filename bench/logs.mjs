@@ -19,15 +19,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, freePort, killChildren, MAIN, requireBuiltServer, ROOT, start, stop, waitFor, portalEnv } from './support/processes.mjs';
-import {
-  activatedServer,
-  measureExport,
-  measurePush,
-  PROBE_ENV,
-  reportExport,
-  reportPush,
-  startLicenseServer,
-} from './support/export-probe.mjs';
+import { measureHeavyWork, PROBE_ENV } from './support/export-probe.mjs';
 import { bearer, clientCeiling, measureLatency, requireWrk, untilIdle } from './support/latency.mjs';
 import { benchResults } from './support/results.mjs';
 import { seedMariadb, sizes } from './support/seed-mariadb.mjs';
@@ -172,24 +164,7 @@ async function main() {
       if (measured.failure) throw new Error(measured.failure);
       results.push({ kind, name, ...measured });
     }
-    const exports = [
-      ['audit rows', '/api/admin/logs/export?type=local&format=json'],
-      ['licenses', '/api/admin/licenses/export?format=json'],
-    ];
-    const exported = [];
-    const identity = await activatedServer(base, token);
-    for (const [what, path] of exports) {
-      if (!only || only.test(`export ${what}`)) exported.push([what, await measureExport(base, token, portal, path, identity)]);
-    }
-    let pushed = null;
-    if (!only || only.test('push')) {
-      const licenseServer = await startLicenseServer();
-      try {
-        pushed = await measurePush(base, token, portal, licenseServer, identity);
-      } finally {
-        await licenseServer.stop();
-      }
-    }
+    const reportHeavyWork = await measureHeavyWork(base, token, portal, 'MariaDB', (name) => !only || only.test(name));
 
     console.log('\nCall (10 concurrent)                    p50 ms   p95 ms   target');
     let failed = 0;
@@ -207,8 +182,7 @@ async function main() {
         `  ${pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(34)} ${r.p50.toFixed(1).padStart(7)}  ${r.p95.toFixed(1).padStart(7)}   < ${targets[r.kind]}`,
       );
     }
-    for (const [what, figures] of exported) failed += reportExport(what, figures, saved) ? 0 : 1;
-    if (pushed) failed += reportPush('MariaDB', pushed, saved) ? 0 : 1;
+    failed += reportHeavyWork(saved);
     return failed ? 1 : 0;
   } finally {
     saved.save();

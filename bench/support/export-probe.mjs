@@ -87,7 +87,7 @@ async function probedWhile(base, identity, portal, work) {
 }
 
 /** A streaming server activated on a new license of the portal: the validate probe's identity. */
-export async function activatedServer(base, token) {
+async function activatedServer(base, token) {
   const expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
   const { data: license } = await api(
     base,
@@ -106,7 +106,7 @@ export async function activatedServer(base, token) {
  * Streams `path` (a JSON export: one row per line) as the admin, while the probes ask (`identity`: the validate
  * probe's activated server); returns rows, bytes, seconds, RSS growth and the probes' figures.
  */
-export async function measureExport(base, token, portal, path, identity) {
+async function measureExport(base, token, portal, path, identity) {
   const pid = portal.child.pid;
   let baseline = 0;
   let peak = 0;
@@ -131,7 +131,7 @@ export async function measureExport(base, token, portal, path, identity) {
 }
 
 /** Another portal (SQLite, empty) that accepts license-server sync: the target of a full push. */
-export async function startLicenseServer() {
+async function startLicenseServer() {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-license-server-'));
   const port = await freePort();
   const token = randomBytes(24).toString('base64url');
@@ -157,7 +157,7 @@ export async function startLicenseServer() {
  * which starts a full sync of every version, license and seat-holding device, and probes for `seconds` while it runs
  * (or until it completes); then points the portal back at itself. Returns what it pushed and the probes' figures.
  */
-export async function measurePush(base, token, portal, server, identity, seconds = 20) {
+async function measurePush(base, token, portal, server, identity, seconds = 20) {
   const setting = (key, value) => api(base, 'PATCH', '/api/admin/settings', { key, value }, token);
   const fullSync = async () => (await api(base, 'GET', '/api/admin/license-server', undefined, token)).data.full_sync;
   try {
@@ -209,7 +209,7 @@ function reportProbes(what, m, results) {
  * Prints the push's figures (what it pushed, at what rate) and its probes against p99 < 50 ms, adds them to
  * `results`; returns whether it passed (the push must have moved on, and both probes met their target).
  */
-export function reportPush(engine, m, results) {
+function reportPush(engine, m, results) {
   const { versions, licenses, devices, phase, status } = m.run;
   const moved = versions.done + licenses.done + devices.done > 0;
   const rate = licenses.done / m.seconds;
@@ -232,7 +232,7 @@ export function reportPush(engine, m, results) {
  * Prints the export's line against the targets (≥ 50,000 rows/s, RSS growth < 100 MB, health p99 < 50 ms) and adds
  * its figures to `results` (bench/support/results.mjs) when given; returns whether it passed.
  */
-export function reportExport(what, e, results) {
+function reportExport(what, e, results) {
   const rate = e.rows / e.seconds;
   const pass = rate >= 50_000 && e.rssGrowth < 100 * 1024 ** 2;
   console.log(
@@ -247,4 +247,35 @@ export function reportExport(what, e, results) {
     target: { op: '<', value: 100 },
   });
   return reportProbes(`the export of ${what}`, e, results) && pass;
+}
+
+/** What bench:exports and bench:logs measure of heavy work: both exports, then 20 s of a full push. */
+const HEAVY_WORK = [
+  { name: 'export audit rows', what: 'audit rows', path: '/api/admin/logs/export?type=local&format=json' },
+  { name: 'export licenses', what: 'licenses', path: '/api/admin/licenses/export?format=json' },
+  { name: 'push' },
+];
+
+/**
+ * Measures the heavy work whose name `wanted` accepts (`export audit rows`, `export licenses`, `push`), each with
+ * the probes; returns a function that prints and records them (see reportExport, reportPush) and counts the misses.
+ */
+export async function measureHeavyWork(base, token, portal, engine, wanted = () => true) {
+  const identity = await activatedServer(base, token);
+  const measured = [];
+  for (const work of HEAVY_WORK.filter(({ name }) => wanted(name))) {
+    if (work.path) {
+      const figures = await measureExport(base, token, portal, work.path, identity);
+      measured.push((results) => reportExport(work.what, figures, results));
+      continue;
+    }
+    const licenseServer = await startLicenseServer();
+    try {
+      const figures = await measurePush(base, token, portal, licenseServer, identity);
+      measured.push((results) => reportPush(engine, figures, results));
+    } finally {
+      await licenseServer.stop();
+    }
+  }
+  return (results) => measured.reduce((missed, report) => missed + (report(results) ? 0 : 1), 0);
 }
