@@ -4,7 +4,8 @@
 // BENCH_ROUNDS times (default 3), and prints the median performance score, accessibility and best practices against
 // the targets (performance >= 95, accessibility 100, best practices >= 95), with the metrics and what cost points.
 // A benchmark that prints, not a test: simulated throttling makes performance vary by a few points between runs.
-// The portal gzips the web client's text itself, so the pages are measured as it serves them.
+// The portal serves the web client's files precompressed (brotli or gzip twins written at build time), so the pages
+// are measured as it serves them.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
