@@ -537,7 +537,7 @@ export class AccessLogStore {
           // values found in many segments (a path every admin calls), the walk passes by the segments without them
           // unread: a busy portal's newest segments may hold none (its heartbeats, or a benchmark's own calls).
           const few = holding ? null : await this.fewValues(conditions);
-          const walk: Segments = this.walk(query, reads, holding ?? (few && this.holding(few, reads)) ?? undefined);
+          const walk: Segments = this.walk(query, reads, few ? this.holding(few, reads) : holding);
           walk.atLeast = least;
           return walk;
         }
