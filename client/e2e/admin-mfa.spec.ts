@@ -40,7 +40,15 @@ test.describe('two-factor sign-in for administrators', () => {
     await expect(card.getByTestId('mfa-state')).toHaveText('Off');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
+    // Setting up takes the password: a stolen session alone cannot enrol another authenticator.
     await card.getByRole('button', { name: 'Set up' }).click();
+    const setupDialog = page.getByRole('dialog', { name: 'Set up' });
+    await setupDialog.getByLabel('Current password').fill('not-my-password');
+    await setupDialog.getByRole('button', { name: 'Set up' }).click();
+    await expect(setupDialog.getByText('Current password is incorrect.')).toBeVisible();
+    await setupDialog.getByLabel('Current password').fill(admin.password);
+    await setupDialog.getByRole('button', { name: 'Set up' }).click();
+    await expect(setupDialog).toBeHidden();
     await expect(card.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
     const secret = ((await card.getByTestId('mfa-secret').textContent()) ?? '').replace(/\s/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);

@@ -298,6 +298,57 @@ describe(`fuzzing every operation in openapi.yaml (${process.env.TEST_DB}, seed 
     expect(operations.filter((operation) => operation.adminOnly).length).toBeGreaterThan(40);
   });
 
+  /** Days and times that do not exist, in the shapes a date field takes: each must be a 400 naming the field. */
+  const IMPOSSIBLE_DATES = ['2026-13-45', '2026-12-32', '2026-00-10', '2026-02-29', '2026-02-30T10:00:00Z', '2026-06-01T24:30:00Z'];
+  const isDate = (schema: Schema) => ['date', 'date-time'].includes(resolveSchema(schema, components).format ?? '');
+
+  it('refuses an impossible date in every date parameter and top-level date field with a 400 naming it', async () => {
+    const checked: string[] = [];
+    for (const operation of operations) {
+      const caller: Caller = operation.schemes.includes('sync-token') && !operation.schemes.includes('bearer') ? 'sync' : 'admin';
+      const path = operation.path.replace(/\{[^}]+\}/g, String(knownIds[0]));
+      const dateQueries = operation.parameters.filter((parameter) => parameter.in === 'query' && isDate(parameter.schema));
+      const body = operation.body && resolveSchema(operation.body.schema, components);
+      const dateFields = Object.entries(body?.properties ?? {})
+        .filter(([, property]) => isDate(property))
+        .map(([name]) => name);
+      for (const field of [...dateQueries.map((parameter) => parameter.name), ...dateFields]) {
+        for (const value of IMPOSSIBLE_DATES) {
+          const inQuery = dateQueries.some((parameter) => parameter.name === field);
+          const base =
+            body && !inQuery ? (fc.sample(validValue(body, components), { seed: SEED, numRuns: 1 })[0] as Record<string, unknown>) : {};
+          const payload: Payload = inQuery
+            ? { kind: 'none' }
+            : operation.body!.contentType === 'multipart/form-data'
+              ? {
+                  kind: 'multipart',
+                  fields: [
+                    ...Object.entries(base)
+                      .filter(([name]) => name !== field && name !== 'file')
+                      .map(([name, v]): [string, string] => [name, asText(v)]),
+                    [field, value],
+                  ],
+                }
+              : { kind: 'json', value: { ...base, [field]: value } };
+          const response = await send(operation, caller, { path, query: inQuery ? `${field}=${encode(value)}` : '', payload });
+          const said = `${operation.name} ${field}=${value} → ${response.status} ${String(response.text).slice(0, 300)}`;
+          if (response.status !== 400 || !Object.keys(response.body.errors ?? {}).includes(field)) throw new Error(said);
+          await keepSignedIn();
+        }
+        checked.push(`${operation.name} ${field}`);
+      }
+    }
+    // The dashboard's download statistics, the log filters and exports, license expiries and version release dates.
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        'GET /api/admin/stats/downloads to',
+        'GET /api/admin/logs/access from',
+        'POST /api/admin/upload release_date',
+      ]),
+    );
+    expect(checked.length).toBeGreaterThan(10);
+  });
+
   const callers: Caller[] = ['anonymous', 'client', 'admin', 'sync'];
   it.each(callers)('never answers 5xx, nor 2xx where the security does not admit the caller: %s', async (caller) => {
     for (const operation of operations) {

@@ -1,5 +1,6 @@
 import { RecoveryCodeEntity } from '../modules/auth/recovery-code.entity';
 import { SessionEntity } from '../modules/auth/session.entity';
+import { SpentMfaChallengeEntity } from '../modules/auth/spent-mfa-challenge.entity';
 import { UserMfaEntity } from '../modules/auth/user-mfa.entity';
 import { DeviceEntity } from '../modules/devices/device.entity';
 import { DistributionFileEntity } from '../modules/distribution-files/distribution-file.entity';
@@ -24,6 +25,7 @@ export const ENTITIES = [
   SessionEntity,
   UserMfaEntity,
   RecoveryCodeEntity,
+  SpentMfaChallengeEntity,
   SettingEntity,
   OrderEntity,
   LicenseEntity,

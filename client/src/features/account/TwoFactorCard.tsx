@@ -18,6 +18,7 @@ import { MfaSetupPanel } from '../../components/mfa/MfaSetupPanel';
 import { RecoveryCodesPanel } from '../../components/mfa/RecoveryCodesPanel';
 import { SuccessAlert } from '../../components/SuccessAlert';
 import { localizeServerMessage } from '../../lib/server-messages';
+import type { MessageId } from '../../i18n/message-id';
 
 /** Six digits are a code from the app; anything else is taken for a recovery code. */
 const secondFactor = (entered: string): SecondFactorDto => {
@@ -33,7 +34,7 @@ export function TwoFactorCard() {
   const setup = useStartMfaSetup();
   const enable = useEnableMfa();
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [dialog, setDialog] = useState<'renew' | 'disable' | null>(null);
+  const [dialog, setDialog] = useState<DialogKind | null>(null);
   const [notice, setNotice] = useState<'turnedOn' | 'turnedOff' | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: getGetMfaStatusQueryKey() });
   const localize = (message: string) => localizeServerMessage(intl, message);
@@ -118,8 +119,7 @@ export function TwoFactorCard() {
               <Text fz="sm">
                 <FormattedMessage id="mfa.card.offText" />
               </Text>
-              {setup.error && <ErrorAlert>{localize(setup.error.message)}</ErrorAlert>}
-              <Button style={{ alignSelf: 'flex-start' }} loading={setup.isPending} onClick={() => setup.mutate()}>
+              <Button style={{ alignSelf: 'flex-start' }} onClick={() => setDialog('setup')}>
                 <FormattedMessage id="mfa.card.setUp" />
               </Button>
             </>
@@ -129,6 +129,7 @@ export function TwoFactorCard() {
 
       <SecondFactorDialog
         kind={dialog}
+        setup={setup}
         onClose={() => setDialog(null)}
         onRenewed={(renewed) => {
           setDialog(null);
@@ -145,14 +146,27 @@ export function TwoFactorCard() {
   );
 }
 
-/** Asks for what renewing the codes (a second factor) or turning it off (the password too) takes. */
+type DialogKind = 'setup' | 'renew' | 'disable';
+/** What each dialog asks for, its title and its text. */
+const DIALOGS: Record<DialogKind, { password: boolean; factor: boolean; title: MessageId; text: MessageId }> = {
+  setup: { password: true, factor: false, title: 'mfa.card.setUp', text: 'mfa.card.setUpText' },
+  renew: { password: false, factor: true, title: 'mfa.card.renewCodes', text: 'mfa.card.renewText' },
+  disable: { password: true, factor: true, title: 'mfa.card.turnOff', text: 'mfa.card.turnOffText' },
+};
+
+/**
+ * Asks for what setting up an authenticator (the password), renewing the codes (a second factor) or turning it off
+ * (both) takes. The set-up's answer (the new secret) belongs to the card, which shows it once the dialog closes.
+ */
 function SecondFactorDialog({
   kind,
+  setup,
   onClose,
   onRenewed,
   onDisabled,
 }: {
-  kind: 'renew' | 'disable' | null;
+  kind: DialogKind | null;
+  setup: ReturnType<typeof useStartMfaSetup<ApiError>>;
   onClose: () => void;
   onRenewed: (codes: string[]) => void;
   onDisabled: () => void;
@@ -162,8 +176,9 @@ function SecondFactorDialog({
   const disable = useDisableMfa();
   const [password, setPassword] = useState('');
   const [factor, setFactor] = useState('');
-  const pending = renew.isPending || disable.isPending;
-  const failure = kind === 'renew' ? renew.error : disable.error;
+  const asks = DIALOGS[kind ?? 'renew'];
+  const pending = renew.isPending || disable.isPending || setup.isPending;
+  const failure = kind === 'renew' ? renew.error : kind === 'setup' ? setup.error : disable.error;
   const fieldErrors = failure instanceof ApiError ? failure.fieldErrors : {};
   const localize = (message: string) => localizeServerMessage(intl, message);
 
@@ -172,6 +187,7 @@ function SecondFactorDialog({
     setFactor('');
     renew.reset();
     disable.reset();
+    if (kind === 'setup') setup.reset();
     onClose();
   };
 
@@ -182,7 +198,17 @@ function SecondFactorDialog({
       setFactor('');
       setPassword('');
     };
-    if (kind === 'renew')
+    if (kind === 'setup')
+      setup.mutate(
+        { data: { password } },
+        {
+          onSuccess: () => {
+            done();
+            onClose();
+          },
+        },
+      );
+    else if (kind === 'renew')
       renew.mutate(
         { data: proof },
         {
@@ -208,16 +234,16 @@ function SecondFactorDialog({
     <Modal
       opened={kind !== null}
       onClose={close}
-      title={intl.formatMessage({ id: kind === 'renew' ? 'mfa.card.renewCodes' : 'mfa.card.turnOff' })}
+      title={intl.formatMessage({ id: asks.title })}
       closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <Text fz="sm">
-            <FormattedMessage id={kind === 'renew' ? 'mfa.card.renewText' : 'mfa.card.turnOffText'} />
+            <FormattedMessage id={asks.text} />
           </Text>
           {failure && !Object.keys(fieldErrors).length && <ErrorAlert>{localize(failure.message)}</ErrorAlert>}
-          {kind === 'disable' && (
+          {asks.password && (
             <PasswordInput
               label={intl.formatMessage({ id: 'fields.currentPassword' })}
               autoComplete="current-password"
@@ -227,22 +253,29 @@ function SecondFactorDialog({
               error={fieldErrors.password?.map(localize).join(', ')}
             />
           )}
-          <TextInput
-            label={intl.formatMessage({ id: 'fields.codeOrRecovery' })}
-            autoComplete="one-time-code"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            value={factor}
-            onChange={(event) => setFactor(event.currentTarget.value)}
-            error={[...(fieldErrors.code ?? []), ...(fieldErrors.recovery_code ?? [])].map(localize).join(', ') || undefined}
-          />
+          {asks.factor && (
+            <TextInput
+              label={intl.formatMessage({ id: 'fields.codeOrRecovery' })}
+              autoComplete="one-time-code"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              value={factor}
+              onChange={(event) => setFactor(event.currentTarget.value)}
+              error={[...(fieldErrors.code ?? []), ...(fieldErrors.recovery_code ?? [])].map(localize).join(', ') || undefined}
+            />
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               <FormattedMessage id="common.cancel" />
             </Button>
-            <Button type="submit" color={kind === 'disable' ? 'red' : undefined} loading={pending} disabled={!factor.trim()}>
-              <FormattedMessage id={kind === 'renew' ? 'mfa.card.renewCodes' : 'mfa.card.turnOff'} />
+            <Button
+              type="submit"
+              color={kind === 'disable' ? 'red' : undefined}
+              loading={pending}
+              disabled={(asks.factor && !factor.trim()) || (asks.password && !password)}
+            >
+              <FormattedMessage id={asks.title} />
             </Button>
           </Group>
         </Stack>

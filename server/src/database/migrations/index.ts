@@ -17,6 +17,7 @@ import { UserSearchTrigrams1764800000000 } from './1764800000000-UserSearchTrigr
 import { FileVersionOrder1764900000000 } from './1764900000000-FileVersionOrder';
 import { AccessLogSqliteIndexes1765000000000 } from './1765000000000-AccessLogSqliteIndexes';
 import { FileArchitectureIndex1765200000000 } from './1765200000000-FileArchitectureIndex';
+import { AccountSecurity1765300000000 } from './1765300000000-AccountSecurity';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   AccessLogSqliteIndexes1765000000000,
   AccessLogSegments1765100000000,
   FileArchitectureIndex1765200000000,
+  AccountSecurity1765300000000,
 ];

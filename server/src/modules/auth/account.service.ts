@@ -9,8 +9,8 @@ import { APP_CONFIG } from '../../config/config.module';
 import { MailService } from '../mail/mail.service';
 import { userTypeOf } from '../users/dto/admin-user.dto';
 import type { UserEntity } from '../users/users.service';
-import { PasswordHasher, UsersService } from '../users/users.service';
-import { forHowLong } from './auth.service';
+import { PasswordHasher, pendingEmailOf, UsersService } from '../users/users.service';
+import { forHowLong, linksVoided } from './auth.service';
 import { ChangeEmailDto, ChangePasswordDto, ProfileDto, SessionDto, UpdateProfileDto } from './dto/account.dto';
 import { SessionsService } from './sessions.service';
 
@@ -75,6 +75,7 @@ export class AccountService implements BeforeApplicationShutdown {
           `Hello ${account.first_name || account.email},`,
           '',
           `The password of your StreamHub account was changed at ${new Date().toISOString()} from its profile page, and every other device signed in to it was signed out.`,
+          ...linksVoided(pendingEmailOf(account)),
           '',
           `If this was not you, reset your password at once at ${this.config.publicUrl}/forgot-password and tell us.`,
         ].join('\n'),
@@ -131,7 +132,7 @@ export class AccountService implements BeforeApplicationShutdown {
         text: [
           `Hello ${user.first_name || previousEmail},`,
           '',
-          `The e-mail address of your StreamHub account is now ${user.email}; sign in with it from now on.`,
+          `The e-mail address of your StreamHub account is now ${user.email}; sign in with it from now on. Links mailed before (password reset) no longer work.`,
           '',
           `If this was not you, tell us at once.`,
         ].join('\n'),
@@ -164,7 +165,7 @@ export class AccountService implements BeforeApplicationShutdown {
 }
 
 function toProfile(user: UserEntity): ProfileDto {
-  const pending = user.pending_email && user.pending_email_expires && user.pending_email_expires.getTime() > Date.now();
+  const pending = pendingEmailOf(user);
   return {
     id: user.id,
     email: user.email,
@@ -174,7 +175,7 @@ function toProfile(user: UserEntity): ProfileDto {
     phone: user.phone,
     country: user.country,
     user_type: userTypeOf(user.role),
-    pending_email: pending ? user.pending_email : null,
+    pending_email: pending,
     pending_email_expires: pending ? user.pending_email_expires : null,
   };
 }

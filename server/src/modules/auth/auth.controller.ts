@@ -121,17 +121,17 @@ export class AuthController {
 
   /**
    * The second step of an admin sign-in with two-factor sign-in: the mfa_token of the password step and a code from
-   * the authenticator app (each code is taken once) or a recovery code (each works once). Wrong codes are limited
-   * per account and per client address.
+   * the authenticator app (each code is taken once) or a recovery code (each works once). The mfa_token gives one
+   * session. Wrong codes are limited per account and per client address.
    */
   @Public()
   @Post('admin/login/mfa')
   @Audit('auth.admin_login_mfa', 'Admin sign-in, second step')
   @HttpCode(200)
   async adminLoginMfa(@Body() dto: AdminLoginMfaDto, @Req() request: Request): Promise<AdminSessionResponseDto> {
-    const user = await this.auth.mfaChallengeUser(dto.mfa_token, 'verify');
-    setAuditActor(request, user);
-    return { success: true, data: await this.auth.completeAdminLogin(user, dto, clientOf(request)) };
+    const challenge = await this.auth.mfaChallenge(dto.mfa_token, 'verify');
+    setAuditActor(request, challenge.user);
+    return { success: true, data: await this.auth.completeAdminLogin(challenge, dto, clientOf(request)) };
   }
 
   /** ADMIN_REQUIRE_MFA: an admin without two-factor sign-in sets up an authenticator during the sign-in (the secret is shown once). */
@@ -140,7 +140,7 @@ export class AuthController {
   @Audit('auth.mfa_setup', 'Two-factor set-up started at sign-in')
   @HttpCode(200)
   async adminLoginMfaSetup(@Body() dto: MfaTokenDto, @Req() request: Request): Promise<MfaSetupResponseDto> {
-    const user = await this.auth.mfaChallengeUser(dto.mfa_token, 'enroll');
+    const { user } = await this.auth.mfaChallenge(dto.mfa_token, 'enroll');
     setAuditActor(request, user);
     return { success: true, data: await this.mfa.beginEnrolment(user) };
   }
@@ -151,9 +151,9 @@ export class AuthController {
   @Audit('auth.mfa_enable', 'Two-factor sign-in turned on at sign-in')
   @HttpCode(200)
   async adminLoginMfaEnable(@Body() dto: AdminLoginMfaEnableDto, @Req() request: Request): Promise<AdminEnrolledSessionResponseDto> {
-    const user = await this.auth.mfaChallengeUser(dto.mfa_token, 'enroll');
-    setAuditActor(request, user);
-    return { success: true, data: await this.auth.completeAdminEnrolment(user, dto.code, clientOf(request)) };
+    const challenge = await this.auth.mfaChallenge(dto.mfa_token, 'enroll');
+    setAuditActor(request, challenge.user);
+    return { success: true, data: await this.auth.completeAdminEnrolment(challenge, dto.code, clientOf(request)) };
   }
 
   /** Ends this session: the token stops working at once. */

@@ -17,12 +17,13 @@ import { MfaController } from './mfa.controller';
 import { MfaService } from './mfa.service';
 import { RecoveryCodeEntity } from './recovery-code.entity';
 import { SessionEntity } from './session.entity';
+import { SpentMfaChallengeEntity } from './spent-mfa-challenge.entity';
 import { UserMfaEntity } from './user-mfa.entity';
 import { SessionsService } from './sessions.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([SessionEntity, UserMfaEntity, RecoveryCodeEntity]),
+    TypeOrmModule.forFeature([SessionEntity, UserMfaEntity, RecoveryCodeEntity, SpentMfaChallengeEntity]),
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => {

@@ -17,7 +17,7 @@ import {
   LoginResponseDto,
   RegisterDto,
 } from './dto/auth.dto';
-import { MfaChallenges } from './mfa-challenges';
+import { MfaChallenge, MfaChallenges } from './mfa-challenges';
 import { MfaProof, MfaService } from './mfa.service';
 import { toSessionUser } from './session-user';
 import { SessionsService } from './sessions.service';
@@ -121,10 +121,11 @@ export class AuthService implements BeforeApplicationShutdown {
     this.afterAnswer.run('Password reset mail', () => this.sendResetMail(email));
   }
 
-  /** Sets the new password with a reset token, once; every session of the account ends. */
+  /** Sets the new password with a reset token, once; every session and every other mailed link of the account ends. */
   async resetPassword(token: string, password: string): Promise<UserEntity> {
-    const user = await this.users.resetPassword(token, password);
-    if (!user) throw ApiError.badRequest(RESET_LINK_INVALID);
+    const reset = await this.users.resetPassword(token, password);
+    if (!reset) throw ApiError.badRequest(RESET_LINK_INVALID);
+    const { user, voidedEmail } = reset;
     await this.sessions.endAllOf(user.id);
     this.afterAnswer.run('Password changed mail', () =>
       this.mail.send({
@@ -134,6 +135,7 @@ export class AuthService implements BeforeApplicationShutdown {
           `Hello ${user.first_name || user.email},`,
           '',
           `The password of your StreamHub account was changed at ${new Date().toISOString()} through a reset link, and every device signed in to it was signed out.`,
+          ...linksVoided(voidedEmail),
           '',
           `If this was not you, reset your password at once at ${this.config.publicUrl}/forgot-password and tell us.`,
         ].join('\n'),
@@ -163,21 +165,26 @@ export class AuthService implements BeforeApplicationShutdown {
     return { success: true, data: await this.adminSession(user, client) };
   }
 
-  /** The admin a second-step token was issued to (401 when it has expired or no longer fits the account). */
-  mfaChallengeUser(token: string, stage: 'verify' | 'enroll'): Promise<UserEntity> {
+  /** A second-step token and the admin it was issued to (401 when it has expired, was spent, or no longer fits the account). */
+  mfaChallenge(token: string, stage: 'verify' | 'enroll'): Promise<MfaChallenge> {
     return this.challenges.read(token, stage);
   }
 
-  /** The second step: a code or a recovery code, then the session. */
-  async completeAdminLogin(user: UserEntity, proof: MfaProof, client: ClientInfo): Promise<AdminSessionDataDto> {
-    await this.mfa.verify(user, proof, client.ip);
-    return this.adminSession(user, client);
+  /** The second step: a code or a recovery code, then the session; the challenge gives no other. */
+  async completeAdminLogin(challenge: MfaChallenge, proof: MfaProof, client: ClientInfo): Promise<AdminSessionDataDto> {
+    await this.mfa.verify(challenge.user, proof, client.ip);
+    await this.challenges.spend(challenge);
+    return this.adminSession(challenge.user, client, true);
   }
 
-  /** Confirms the authenticator an admin set up during sign-in: two-factor sign-in is on, and the session begins. */
-  async completeAdminEnrolment(user: UserEntity, code: string, client: ClientInfo): Promise<AdminEnrolledSessionDto> {
-    const recoveryCodes = await this.mfa.completeEnrolment(user, code, client.ip);
-    return { ...(await this.adminSession(user, client)), recovery_codes: recoveryCodes };
+  /**
+   * Confirms the authenticator an admin set up during sign-in: two-factor sign-in is on, every earlier session of
+   * the account ends, and the session begins (enrolment happens once, so the challenge cannot give a second).
+   */
+  async completeAdminEnrolment(challenge: MfaChallenge, code: string, client: ClientInfo): Promise<AdminEnrolledSessionDto> {
+    const recoveryCodes = await this.mfa.completeEnrolment(challenge.user, code, client.ip, null);
+    const user = await this.users.get(challenge.user.id);
+    return { ...(await this.adminSession(user, client, true)), recovery_codes: recoveryCodes };
   }
 
   logout(sessionId: string): Promise<void> {
@@ -201,14 +208,14 @@ export class AuthService implements BeforeApplicationShutdown {
     return user;
   }
 
-  private async adminSession(user: UserEntity, client: ClientInfo): Promise<AdminSessionDataDto> {
+  private async adminSession(user: UserEntity, client: ClientInfo, secondFactor = false): Promise<AdminSessionDataDto> {
     const admin = toSessionUser(user);
-    return { token: await this.startSession(user, client), admin: { ...admin, first_name: admin.first_name || 'Admin' } };
+    return { token: await this.startSession(user, client, secondFactor), admin: { ...admin, first_name: admin.first_name || 'Admin' } };
   }
 
-  private async startSession(user: UserEntity, client: ClientInfo): Promise<string> {
+  private async startSession(user: UserEntity, client: ClientInfo, secondFactor = false): Promise<string> {
     await this.users.recordLogin(user.id);
-    return this.sessions.start(user, client);
+    return this.sessions.start(user, client, secondFactor);
   }
 
   private async sendResetMail(email: string): Promise<void> {
@@ -253,6 +260,20 @@ export class AuthService implements BeforeApplicationShutdown {
       return false;
     }
   }
+}
+
+/**
+ * What a password-changed notice says of the links it voided: always that links mailed before no longer work, and
+ * by name the new address a pending change would have moved the account to (someone with the old password may
+ * have asked for it).
+ */
+export function linksVoided(voidedEmail: string | null): string[] {
+  return [
+    '',
+    voidedEmail
+      ? `The change of your e-mail address to ${voidedEmail} that was waiting for confirmation is cancelled, and every link mailed before (password reset, e-mail confirmation) no longer works.`
+      : 'Every link mailed before (password reset, e-mail confirmation) no longer works.',
+  ];
 }
 
 /** '1 hour', '3 hours', '45 minutes': how long a mailed link works, as the mail says it. */

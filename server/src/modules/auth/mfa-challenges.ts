@@ -1,10 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { Cron, CronExpression } from '@nestjs/schedule';
+import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import { LessThan, Repository } from 'typeorm';
 import { ApiError } from '../../common/api-error';
+import { isUniqueViolation } from '../../database/driver-errors';
 import type { UserEntity } from '../users/users.service';
 import { UsersService } from '../users/users.service';
 import { JWT_ALGORITHM } from './sessions.service';
+import { SpentMfaChallengeEntity } from './spent-mfa-challenge.entity';
 
 export const MFA_STAGES = ['verify', 'enroll'] as const;
 /** The second step of an admin sign-in: a code ('verify'), or first setting up an authenticator ('enroll'). */
@@ -20,14 +25,26 @@ interface ChallengeClaims {
   stage: MfaStage;
   /** The user's token_version: a password change or deactivation voids a challenge in flight. */
   ver: number;
+  jti?: string;
+  exp?: number;
+}
+
+/** A second-step token that checked out, and the admin it was issued to. */
+export interface MfaChallenge {
+  user: UserEntity;
+  id: string;
+  expiresAt: Date;
 }
 
 /** What the password step of an admin sign-in hands to the second step: a short-lived signed token, never a session. */
 @Injectable()
 export class MfaChallenges {
+  private readonly logger = new Logger('MfaChallenges');
+
   constructor(
     private readonly jwt: JwtService,
     private readonly users: UsersService,
+    @InjectRepository(SpentMfaChallengeEntity) private readonly spent: Repository<SpentMfaChallengeEntity>,
   ) {}
 
   issue(user: UserEntity, stage: MfaStage): Promise<string> {
@@ -40,18 +57,38 @@ export class MfaChallenges {
     });
   }
 
-  /** The admin a challenge of this stage was issued to, while it is good; otherwise 401. */
-  async read(token: string, stage: MfaStage): Promise<UserEntity> {
+  /** A challenge of this stage and the admin it was issued to, while it is good and not spent; otherwise 401. */
+  async read(token: string, stage: MfaStage): Promise<MfaChallenge> {
     let claims: ChallengeClaims;
     try {
       claims = await this.jwt.verifyAsync<ChallengeClaims>(token, { algorithms: [JWT_ALGORITHM], issuer: ISSUER });
     } catch {
       throw ApiError.unauthorized(CHALLENGE_EXPIRED);
     }
-    if (claims.stage !== stage || typeof claims.sub !== 'number') throw ApiError.unauthorized(CHALLENGE_EXPIRED);
-    const user = await this.users.find(claims.sub);
-    if (!user || !user.is_active || user.role !== 'admin' || user.token_version !== claims.ver)
+    if (claims.stage !== stage || typeof claims.sub !== 'number' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number')
       throw ApiError.unauthorized(CHALLENGE_EXPIRED);
-    return user;
+    const [user, spent] = await Promise.all([this.users.find(claims.sub), this.spent.existsBy({ id: claims.jti })]);
+    if (spent || !user || !user.is_active || user.role !== 'admin' || user.token_version !== claims.ver)
+      throw ApiError.unauthorized(CHALLENGE_EXPIRED);
+    return { user, id: claims.jti, expiresAt: new Date(claims.exp * 1000) };
+  }
+
+  /**
+   * Spends a challenge that just gave its admin a session: it gives no second one, even with another code or a
+   * recovery code. Of two racing successes one spends it and the other gets 401.
+   */
+  async spend(challenge: MfaChallenge): Promise<void> {
+    try {
+      await this.spent.insert({ id: challenge.id, expires_at: challenge.expiresAt });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw ApiError.unauthorized(CHALLENGE_EXPIRED);
+      throw error;
+    }
+  }
+
+  @Cron(CronExpression.EVERY_HOUR)
+  async purgeExpired(): Promise<void> {
+    const { affected } = await this.spent.delete({ expires_at: LessThan(new Date()) });
+    if (affected) this.logger.debug(`Forgot ${affected} spent sign-in challenges past their expiry`);
   }
 }

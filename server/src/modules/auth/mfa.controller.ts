@@ -6,7 +6,7 @@ import { Audit } from '../../common/audit.decorator';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { MfaCodeDto, SecondFactorDto } from './dto/auth.dto';
-import { DisableMfaDto, MfaSetupResponseDto, MfaStatusResponseDto, RecoveryCodesResponseDto } from './dto/mfa.dto';
+import { DisableMfaDto, MfaSetupResponseDto, MfaStatusResponseDto, RecoveryCodesResponseDto, StartMfaSetupDto } from './dto/mfa.dto';
 import { MfaService } from './mfa.service';
 
 const ipOf = (request: Request) => request.ip ?? 'unknown';
@@ -23,20 +23,26 @@ export class MfaController {
     return { success: true, data: { ...(await this.mfa.status(user.id)), required: this.mfa.required } };
   }
 
-  /** Starts setting up an authenticator: a new secret (shown this once) and its QR code; it counts once confirmed with a code. */
+  /**
+   * Starts setting up an authenticator, with the account's password: a new secret (shown this once) and its QR code;
+   * it counts once confirmed with a code.
+   */
   @Post('setup')
   @Audit('auth.mfa_setup', 'Two-factor set-up started')
   @HttpCode(200)
-  async startMfaSetup(@CurrentUser() user: AuthUser): Promise<MfaSetupResponseDto> {
-    return { success: true, data: await this.mfa.beginEnrolment(user) };
+  async startMfaSetup(@Body() dto: StartMfaSetupDto, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<MfaSetupResponseDto> {
+    return { success: true, data: await this.mfa.beginEnrolmentWithPassword(user, dto.password, ipOf(request)) };
   }
 
-  /** Confirms the authenticator with its first code: two-factor sign-in is on, and ten recovery codes are shown once. */
+  /**
+   * Confirms the authenticator with its first code: two-factor sign-in is on, ten recovery codes are shown once, and
+   * every other session of the account ends.
+   */
   @Post('enable')
   @Audit('auth.mfa_enable', 'Two-factor sign-in turned on')
   @HttpCode(200)
   async enableMfa(@Body() dto: MfaCodeDto, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<RecoveryCodesResponseDto> {
-    const recoveryCodes = await this.mfa.completeEnrolment(user, dto.code, ipOf(request));
+    const recoveryCodes = await this.mfa.completeEnrolment(user, dto.code, ipOf(request), user.sessionId);
     return { success: true, message: 'Two-factor sign-in is on.', data: { recovery_codes: recoveryCodes } };
   }
 

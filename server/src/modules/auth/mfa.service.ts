@@ -11,6 +11,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { PasswordHasher, UsersService } from '../users/users.service';
 import { RecoveryCodeEntity } from './recovery-code.entity';
+import { SessionsService } from './sessions.service';
 import { UserMfaEntity } from './user-mfa.entity';
 
 /** What the authenticator app is told: the issuer it lists the account under. */
@@ -72,6 +73,7 @@ export class MfaService {
     private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly hasher: PasswordHasher,
+    private readonly sessions: SessionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     limits: RateLimits,
   ) {
@@ -99,6 +101,15 @@ export class MfaService {
     return !!(await this.authenticators.findOneBy({ user_id: userId }))?.enabled_at;
   }
 
+  /**
+   * A fresh secret for a signed-in admin, with the account's password (a stolen session alone cannot enrol the
+   * thief's authenticator); 400 naming the password when it is wrong, counted like a wrong code.
+   */
+  async beginEnrolmentWithPassword(user: { id: number; email: string }, password: string, ip: string): Promise<MfaSetup> {
+    await this.checkPassword(user.id, password, ip);
+    return this.beginEnrolment(user);
+  }
+
   /** A fresh secret, pending until confirmed by a first code; replaces a pending one, never an enabled one. */
   async beginEnrolment(user: { id: number; email: string }): Promise<MfaSetup> {
     if (await this.isEnabled(user.id)) throw ApiError.conflict(MFA_ALREADY_ON);
@@ -111,8 +122,12 @@ export class MfaService {
     return { secret: secret.base32, otpauth_url: url, qr_code: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
   }
 
-  /** Confirms the pending enrolment with a first code: two-factor sign-in is on, with ten recovery codes (shown once). */
-  async completeEnrolment(user: { id: number; email: string }, code: string, ip: string): Promise<string[]> {
+  /**
+   * Confirms the pending enrolment with a first code: two-factor sign-in is on, with ten recovery codes (shown once).
+   * Every other session of the account ends (they began without a second factor); `keepSession`, the session the
+   * admin enrolled in, lives on as one that passed it (null at the sign-in, where the session comes after).
+   */
+  async completeEnrolment(user: { id: number; email: string }, code: string, ip: string, keepSession: string | null): Promise<string[]> {
     await this.assertMayTry(user.id, ip);
     const pending = await this.authenticators.findOneBy({ user_id: user.id });
     if (pending?.enabled_at) throw ApiError.conflict(MFA_ALREADY_ON);
@@ -129,6 +144,8 @@ export class MfaService {
       );
       if (!affected) throw ApiError.conflict(MFA_ALREADY_ON);
       await this.replaceRecoveryCodes(manager.getRepository(RecoveryCodeEntity), user.id, codes);
+      const tokenVersion = await this.users.raiseTokenVersion(manager, user.id);
+      await this.sessions.keepOnly(manager, user.id, keepSession, tokenVersion, true);
     });
     await this.failuresPerAccount.reset(String(user.id));
     return codes;
@@ -150,12 +167,7 @@ export class MfaService {
 
   /** Turns two-factor sign-in off, with the account's password and a second factor (400 naming the wrong one). */
   async disable(user: { id: number; email: string }, password: string, proof: MfaProof, ip: string): Promise<void> {
-    await this.assertMayTry(user.id, ip);
-    const account = await this.users.get(user.id);
-    if (!(await this.hasher.verify(account.password_hash, password))) {
-      await this.recordFailure(user.id, ip);
-      throw ApiError.badRequest(WRONG_PASSWORD, { password: [WRONG_PASSWORD] });
-    }
+    await this.checkPassword(user.id, password, ip);
     await this.verify(user, proof, ip, HttpStatus.BAD_REQUEST);
     await this.dataSource.transaction(async (manager) => {
       await manager.delete(RecoveryCodeEntity, { user_id: user.id });
@@ -169,6 +181,15 @@ export class MfaService {
     const codes = newRecoveryCodes();
     await this.dataSource.transaction((manager) => this.replaceRecoveryCodes(manager.getRepository(RecoveryCodeEntity), user.id, codes));
     return codes;
+  }
+
+  /** 400 on `password` when it is not the account's, counted with the wrong codes; 429 past their limit. */
+  private async checkPassword(userId: number, password: string, ip: string): Promise<void> {
+    await this.assertMayTry(userId, ip);
+    const account = await this.users.get(userId);
+    if (await this.hasher.verify(account.password_hash, password)) return;
+    await this.recordFailure(userId, ip);
+    throw ApiError.badRequest(WRONG_PASSWORD, { password: [WRONG_PASSWORD] });
   }
 
   /** Counts a failure that is not a code (a wrong password where a password and a code are asked for). */

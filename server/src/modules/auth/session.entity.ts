@@ -16,6 +16,13 @@ export class SessionEntity {
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_sessions_user_id' })
   user: UserEntity;
 
+  /**
+   * The session began with a second factor (or it was set up in it). An admin whose account has two-factor sign-in
+   * is an admin only in such a session (SessionsService.resolve).
+   */
+  @Column({ type: 'boolean', default: false })
+  second_factor: boolean;
+
   /** The user's token_version when the session began. */
   @Column({ type: 'int' })
   token_version: number;

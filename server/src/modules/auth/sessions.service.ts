@@ -26,10 +26,13 @@ const VERIFIED_TOKENS_KEPT = 10_000;
 
 export const JWT_ALGORITHM = 'HS256';
 
-// Run on every authenticated request: a prepared statement, not a query built anew each time.
+// Run on every authenticated request: a prepared statement, not a query built anew each time. An admin account with
+// two-factor sign-in on counts only in a session that passed the second factor.
 const RESOLVE_SQL =
   `SELECT s.id AS sid, ${U.sessionUserColumns} FROM sessions s INNER JOIN ${U.table} ON ${U.id} = s.user_id ` +
-  `WHERE s.id = ? AND ${U.id} = ? AND s.expires_at > ? AND s.token_version = ${U.tokenVersion} AND ${U.isActive} = ?`;
+  `WHERE s.id = ? AND ${U.id} = ? AND s.expires_at > ? AND s.token_version = ${U.tokenVersion} AND ${U.isActive} = ? ` +
+  `AND (s.second_factor = ? OR ${U.role} <> 'admin' OR NOT EXISTS ` +
+  `(SELECT 1 FROM user_mfa m WHERE m.user_id = ${U.id} AND m.enabled_at IS NOT NULL))`;
 export const JWT_ISSUER = 'streamhub-portal';
 /** A session's last use is written at most this often (per instance), so most requests do not write. */
 const TOUCH_EVERY_MS = 60_000;
@@ -68,12 +71,14 @@ export class SessionsService {
     this.sql = PreparedSql.for(dataSource);
   }
 
-  async start(user: UserEntity, client: { ip?: string; userAgent?: string }): Promise<string> {
+  /** A new session for the user; `secondFactor`: the sign-in passed a second factor. */
+  async start(user: UserEntity, client: { ip?: string; userAgent?: string }, secondFactor = false): Promise<string> {
     const id = randomUUID();
     const ttl = this.config.jwt.ttlSeconds;
     await this.sessions.insert({
       id,
       user_id: user.id,
+      second_factor: secondFactor,
       token_version: user.token_version,
       expires_at: new Date(Date.now() + ttl * 1000),
       ip: client.ip?.slice(0, MAX_LENGTH.ip) ?? null,
@@ -105,6 +110,7 @@ export class SessionsService {
       claims.sub,
       new Date(),
       true,
+      true,
     ]);
     if (!row) return null;
     this.touch(row.sid);
@@ -128,11 +134,17 @@ export class SessionsService {
   }
 
   /**
-   * After a password change: the sessions other than `keep` end, and `keep` carries the user's new token_version so
-   * it lives on. Runs in the caller's transaction, with the user's update, so `keep` is never briefly invalid.
+   * After a password change, or turning two-factor sign-in on: the sessions other than `keep` end, and `keep` carries
+   * the user's new token_version so it lives on (with `secondFactor`, as a session that passed one). Runs in the
+   * caller's transaction, with the user's update, so `keep` is never briefly invalid.
    */
-  async keepOnly(manager: EntityManager, userId: number, keep: string, tokenVersion: number): Promise<number> {
-    await manager.update(SessionEntity, { id: keep, user_id: userId }, { token_version: tokenVersion });
+  async keepOnly(manager: EntityManager, userId: number, keep: string | null, tokenVersion: number, secondFactor?: true): Promise<number> {
+    if (keep === null) return (await manager.delete(SessionEntity, { user_id: userId })).affected ?? 0;
+    await manager.update(
+      SessionEntity,
+      { id: keep, user_id: userId },
+      { token_version: tokenVersion, ...(secondFactor ? { second_factor: true } : {}) },
+    );
     const { affected } = await manager.delete(SessionEntity, { user_id: userId, id: Not(keep) });
     return affected ?? 0;
   }

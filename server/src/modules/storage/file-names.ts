@@ -7,6 +7,8 @@ export const DISTRIBUTION_EXTENSIONS = ['.exe', '.dmg', '.pkg', '.tar.gz', '.zip
 export const VERSION_EXTENSIONS = ['.zip', '.exe', '.dmg', '.pkg'] as const;
 
 export const FILE_NAME_MAX = 200;
+/** Unicode's bidirectional formatting characters (marks, embeddings, overrides, isolates). */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 export const PLEASE_SELECT_A_FILE = 'Please select a file.';
 
 /** The allowed extension a name ends with (longest first, so .tar.gz wins over .gz), or null. */
@@ -49,6 +51,8 @@ export function fileNameProblem(name: string): string | null {
   if (/[/\\]/.test(name) || name.includes('..')) return 'File name must not contain path separators or ".."';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f<>:"|?*]/.test(name)) return 'File name must not contain control characters or any of < > : " | ? *';
+  // Right-to-left overrides and their kin reorder what is shown: `a\u202egpj.deb` reads as `abed.jpg`.
+  if (BIDI_CONTROLS.test(name)) return 'File name must not contain bidirectional text controls (such as U+202E)';
   if (/^[\s.-]/.test(name) || /\s$/.test(name)) return 'File name must not start with a dot, a hyphen or a space, nor end with a space';
   return null;
 }

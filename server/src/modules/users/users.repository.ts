@@ -8,5 +8,6 @@ export const JOINABLE_USERS = {
   id: 'u.id',
   tokenVersion: 'u.token_version',
   isActive: 'u.is_active',
+  role: 'u.role',
   sessionUserColumns: 'u.id AS id, u.email AS email, u.role AS role',
 } as const;

@@ -57,6 +57,26 @@ export interface ProfileFields {
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/**
+ * Every link of an account still waiting to be opened: a password reset, a change of e-mail address, an address
+ * confirmation. A password reset or change and a confirmed new address void them all, so a link mailed before (to
+ * an old address, or asked for by someone who knew the old password) cannot undo what the owner just did.
+ */
+const NO_OUTSTANDING_LINKS = {
+  password_reset_token_hash: null,
+  password_reset_expires: null,
+  pending_email: null,
+  pending_email_token_hash: null,
+  pending_email_expires: null,
+  verification_token_hash: null,
+  verification_token_expires: null,
+} as const;
+
+/** The address an account was about to move to, while its link still works; null when none was pending. */
+export function pendingEmailOf(user: UserEntity): string | null {
+  return user.pending_email && user.pending_email_expires && user.pending_email_expires.getTime() > Date.now() ? user.pending_email : null;
+}
+
 @Injectable()
 export class UsersService {
   /** The search's trigram postings on MySQL/MariaDB (see UserTrigrams). */
@@ -188,11 +208,15 @@ export class UsersService {
     }
     if (dto.email && dto.email !== user.email && (await this.users.existsBy({ email: dto.email }))) throw duplicateEmail();
 
-    let revokeSessions = false;
+    // A new password or role, or a deactivation, ends every session: a session carries the rights of the role it
+    // began under (and, for an admin, the second factor it passed), never those of a role given later.
+    let revokeSessions = role !== user.role;
     if (dto.password) {
       user.password_hash = await this.hasher.hash(dto.password);
       revokeSessions = true;
     }
+    // Links mailed before a new password or address were sent for the old ones.
+    if (dto.password || (dto.email && dto.email !== user.email)) Object.assign(user, NO_OUTSTANDING_LINKS);
     if (dto.is_active === false && user.is_active) revokeSessions = true;
     if (dto.is_verified === true && !user.is_verified) this.markVerified(user);
     if (dto.is_verified === false) {
@@ -269,11 +293,12 @@ export class UsersService {
   }
 
   /**
-   * Sets a new password on the active account holding this reset token, once: the token is spent, every session
-   * ends (token_version), and the address counts as verified, since the mailed link proved it. Null for an
-   * unknown, used or expired token.
+   * Sets a new password on the active account holding this reset token, once: the token is spent with every other
+   * outstanding link (a pending e-mail change among them), every session ends (token_version), and the address counts
+   * as verified, since the mailed link proved it. Null for an unknown, used or expired token. `voidedEmail`: the
+   * address a pending change would have moved the account to.
    */
-  async resetPassword(token: string, password: string): Promise<UserEntity | null> {
+  async resetPassword(token: string, password: string): Promise<{ user: UserEntity; voidedEmail: string | null } | null> {
     const tokenHash = hashToken(token);
     const user = await this.users.findOneBy({ password_reset_token_hash: tokenHash });
     if (!user || !user.is_active || !user.password_reset_expires || user.password_reset_expires.getTime() <= Date.now()) return null;
@@ -284,18 +309,15 @@ export class UsersService {
       .update(UserEntity)
       .set({
         password_hash: passwordHash,
-        password_reset_token_hash: null,
-        password_reset_expires: null,
+        ...NO_OUTSTANDING_LINKS,
         token_version: () => 'token_version + 1',
-        ...(user.is_verified
-          ? {}
-          : { is_verified: true, email_verified_at: new Date(), verification_token_hash: null, verification_token_expires: null }),
+        ...(user.is_verified ? {} : { is_verified: true, email_verified_at: new Date() }),
       })
       .where('id = :id AND password_reset_token_hash = :tokenHash', { id: user.id, tokenHash })
       .execute();
     if (!affected) return null;
     if (!user.is_verified) this.totals.clear();
-    return this.get(user.id);
+    return { user: await this.get(user.id), voidedEmail: pendingEmailOf(user) };
   }
 
   /** The user's own names and contact details; an empty optional field is stored as none. */
@@ -312,17 +334,36 @@ export class UsersService {
   }
 
   /**
-   * Sets a new password inside the caller's transaction and raises token_version (so every other session and any
-   * sign-in challenge in flight dies); returns the new version.
+   * Sets a new password inside the caller's transaction, voids every outstanding link (reset, e-mail change,
+   * confirmation) and raises token_version (so every other session and any sign-in challenge in flight dies);
+   * returns the new version.
    */
   async changePassword(manager: EntityManager, id: number, password: string): Promise<number> {
     const passwordHash = await this.hasher.hash(password);
     await manager
       .createQueryBuilder()
       .update(UserEntity)
-      .set({ password_hash: passwordHash, token_version: () => 'token_version + 1' })
+      .set({ password_hash: passwordHash, ...NO_OUTSTANDING_LINKS, token_version: () => 'token_version + 1' })
       .where('id = :id', { id })
       .execute();
+    return this.tokenVersionOf(manager, id);
+  }
+
+  /**
+   * Raises token_version inside the caller's transaction, so every session of the account ends but those the
+   * caller carries over; returns the new version.
+   */
+  async raiseTokenVersion(manager: EntityManager, id: number): Promise<number> {
+    await manager
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ token_version: () => 'token_version + 1' })
+      .where('id = :id', { id })
+      .execute();
+    return this.tokenVersionOf(manager, id);
+  }
+
+  private async tokenVersionOf(manager: EntityManager, id: number): Promise<number> {
     const { token_version } = await manager.findOneOrFail(UserEntity, { where: { id }, select: { id: true, token_version: true } });
     return token_version;
   }
@@ -343,7 +384,8 @@ export class UsersService {
 
   /**
    * Makes the pending address the account's own, once, with the token from the link: it counts as verified, since
-   * the link proved it. Null for an unknown, used or expired token; 409 when someone took the address meanwhile.
+   * the link proved it, and every other outstanding link (a reset mailed to the old address) is void. Null for an
+   * unknown, used or expired token; 409 when someone took the address meanwhile.
    */
   async confirmEmailChange(token: string): Promise<{ user: UserEntity; previousEmail: string } | null> {
     const tokenHash = hashToken(token);
@@ -355,16 +397,7 @@ export class UsersService {
       const { affected } = await this.users
         .createQueryBuilder()
         .update(UserEntity)
-        .set({
-          email: user.pending_email,
-          pending_email: null,
-          pending_email_token_hash: null,
-          pending_email_expires: null,
-          is_verified: true,
-          email_verified_at: new Date(),
-          verification_token_hash: null,
-          verification_token_expires: null,
-        })
+        .set({ email: user.pending_email, ...NO_OUTSTANDING_LINKS, is_verified: true, email_verified_at: new Date() })
         .where('id = :id AND pending_email_token_hash = :tokenHash', { id: user.id, tokenHash })
         .execute();
       if (!affected) return null;

@@ -9,12 +9,10 @@
 export type GetDownloadStatsParams = {
 /**
  * First day (YYYY-MM-DD, UTC); default 29 days before `to`.
- * @pattern ^\d{4}-\d{2}-\d{2}$
  */
 from?: string;
 /**
  * Last day (YYYY-MM-DD, UTC); default today.
- * @pattern ^\d{4}-\d{2}-\d{2}$
  */
 to?: string;
 };

@@ -280,6 +280,7 @@ export * from './sessionUserDto';
 export * from './settingKey';
 export * from './signedDeviceSummaryDto';
 export * from './signedLicenseSummaryDto';
+export * from './startMfaSetupDto';
 export * from './storageHealthDto';
 export * from './supportedVersionDto';
 export * from './supportedVersionsDto';

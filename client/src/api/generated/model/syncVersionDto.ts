@@ -45,10 +45,6 @@ export interface SyncVersionDto {
    * @nullable
    */
   min_system_requirements: string | null;
-  /**
-   * YYYY-MM-DD.
-   * @pattern ^\d{4}-\d{2}-\d{2}$
-   */
   release_date: string;
   /**
    * @maxLength 255

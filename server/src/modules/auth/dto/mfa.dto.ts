@@ -32,6 +32,14 @@ export class RecoveryCodesDto {
 
 export class RecoveryCodesResponseDto extends Envelope(RecoveryCodesDto, { message: 'required' }) {}
 
+/** Setting up an authenticator takes the account's password. */
+export class StartMfaSetupDto {
+  @IsString({ message: 'Current password is required' })
+  @MaxLength(200)
+  @IsNotEmpty({ message: 'Current password is required' })
+  password: string;
+}
+
 /** Turning two-factor sign-in off takes the password and a second factor. */
 export class DisableMfaDto extends SecondFactorDto {
   @IsString({ message: 'Current password is required' })

@@ -1,6 +1,7 @@
+import { IsCalendarDay } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { LOG_LEVELS, LogLevel } from '../../logs/logs.constants';
 import { Envelope } from '../../../common/envelope';
 import { LicenseServerHealthDto } from '../../license-server/dto/sync.dto';
@@ -149,13 +150,15 @@ export class SystemHealthResponseDto extends Envelope(SystemHealthDto) {}
 
 export class DownloadStatsQueryDto {
   /** First day (YYYY-MM-DD, UTC); default 29 days before `to`. */
+  @ApiProperty({ required: false, format: 'date', example: '2026-11-01' })
   @IsOptional()
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'from must be a day as YYYY-MM-DD' })
+  @IsCalendarDay({ message: 'from must be a day as YYYY-MM-DD' })
   from?: string;
 
   /** Last day (YYYY-MM-DD, UTC); default today. */
+  @ApiProperty({ required: false, format: 'date', example: '2026-11-30' })
   @IsOptional()
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'to must be a day as YYYY-MM-DD' })
+  @IsCalendarDay({ message: 'to must be a day as YYYY-MM-DD' })
   to?: string;
 }
 

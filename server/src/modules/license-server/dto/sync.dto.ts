@@ -1,3 +1,4 @@
+import { IsCalendarDay, ToDateTime } from '../../../common/dates';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -42,8 +43,8 @@ export class SyncVersionDto {
   @MaxLength(MAX_LENGTH.version)
   version: string;
 
-  /** YYYY-MM-DD. */
-  @Matches(/^\d{4}-\d{2}-\d{2}$/)
+  @ApiProperty({ format: 'date', example: '2026-11-01' })
+  @IsCalendarDay()
   release_date: string;
 
   @IsOptional()
@@ -134,7 +135,7 @@ export class SyncLicenseDto extends SyncLicenseKeyDto {
   @IsIn(LICENSE_STATUSES)
   status: LicenseStatus;
 
-  @Type(() => Date)
+  @ToDateTime()
   @IsDate()
   @MaxDate(MAX_EXPIRY)
   expires_at: Date;
@@ -247,12 +248,12 @@ export class SyncPushedDeviceDto extends SyncDeviceKeyDto {
   @IsIn(DEVICE_STATUSES)
   status: DeviceStatus;
 
-  @Type(() => Date)
+  @ToDateTime()
   @IsDate()
   activated_at: Date;
 
   @IsOptional()
-  @Type(() => Date)
+  @ToDateTime()
   @IsDate()
   last_activity_at: Date | null;
 }
@@ -269,7 +270,7 @@ export class SyncDeviceDto extends SyncPushedDeviceDto {
   id: number;
 
   @IsOptional()
-  @Type(() => Date)
+  @ToDateTime()
   @IsDate()
   deactivated_at: Date | null;
 }
@@ -334,7 +335,7 @@ export class SyncRemoteLogDto {
   @MaxLength(MAX_LENGTH.ip)
   ip_address: string | null;
 
-  @Type(() => Date)
+  @ToDateTime()
   @IsDate()
   created_at: Date;
 }

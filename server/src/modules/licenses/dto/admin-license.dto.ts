@@ -1,7 +1,7 @@
 import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
 import {
   IsBoolean,
-  IsDateString,
+  IsISO8601,
   IsEmail,
   IsIn,
   IsInt,
@@ -62,8 +62,9 @@ export class CreateAdminLicenseDto {
   user_email: string;
 
   /** ISO 8601 date or date-time; must be in the future. */
+  @ApiProperty({ format: 'date-time', example: '2027-12-31T23:59:59Z' })
   @IsNotEmpty({ message: 'Expiry date is required' })
-  @IsDateString({}, { message: 'expires_at must be an ISO 8601 date' })
+  @IsISO8601({ strict: true }, { message: 'expires_at must be an ISO 8601 date' })
   expires_at: string;
 
   /** Devices that may activate the license (1 to 10000, default 1). */
@@ -102,9 +103,10 @@ export class UpdateAdminLicenseDto extends PartialType(
   PickType(CreateAdminLicenseDto, ['product_name', 'user_email', 'max_activations', 'is_trial'] as const),
   { skipNullProperties: false },
 ) {
+  @ApiProperty({ required: false, format: 'date-time', example: '2027-12-31T23:59:59Z' })
   @OptionalNotNull()
   @IsNotEmpty({ message: 'Expiry date is required' })
-  @IsDateString({}, { message: 'expires_at must be an ISO 8601 date' })
+  @IsISO8601({ strict: true }, { message: 'expires_at must be an ISO 8601 date' })
   expires_at?: string;
 }
 

@@ -1,5 +1,5 @@
+import { ToDateTime } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto, PageMetaDto } from '../../../common/list-query.dto';
 import { LOG_LEVELS, LogLevel } from '../audit-log.entity';
@@ -21,13 +21,13 @@ export class LogsQueryDto extends ListQueryDto {
 
   /** Entries at or after this time (ISO 8601). */
   @IsOptional()
-  @Type(() => Date)
+  @ToDateTime()
   @IsDate({ message: 'from must be a date and time (ISO 8601)' })
   from?: Date;
 
   /** Entries at or before this time (ISO 8601). */
   @IsOptional()
-  @Type(() => Date)
+  @ToDateTime()
   @IsDate({ message: 'to must be a date and time (ISO 8601)' })
   to?: Date;
 

@@ -1,3 +1,4 @@
+import { IsCalendarDay, ToCalendarDay } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -26,31 +27,8 @@ export const RELEASE_DATE_FORMAT = 'Release date must be a valid date (YYYY-MM-D
 export const DOWNLOAD_URL_FORMAT = 'Download URL must be a valid URL';
 export const REQUIREMENTS_FORMAT = 'System requirements must be valid JSON';
 
-/** An ISO date or date-time becomes its calendar date; anything else is left for the validator to refuse. */
-const ToCalendarDate = () =>
-  Transform(({ value }) =>
-    typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([T ].*)?$/.test(value.trim()) ? value.trim().slice(0, 10) : value,
-  );
-
 /** Empty strings from a form mean "not given". */
 const EmptyAsNull = () => Transform(({ value }) => (typeof value === 'string' && value.trim() === '' ? null : value));
-
-function IsCalendarDate(options?: ValidationOptions) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isCalendarDate',
-      target: object.constructor,
-      propertyName,
-      options,
-      validator: {
-        validate(value: unknown) {
-          if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-          const date = new Date(`${value}T00:00:00Z`);
-          return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-        },
-      },
-    });
-}
 
 /** JSON text holding an object, such as {"os": "Ubuntu 22.04", "ram": "4 GB", "storage": "10 GB"}. */
 function IsJsonObjectText(options?: ValidationOptions) {
@@ -166,8 +144,9 @@ export class UploadVersionDto extends VersionDetailFields {
   version: string;
 
   /** YYYY-MM-DD (a date-time is cut to its date). */
-  @ToCalendarDate()
-  @IsCalendarDate({ message: RELEASE_DATE_FORMAT })
+  @ApiProperty({ format: 'date', example: '2026-11-01' })
+  @ToCalendarDay()
+  @IsCalendarDay({ message: RELEASE_DATE_FORMAT })
   @IsNotEmpty({ message: RELEASE_DATE_REQUIRED })
   release_date: string;
 
@@ -196,9 +175,10 @@ export class UpdateVersionDto extends VersionDetailFields {
   @IsString({ message: VERSION_REQUIRED })
   version?: string;
 
+  @ApiProperty({ required: false, format: 'date', example: '2026-11-01' })
   @ValidateIf((dto: UpdateVersionDto) => dto.release_date !== undefined)
-  @ToCalendarDate()
-  @IsCalendarDate({ message: RELEASE_DATE_FORMAT })
+  @ToCalendarDay()
+  @IsCalendarDay({ message: RELEASE_DATE_FORMAT })
   @IsNotEmpty({ message: RELEASE_DATE_REQUIRED })
   release_date?: string;
 

@@ -131,8 +131,8 @@ export const useAdminLogin = <TError = ErrorType<unknown>,
     }
     /**
  * @summary The second step of an admin sign-in with two-factor sign-in: the mfa_token of the password step and a code from
-the authenticator app (each code is taken once) or a recovery code (each works once). Wrong codes are limited
-per account and per client address.
+the authenticator app (each code is taken once) or a recovery code (each works once). The mfa_token gives one
+session. Wrong codes are limited per account and per client address.
  */
 export const getAdminLoginMfaUrl = () => {
 
@@ -188,8 +188,8 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     /**
  * @summary The second step of an admin sign-in with two-factor sign-in: the mfa_token of the password step and a code from
-the authenticator app (each code is taken once) or a recovery code (each works once). Wrong codes are limited
-per account and per client address.
+the authenticator app (each code is taken once) or a recovery code (each works once). The mfa_token gives one
+session. Wrong codes are limited per account and per client address.
  */
 export const useAdminLoginMfa = <TError = ErrorType<unknown>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof adminLoginMfa>>, TError,{data: BodyType<AdminLoginMfaDto>}, TContext>, request?: SecondParameter<typeof httpClient>}

@@ -31,7 +31,8 @@ import type {
   MfaSetupResponseDto,
   MfaStatusResponseDto,
   RecoveryCodesResponseDto,
-  SecondFactorDto
+  SecondFactorDto,
+  StartMfaSetupDto
 } from '../../model';
 
 import { httpClient } from '../../../http-client';
@@ -207,7 +208,8 @@ export const useDisableMfa = <TError = ErrorType<unknown>,
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * @summary Confirms the authenticator with its first code: two-factor sign-in is on, and ten recovery codes are shown once.
+ * @summary Confirms the authenticator with its first code: two-factor sign-in is on, ten recovery codes are shown once, and
+every other session of the account ends.
  */
 export const getEnableMfaUrl = () => {
 
@@ -262,7 +264,8 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type EnableMfaMutationError = ErrorType<unknown>
 
     /**
- * @summary Confirms the authenticator with its first code: two-factor sign-in is on, and ten recovery codes are shown once.
+ * @summary Confirms the authenticator with its first code: two-factor sign-in is on, ten recovery codes are shown once, and
+every other session of the account ends.
  */
 export const useEnableMfa = <TError = ErrorType<unknown>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof enableMfa>>, TError,{data: BodyType<MfaCodeDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
@@ -349,7 +352,8 @@ export const useRegenerateRecoveryCodes = <TError = ErrorType<unknown>,
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * @summary Starts setting up an authenticator: a new secret (shown this once) and its QR code; it counts once confirmed with a code.
+ * @summary Starts setting up an authenticator, with the account's password: a new secret (shown this once) and its QR code;
+it counts once confirmed with a code.
  */
 export const getStartMfaSetupUrl = () => {
 
@@ -359,14 +363,15 @@ export const getStartMfaSetupUrl = () => {
   return `/api/admin/mfa/setup`
 }
 
-export const startMfaSetup = async ( options?: RequestInit): Promise<MfaSetupResponseDto> => {
+export const startMfaSetup = async (startMfaSetupDto: StartMfaSetupDto, options?: RequestInit): Promise<MfaSetupResponseDto> => {
   
   return httpClient<MfaSetupResponseDto>(getStartMfaSetupUrl(),
   {      
     ...options,
-    method: 'POST'
-    
-    
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      startMfaSetupDto,)
   }
 );}
 
@@ -374,8 +379,8 @@ export const startMfaSetup = async ( options?: RequestInit): Promise<MfaSetupRes
 
 
 export const getStartMfaSetupMutationOptions = <TError = ErrorType<unknown>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startMfaSetup>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
-): UseMutationOptions<Awaited<ReturnType<typeof startMfaSetup>>, TError,void, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startMfaSetup>>, TError,{data: BodyType<StartMfaSetupDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof startMfaSetup>>, TError,{data: BodyType<StartMfaSetupDto>}, TContext> => {
 
 const mutationKey = ['startMfaSetup'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -387,10 +392,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof startMfaSetup>>, void> = () => {
-          
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof startMfaSetup>>, {data: BodyType<StartMfaSetupDto>}> = (props) => {
+          const {data} = props ?? {};
 
-          return  startMfaSetup(requestOptions)
+          return  startMfaSetup(data,requestOptions)
         }
 
         
@@ -399,18 +404,19 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
   return  { mutationFn, ...mutationOptions }}
 
     export type StartMfaSetupMutationResult = NonNullable<Awaited<ReturnType<typeof startMfaSetup>>>
-    
+    export type StartMfaSetupMutationBody = BodyType<StartMfaSetupDto>
     export type StartMfaSetupMutationError = ErrorType<unknown>
 
     /**
- * @summary Starts setting up an authenticator: a new secret (shown this once) and its QR code; it counts once confirmed with a code.
+ * @summary Starts setting up an authenticator, with the account's password: a new secret (shown this once) and its QR code;
+it counts once confirmed with a code.
  */
 export const useStartMfaSetup = <TError = ErrorType<unknown>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startMfaSetup>>, TError,void, TContext>, request?: SecondParameter<typeof httpClient>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startMfaSetup>>, TError,{data: BodyType<StartMfaSetupDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof startMfaSetup>>,
         TError,
-        void,
+        {data: BodyType<StartMfaSetupDto>},
         TContext
       > => {
 
