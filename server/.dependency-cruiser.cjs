@@ -19,6 +19,49 @@ const PUBLIC_FILES = [
   '^src/modules/storage/',
 ];
 
+/**
+ * What reaches the database: TypeORM, the driver-level helpers of database/ (prepared statements, reads off the event
+ * loop, batching, driver error codes) and transactions' managers. Only repositories and database/ itself use them;
+ * services hold the rules and call repositories, and hand a transaction on as database/transactions.ts's Transaction.
+ */
+const DATABASE_ACCESS = [
+  '(^|/)node_modules/(typeorm|@nestjs/typeorm)/',
+  '^src/database/(prepared-sql|off-loop-reads|entity-rows|group-read|group-commit|interval-batch|driver-errors|transaction-manager)\\.ts$',
+];
+/** Files that still reach the database themselves; each moves its SQL into a repository and leaves this list. */
+const NOT_YET_REPOSITORIES = [
+  '^src/common/events\\.ts$',
+  '^src/common/pagination\\.ts$',
+  '^src/modules/auth/account\\.service\\.ts$',
+  '^src/modules/auth/mfa-challenges\\.ts$',
+  '^src/modules/auth/mfa\\.service\\.ts$',
+  '^src/modules/auth/sessions\\.service\\.ts$',
+  '^src/modules/dashboard/dashboard\\.service\\.ts$',
+  '^src/modules/dashboard/highest-ids\\.ts$',
+  '^src/modules/dashboard/system-health\\.service\\.ts$',
+  '^src/modules/devices/devices\\.service\\.ts$',
+  '^src/modules/distribution-files/distribution-files\\.service\\.ts$',
+  '^src/modules/health/health\\.controller\\.ts$',
+  '^src/modules/jobs/scheduled-jobs\\.service\\.ts$',
+  '^src/modules/license-server/full-sync\\.service\\.ts$',
+  '^src/modules/license-server/reconcile\\.service\\.ts$',
+  '^src/modules/license-server/sync-queue\\.service\\.ts$',
+  '^src/modules/licenses/licenses\\.service\\.ts$',
+  '^src/modules/logs/access-log-store\\.ts$',
+  '^src/modules/logs/access-log\\.service\\.ts$',
+  '^src/modules/logs/audit-log\\.service\\.ts$',
+  '^src/modules/logs/batched-rows\\.ts$',
+  '^src/modules/logs/daily-stats\\.service\\.ts$',
+  '^src/modules/logs/download-logs\\.service\\.ts$',
+  '^src/modules/logs/log-listing\\.ts$',
+  '^src/modules/logs/remote-logs\\.service\\.ts$',
+  '^src/modules/orders/orders\\.service\\.ts$',
+  '^src/modules/settings/settings\\.service\\.ts$',
+  '^src/modules/users/user-trigrams\\.ts$',
+  '^src/modules/users/users\\.service\\.ts$',
+  '^src/modules/versions/versions\\.service\\.ts$',
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -42,6 +85,19 @@ module.exports = {
       comment: 'common/ and database/ serve every module and import none (the entity registry and migrations excepted).',
       from: { path: '^src/(common|database)/', pathNot: ['^src/database/entities\\.ts$', '^src/database/migrations/'] },
       to: { path: '^src/modules/' },
+    },
+    {
+      name: 'sql-in-repositories',
+      severity: 'error',
+      comment:
+        'Only *.repository.ts files (and database/) reach the database. Entities describe tables with TypeORM decorators, ' +
+        '*.module.ts files register them (TypeOrmModule.forFeature), and the exception filter turns a driver error that ' +
+        'escapes a repository into its 4xx/503.',
+      from: {
+        path: '^src/(modules|common)/',
+        pathNot: ['\\.(repository|entity|module|spec)\\.ts$', '^src/common/all-exceptions\\.filter\\.ts$', ...NOT_YET_REPOSITORIES],
+      },
+      to: { path: DATABASE_ACCESS },
     },
     {
       name: 'no-circular',

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Transactions } from './transactions';
 import { createConnection } from 'mysql2/promise';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/app-config';
@@ -24,13 +25,15 @@ export class DatabaseModule {
   static forRoot(database: DatabaseConfig): DynamicModule {
     return {
       module: DatabaseModule,
+      // Transactions is for every module's services.
+      global: true,
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: async (): Promise<DataSourceOptions> => dataSourceOptions(await resolveDatabase(database)),
         }),
       ],
-      providers: [ReadConnectionsShutdown, WalCheckpoints],
-      exports: [WalCheckpoints],
+      providers: [ReadConnectionsShutdown, WalCheckpoints, Transactions],
+      exports: [WalCheckpoints, Transactions],
     };
   }
 }

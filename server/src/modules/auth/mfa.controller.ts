@@ -1,12 +1,22 @@
-import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AdminOnly } from '../../common/admin-only.decorator';
 import { Audit } from '../../common/audit.decorator';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
+import { ApiEnvelopeResponse } from '../../common/response';
 import { MfaCodeDto, SecondFactorDto } from './dto/auth.dto';
-import { DisableMfaDto, MfaSetupResponseDto, MfaStatusResponseDto, RecoveryCodesResponseDto, StartMfaSetupDto } from './dto/mfa.dto';
+import {
+  DisableMfaDto,
+  MfaSetupDto,
+  MfaSetupResponseDto,
+  MfaStatusDto,
+  MfaStatusResponseDto,
+  RecoveryCodesDto,
+  RecoveryCodesResponseDto,
+  StartMfaSetupDto,
+} from './dto/mfa.dto';
 import { MfaService } from './mfa.service';
 
 const ipOf = (request: Request) => request.ip ?? 'unknown';
@@ -19,8 +29,9 @@ export class MfaController {
   constructor(private readonly mfa: MfaService) {}
 
   @Get()
-  async getMfaStatus(@CurrentUser() user: AuthUser): Promise<MfaStatusResponseDto> {
-    return { success: true, data: { ...(await this.mfa.status(user.id)), required: this.mfa.required } };
+  @ApiEnvelopeResponse(MfaStatusResponseDto)
+  async getMfaStatus(@CurrentUser() user: AuthUser): Promise<MfaStatusDto> {
+    return { ...(await this.mfa.status(user.id)), required: this.mfa.required };
   }
 
   /**
@@ -29,9 +40,9 @@ export class MfaController {
    */
   @Post('setup')
   @Audit('auth.mfa_setup', 'Two-factor set-up started')
-  @HttpCode(200)
-  async startMfaSetup(@Body() dto: StartMfaSetupDto, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<MfaSetupResponseDto> {
-    return { success: true, data: await this.mfa.beginEnrolmentWithPassword(user, dto.password, ipOf(request)) };
+  @ApiEnvelopeResponse(MfaSetupResponseDto)
+  startMfaSetup(@Body() dto: StartMfaSetupDto, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<MfaSetupDto> {
+    return this.mfa.beginEnrolmentWithPassword(user, dto.password, ipOf(request));
   }
 
   /**
@@ -40,35 +51,28 @@ export class MfaController {
    */
   @Post('enable')
   @Audit('auth.mfa_enable', 'Two-factor sign-in turned on')
-  @HttpCode(200)
-  async enableMfa(@Body() dto: MfaCodeDto, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<RecoveryCodesResponseDto> {
-    const recoveryCodes = await this.mfa.completeEnrolment(user, dto.code, ipOf(request), user.sessionId);
-    return { success: true, message: 'Two-factor sign-in is on.', data: { recovery_codes: recoveryCodes } };
+  @ApiEnvelopeResponse(RecoveryCodesResponseDto, { message: 'Two-factor sign-in is on.' })
+  async enableMfa(@Body() dto: MfaCodeDto, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<RecoveryCodesDto> {
+    return { recovery_codes: await this.mfa.completeEnrolment(user, dto.code, ipOf(request), user.sessionId) };
   }
 
   /** Ten new recovery codes replace the old ones; takes a code (or a recovery code). */
   @Post('recovery-codes')
   @Audit('auth.mfa_recovery_codes', 'Two-factor recovery codes renewed')
-  @HttpCode(200)
+  @ApiEnvelopeResponse(RecoveryCodesResponseDto, { message: 'New recovery codes are ready; the old ones no longer work.' })
   async regenerateRecoveryCodes(
     @Body() dto: SecondFactorDto,
     @CurrentUser() user: AuthUser,
     @Req() request: Request,
-  ): Promise<RecoveryCodesResponseDto> {
-    const recoveryCodes = await this.mfa.regenerateRecoveryCodes(user, dto, ipOf(request));
-    return {
-      success: true,
-      message: 'New recovery codes are ready; the old ones no longer work.',
-      data: { recovery_codes: recoveryCodes },
-    };
+  ): Promise<RecoveryCodesDto> {
+    return { recovery_codes: await this.mfa.regenerateRecoveryCodes(user, dto, ipOf(request)) };
   }
 
   /** Turns two-factor sign-in off; takes the password and a code (or a recovery code). */
   @Post('disable')
   @Audit('auth.mfa_disable', 'Two-factor sign-in turned off')
-  @HttpCode(200)
-  async disableMfa(@Body() dto: DisableMfaDto, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<MessageResponseDto> {
+  @ApiEnvelopeResponse(MessageResponseDto, { message: 'Two-factor sign-in is off.' })
+  async disableMfa(@Body() dto: DisableMfaDto, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<void> {
     await this.mfa.disable(user, dto.password, dto, ipOf(request));
-    return { success: true, message: 'Two-factor sign-in is off.' };
   }
 }
