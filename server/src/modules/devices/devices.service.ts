@@ -8,7 +8,10 @@ import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { DEVICE_DEACTIVATING, emitAwaited, LICENSE_REVOKED, type LicenseRevokedEvent, OnAwaitedEvent } from '../../common/events';
 import { OffLoopReads } from '../../database/off-loop-reads';
-import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
+import { Page, sortColumn } from '../../common/pagination';
+import { engineOf, readPage, readPageByIds, startsWith } from '../../database/pages';
+import { ListTotals } from '../../common/list-totals';
+import { Cache } from '../../common/cache';
 import { turnAfter } from '../../common/turns';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -130,7 +133,7 @@ export class DevicesService implements OnApplicationBootstrap {
 
   /** The admin list's totals and the stats; dropped when a device is added, released or marked here. */
   private readonly totals = new ListTotals();
-  private readonly figures = new KeptFigures();
+  private readonly figures = new Cache<DeviceStatsDto>({ max: 16, ttlMs: 60_000, staleWhileRevalidate: true });
 
   private changed(): void {
     this.totals.clear();
@@ -363,7 +366,7 @@ export class DevicesService implements OnApplicationBootstrap {
     // Unsearched, the total of a status (or of all) is in the stats, which are kept anyway: no count of its own.
     // (Unless they are still being counted, just after a start or a change: then the list counts as searched ones do.)
     void this.stats().catch(() => undefined);
-    const stats = term ? undefined : this.figures.peek<DeviceStatsDto>('stats');
+    const stats = term ? undefined : this.figures.peek('stats');
     const known = stats ? (query.status ? stats[query.status] : stats.total) : undefined;
     const found = await readPageByIds(
       qb,

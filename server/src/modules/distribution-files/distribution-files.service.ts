@@ -13,7 +13,10 @@ import {
   type VersionRenamedEvent,
 } from '../../common/events';
 import { KeptReads } from '../../common/kept-reads';
-import { KeptFigures, likePattern, ListTotals, Page, readPageByIds, sortColumn } from '../../common/pagination';
+import { Page, sortColumn } from '../../common/pagination';
+import { likePattern, readPageByIds } from '../../database/pages';
+import { ListTotals } from '../../common/list-totals';
+import { Cache } from '../../common/cache';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { IntervalBatch } from '../../database/interval-batch';
 import { PreparedSql } from '../../database/prepared-sql';
@@ -90,7 +93,7 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
    */
   private readonly searchIds = new KeptReads<number[] | null>(SEARCH_IDS_FRESH_MS, SEARCH_IDS_KEPT);
   /** The stats (an aggregate of every file), kept until a file is added, removed or downloaded (see `changed`). */
-  private readonly figures = new KeptFigures();
+  private readonly figures = new Cache<FileStatsDto>({ max: 16, ttlMs: 60_000, staleWhileRevalidate: true });
   /** The files of a page of the client catalog (every customer's dashboard reads them), by their versions' ids. */
   private readonly catalogFiles = new KeptReads<DistributionFileEntity[]>(CATALOG_FILES_FRESH_MS, CATALOG_FILES_KEPT);
   /**

@@ -168,13 +168,13 @@ export class AdminLicensesService implements OnApplicationBootstrap {
 
   /** Kept for a minute and recounted in the background (KeptFigures); a change made here counts anew at once. */
   stats(): Promise<LicenseStatsDto> {
-    return this.licenses.figures.get('stats', () => this.countStats());
+    return this.licenses.stats.get('stats', () => this.countStats());
   }
 
   /** The stats as kept, starting a recount when they are stale or missing, without waiting for it. */
   private keptStats(): LicenseStatsDto | undefined {
     void this.stats().catch(() => undefined);
-    return this.licenses.figures.peek<LicenseStatsDto>('stats');
+    return this.licenses.stats.peek('stats');
   }
 
   private async countStats(): Promise<LicenseStatsDto> {

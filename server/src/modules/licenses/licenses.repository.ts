@@ -3,7 +3,11 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, FindOptionsWhere, In, IsNull, LessThanOrEqual, MoreThan, Not, Repository, SelectQueryBuilder } from 'typeorm';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { Param, PreparedSql } from '../../database/prepared-sql';
-import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
+import { Page, sortColumn } from '../../common/pagination';
+import { engineOf, readPage, readPageByIds, startsWith } from '../../database/pages';
+import { ListTotals } from '../../common/list-totals';
+import { Cache } from '../../common/cache';
+import type { LicenseStatsDto } from './dto/license.dto';
 import { LICENSE_EXPORT_SELECT, RawLicenseRow } from './license-export';
 import { AdminLicenseSortKey, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
 import { LicenseEntity, LicenseStatus } from './license.entity';
@@ -85,7 +89,9 @@ export function readJoinedLicense(row: Record<string, unknown>, readDate: (value
 export class LicensesRepository {
   /** Totals of the admin list (bounded; see ListTotals) and the figures behind the stats, both dropped on any write here. */
   private readonly totals = new ListTotals();
-  readonly figures = new KeptFigures();
+  /** The admin list's stats, counted by AdminLicensesService (which clears nothing: this repository's writes do). */
+  readonly stats = new Cache<LicenseStatsDto>({ max: 1, ttlMs: 60_000, staleWhileRevalidate: true });
+  private readonly productNameList = new Cache<string[]>({ max: 1, ttlMs: 60_000, staleWhileRevalidate: true });
 
   /** Aggregates over every license (stats, dashboard figures) read off the event loop on SQLite. */
   private readonly reads: OffLoopReads;
@@ -101,7 +107,8 @@ export class LicensesRepository {
   /** Something was written: totals and figures are counted anew. */
   private changed(): void {
     this.totals.clear();
-    this.figures.clear();
+    this.stats.clear();
+    this.productNameList.clear();
   }
 
   // ---- lookups ---------------------------------------------------------------------------------
@@ -278,7 +285,7 @@ export class LicensesRepository {
    * name with the previous one bound: in a recursive CTE, MariaDB reads the whole index for each step instead.
    */
   private productNames(): Promise<string[]> {
-    return this.figures.get('product-names', async () => {
+    return this.productNameList.get('product-names', async () => {
       const names: string[] = [];
       for (let after: string | null = null; names.length < MAX_PRODUCT_NAMES;) {
         const [row]: Array<{ name: string | null }> = await this.licenses.query(

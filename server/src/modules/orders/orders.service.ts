@@ -4,7 +4,10 @@ import { Brackets, Repository } from 'typeorm';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { OffLoopReads } from '../../database/off-loop-reads';
-import { engineOf, KeptFigures, ListTotals, Page, readPage, readPageByIds, sortColumn, startsWith } from '../../common/pagination';
+import { Page, sortColumn } from '../../common/pagination';
+import { engineOf, readPage, readPageByIds, startsWith } from '../../database/pages';
+import { ListTotals } from '../../common/list-totals';
+import { Cache } from '../../common/cache';
 import { LicenseProductsService } from '../licenses/license-products.service';
 import type { LicenseEntity } from '../licenses/licenses.service';
 import { LicensesService } from '../licenses/licenses.service';
@@ -198,7 +201,7 @@ export class OrdersService implements OnApplicationBootstrap {
 
   /** The admin list's totals and the statistics; dropped when an order is made or changes here. */
   private readonly totals = new ListTotals();
-  private readonly figures = new KeptFigures();
+  private readonly figures = new Cache<OrderStatisticsDto>({ max: 16, ttlMs: 60_000, staleWhileRevalidate: true });
 
   private changed(): void {
     this.totals.clear();

@@ -5,7 +5,9 @@ import { EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
 import { ApiError } from '../../common/api-error';
 import { OffLoopReads } from '../../database/off-loop-reads';
-import { engineOf, ListTotals, Page, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
+import { Page, sortColumn } from '../../common/pagination';
+import { counterOf, engineOf, readPageByIds, whereSearch } from '../../database/pages';
+import { ListTotals } from '../../common/list-totals';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { UserType, userTypeOf } from './dto/admin-user.dto';
 import { CreateUserDto, UpdateUserDto } from './dto/user-form.dto';
@@ -134,7 +136,7 @@ export class UsersService {
         { cache: this.totals, key, count },
         (ids) => EntityRows.of(this.users).byIds(ids),
       ),
-      this.totals.total('all', this.users.createQueryBuilder('u')),
+      this.totals.total('all', counterOf(this.users.createQueryBuilder('u'))),
     ]);
     return { ...found, overallTotal };
   }

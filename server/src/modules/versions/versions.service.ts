@@ -8,7 +8,9 @@ import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { emitAwaited, VERSION_DELETING, VERSION_RENAMED } from '../../common/events';
 import { KeptReads } from '../../common/kept-reads';
-import { ListTotals, Page, readPageByIds, sortColumn, whereSearch } from '../../common/pagination';
+import { Page, sortColumn } from '../../common/pagination';
+import { counterOf, readPageByIds, whereSearch } from '../../database/pages';
+import { ListTotals } from '../../common/list-totals';
 import { PreparedSql } from '../../database/prepared-sql';
 import { SettingsService } from '../settings/settings.service';
 import { FileStorage } from '../storage/file-storage';
@@ -125,7 +127,7 @@ export class VersionsService {
         (ids) => EntityRows.of(this.versions).byIds(ids),
       ),
       // Without a search the page's total is the overall one: no second count.
-      search ? this.totals.total('', this.versions.createQueryBuilder('v')) : undefined,
+      search ? this.totals.total('', counterOf(this.versions.createQueryBuilder('v'))) : undefined,
       this.settings.shownSyncState(),
     ]);
     // The time of the last sync run, not of the most recently synced row: editing a version makes it pending,
