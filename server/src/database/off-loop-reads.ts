@@ -1,33 +1,10 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { PreparedSql } from './prepared-sql';
+import type { ReadResponse } from './read-worker';
 import { sqliteFile } from './sqlite-file';
-
-/**
- * The worker: its own read-only connection to the portal's SQLite file (WAL lets it read beside the writer and see
- * every commit), answering one statement at a time. Inline source, so it runs alike from src (tests) and dist.
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
-db.pragma('busy_timeout = 5000');
-db.pragma('cache_size = -65536');
-const statements = new Map();
-parentPort.on('message', ({ id, sql, params }) => {
-  try {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      if (statements.size < 200) statements.set(sql, statement);
-    }
-    parentPort.postMessage({ id, rows: statement.all(...params) });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String((error && error.message) || error) });
-  }
-});
-`;
+import { startWorker } from './workers';
 
 type Pending = { resolve: (rows: unknown[]) => void; reject: (error: Error) => void };
 
@@ -97,10 +74,10 @@ export class OffLoopReads {
 
   private start(path: string): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver: require.resolve('better-sqlite3') } });
+    const worker = startWorker('read-worker', { path });
     // Idle, it does not keep the process alive; while a read is pending it does (see query and settle).
     worker.unref();
-    worker.on('message', ({ id, rows, error }: { id: number; rows?: unknown[]; error?: string }) => {
+    worker.on('message', ({ id, rows, error }: ReadResponse) => {
       const pending = this.pending.get(id);
       this.pending.delete(id);
       if (!this.pending.size) worker.unref();

@@ -1,8 +1,12 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
+import type { CheckpointRequest, CheckpointResponse, CheckpointResult, CheckpointWorkerData } from './checkpoint-worker';
 import { sqliteFile } from './sqlite-file';
 import { SqliteWriteGate } from './sqlite-write-gate';
+import { startWorker } from './workers';
+
+export type { CheckpointResult } from './checkpoint-worker';
 
 /**
  * How often the worker copies the write-ahead log into the database file. Each copy first syncs the log, and a
@@ -13,12 +17,16 @@ import { SqliteWriteGate } from './sqlite-write-gate';
 const CHECKPOINT_EVERY_MS = 200;
 /** SQLite's own default: a checkpoint by the committing connection once the log holds this many pages. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
-/** A log longer than this (64 MB of 4 kB pages) is brought to its start (see WORKER_SOURCE). */
+/** A log longer than this (64 MB of 4 kB pages) is brought to its start (see below). */
 const RESTART_ABOVE_PAGES = 16_384;
 /** A copy that found at most this many pages (1 MB) to copy is close enough behind the writer to hold its writes for the last. */
 const CAUGHT_UP_PAGES = 256;
 /** Copies made to catch up before giving up until the next turn (a long read keeps the copy from advancing). */
 const CATCH_UP_COPIES = 8;
+
+interface SqliteConnection {
+  pragma(sql: string, options?: { simple: boolean }): unknown;
+}
 
 /**
  * The worker: its own connection to the portal's SQLite file, checkpointing every CHECKPOINT_EVERY_MS. PASSIVE
@@ -33,81 +41,6 @@ const CATCH_UP_COPIES = 8;
  * gate, they wait without holding the loop, and reads go on. A checkpoint asked for (`checkpointNow`) answers with
  * its result; `restart` asks for the last copy whatever the log's length.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-// No busy timeout: nothing here waits for a lock (a passive copy never does).
-const db = new (require(workerData.driver))(workerData.path, { fileMustExist: true, timeout: 0 });
-const copy = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
-const reason = (error) => String((error && error.message) || error);
-// While the app holds its writes for the last copy: the copy so far, and the checkpoints asked for meanwhile.
-let holding = null;
-const checkpoint = (asked, restart) => {
-  if (holding) return asked !== undefined && holding.asked.push(asked);
-  let copied;
-  try {
-    copied = copy();
-    if (restart || copied.log > workerData.restartAbovePages) {
-      for (let copies = 1; copies < workerData.catchUpCopies; copies++) {
-        const before = copied.checkpointed;
-        copied = copy();
-        // A copy reaches the end of the log as it was when the copy began: what was written meanwhile is left.
-        if (copied.checkpointed - before <= workerData.caughtUpPages) break;
-      }
-      // All copied that the copy could reach (no reader holds it back): hold the writes for the rest.
-      if (copied.checkpointed === copied.log) {
-        holding = { copied, asked: asked === undefined ? [] : [asked] };
-        return parentPort.postMessage({ hold: true });
-      }
-    }
-  } catch (error) {
-    // Another connection checkpointing (the app's, closing) is no reason to stop: the next turn tries again.
-    return asked !== undefined && parentPort.postMessage({ asked: [asked], error: reason(error) });
-  }
-  if (asked !== undefined) parentPort.postMessage({ asked: [asked], result: copied });
-};
-// The app holds its writes (quiet) or could not (a transaction of its stayed open): the last copy, or none.
-const lastCopy = (quiet) => {
-  const { copied, asked } = holding;
-  holding = null;
-  let answer = { released: true, asked, result: copied };
-  try {
-    if (quiet) answer.result = copy();
-  } catch (error) {
-    answer = { released: true, asked, error: reason(error) };
-  }
-  parentPort.postMessage(answer);
-};
-const timer = setInterval(checkpoint, workerData.everyMs);
-parentPort.on('message', (message) => {
-  if (message.quiet !== undefined) return holding && lastCopy(message.quiet);
-  if (message.asked !== undefined) return checkpoint(message.asked, message.restart);
-  clearInterval(timer);
-  db.close();
-  parentPort.close();
-});
-`;
-
-/** What the worker says: checkpoints answered, or that it wants the app's writes held for its last copy. */
-interface WorkerMessage {
-  hold?: true;
-  /** The last copy is made (or was not, the writes not held): the writes may go on. */
-  released?: true;
-  asked?: number[];
-  result?: CheckpointResult;
-  error?: string;
-}
-
-/** What one checkpoint did, as SQLite reports it. */
-export interface CheckpointResult {
-  busy: number;
-  log: number;
-  checkpointed: number;
-}
-
-interface SqliteConnection {
-  pragma(sql: string, options?: { simple: boolean }): unknown;
-}
-
 /**
  * WAL checkpoints of a SQLite file off the event loop. By default the connection whose commit finds 1,000 pages in
  * the log copies them into the database file and syncs it, there and then: on the app's one connection that held
@@ -132,26 +65,24 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
   onApplicationBootstrap(): void {
     const path = sqliteFile(this.dataSource);
     if (!path) return;
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        path,
-        driver: require.resolve('better-sqlite3'),
-        everyMs: CHECKPOINT_EVERY_MS,
-        restartAbovePages: RESTART_ABOVE_PAGES,
-        caughtUpPages: CAUGHT_UP_PAGES,
-        catchUpCopies: CATCH_UP_COPIES,
-      },
-    });
+    const settings: CheckpointWorkerData = {
+      path,
+      everyMs: CHECKPOINT_EVERY_MS,
+      restartAbovePages: RESTART_ABOVE_PAGES,
+      caughtUpPages: CAUGHT_UP_PAGES,
+      catchUpCopies: CATCH_UP_COPIES,
+    };
+    const worker = startWorker('checkpoint-worker', settings);
+    const send = (request: CheckpointRequest) => worker.postMessage(request);
     worker.unref();
-    worker.on('message', (message: WorkerMessage) => {
+    worker.on('message', (message: CheckpointResponse) => {
       if (message.hold) {
         // Not once shut down (or failed): nothing would open the gate again.
         if (this.worker !== worker) return;
         // The worker's last copy waits for this answer, and the app's writes for the copy: till then the worker
         // keeps the process alive (a held write may be all there is to wait for).
         worker.ref();
-        void this.gate.close().then((quiet) => worker.postMessage({ quiet }));
+        void this.gate.close().then((quiet) => send({ quiet }));
         return;
       }
       if (message.released) {
@@ -186,7 +117,7 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     // Awaited: the process must not end (with this promise unsettled) for want of anything else to wait for.
     worker.ref();
-    worker.postMessage({ stop: true });
+    worker.postMessage({ stop: true } satisfies CheckpointRequest);
     await exited;
   }
 
@@ -198,7 +129,7 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
     if (!this.worker) return null;
     const asked = this.nextAsked++;
     const result = new Promise<CheckpointResult>((resolve, reject) => this.asked.set(asked, { resolve, reject }));
-    this.worker.postMessage({ asked, restart });
+    this.worker.postMessage({ asked, restart } satisfies CheckpointRequest);
     return result;
   }
 
