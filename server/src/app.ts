@@ -20,7 +20,7 @@ import { migrate } from './database/database.module';
 import { DownloadFastPath } from './modules/downloads/download-fast-path';
 import { ActivationFastPath } from './modules/license-server/activation-fast-path';
 import { DrainState } from './modules/health/drain-state.service';
-import { AccessLogService } from './modules/logs/access-log.service';
+import { AccessLogService } from './modules/access-log/access-log.service';
 import { AuditLogService } from './modules/logs/audit-log.service';
 import { auditFailures } from './modules/logs/failure-reporter';
 import { buildOpenApiDocument } from './openapi';

@@ -5,7 +5,7 @@ import { DevicesRepository } from '../src/modules/devices/devices.repository';
 import { DevicesService } from '../src/modules/devices/devices.service';
 import { DrainState } from '../src/modules/health/drain-state.service';
 import { LicenseEntity } from '../src/modules/licenses/license.entity';
-import { AccessLogService } from '../src/modules/logs/access-log.service';
+import { AccessLogService } from '../src/modules/access-log/access-log.service';
 import { accessRows } from './support/access-rows';
 import { RemoteLogEntity } from '../src/modules/logs/remote-log.entity';
 import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { DownloadLinksService } from '../src/modules/downloads/download-links.service';
 import { DownloadsService } from '../src/modules/downloads/downloads.service';
 import { DrainState } from '../src/modules/health/drain-state.service';
-import { AccessLogService } from '../src/modules/logs/access-log.service';
+import { AccessLogService } from '../src/modules/access-log/access-log.service';
 import { accessRows } from './support/access-rows';
 import { asBuffer, countRows, createVersion, sha256, someBytes, uploadFile, UploadedFile } from './support/distribution';
 import { bearer, startTestApp, TestApp } from './support/test-app';

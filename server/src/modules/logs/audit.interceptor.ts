@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { Observable, tap } from 'rxjs';
 import { AUDIT, auditActorOf, AuditSpec } from '../../common/audit.decorator';
 import { AuthenticatedRequest } from '../../common/current-user.decorator';
+import { routeOf } from '../access-log/access-log.service';
 import { AuditLogService } from './audit-log.service';
 
 /** Body fields whose values say what was done without revealing a secret; other fields are listed by name only. */
@@ -104,6 +105,3 @@ function messageOf(error: HttpException): string {
   const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
   return (Array.isArray(message) ? message.join(', ') : typeof message === 'string' ? message : error.message).slice(0, 300);
 }
-
-export const routeOf = (request: { route?: { path?: string }; baseUrl?: string }) =>
-  `${request.baseUrl ?? ''}${request.route?.path ?? ''}` || '-';

@@ -1,4 +1,4 @@
-import type { AccessLogRow } from './access-log.entity';
+import type { AccessLogRow } from '../access-log/access-log.service';
 import type { AuditLogEntity } from './audit-log.entity';
 import type { DownloadLogEntity } from './download-log.entity';
 import type { LogEntryDto } from './dto/logs.dto';

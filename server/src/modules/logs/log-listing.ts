@@ -1,6 +1,9 @@
 import { RecentValues } from '../../common/recent-values';
 import { PreparedSql } from '../../database/prepared-sql';
+import { COUNT_CAP, ESTIMATE_MARGIN, WINDOW_MAX, WINDOW_MIN } from '../access-log/access-log.constants';
 import type { LogLevel } from './audit-log.entity';
+
+export { COUNT_CAP };
 
 type Param = string | number | boolean | null | Date;
 
@@ -47,8 +50,6 @@ export interface LogPage<T> {
   limit: number;
 }
 
-/** Counting stops here: an exact count of millions of rows costs seconds, and nobody pages that far. */
-export const COUNT_CAP = 10_000;
 /** Rows per export batch: a batch is read, written and sent in well under the event loop's 50 ms. */
 const EXPORT_BATCH = 1_000;
 
@@ -86,11 +87,6 @@ export function commonFilters(filters: LogFilters, userColumn: string | null): C
   return conditions;
 }
 
-/** Rows of the newest (or oldest) entries a search first looks through, at least and at most (every log's). */
-export const WINDOW_MIN = 500;
-export const WINDOW_MAX = 20_000;
-/** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
-export const ESTIMATE_MARGIN = 3;
 /** A count over COUNT_CAP is kept this long: the rows of a log only grow, but for a prune or a clear elsewhere. */
 const CAPPED_FRESH_MS = 10_000;
 /** Counts kept at most (the oldest go first). */

@@ -1,20 +1,27 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DataSource } from 'typeorm';
+import { Cache } from '../../common/cache';
 import { AuthenticatedRequest } from '../../common/current-user.decorator';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { IntervalBatch } from '../../database/interval-batch';
-import { PreparedSql } from '../../database/prepared-sql';
-import { AccessLogRow } from './access-log.entity';
-import { NewAccessLogRow, SEGMENT_MAX_ROWS } from './access-log-segments';
-import { AccessLogStore, OpenSegment } from './access-log-store';
-import { writtenBehind } from './batched-rows';
-import { routeOf } from './audit.interceptor';
-import type { RawRow } from './log-export';
-import { LogFilters, LogPage } from './log-listing';
 import { MAX_LENGTH } from '../../database/column-lengths';
+import { AccessLogRow } from './access-log.entity';
+import { CAPPED_COUNT_TTL_MS, CAPPED_COUNTS_MAX } from './access-log.constants';
+import { AccessLogFilters, AccessLogPage } from './access-log-query';
+import { AccessLogRepository } from './access-log.repository';
+import { NewAccessLogRow, SegmentRows } from './access-log-segments';
+import { AccessLogStore } from './access-log-store';
+import { AccessLogTermsRepository } from './access-log-terms.repository';
+import { AccessLogWriter, writeSegments } from './access-log-writer';
+
+export type { AccessLogRow } from './access-log.entity';
+export type { NewAccessLogRow } from './access-log-segments';
+export type { AccessLogFilters, AccessLogLevel, AccessLogPage } from './access-log-query';
+
+/** The route's template that answered a request (`/api/admin/users/:id`), or '-' when no route matched. */
+export const routeOf = (request: { route?: { path?: string }; baseUrl?: string }) =>
+  `${request.baseUrl ?? ''}${request.route?.path ?? ''}` || '-';
 
 /** What a row says of the request, read once it is answered. */
 interface RequestFacts {
@@ -23,40 +30,41 @@ interface RequestFacts {
   user: AuthenticatedRequest['user'] | undefined;
   ip: string | null;
 }
-/** While the database takes no rows, they wait in memory up to this many; later ones are dropped and counted. */
-const MAX_BACKLOG_ROWS = 100_000;
 /** Not worth a row: the balancer's probe. */
 const NOT_LOGGED = new Set(['/api/health']);
+/** Parsed segments cached (at most 2,000 rows each): the lists of an open System Logs screen read the newest every 30 s. */
+const PARSED_MAX = 128;
+/** A parsed segment never changes (one appended to has another key): cached while screens may still ask for it. */
+const PARSED_TTL_MS = 5 * 60_000;
+/** Segments whose every row is older than a prune's cut, deleted at a time. */
+const PRUNE_BATCH = 200;
 
-/** One row per API request (ACCESS_LOG=all|errors|off, 2xx/3xx sampled by ACCESS_LOG_SAMPLE), written in batches. */
+/**
+ * One row per API request (ACCESS_LOG=all|errors|off, 2xx/3xx sampled by ACCESS_LOG_SAMPLE), written in batches into
+ * segments (see access-log-store.ts), listed, exported, pruned and cleared for the logs module.
+ */
 @Injectable()
 export class AccessLogService implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('AccessLog');
-  private readonly sql: PreparedSql;
+  /** Parsed segments and counts past COUNT_CAP; both cleared when this instance removes rows. */
+  private readonly parsed = new Cache<SegmentRows>({ max: PARSED_MAX, ttlMs: PARSED_TTL_MS });
+  private readonly counts = new Cache<number>({ max: CAPPED_COUNTS_MAX, ttlMs: CAPPED_COUNT_TTL_MS });
   private readonly store: AccessLogStore;
-  // Nobody waits for an access row: held and written in batches (a segment each); an export or a clear stores what is
-  // held first.
-  private readonly writer: IntervalBatch<NewAccessLogRow>;
-  /** The segment the writer appends to next (see AccessLogStore.write). */
-  private open: OpenSegment | null = null;
+  // Nobody waits for an access row: held and written in batches; an export or a clear stores what is held first.
+  private readonly writer: AccessLogWriter;
 
   constructor(
-    dataSource: DataSource,
+    private readonly repository: AccessLogRepository,
+    terms: AccessLogTermsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.sql = PreparedSql.for(dataSource);
-    this.store = new AccessLogStore(this.sql);
-    this.writer = writtenBehind<NewAccessLogRow>(
-      async (rows) => {
-        this.open = await this.store.write(rows, this.open);
-      },
-      'access_log_segments',
-      this.logger,
-      { maxBacklog: MAX_BACKLOG_ROWS, maxHeld: SEGMENT_MAX_ROWS },
+    this.store = new AccessLogStore(repository, terms, { parsed: this.parsed, counts: this.counts });
+    this.writer = new AccessLogWriter(repository, (error) =>
+      this.logger.error(`Rows of access_log_segments not stored yet (kept for the next try): ${(error as Error).message}`),
     );
   }
 
-  /** Express middleware: times each API request and queues its row when the answer is done (or the client left). */
+  /** Express middleware: times each API request and queues its row when the response is done (or the client left). */
   middleware() {
     return (request: Request, response: Response, next: NextFunction) => {
       if (this.config.logs.access.mode === 'off' || !request.path.startsWith('/api/') || NOT_LOGGED.has(request.path)) return next();
@@ -87,10 +95,10 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
     this.watch(request, response, () => ({ route: route(), path, user, ip }), started);
   }
 
-  /** Queues the request's row once its answer is done; `describe` is read then (the route and user are known by then). */
+  /** Queues the request's row once its response is done; `describe` is read then (the route and user are known by then). */
   private watch(request: IncomingMessage, response: ServerResponse, describe: () => RequestFacts, started = performance.now()): void {
     const bytesBefore = request.socket.bytesWritten;
-    // 'close' follows a complete answer too; without 'finish' before it, the client left early: nginx's 499.
+    // 'close' follows a complete response too; without 'finish' before it, the client left early: nginx's 499.
     // (`on`, not `once`: it comes once, and once's wrapper costs a heartbeat a little more.)
     response.on('close', () => {
       const status = response.writableFinished ? response.statusCode : 499;
@@ -121,29 +129,41 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
    * A page of the log as stored: rows still held (a second's at most) are not stored for it, lest every read of a
    * busy log write a few rows of its own.
    */
-  list(filters: LogFilters): Promise<LogPage<AccessLogRow>> {
+  list(filters: AccessLogFilters): Promise<AccessLogPage> {
     return this.store.page(filters);
   }
 
-  /** Every matching row, oldest first, in batches (for exports: see log-export.ts); what is held is stored first. */
-  async *batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
+  /** Every matching row, oldest first, in batches (for exports); what is held is stored first. */
+  async *batches(filters: AccessLogFilters): AsyncGenerator<AccessLogRow[]> {
     await this.writer.flush();
     yield* this.store.batches(filters);
   }
 
   /** Stores rows now (rows a test or a benchmark made: requests' rows go through the writer). */
   async storeRows(rows: NewAccessLogRow[]): Promise<void> {
-    await this.store.write(rows, null);
+    await writeSegments(this.repository, rows, null);
   }
 
-  prune(before: Date): Promise<number> {
-    return this.store.prune(before);
+  /** Removes the segments whose every row is older than `before`, in batches; returns how many rows went. */
+  async prune(before: Date): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const deleted = await this.repository.deleteOlder(before, PRUNE_BATCH);
+      if (!deleted.segments) return removed;
+      // Counts made before are dropped once the rows have gone (one made meanwhile may count them).
+      this.counts.clear();
+      removed += deleted.rows;
+      if (deleted.segments < PRUNE_BATCH) return removed;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   async clear(): Promise<void> {
     await this.writer.flush();
-    this.open = null;
-    await this.store.clear();
+    this.writer.forgetOpen();
+    this.parsed.clear();
+    await this.repository.clear();
+    this.counts.clear();
   }
 
   flush(): Promise<void> {
