@@ -44,6 +44,16 @@ module.exports = {
       to: { path: '^src/modules/' },
     },
     {
+      name: 'sql-in-repositories',
+      severity: 'error',
+      comment:
+        "Only *.repository.ts files (and database/) run SQL: PreparedSql, OffLoopReads, TypeORM (DataSource, Repository, EntityManager, query builders) and the drivers; entities and module files only declare tables. Checked in the logs and access-log modules.",
+      from: { path: '^src/modules/(logs|access-log)/', pathNot: ['\\.repository\\.ts$', '\\.entity\\.ts$'] },
+      to: {
+        path: ['^src/database/(prepared-sql|off-loop-reads)\\.ts$', '(^|/)node_modules/(typeorm|mysql2|better-sqlite3)/'],
+      },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       comment: 'Files import each other in one direction only (type-only imports aside: they vanish at runtime).',

@@ -1,8 +1,10 @@
+import { Cache } from '../../common/cache';
 import { COUNT_CAP, WINDOW_MAX, WINDOW_MIN } from './access-log.constants';
 import {
   AccessLogQuery,
   afterTermEntries,
   countMatches,
+  countPastCap,
   eachMatch,
   leastMatches,
   parsedKey,
@@ -220,5 +222,18 @@ describe('access-log query planning', () => {
   it('keys a parsed segment by what tells its content apart', () => {
     expect(parsedKey(head())).not.toBe(parsedKey(head({ row_count: 101 })));
     expect(parsedKey(head())).not.toBe(parsedKey(head({ first_at: new Date(at + 1) })));
+  });
+
+  it('caches a count only when it is past the cap, until the cache is cleared', async () => {
+    const cache = new Cache<number>({ max: 10, ttlMs: 60_000 });
+    let counted = 0;
+    const count = (n: number) => () => Promise.resolve((counted++, n));
+    expect(await countPastCap(cache, 'small', count(3))).toBe(3);
+    expect(await countPastCap(cache, 'small', count(4))).toBe(4);
+    expect(await countPastCap(cache, 'big', count(COUNT_CAP + 1))).toBe(COUNT_CAP + 1);
+    expect(await countPastCap(cache, 'big', count(5))).toBe(COUNT_CAP + 1);
+    expect(counted).toBe(3);
+    cache.clear();
+    expect(await countPastCap(cache, 'big', count(5))).toBe(5);
   });
 });

@@ -1,3 +1,4 @@
+import type { Cache } from '../../common/cache';
 import type { AccessLogRow } from './access-log.entity';
 import { COUNT_CAP, WINDOW_MAX, WINDOW_MIN } from './access-log.constants';
 import { SegmentRows, TERM_KIND } from './access-log-segments';
@@ -299,6 +300,19 @@ export function countMatches(segment: SegmentRows, tests: RowTests): number {
     counted++;
     return false;
   });
+  return counted;
+}
+
+/**
+ * `count()`, or the count cached for `key` where one past COUNT_CAP was found lately: only those are cached (a
+ * count below the cap changes with every row). Each caller counts for itself (no shared load): a count may note
+ * what it saw on the way.
+ */
+export async function countPastCap(cache: Cache<number>, key: string, count: () => Promise<number>): Promise<number> {
+  const cached = cache.peek(key);
+  if (cached !== undefined) return cached;
+  const counted = await count();
+  if (counted > COUNT_CAP) cache.set(key, counted);
   return counted;
 }
 

@@ -8,6 +8,7 @@ import {
   afterTermEntries,
   Candidate,
   countMatches,
+  countPastCap,
   eachMatch,
   FEW_VALUES,
   leastMatches,
@@ -127,7 +128,7 @@ export class AccessLogStore {
     const reads = newReads();
     const countKey = query.countKey();
     const knownCapped = (this.caches.counts.peek(countKey) ?? 0) > COUNT_CAP;
-    const counting = (count: () => Promise<number>) => this.countPastCap(countKey, count);
+    const counting = (count: () => Promise<number>) => countPastCap(this.caches.counts, countKey, count);
     if (!query.searching) {
       const [rows, counted] = await Promise.all([
         this.collect(this.walk(query, reads), query, offset, limit, reads),
@@ -177,13 +178,6 @@ export class AccessLogStore {
       }
     }
     if (batch.length) yield batch;
-  }
-
-  /** `count()`, or the count cached for `key` where one past COUNT_CAP was found lately (only those are kept). */
-  private async countPastCap(key: string, count: () => Promise<number>): Promise<number> {
-    const counted = await this.caches.counts.get(key, count);
-    if (counted <= COUNT_CAP) this.caches.counts.delete(key);
-    return counted;
   }
 
   /**

@@ -18,6 +18,7 @@ import { AccessLogWriter, writeSegments } from './access-log-writer';
 export type { AccessLogRow } from './access-log.entity';
 export type { NewAccessLogRow } from './access-log-segments';
 export type { AccessLogFilters, AccessLogLevel, AccessLogPage } from './access-log-query';
+export { countPastCap } from './access-log-query';
 
 /** The route's template that answered a request (`/api/admin/users/:id`), or '-' when no route matched. */
 export const routeOf = (request: { route?: { path?: string }; baseUrl?: string }) =>

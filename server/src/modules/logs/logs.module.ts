@@ -3,16 +3,20 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessLogModule } from '../access-log/access-log.module';
 import { AuditLogEntity } from './audit-log.entity';
+import { AuditLogRepository } from './audit-log.repository';
 import { AuditLogService } from './audit-log.service';
 import { AuditInterceptor } from './audit.interceptor';
 import { DailyStatEntity } from './daily-stat.entity';
+import { DailyStatsRepository } from './daily-stats.repository';
 import { DailyStatsService } from './daily-stats.service';
 import { DownloadLogEntity } from './download-log.entity';
+import { DownloadLogsRepository } from './download-logs.repository';
 import { DownloadLogsService } from './download-logs.service';
 import { LogRetentionService } from './log-retention.service';
 import { LogsController } from './logs.controller';
 import { LogsService } from './logs.service';
 import { RemoteLogEntity } from './remote-log.entity';
+import { RemoteLogsRepository } from './remote-logs.repository';
 import { RemoteLogsService } from './remote-logs.service';
 
 /**
@@ -23,6 +27,10 @@ import { RemoteLogsService } from './remote-logs.service';
   imports: [AccessLogModule, TypeOrmModule.forFeature([RemoteLogEntity, DownloadLogEntity, AuditLogEntity, DailyStatEntity])],
   controllers: [LogsController],
   providers: [
+    AuditLogRepository,
+    RemoteLogsRepository,
+    DownloadLogsRepository,
+    DailyStatsRepository,
     RemoteLogsService,
     DownloadLogsService,
     AuditLogService,
