@@ -57,7 +57,7 @@ export interface EncodedSegment {
   terms: Map<string, TermCounts>;
 }
 
-/** Rows with a term: all of them, and those answered 5xx and 4xx (so a level filter can pass a segment by). */
+/** Rows with a term: all of them, and those with a status of 5xx and 4xx (so a level filter can pass a segment by). */
 export interface TermCounts {
   hits: number;
   errors: number;

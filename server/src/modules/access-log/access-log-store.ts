@@ -226,7 +226,7 @@ export class AccessLogStore {
         : null;
       // Of the segments walked, those with the status, read as ranges of the terms' index (where no prefix has
       // entries: a range of values allows no such read). A status found in every segment may be missing from long
-      // stretches of the newest ones (a busy portal's validate calls, all answered 200): those are skipped unread.
+      // stretches of the newest ones (a busy portal's validate calls, all with status 200): those are skipped unread.
       const holding = status && !status.prefixed ? this.holding(lookup.exact, reads) : undefined;
       if (holding && countable && status && status.newest > COUNT_CAP) {
         // Its newest segments alone hold more matches than a list counts: its rows are found by walking them.

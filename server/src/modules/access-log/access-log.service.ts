@@ -20,11 +20,11 @@ export type { NewAccessLogRow } from './access-log-segments';
 export type { AccessLogFilters, AccessLogLevel, AccessLogPage } from './access-log-query';
 export { countPastCap } from './access-log-query';
 
-/** The route's template that answered a request (`/api/admin/users/:id`), or '-' when no route matched. */
+/** The route's template that handled a request (`/api/admin/users/:id`), or '-' when no route matched. */
 export const routeOf = (request: { route?: { path?: string }; baseUrl?: string }) =>
   `${request.baseUrl ?? ''}${request.route?.path ?? ''}` || '-';
 
-/** What a row says of the request, read once it is answered. */
+/** What a row says of the request, read once its response is done. */
 interface RequestFacts {
   route: string;
   path: string;
@@ -80,8 +80,8 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   }
 
   /**
-   * What the middleware does, for a call answered before Express (see ActivationFastPath, DownloadFastPath):
-   * `route` says, once it is answered, which route answered it ('-' for none, as when the body was refused);
+   * What the middleware does, for a call handled before Express (see ActivationFastPath, DownloadFastPath):
+   * `route` says, once the response is done, which route handled it ('-' for none, as when the body was refused);
    * `user`, who was signed in; `started`, when the request came (performance.now()), where that was earlier.
    */
   track(

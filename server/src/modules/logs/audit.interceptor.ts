@@ -28,10 +28,10 @@ const SHOWN_VALUES = new Set([
   'license_key',
   'server_uid',
 ]);
-/** Answer fields that name what was acted on, best first. */
+/** Response fields that name what was acted on, best first. */
 const LABELS = ['email', 'user_email', 'license_key', 'version', 'file_name', 'product_name', 'key'];
 
-type Answer = { data?: Record<string, unknown> } | undefined;
+type HandlerResult = { data?: Record<string, unknown> } | undefined;
 
 /** Writes the audit trail entry of every handler marked @Audit(), after it succeeded or was refused. */
 @Injectable()
@@ -47,7 +47,7 @@ export class AuditInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     return next.handle().pipe(
       tap({
-        next: (answer: unknown) => void this.record(spec, request, answer as Answer, null),
+        next: (result: unknown) => void this.record(spec, request, result as HandlerResult, null),
         error: (error: unknown) => {
           const status = error instanceof HttpException ? error.getStatus() : 500;
           // Server errors are the exception filter's to record, once, at level error.
@@ -57,9 +57,9 @@ export class AuditInterceptor implements NestInterceptor {
     );
   }
 
-  private record(spec: AuditSpec, request: AuthenticatedRequest, answer: Answer, refusal: HttpException | null): Promise<void> {
+  private record(spec: AuditSpec, request: AuthenticatedRequest, result: HandlerResult, refusal: HttpException | null): Promise<void> {
     const body = isObject(request.body) ? request.body : {};
-    const data = isObject(answer?.data) ? answer.data : {};
+    const data = isObject(result?.data) ? result.data : {};
     const label = [...LABELS.map((field) => data[field]), ...LABELS.map((field) => body[field])].find(
       (value) => typeof value === 'string' && value,
     ) as string | undefined;

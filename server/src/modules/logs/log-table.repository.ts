@@ -12,7 +12,7 @@ export interface Condition {
   prefix?: { column: string; term: string };
 }
 
-/** Rows per export batch: a batch is read, written and sent well within one turn of the event loop. */
+/** Rows per export batch: a batch is read, written and sent without holding the event loop for long. */
 const EXPORT_BATCH = 1_000;
 /** A prefix search covering at most this many distinct values reads each value's rows in order (see `ordered`). */
 const PREFIX_VALUES = 16;
