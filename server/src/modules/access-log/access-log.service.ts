@@ -1,10 +1,12 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger as PinoLogger } from 'pino';
 import { Cache } from '../../common/cache';
 import { AuthenticatedRequest } from '../../common/current-user.decorator';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { APP_LOGGER, requestIdOf } from '../../config/logger';
 import { MAX_LENGTH } from '../../database/column-lengths';
 import { AccessLogRow } from './access-log.entity';
 import { CAPPED_COUNT_TTL_MS, CAPPED_COUNTS_MAX } from './access-log.constants';
@@ -42,7 +44,8 @@ const PRUNE_BATCH = 200;
 
 /**
  * One row per API request (ACCESS_LOG=all|errors|off, 2xx/3xx sampled by ACCESS_LOG_SAMPLE), written in batches into
- * segments (see access-log-store.ts), listed, exported, pruned and cleared for the logs module.
+ * segments (see access-log-store.ts), listed, exported, pruned and cleared for the logs module; with
+ * ACCESS_LOG_OUTPUT=stdout or both, also (or only) written as one JSON line on stdout, for a log shipper.
  */
 @Injectable()
 export class AccessLogService implements BeforeApplicationShutdown, OnApplicationShutdown {
@@ -53,12 +56,20 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   private readonly store: AccessLogStore;
   // Nobody waits for an access row: held and written in batches; an export or a clear stores what is held first.
   private readonly writer: AccessLogWriter;
+  /** Where the rows go (ACCESS_LOG_OUTPUT). */
+  private readonly toDatabase: boolean;
+  /** The app's logger for rows on stdout, at its own level: LOG_LEVEL says which of the app's own lines to show. */
+  private readonly stdout: PinoLogger | null;
 
   constructor(
     private readonly repository: AccessLogRepository,
     terms: AccessLogTermsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_LOGGER) logger: PinoLogger,
   ) {
+    const { output } = config.logs.access;
+    this.toDatabase = output !== 'stdout';
+    this.stdout = output === 'db' ? null : logger.child({ context: 'AccessLog' }, { level: 'info' });
     this.store = new AccessLogStore(repository, terms, { parsed: this.parsed, counts: this.counts });
     this.writer = new AccessLogWriter(repository, (error) =>
       this.logger.error(`Rows of access_log_segments not stored yet (kept for the next try): ${(error as Error).message}`),
@@ -107,7 +118,7 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
       if (mode === 'errors' && status < 400) return;
       if (status < 400 && sampleRatio < 1 && Math.random() >= sampleRatio) return;
       const { route, path, user, ip } = describe();
-      const held = this.writer.add({
+      const row: NewAccessLogRow = {
         method: (request.method ?? '').slice(0, 10),
         route: route.slice(0, MAX_LENGTH.accessRoute),
         path: path.slice(0, MAX_LENGTH.accessPath),
@@ -119,11 +130,23 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
         ip_address: ip?.slice(0, MAX_LENGTH.ip) ?? null,
         user_agent: request.headers['user-agent']?.slice(0, MAX_LENGTH.userAgent) ?? null,
         created_at: new Date(),
-      });
+      };
+      if (this.stdout) this.write(row, requestIdOf(request));
+      if (!this.toDatabase) return;
+      const held = this.writer.add(row);
       if (!held && this.writer.dropped % 10_000 === 1) {
         this.logger.error(`Access log rows dropped while the database takes none: ${this.writer.dropped}`);
       }
     });
+  }
+
+  /**
+   * The row as one JSON line on stdout: its fields as stored (the time is the line's), and the request's id as on
+   * every line logged while it was handled.
+   */
+  private write(row: NewAccessLogRow, requestId: string | null): void {
+    const { created_at: _createdAt, ...fields } = row;
+    this.stdout!.info({ ...fields, reqId: requestId }, `${row.method} ${row.path} ${row.status} (${row.duration_ms} ms)`);
   }
 
   /**
