@@ -63,7 +63,7 @@ export async function createApp(
   app.useGlobalPipes(createValidationPipe());
   const filter = new AllExceptionsFilter(auditFailures(app.get(AuditLogService)));
   app.useGlobalFilters(filter);
-  // The activation API's heartbeat and signed-in downloads are answered before Express (see ActivationFastPath and
+  // The activation API's heartbeat and signed-in downloads are handled before Express (see ActivationFastPath and
   // DownloadFastPath); every other request goes on to Express. Each request first gets its id (X-Request-Id, and on
   // every line logged while it is handled).
   const expressApp = app.getHttpAdapter().getInstance() as express.Express;

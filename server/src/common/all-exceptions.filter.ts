@@ -56,8 +56,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     if (response.headersSent) {
-      // Too late for an error answer (a download failed mid-transfer): cut the connection so the client sees it.
-      this.logger.error(`Failed after the answer began: ${exception instanceof Error ? exception.stack : String(exception)}`);
+      // Too late for an error response (a download failed mid-transfer): cut the connection so the client sees it.
+      this.logger.error(`Failed after the response began: ${exception instanceof Error ? exception.stack : String(exception)}`);
       this.reporter?.serverError(request, 500, exception);
       response.destroy();
       return;

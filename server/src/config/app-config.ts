@@ -83,9 +83,9 @@ export type AccessLogOutput = (typeof ACCESS_LOG_OUTPUTS)[number];
 
 export interface LogsConfig {
   access: {
-    /** ACCESS_LOG: every API request, only answers of 400 and up, or none. */
+    /** ACCESS_LOG: every API request, only responses of 400 and up, or none. */
     mode: 'all' | 'errors' | 'off';
-    /** ACCESS_LOG_SAMPLE: the share of answers under 400 that get a row (0-1). */
+    /** ACCESS_LOG_SAMPLE: the share of responses under 400 that get a row (0-1). */
     sampleRatio: number;
     /**
      * ACCESS_LOG_OUTPUT: where the rows go: the database (System Logs), stdout as one JSON line each (what Vector,
