@@ -47,7 +47,7 @@ module.exports = {
       name: 'sql-in-repositories',
       severity: 'error',
       comment:
-        "Only *.repository.ts files (and database/) run SQL: PreparedSql, OffLoopReads, TypeORM (DataSource, Repository, EntityManager, query builders) and the drivers; entities and module files only declare tables. Checked in the logs and access-log modules.",
+        'Only *.repository.ts files (and database/) run SQL: PreparedSql, OffLoopReads, TypeORM (DataSource, Repository, EntityManager, query builders) and the drivers; entities and module files only declare tables. Checked in the logs and access-log modules.',
       from: { path: '^src/modules/(logs|access-log)/', pathNot: ['\\.repository\\.ts$', '\\.entity\\.ts$'] },
       to: {
         path: ['^src/database/(prepared-sql|off-loop-reads)\\.ts$', '(^|/)node_modules/(typeorm|mysql2|better-sqlite3)/'],

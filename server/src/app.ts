@@ -75,7 +75,9 @@ export async function createApp(
   const downloads = app.get(DownloadFastPath).listener({ express: expressApp, filter, next: expressApp });
   server.on(
     'request',
-    withRequestIds(app.get(ActivationFastPath).listener({ express: expressApp, filter, next: downloads, bodyLimit: config.http.bodyLimit })),
+    withRequestIds(
+      app.get(ActivationFastPath).listener({ express: expressApp, filter, next: downloads, bodyLimit: config.http.bodyLimit }),
+    ),
   );
 
   if (options.docs !== false) {

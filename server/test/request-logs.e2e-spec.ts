@@ -107,20 +107,26 @@ describe(`request ids, access rows on stdout, clients that go away (${process.en
 
       // A signed-in request's row names the user; an id a client may not set is replaced by one of the portal's.
       const token = await adminToken(portal);
-      const listed = await fetch(`${portal.base}/api/admin/logs/access`, { headers: { Authorization: `Bearer ${token}`, 'X-Request-Id': 'a b' } });
+      const listed = await fetch(`${portal.base}/api/admin/logs/access`, {
+        headers: { Authorization: `Bearer ${token}`, 'X-Request-Id': 'a b' },
+      });
       const id = listed.headers.get('x-request-id')!;
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
       expect(((await listed.json()) as { data: unknown[] }).data).toEqual([]);
       await eventually('the signed-in row is on stdout', () => accessRows(portal, id).length === 1);
-      expect(accessRows(portal, id)[0]).toMatchObject({ route: '/api/admin/logs/access', user_id: expect.any(Number), user_email: ADMIN.email });
+      expect(accessRows(portal, id)[0]).toMatchObject({
+        route: '/api/admin/logs/access',
+        user_id: expect.any(Number),
+        user_email: ADMIN.email,
+      });
 
       expect(await exportedPaths(portal, token)).toEqual([]);
       const [{ n }] = await rowsOf(database, portal.dataDir, 'SELECT COUNT(*) AS n FROM access_log_segments');
       expect(Number(n)).toBe(0);
     });
 
-    it('with ACCESS_LOG_OUTPUT=both writes the line and stores the row', async () => {
-      const portal = await start({ ACCESS_LOG_OUTPUT: 'both' });
+    it("with ACCESS_LOG_OUTPUT=both writes the line, whatever LOG_LEVEL says of the app's own lines, and stores the row", async () => {
+      const portal = await start({ ACCESS_LOG_OUTPUT: 'both', LOG_LEVEL: 'error' });
       const response = await fetch(`${portal.base}/api/settings`, { headers: { 'X-Request-Id': 'row-2' } });
       expect(response.headers.get('x-request-id')).toBe('row-2');
       await eventually('the row is on stdout', () => accessRows(portal, 'row-2').length > 0);
@@ -138,7 +144,10 @@ describe(`request ids, access rows on stdout, clients that go away (${process.en
         expect.objectContaining({ level: 'DEBUG', msg: expect.stringMatching(/^POST \/api\/login: the client went away .*; 1 so far\)$/) }),
       ]);
       expect(gone('gone-2')).toEqual([
-        expect.objectContaining({ level: 'DEBUG', msg: expect.stringMatching(/^POST \/api\/register: the client went away .*; 2 so far\)$/) }),
+        expect.objectContaining({
+          level: 'DEBUG',
+          msg: expect.stringMatching(/^POST \/api\/register: the client went away .*; 2 so far\)$/),
+        }),
       ]);
       expect(linesOf(portal).filter((line) => line.level === 'ERROR' || line.level === 'FATAL')).toEqual([]);
     });

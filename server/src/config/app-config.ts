@@ -478,8 +478,7 @@ function parseLogs(
   const mode = (env.ACCESS_LOG || 'all').trim().toLowerCase();
   if (!['all', 'errors', 'off'].includes(mode)) problems.push(`ACCESS_LOG must be all, errors or off (got "${env.ACCESS_LOG}")`);
   const output = (env.ACCESS_LOG_OUTPUT || 'db').trim().toLowerCase() as AccessLogOutput;
-  if (!ACCESS_LOG_OUTPUTS.includes(output))
-    problems.push(`ACCESS_LOG_OUTPUT must be db, stdout or both (got "${env.ACCESS_LOG_OUTPUT}")`);
+  if (!ACCESS_LOG_OUTPUTS.includes(output)) problems.push(`ACCESS_LOG_OUTPUT must be db, stdout or both (got "${env.ACCESS_LOG_OUTPUT}")`);
   const sample = env.ACCESS_LOG_SAMPLE === undefined || env.ACCESS_LOG_SAMPLE === '' ? 1 : Number(env.ACCESS_LOG_SAMPLE);
   if (!Number.isFinite(sample) || sample < 0 || sample > 1)
     problems.push(`ACCESS_LOG_SAMPLE must be a number from 0 to 1 (got "${env.ACCESS_LOG_SAMPLE}")`);

@@ -146,7 +146,8 @@ export class AccessLogStore {
       const counted = await counting(async () => {
         // With no filter but the search, the total is estimated from the term's share of the window.
         const bound = Math.ceil((ESTIMATE_MARGIN * COUNT_CAP * window.read) / window.hits);
-        if (query.unfiltered && (await this.countUpTo(this.walk(query, reads), query, bound + 1, reads, true)) > bound) return COUNT_CAP + 1;
+        if (query.unfiltered && (await this.countUpTo(this.walk(query, reads), query, bound + 1, reads, true)) > bound)
+          return COUNT_CAP + 1;
         return this.countUpTo(await this.matching(query, reads), query, COUNT_CAP + 1, reads);
       });
       return result(rows, counted);

@@ -18,4 +18,3 @@ export const ESTIMATE_MARGIN = 3;
 export const CAPPED_COUNT_TTL_MS = 10_000;
 /** Capped counts cached at most (the one used longest ago goes first). */
 export const CAPPED_COUNTS_MAX = 256;
-

@@ -131,22 +131,13 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
         user_agent: request.headers['user-agent']?.slice(0, MAX_LENGTH.userAgent) ?? null,
         created_at: new Date(),
       };
-      if (this.stdout) this.write(row, requestIdOf(request));
+      if (this.stdout) writeLine(this.stdout, row, requestIdOf(request));
       if (!this.toDatabase) return;
       const held = this.writer.add(row);
       if (!held && this.writer.dropped % 10_000 === 1) {
         this.logger.error(`Access log rows dropped while the database takes none: ${this.writer.dropped}`);
       }
     });
-  }
-
-  /**
-   * The row as one JSON line on stdout: its fields as stored (the time is the line's), and the request's id as on
-   * every line logged while it was handled.
-   */
-  private write(row: NewAccessLogRow, requestId: string | null): void {
-    const { created_at: _createdAt, ...fields } = row;
-    this.stdout!.info({ ...fields, reqId: requestId }, `${row.method} ${row.path} ${row.status} (${row.duration_ms} ms)`);
   }
 
   /**
@@ -201,4 +192,13 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   async onApplicationShutdown(): Promise<void> {
     await this.writer.flush().catch(() => undefined);
   }
+}
+
+/**
+ * The row as one line on stdout: its fields as stored (the time is the line's own), and the request's id as on
+ * every line logged while it was handled.
+ */
+function writeLine(stdout: PinoLogger, row: NewAccessLogRow, requestId: string | null): void {
+  const { created_at: _createdAt, ...fields } = row;
+  stdout.info({ ...fields, reqId: requestId }, `${row.method} ${row.path} ${row.status} (${row.duration_ms} ms)`);
 }

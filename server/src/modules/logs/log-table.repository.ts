@@ -161,7 +161,14 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
       this.sql.all<{ id: number }>(`SELECT id FROM (${wanted.sql}) u ${order} LIMIT ${limit} OFFSET ${offset}`, wanted.params),
       this.countMembers(table, members, counted),
     ]);
-    return result(await this.byIds(table, ids.map((row) => Number(row.id)), order), total);
+    return result(
+      await this.byIds(
+        table,
+        ids.map((row) => Number(row.id)),
+        order,
+      ),
+      total,
+    );
   }
 
   /**
