@@ -1,4 +1,4 @@
-import { Logger, LogLevel } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -16,11 +16,12 @@ import { assertJsonWithinLimits } from './common/json-limits';
 import { securityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/app-config';
+import { nestLogger, withRequestIds } from './config/logger';
 import { migrate } from './database/database.module';
 import { DownloadFastPath } from './modules/downloads/download-fast-path';
 import { ActivationFastPath } from './modules/license-server/activation-fast-path';
 import { DrainState } from './modules/health/drain-state.service';
-import { AccessLogService } from './modules/logs/access-log.service';
+import { AccessLogService } from './modules/access-log/access-log.service';
 import { AuditLogService } from './modules/logs/audit-log.service';
 import { auditFailures } from './modules/logs/failure-reporter';
 import { buildOpenApiDocument } from './openapi';
@@ -33,13 +34,6 @@ export interface CreateAppOptions {
   docs?: boolean;
 }
 
-const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
-  error: ['error', 'fatal'],
-  warn: ['error', 'fatal', 'warn'],
-  log: ['error', 'fatal', 'warn', 'log'],
-  debug: ['error', 'fatal', 'warn', 'log', 'debug', 'verbose'],
-};
-
 /**
  * Builds the whole portal: the same app for `main`, the tests and the OpenAPI generator.
  * Migrations (and seeds) have run when it returns; call `listen` to serve.
@@ -50,7 +44,7 @@ export async function createApp(
 ): Promise<{ app: NestExpressApplication; seeds: SeedReport | null }> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ExpressAdapter(exactRouting()), {
     bodyParser: false,
-    logger: LEVELS[config.logLevel],
+    logger: nestLogger(config),
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy);
@@ -69,8 +63,9 @@ export async function createApp(
   app.useGlobalPipes(createValidationPipe());
   const filter = new AllExceptionsFilter(auditFailures(app.get(AuditLogService)));
   app.useGlobalFilters(filter);
-  // The activation API's heartbeat and signed-in downloads are answered before Express (see ActivationFastPath and
-  // DownloadFastPath); every other request goes on to Express.
+  // The activation API's heartbeat and signed-in downloads are handled before Express (see ActivationFastPath and
+  // DownloadFastPath); every other request goes on to Express. Each request first gets its id (X-Request-Id, and on
+  // every line logged while it is handled).
   const expressApp = app.getHttpAdapter().getInstance() as express.Express;
   const server = app.getHttpServer() as Server;
   const [listener, ...others] = server.listeners('request');
@@ -80,7 +75,9 @@ export async function createApp(
   const downloads = app.get(DownloadFastPath).listener({ express: expressApp, filter, next: expressApp });
   server.on(
     'request',
-    app.get(ActivationFastPath).listener({ express: expressApp, filter, next: downloads, bodyLimit: config.http.bodyLimit }),
+    withRequestIds(
+      app.get(ActivationFastPath).listener({ express: expressApp, filter, next: downloads, bodyLimit: config.http.bodyLimit }),
+    ),
   );
 
   if (options.docs !== false) {

@@ -1,9 +1,10 @@
-import type { AccessLogRow } from '../src/modules/logs/access-log.entity';
-import type { NewAccessLogRow } from '../src/modules/logs/access-log-segments';
+import type { AccessLogRow } from '../src/modules/access-log/access-log.entity';
+import type { NewAccessLogRow } from '../src/modules/access-log/access-log-segments';
 import { PreparedSql } from '../src/database/prepared-sql';
-import { AccessLogStore } from '../src/modules/logs/access-log-store';
-import { AccessLogService } from '../src/modules/logs/access-log.service';
-import { COUNT_CAP, LogFilters } from '../src/modules/logs/log-listing';
+import { AccessLogRepository } from '../src/modules/access-log/access-log.repository';
+import { writeSegments } from '../src/modules/access-log/access-log-writer';
+import { COUNT_CAP } from '../src/modules/access-log/access-log.constants';
+import { AccessLogFilters, AccessLogService } from '../src/modules/access-log/access-log.service';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -66,7 +67,7 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
   afterAll(() => t.close());
 
   /** What the list must give: the stored rows filtered in memory, newest (or oldest) first, paged. */
-  function model(filters: LogFilters) {
+  function model(filters: AccessLogFilters) {
     const term = filters.search?.trim().toLowerCase();
     const user = filters.user?.trim().toLowerCase();
     const level = (status: number) => (status >= 500 ? 'error' : status >= 400 ? 'warning' : 'info');
@@ -88,7 +89,7 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
 
   const withoutId = ({ id: _id, ...row }: AccessLogRow) => row;
 
-  const cases: LogFilters[] = [
+  const cases: AccessLogFilters[] = [
     {},
     { order: 'asc' },
     { page: 3, limit: 100 },
@@ -154,16 +155,16 @@ describe(`access log in segments (${process.env.TEST_DB})`, () => {
   });
 
   it("appends a quiet log's few rows a write to the segment it wrote last, keeping the ids it gave, until it holds 500", async () => {
-    const store = new AccessLogStore(PreparedSql.for(t.dataSource));
+    const repository = t.app.get(AccessLogRepository);
     const segments = async () => Number((await t.dataSource.query('SELECT COUNT(*) AS n FROM access_log_segments'))[0].n);
     const before = await segments();
     const at = Date.UTC(2026, 10, 10);
     const quiet = (from: number, count: number) =>
       Array.from({ length: count }, (_, k) => ({ ...rowAt(from + k), created_at: new Date(at + (from + k) * 1000) }));
-    let open = await store.write(quiet(0, 3), null);
+    let open = await writeSegments(repository, quiet(0, 3), null);
     const first = (await service.list({ from: new Date(at), to: new Date(at + 10_000_000), order: 'asc' })).rows;
     let written = 3;
-    for (; written < 600; written += 7) open = await store.write(quiet(written, 7), open);
+    for (; written < 600; written += 7) open = await writeSegments(repository, quiet(written, 7), open);
     // Two segments: the first took rows while it held fewer than 500.
     expect((await segments()) - before).toBe(2);
     const all = (await service.list({ from: new Date(at), to: new Date(at + 10_000_000), order: 'asc', limit: 100, page: 1 })).rows;

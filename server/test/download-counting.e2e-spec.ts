@@ -3,7 +3,7 @@ import { get as httpGet, IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { createConnection as mysqlConnection } from 'mysql2/promise';
 import { asBuffer, createVersion, eventually, sha256, someBytes, uploadFile } from './support/distribution';
-import { AccessLogService } from '../src/modules/logs/access-log.service';
+import { AccessLogService } from '../src/modules/access-log/access-log.service';
 import { accessRows } from './support/access-rows';
 import { createTestDatabase, TestDatabase } from './support/databases';
 import { startPortalProcess } from './support/portal-process';

@@ -1,6 +1,6 @@
 import { PreparedSql } from '../src/database/prepared-sql';
 import { pendingSchemaChanges } from '../src/database/schema-drift';
-import { AccessLogService } from '../src/modules/logs/access-log.service';
+import { AccessLogService } from '../src/modules/access-log/access-log.service';
 import { accessRows } from './support/access-rows';
 import { startTestApp, TestApp } from './support/test-app';
 

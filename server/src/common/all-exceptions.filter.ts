@@ -22,6 +22,20 @@ export interface FailureReporter {
   accessDenied(request: Request, message: string): void;
 }
 
+/** Requests whose client went away before they were read in full, since the process started (for health figures). */
+export const clientAborts = { total: 0 };
+
+/**
+ * The client closed the connection before its request was read in full: the body parser's abort (raw-body's
+ * `request.aborted`), or any failure of a request cut short on a closed connection (an upload's parser words it
+ * its own way). Nobody is left to read a response, and nothing failed on this side.
+ */
+function clientWentAway(exception: unknown, request: Request): boolean {
+  const { type, code } = (exception ?? {}) as { type?: unknown; code?: unknown };
+  if (type === 'request.aborted' || code === 'ECONNABORTED') return true;
+  return !request.complete && (request.destroyed || request.socket?.destroyed === true);
+}
+
 /** Every failure leaves as `{statusCode, message, errors?}`; internals never reach the client. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -32,9 +46,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     const request = host.switchToHttp().getRequest<Request>();
+    if (clientWentAway(exception, request)) {
+      clientAborts.total++;
+      const reason = exception instanceof Error ? exception.message : String(exception);
+      this.logger.debug(
+        `${request.method} ${request.path}: the client went away before its request was read (${reason}; ${clientAborts.total} so far)`,
+      );
+      response.destroy();
+      return;
+    }
     if (response.headersSent) {
-      // Too late for an error answer (a download failed mid-transfer): cut the connection so the client sees it.
-      this.logger.error(`Failed after the answer began: ${exception instanceof Error ? exception.stack : String(exception)}`);
+      // Too late for an error response (a download failed mid-transfer): cut the connection so the client sees it.
+      this.logger.error(`Failed after the response began: ${exception instanceof Error ? exception.stack : String(exception)}`);
       this.reporter?.serverError(request, 500, exception);
       response.destroy();
       return;

@@ -224,4 +224,13 @@ describe('loadConfig', () => {
     expect(bad).toThrow('MFA_ENCRYPTION_KEY must be at least 32 characters');
     expect(bad).toThrow('PASSWORD_RESET_TTL_SECONDS must be an integer from 60 to 604800 (got "5")');
   });
+
+  it('writes access rows to the database unless ACCESS_LOG_OUTPUT says stdout or both, and refuses another output', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).logs.access.output).toBe('db');
+    expect(loadConfig({ DATA_DIR: tempDir(), ACCESS_LOG_OUTPUT: 'stdout' }).logs.access.output).toBe('stdout');
+    expect(loadConfig({ DATA_DIR: tempDir(), ACCESS_LOG_OUTPUT: ' Both ' }).logs.access.output).toBe('both');
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ACCESS_LOG_OUTPUT: 'file' })).toThrow(
+      'ACCESS_LOG_OUTPUT must be db, stdout or both (got "file")',
+    );
+  });
 });

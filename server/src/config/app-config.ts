@@ -78,13 +78,20 @@ export interface AppConfig {
 
 export const LOG_TYPES = ['audit', 'access', 'remote', 'downloads'] as const;
 export type LogType = (typeof LOG_TYPES)[number];
+export const ACCESS_LOG_OUTPUTS = ['db', 'stdout', 'both'] as const;
+export type AccessLogOutput = (typeof ACCESS_LOG_OUTPUTS)[number];
 
 export interface LogsConfig {
   access: {
-    /** ACCESS_LOG: every API request, only answers of 400 and up, or none. */
+    /** ACCESS_LOG: every API request, only responses of 400 and up, or none. */
     mode: 'all' | 'errors' | 'off';
-    /** ACCESS_LOG_SAMPLE: the share of answers under 400 that get a row (0-1). */
+    /** ACCESS_LOG_SAMPLE: the share of responses under 400 that get a row (0-1). */
     sampleRatio: number;
+    /**
+     * ACCESS_LOG_OUTPUT: where the rows go: the database (System Logs), stdout as one JSON line each (what Vector,
+     * Promtail or Fluent Bit read), or both.
+     */
+    output: AccessLogOutput;
   };
   /** Days each log keeps its rows (LOG_RETENTION_DAYS, or LOG_RETENTION_DAYS_AUDIT/_ACCESS/_REMOTE/_DOWNLOADS). */
   retentionDays: Record<LogType, number>;
@@ -470,6 +477,8 @@ function parseLogs(
 ): LogsConfig {
   const mode = (env.ACCESS_LOG || 'all').trim().toLowerCase();
   if (!['all', 'errors', 'off'].includes(mode)) problems.push(`ACCESS_LOG must be all, errors or off (got "${env.ACCESS_LOG}")`);
+  const output = (env.ACCESS_LOG_OUTPUT || 'db').trim().toLowerCase() as AccessLogOutput;
+  if (!ACCESS_LOG_OUTPUTS.includes(output)) problems.push(`ACCESS_LOG_OUTPUT must be db, stdout or both (got "${env.ACCESS_LOG_OUTPUT}")`);
   const sample = env.ACCESS_LOG_SAMPLE === undefined || env.ACCESS_LOG_SAMPLE === '' ? 1 : Number(env.ACCESS_LOG_SAMPLE);
   if (!Number.isFinite(sample) || sample < 0 || sample > 1)
     problems.push(`ACCESS_LOG_SAMPLE must be a number from 0 to 1 (got "${env.ACCESS_LOG_SAMPLE}")`);
@@ -481,6 +490,7 @@ function parseLogs(
     access: {
       mode: (['all', 'errors', 'off'].includes(mode) ? mode : 'all') as LogsConfig['access']['mode'],
       sampleRatio: Number.isFinite(sample) ? Math.min(1, Math.max(0, sample)) : 1,
+      output: ACCESS_LOG_OUTPUTS.includes(output) ? output : 'db',
     },
     retentionDays,
   };

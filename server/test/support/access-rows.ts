@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import type { AccessLogRow } from '../../src/modules/logs/access-log.entity';
-import { decodeSegment } from '../../src/modules/logs/access-log-segments';
+import type { AccessLogRow } from '../../src/modules/access-log/access-log.entity';
+import { decodeSegment } from '../../src/modules/access-log/access-log-segments';
 import type { TestDatabase } from './databases';
 import { rowsOf } from './process-database';
 

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
-import { ACCESS_LOG_FIELDS, decodeSegment } from '../../modules/logs/access-log-segments';
-import { AccessLogStore } from '../../modules/logs/access-log-store';
+import { ACCESS_LOG_FIELDS, decodeSegment } from '../../modules/access-log/access-log-segments';
+import { AccessLogRepository } from '../../modules/access-log/access-log.repository';
 import { MAX_LENGTH } from '../column-lengths';
 import { dateTimeColumn, idColumn } from '../columns';
 import { Param, PreparedSql } from '../prepared-sql';
@@ -54,7 +54,7 @@ export class AccessLogSegments1765100000000 implements MigrationInterface {
     );
 
     const sql = PreparedSql.for(queryRunner.connection);
-    const store = new AccessLogStore(sql);
+    const segments = new AccessLogRepository(queryRunner.connection);
     for (let after = 0; ;) {
       const rows: Array<Record<string, unknown>> = await queryRunner.query(
         `SELECT * FROM access_logs WHERE id > ? ORDER BY id LIMIT ${BATCH}`,
@@ -75,7 +75,7 @@ export class AccessLogSegments1765100000000 implements MigrationInterface {
         user_agent: row.user_agent as string | null,
         created_at: sql.readDate(row.created_at)!,
       }));
-      for (const statement of store.statements(moved)) await queryRunner.query(statement.sql, bind(sql, statement.params));
+      for (const statement of segments.statements(moved)) await queryRunner.query(statement.sql, bind(sql, statement.params));
     }
     await queryRunner.dropTable('access_logs');
   }

@@ -4,7 +4,7 @@ import { REQUIRED_ROLE } from '../../common/admin-only.decorator';
 import { IS_PUBLIC } from '../../common/public.decorator';
 import { SessionsService } from '../auth/sessions.service';
 import { DrainState } from '../health/drain-state.service';
-import { AccessLogService } from '../logs/access-log.service';
+import { AccessLogService } from '../access-log/access-log.service';
 import { DownloadFastPath } from './download-fast-path';
 import { DownloadsController } from './downloads.controller';
 import { DownloadsService } from './downloads.service';

@@ -12,7 +12,7 @@ import { setApiAnswerHeaders } from '../../common/security-headers';
 import { SessionsService } from '../auth/sessions.service';
 import type { DownloadableFile } from '../distribution-files/distribution-files.service';
 import { DrainState } from '../health/drain-state.service';
-import { AccessLogService } from '../logs/access-log.service';
+import { AccessLogService } from '../access-log/access-log.service';
 import { DownloadsController } from './downloads.controller';
 import { DownloadsService } from './downloads.service';
 

@@ -4,7 +4,7 @@ import { Reflector } from '@nestjs/core';
 import { AUDIT } from '../../common/audit.decorator';
 import { IS_PUBLIC } from '../../common/public.decorator';
 import { DrainState } from '../health/drain-state.service';
-import { AccessLogService } from '../logs/access-log.service';
+import { AccessLogService } from '../access-log/access-log.service';
 import { ActivationFastPath } from './activation-fast-path';
 import { LicenseServerController } from './license-server.controller';
 import { LicenseServerService } from './license-server.service';

@@ -11,7 +11,7 @@ import { IS_PUBLIC } from '../../common/public.decorator';
 import { BeforeExpress, refuseBeforeExpress } from '../../common/before-express';
 import { API_ANSWER_HEADERS } from '../../common/security-headers';
 import { DrainState } from '../health/drain-state.service';
-import { AccessLogService } from '../logs/access-log.service';
+import { AccessLogService } from '../access-log/access-log.service';
 import { parseActivationRequest } from './activation-request';
 import { LicenseServerController } from './license-server.controller';
 import { LicenseServerAction, LicenseServerService } from './license-server.service';

@@ -1,12 +1,14 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Cache } from '../../common/cache';
 import { JOB_FAILED, type JobFailedEvent, OnNotification } from '../../common/events';
-import { GroupCommit } from '../../database/group-commit';
-import { PreparedSql } from '../../database/prepared-sql';
-import { AuditLogEntity, LogLevel } from './audit-log.entity';
-import type { RawRow } from './log-export';
-import { commonFilters, Condition, contains, LogFilters, LogListing, LogPage, LogSource, startsWith } from './log-listing';
 import { MAX_LENGTH } from '../../database/column-lengths';
+import { GroupCommit } from '../../database/group-commit';
+import { CAPPED_COUNT_TTL_MS, CAPPED_COUNTS_MAX } from '../access-log/access-log.constants';
+import { countPastCap } from '../access-log/access-log.service';
+import { AuditLogEntity, LogLevel } from './audit-log.entity';
+import { AuditLogRepository, NewAuditLogRow } from './audit-log.repository';
+import type { RawRow } from './log-export';
+import { LogFilters, LogPage, pruneInBatches } from './log-listing';
 
 export interface AuditEntry {
   level: LogLevel;
@@ -19,27 +21,6 @@ export interface AuditEntry {
   context?: Record<string, unknown> | null;
 }
 
-type Row = Omit<AuditLogEntity, 'id'>;
-/** InnoDB's default full-text stopwords: a word among them is never found on the index. */
-const STOPWORDS = new Set(
-  'a about an are as at be by com de en for from how i in is it la of on or that the this to was what when where who will with und www'.split(
-    ' ',
-  ),
-);
-const COLUMNS: Array<keyof Row> = [
-  'level',
-  'action',
-  'message',
-  'actor_id',
-  'actor_email',
-  'target_type',
-  'target_id',
-  'ip_address',
-  'user_agent',
-  'context',
-  'created_at',
-];
-
 /**
  * The audit trail. Entries are written off the request's path, in batches (group commit); a failed write is
  * logged, never thrown at the request that caused it. Everything queued is written before shutdown.
@@ -47,33 +28,12 @@ const COLUMNS: Array<keyof Row> = [
 @Injectable()
 export class AuditLogService implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('AuditLog');
-  private readonly sql: PreparedSql;
-  private readonly listing: LogListing;
-  private readonly writer = new GroupCommit<Row>((rows) =>
-    this.sql.insertMany(
-      'audit_logs',
-      COLUMNS,
-      rows.map((row) => COLUMNS.map((column) => row[column])),
-    ),
-  );
-  readonly source: LogSource;
+  private readonly writer = new GroupCommit<NewAuditLogRow>((rows) => this.repository.insert(rows));
+  /** Counts past COUNT_CAP (see countPastCap), cleared when this service removes rows. */
+  private readonly counts = new Cache<number>({ max: CAPPED_COUNTS_MAX, ttlMs: CAPPED_COUNT_TTL_MS });
 
-  constructor(dataSource: DataSource) {
-    this.sql = PreparedSql.for(dataSource);
-    this.listing = new LogListing(this.sql);
-    this.source = {
-      table: 'audit_logs',
-      filters: (filters) => [
-        ...commonFilters(filters, 'actor_email'),
-        ...(filters.level ? [{ sql: 'level = ?', params: [filters.level] }] : []),
-      ],
-      searchMatches: (term) => [...this.columnMatches(term), ...this.messageMatch(term)],
-      // On rows already read, the message is simply tested for the term (what the full-text index finds, and more).
-      scanMatches: (term) => [...this.columnMatches(term), ...(this.messageMatch(term).length ? [contains('message', term)] : [])],
-    };
-  }
+  constructor(private readonly repository: AuditLogRepository) {}
 
-  /** Queues the entry; resolves when it is stored (callers need not wait). */
   /** A failed scheduled job, reported by the jobs module. */
   @OnNotification(JOB_FAILED)
   recordJobFailure({ job, error }: JobFailedEvent): void {
@@ -85,6 +45,7 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
     });
   }
 
+  /** Queues the entry; resolves when it is stored (callers need not wait). */
   record(entry: AuditEntry): Promise<void> {
     const written = this.writer.add({
       level: entry.level,
@@ -103,9 +64,8 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
     return written;
   }
 
-  async list(filters: LogFilters): Promise<LogPage<AuditLogEntity>> {
-    const page = await this.listing.page<AuditLogEntity>(this.source, filters);
-    return { ...page, rows: page.rows.map((row) => this.read(row)) };
+  list(filters: LogFilters): Promise<LogPage<AuditLogEntity>> {
+    return this.repository.page(filters, (key, count) => countPastCap(this.counts, key, count));
   }
 
   /** The newest entries, for the dashboard's Recent Activity. */
@@ -115,11 +75,12 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
 
   /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts). */
   batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
-    return this.listing.batches(this.source, filters);
+    return this.repository.batches(filters);
   }
 
+  /** Deletes entries older than `before` in batches (never one huge DELETE); returns how many went. */
   prune(before: Date): Promise<number> {
-    return this.listing.prune('audit_logs', before);
+    return pruneInBatches((batch) => this.repository.deleteOlder(before, batch), this.counts);
   }
 
   /** Waits until everything queued so far is stored. */
@@ -134,37 +95,5 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
   async onApplicationShutdown(): Promise<void> {
     // Requests that finished while the server closed may have queued more.
     await this.writer.drain().catch(() => undefined);
-  }
-
-  /** The beginning of the actor's e-mail, the address or the action. */
-  private columnMatches(term: string): Condition[] {
-    return [startsWith('actor_email', term.toLowerCase()), startsWith('ip_address', term), startsWith('action', term.toLowerCase())];
-  }
-
-  /**
-   * Messages holding the term, found on the full-text index: SQLite's FTS5 trigram table (any 3+ characters), or
-   * MariaDB's FULLTEXT index on the term's longest indexed word (3+ letters, not a stopword: one word's few rows
-   * rather than every row of a common one), the term itself then tested on those rows. A term with nothing the
-   * index holds is not looked for in messages (that would read every row); the other columns still match it.
-   */
-  private messageMatch(term: string): Condition[] {
-    if (this.sql.engine === 'mysql') {
-      const words = (term.match(/[\p{L}\p{N}_]+/gu) ?? []).filter((word) => [...word].length >= 3 && !STOPWORDS.has(word.toLowerCase()));
-      if (!words.length) return [];
-      const longest = words.reduce((a, b) => ([...b].length > [...a].length ? b : a));
-      const like = contains('message', term);
-      return [{ sql: `MATCH(message) AGAINST (? IN BOOLEAN MODE) AND ${like.sql}`, params: [`+${longest}*`, ...like.params] }];
-    }
-    if ([...term].length < 3) return [];
-    return [{ sql: 'id IN (SELECT rowid FROM audit_logs_fts WHERE audit_logs_fts MATCH ?)', params: [`"${term.replace(/"/g, '""')}"`] }];
-  }
-
-  private read(row: AuditLogEntity): AuditLogEntity {
-    return {
-      ...row,
-      id: Number(row.id),
-      actor_id: row.actor_id === null ? null : Number(row.actor_id),
-      created_at: this.sql.readDate(row.created_at)!,
-    };
   }
 }

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { Observable, tap } from 'rxjs';
 import { AUDIT, auditActorOf, AuditSpec } from '../../common/audit.decorator';
 import { AuthenticatedRequest } from '../../common/current-user.decorator';
+import { routeOf } from '../access-log/access-log.service';
 import { AuditLogService } from './audit-log.service';
 
 /** Body fields whose values say what was done without revealing a secret; other fields are listed by name only. */
@@ -27,10 +28,10 @@ const SHOWN_VALUES = new Set([
   'license_key',
   'server_uid',
 ]);
-/** Answer fields that name what was acted on, best first. */
+/** Response fields that name what was acted on, best first. */
 const LABELS = ['email', 'user_email', 'license_key', 'version', 'file_name', 'product_name', 'key'];
 
-type Answer = { data?: Record<string, unknown> } | undefined;
+type HandlerResult = { data?: Record<string, unknown> } | undefined;
 
 /** Writes the audit trail entry of every handler marked @Audit(), after it succeeded or was refused. */
 @Injectable()
@@ -46,7 +47,7 @@ export class AuditInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     return next.handle().pipe(
       tap({
-        next: (answer: unknown) => void this.record(spec, request, answer as Answer, null),
+        next: (result: unknown) => void this.record(spec, request, result as HandlerResult, null),
         error: (error: unknown) => {
           const status = error instanceof HttpException ? error.getStatus() : 500;
           // Server errors are the exception filter's to record, once, at level error.
@@ -56,9 +57,9 @@ export class AuditInterceptor implements NestInterceptor {
     );
   }
 
-  private record(spec: AuditSpec, request: AuthenticatedRequest, answer: Answer, refusal: HttpException | null): Promise<void> {
+  private record(spec: AuditSpec, request: AuthenticatedRequest, result: HandlerResult, refusal: HttpException | null): Promise<void> {
     const body = isObject(request.body) ? request.body : {};
-    const data = isObject(answer?.data) ? answer.data : {};
+    const data = isObject(result?.data) ? result.data : {};
     const label = [...LABELS.map((field) => data[field]), ...LABELS.map((field) => body[field])].find(
       (value) => typeof value === 'string' && value,
     ) as string | undefined;
@@ -104,6 +105,3 @@ function messageOf(error: HttpException): string {
   const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
   return (Array.isArray(message) ? message.join(', ') : typeof message === 'string' ? message : error.message).slice(0, 300);
 }
-
-export const routeOf = (request: { route?: { path?: string }; baseUrl?: string }) =>
-  `${request.baseUrl ?? ''}${request.route?.path ?? ''}` || '-';

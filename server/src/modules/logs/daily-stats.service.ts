@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { PreparedSql, SqlStatement } from '../../database/prepared-sql';
+import { DailyStatsRepository, DailyValue } from './daily-stats.repository';
+
+export type { DailyValue } from './daily-stats.repository';
 
 /**
  * Downloads per day by OS (the chart per day), by `os|architecture` and by version (totals over a range): three
@@ -8,65 +9,31 @@ import { PreparedSql, SqlStatement } from '../../database/prepared-sql';
  */
 export type DailyMetric = 'downloads_os' | 'downloads_platform' | 'downloads_version' | 'active_devices';
 
-export interface DailyValue {
-  day: string;
-  dimension: string;
-  value: number;
-}
-
 /** The UTC day of a moment, YYYY-MM-DD. */
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 /** Figures per day and dimension (the daily_stats table), added to as things happen or set by a daily snapshot. */
 @Injectable()
 export class DailyStatsService {
-  private readonly sql: PreparedSql;
-
-  constructor(dataSource: DataSource) {
-    this.sql = PreparedSql.for(dataSource);
-  }
+  constructor(private readonly repository: DailyStatsRepository) {}
 
   /** Adds counts to the days' figures: `counts` maps `metric\tday\tdimension` to the amount. */
   add(counts: Map<string, number>): Promise<void> {
-    return this.sql.atomically(this.additions(counts));
-  }
-
-  /** The statements `add` runs, to run in one transaction with others (see DownloadLogsService). */
-  additions(counts: Map<string, number>): SqlStatement[] {
-    const upsert =
-      this.sql.engine === 'mysql'
-        ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = value + VALUES(value)'
-        : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = value + excluded.value';
-    return [...counts].map(([key, value]) => {
-      const [metric, day, dimension] = key.split('\t');
-      return { sql: upsert, params: [day, metric, dimension.slice(0, 100), value] };
-    });
+    return this.repository.add(counts);
   }
 
   /** Sets the day's figure (a snapshot), replacing what was there. */
-  async set(metric: DailyMetric, day: string, value: number, dimension = ''): Promise<void> {
-    const upsert =
-      this.sql.engine === 'mysql'
-        ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)'
-        : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = excluded.value';
-    await this.sql.run(upsert, [day, metric, dimension, value]);
+  set(metric: DailyMetric, day: string, value: number, dimension = ''): Promise<void> {
+    return this.repository.set(metric, day, value, dimension);
   }
 
   /** Each dimension's sum over the days from `from` to `to` (inclusive), largest first. */
-  async totals(metric: DailyMetric, from: string, to: string): Promise<Array<{ dimension: string; value: number }>> {
-    const rows = await this.sql.all<{ dimension: string; value: number | string }>(
-      'SELECT dimension, SUM(value) AS value FROM daily_stats WHERE metric = ? AND day >= ? AND day <= ? GROUP BY dimension ORDER BY value DESC',
-      [metric, from, to],
-    );
-    return rows.map((row) => ({ dimension: row.dimension, value: Number(row.value) }));
+  totals(metric: DailyMetric, from: string, to: string): Promise<Array<{ dimension: string; value: number }>> {
+    return this.repository.totals(metric, from, to);
   }
 
   /** The figures of days from `from` to `to` (inclusive, YYYY-MM-DD). */
-  async range(metric: DailyMetric, from: string, to: string): Promise<DailyValue[]> {
-    const rows = await this.sql.all<DailyValue>(
-      'SELECT day, dimension, value FROM daily_stats WHERE metric = ? AND day >= ? AND day <= ? ORDER BY day',
-      [metric, from, to],
-    );
-    return rows.map((row) => ({ day: row.day, dimension: row.dimension, value: Number(row.value) }));
+  range(metric: DailyMetric, from: string, to: string): Promise<DailyValue[]> {
+    return this.repository.range(metric, from, to);
   }
 }

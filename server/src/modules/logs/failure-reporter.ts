@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { AuthenticatedRequest } from '../../common/current-user.decorator';
 import { FailureReporter } from '../../common/all-exceptions.filter';
 import { AuditLogService } from './audit-log.service';
-import { routeOf } from './audit.interceptor';
+import { routeOf } from '../access-log/access-log.service';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
 /** The exception filter's failures, as audit trail entries: 5xx at level error, refused access at level warning. */

@@ -3,7 +3,7 @@ import { Cron, CronExpression } from '@nestjs/schedule';
 import { AppConfig, LogType } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
-import { AccessLogService } from './access-log.service';
+import { AccessLogService } from '../access-log/access-log.service';
 import { AuditLogService } from './audit-log.service';
 import { DownloadLogsService } from './download-logs.service';
 import { RemoteLogsService } from './remote-logs.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error';
 import { pageMeta } from '../../common/pagination';
-import { AccessLogService } from './access-log.service';
+import { AccessLogService } from '../access-log/access-log.service';
 import { AuditLogService } from './audit-log.service';
 import { DownloadLogsService } from './download-logs.service';
 import { RemoteLogsService } from './remote-logs.service';

@@ -15,7 +15,7 @@ export class RemoteLogEntity {
   @Column({ type: 'varchar', length: 20 })
   action: string;
 
-  /** 'info' for a valid answer, 'warning' for a refusal. */
+  /** 'info' for a valid license, 'warning' for a refusal. */
   @Column({ type: 'varchar', length: 10 })
   level: string;
 
@@ -40,14 +40,14 @@ export class RemoteLogEntity {
   @Column({ type: 'boolean' })
   valid: boolean;
 
-  /** The answer's code: VALID, EXPIRED, REVOKED, TOO_MANY_DEVICES, NOT_FOUND, ... */
+  /** The response's code: VALID, EXPIRED, REVOKED, TOO_MANY_DEVICES, NOT_FOUND, ... */
   @Column({ type: 'varchar', length: 32 })
   code: string;
 
   @Column({ type: 'varchar', length: MAX_LENGTH.ip, nullable: true })
   ip_address: string | null;
 
-  /** When the portal answered (the entry's timestamp). */
+  /** When the portal responded (the entry's timestamp). */
   @Index('IDX_remote_logs_created_at')
   @Column({ type: 'datetime', precision: 3 })
   created_at: Date;

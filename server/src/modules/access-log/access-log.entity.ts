@@ -80,11 +80,11 @@ export class AccessLogTermEntity {
   @Column({ type: 'int' })
   hits: number;
 
-  /** Of those rows, the ones answered with a status of 500 or more (a level filter passes segments by with none). */
+  /** Of those rows, the ones with a status of 500 or more (a level filter passes segments by with none). */
   @Column({ type: 'int' })
   errors: number;
 
-  /** Of those rows, the ones answered with a status from 400 to 499. */
+  /** Of those rows, the ones with a status from 400 to 499. */
   @Column({ type: 'int' })
   warnings: number;
 }

@@ -1,3 +1,4 @@
+import { Cache } from '../../common/cache';
 import type { AccessLogRow } from './access-log.entity';
 
 /** A row to store: the access log gives it its id when it is stored. */
@@ -5,8 +6,8 @@ export type NewAccessLogRow = Omit<AccessLogRow, 'id'>;
 
 /**
  * Rows a segment holds at most, and the access log's writer stores at a time. Each stored batch costs a few round
- * trips to the database (the segment and its terms in one transaction), 200-300 µs of Node CPU each with mysql2
- * here: spread over 2,000 rows rather than 500, they cost a row 0.5 µs rather than 2.
+ * trips to the database (the segment and its terms in one transaction) and their CPU in Node: spread over 2,000 rows
+ * rather than 500, a row's share is a quarter.
  */
 export const SEGMENT_MAX_ROWS = 2_000;
 /** A row's id is its segment's id times this plus its place in the segment. */
@@ -56,7 +57,7 @@ export interface EncodedSegment {
   terms: Map<string, TermCounts>;
 }
 
-/** Rows with a term: all of them, and those answered 5xx and 4xx (so a level filter can pass a segment by). */
+/** Rows with a term: all of them, and those with a status of 5xx and 4xx (so a level filter can pass a segment by). */
 export interface TermCounts {
   hits: number;
   errors: number;
@@ -107,7 +108,7 @@ function encodeSegment(rows: NewAccessLogRow[], start: number): { segment: Encod
   let last = t;
   let errors = 0;
   let warnings = 0;
-  // Each row's numbers as text, joined at the end: a long array built by push costs a row a microsecond at 2,000 rows.
+  // Each row's numbers as text, joined at the end: cheaper than one long array of numbers built by push.
   const numbers: string[] = [];
   let numberBytes = 0;
   let end = start;
@@ -173,8 +174,10 @@ export function encodeSegments(rows: NewAccessLogRow[]): EncodedSegment[] {
   return segments;
 }
 
-/** Searches whose matching rows a parsed segment keeps (those of a few open screens). */
-const SEARCHES_KEPT = 8;
+/** Searches whose matching rows a parsed segment caches (those of a few open screens). */
+const SEARCHES_CACHED = 8;
+/** As long as the segment itself may stay cached parsed (see AccessLogService). */
+const SEARCHES_TTL_MS = 5 * 60_000;
 
 /**
  * A stored segment's rows, read for a list: a row's fields are read where they are (a test of every row makes no
@@ -185,10 +188,10 @@ export class SegmentRows {
   private readonly t: number;
   private readonly s: string[];
   private readonly r: number[];
-  /** The texts lower-cased, once a search has asked (a segment kept parsed is searched again). */
+  /** The texts lower-cased, once a search has asked (a segment cached parsed is searched again). */
   private lower: string[] | null = null;
-  /** `matching`'s answers, by search. */
-  private readonly found = new Map<string, number[] | null>();
+  /** `matching`'s results, by search (made on the first search). */
+  private found: Cache<{ places: number[] | null }> | null = null;
   /** The statuses its rows have, once asked. */
   private statuses: Set<number> | null = null;
 
@@ -244,13 +247,14 @@ export class SegmentRows {
   /**
    * The places, in order, of the rows matching a search for `term` (a path, route, address or e-mail starting with
    * it, or the status `status`) and, where `user` is given, whose e-mail starts with `user`; null where no row does. Texts are tested
-   * once each, then the rows on their numbers, in one pass. Kept for a few searches: an open list asks again with
+   * once each, then the rows on their numbers, in one pass. Cached for a few searches: an open list asks again with
    * the same search every 30 s.
    */
   matching(term: string | null, status: number | null, user: string | null): number[] | null {
     const key = `${term ?? ''}\u0000${status ?? ''}\u0000${user ?? ''}`;
-    const kept = this.found.get(key);
-    if (kept !== undefined) return kept;
+    this.found ??= new Cache({ max: SEARCHES_CACHED, ttlMs: SEARCHES_TTL_MS });
+    const cached = this.found.peek(key);
+    if (cached) return cached.places;
     const termTexts = term === null ? null : this.textsStartingWith(term);
     const userTexts = user === null ? null : this.textsStartingWith(user);
     let found: number[] | null = null;
@@ -272,8 +276,7 @@ export class SegmentRows {
         (found ??= []).push(place);
       }
     }
-    if (this.found.size >= SEARCHES_KEPT) this.found.clear();
-    this.found.set(key, found);
+    this.found.set(key, { places: found });
     return found;
   }
 

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { PreparedSql, SqlStatement } from '../../database/prepared-sql';
+
+/** A figure of a day (YYYY-MM-DD) and dimension. */
+export interface DailyValue {
+  day: string;
+  dimension: string;
+  value: number;
+}
+
+/** The daily_stats table: figures per day, metric and dimension, added to or set. */
+@Injectable()
+export class DailyStatsRepository {
+  private readonly sql: PreparedSql;
+
+  constructor(dataSource: DataSource) {
+    this.sql = PreparedSql.for(dataSource);
+  }
+
+  /** Adds counts to the days' figures (`metric\tday\tdimension` → amount), in one transaction. */
+  add(counts: Map<string, number>): Promise<void> {
+    return this.sql.atomically(this.additions(counts));
+  }
+
+  /** The statements `add` runs, to run in one transaction with others (see DownloadLogsRepository). */
+  additions(counts: Map<string, number>): SqlStatement[] {
+    const upsert =
+      this.sql.engine === 'mysql'
+        ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = value + VALUES(value)'
+        : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = value + excluded.value';
+    return [...counts].map(([key, value]) => {
+      const [metric, day, dimension] = key.split('\t');
+      return { sql: upsert, params: [day, metric, dimension.slice(0, 100), value] };
+    });
+  }
+
+  /** Sets the day's figure, replacing what was there. */
+  async set(metric: string, day: string, value: number, dimension: string): Promise<void> {
+    const upsert =
+      this.sql.engine === 'mysql'
+        ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)'
+        : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = excluded.value';
+    await this.sql.run(upsert, [day, metric, dimension, value]);
+  }
+
+  /** Each dimension's sum over the days from `from` to `to` (inclusive), largest first. */
+  async totals(metric: string, from: string, to: string): Promise<Array<{ dimension: string; value: number }>> {
+    const rows = await this.sql.all<{ dimension: string; value: number | string }>(
+      'SELECT dimension, SUM(value) AS value FROM daily_stats WHERE metric = ? AND day >= ? AND day <= ? GROUP BY dimension ORDER BY value DESC',
+      [metric, from, to],
+    );
+    return rows.map((row) => ({ dimension: row.dimension, value: Number(row.value) }));
+  }
+
+  /** The figures of days from `from` to `to` (inclusive, YYYY-MM-DD). */
+  async range(metric: string, from: string, to: string): Promise<DailyValue[]> {
+    const rows = await this.sql.all<DailyValue>(
+      'SELECT day, dimension, value FROM daily_stats WHERE metric = ? AND day >= ? AND day <= ? ORDER BY day',
+      [metric, from, to],
+    );
+    return rows.map((row) => ({ day: row.day, dimension: row.dimension, value: Number(row.value) }));
+  }
+}
