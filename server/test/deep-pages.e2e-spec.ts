@@ -84,3 +84,45 @@ describe(`deep pages from kept marks (${process.env.TEST_DB})`, () => {
     expect(await page(45)).toEqual(expected(45));
   });
 });
+
+describe(`deep pages of rows imported with one creation time (${process.env.TEST_DB})`, () => {
+  let t: TestApp;
+  let admin: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await t.adminToken();
+    // As an import from an older system writes them: straight into the table, every row with the same created_at.
+    const importedAt = new Date('2025-03-01T12:00:00Z');
+    const seeded = Array.from({ length: ROWS }, (_, i) => ({
+      license_key: `IMPORT-${String(i).padStart(6, '0')}`,
+      product_name: ADMIN_PRODUCT,
+      user_email: `import${i}@portal.test`,
+      status: 'active' as const,
+      is_trial: false,
+      expires_at: new Date(inDays(365)),
+      max_activations: 1,
+      current_activations: 0,
+      created_at: importedAt,
+    }));
+    for (let i = 0; i < seeded.length; i += 200) await t.dataSource.getRepository(LicenseEntity).insert(seeded.slice(i, i + 200));
+  });
+  afterAll(async () => {
+    expect(t.statuses.filter((status) => status >= 500)).toEqual([]);
+    await t.close();
+  });
+
+  it('orders them by id, and reads the same deep pages from the marks as by counting off', async () => {
+    const ids = (await t.dataSource.getRepository(LicenseEntity).find({ select: { id: true } })).map((license) => license.id);
+    for (const order of ['desc', 'asc'] as const) {
+      const sorted = [...ids].sort((a, b) => (order === 'desc' ? b - a : a - b));
+      for (let round = 0; round < 2; round++) {
+        for (const n of DEEP) {
+          const response = await t.api().get('/api/admin/licenses').query({ page: n, limit: LIMIT, order }).set(bearer(admin)).expect(200);
+          const shown = (response.body.data as LicenseEntity[]).map((license) => license.id);
+          expect([order, round, n, shown]).toEqual([order, round, n, sorted.slice((n - 1) * LIMIT, n * LIMIT)]);
+        }
+      }
+    }
+  });
+});

@@ -105,8 +105,10 @@ export async function readPageByIds<T extends ObjectLiteral, R extends { id: num
 }
 
 /**
- * The rows from `mark`'s row on, in the list's order: the sort column at or past the marked row's value (read by its
- * id, a primary-key lookup), and past equal values by id. One index range, so the page's offset counts from the mark.
+ * The rows from `mark`'s row on, in the list's order: the sort column past the marked row's value (read by its id, a
+ * primary-key lookup), or equal to it and past the row by id. On MariaDB that is written as two ranges of the
+ * column's index (whose entries end with the id), so rows sharing the marked value (imported rows often share one
+ * creation time) are not read from the top of the value to reach the mark; SQLite reads it as one range either way.
  */
 function fromMark<T extends ObjectLiteral>(ids: SelectQueryBuilder<T>, sort: PageSort, direction: 'ASC' | 'DESC', mark: PageMark) {
   const column = sort.by as string;
@@ -116,7 +118,9 @@ function fromMark<T extends ObjectLiteral>(ids: SelectQueryBuilder<T>, sort: Pag
   const [reach, past] = direction === 'DESC' ? ['<=', '<'] : ['>=', '>'];
   const condition = sort.unique
     ? `${column} ${reach} ${markValue}`
-    : `${column} ${reach} ${markValue} AND (${column} ${past} ${markValue} OR ${sort.id} ${reach} :pageMarkId)`;
+    : engineOf(ids) === 'mysql'
+      ? `((${column} = ${markValue} AND ${sort.id} ${reach} :pageMarkId) OR ${column} ${past} ${markValue})`
+      : `${column} ${reach} ${markValue} AND (${column} ${past} ${markValue} OR ${sort.id} ${reach} :pageMarkId)`;
   return ids.andWhere(condition, { pageMarkId: mark.id });
 }
 
