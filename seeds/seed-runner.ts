@@ -25,7 +25,12 @@ export async function runSeeds(app: INestApplicationContext, config: AppConfig):
   return { adminCreated, generatedAdminPassword: adminCreated ? generated : null, settingsAdded };
 }
 
+/**
+ * Says what the seeds did. The generated admin password comes in a box, last (main calls this once the portal
+ * listens), so it is the last thing a newcomer sees at the first start.
+ */
 export function reportSeeds(report: SeedReport, config: AppConfig, logger = new Logger('Seeds')): void {
+  if (report.settingsAdded.length) logger.log(`Default settings stored: ${report.settingsAdded.join(', ')}`);
   if (report.generatedAdminPassword) {
     const line = '='.repeat(72);
     // Printed once, on the start that created the admin; it is not written anywhere else.
@@ -36,5 +41,4 @@ export function reportSeeds(report: SeedReport, config: AppConfig, logger = new 
   } else if (report.adminCreated) {
     logger.log(`Admin account ${config.admin.email} created from ADMIN_PASSWORD`);
   }
-  if (report.settingsAdded.length) logger.log(`Default settings stored: ${report.settingsAdded.join(', ')}`);
 }

@@ -9,7 +9,6 @@ import { shutDownGracefully } from './shutdown';
 async function bootstrap() {
   const config = loadConfig();
   const { app, seeds } = await createApp(config);
-  if (seeds) reportSeeds(seeds, config);
   // Created here rather than on first use, so the operator sees (and can back up) the key from the first start on.
   const signingKey = app.get(LicenseSigningService).ensureKey();
   const logger = new Logger('Portal');
@@ -32,6 +31,7 @@ async function bootstrap() {
     });
   }
   logger.log(`StreamHub portal on ${config.publicUrl} (API docs at ${config.publicUrl}/api/docs, database: ${config.database.type})`);
+  if (seeds) reportSeeds(seeds, config);
 }
 
 bootstrap().catch((error) => {

@@ -18,8 +18,22 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.',
     )
     .setVersion('1.0.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'LICENSE_SERVER_SYNC_TOKEN of this portal' }, SYNC_TOKEN)
+    .addSecurity(BEARER, {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description:
+        'A session token. Customers get one from `POST /api/login` (`token`); administrators from `POST /api/admin/login` ' +
+        '(`data.token`), or, with two-factor sign-in on, from `POST /api/admin/login/mfa` with the `mfa_token` it answers ' +
+        'and a code. Send it as `Authorization: Bearer <token>`. It ends at `POST /api/logout`, at its expiry (JWT_TTL_SECONDS, a day by default), ' +
+        "and when the account's password or role changes.",
+    })
+    // Not a JWT: a fixed secret shared by the two portals (addBearerAuth would declare it one).
+    .addSecurity(SYNC_TOKEN, {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The LICENSE_SERVER_SYNC_TOKEN of this portal: a fixed secret the pushing portal is configured with, not a session.',
+    })
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller: string, method: string) => method,

@@ -1,6 +1,8 @@
 import { runSeeds } from '../../seeds/seed-runner';
 import { SettingEntity } from '../src/modules/settings/setting.entity';
 import { UserEntity } from '../src/modules/users/user.entity';
+import { eventually } from './support/mail';
+import { startPortalProcess } from './support/portal-process';
 import { ADMIN, startTestApp, TestApp } from './support/test-app';
 
 describe(`seeds (${process.env.TEST_DB})`, () => {
@@ -60,5 +62,27 @@ describe(`seeds (${process.env.TEST_DB})`, () => {
       await t.api().post('/api/admin/login').send({ email: ADMIN.email, password: created.generatedAdminPassword }).expect(200);
       expect((await runSeeds(t.app, t.config)).generatedAdminPassword).toBeNull();
     });
+  });
+
+  it('prints a generated password in a box as the last lines of the first start, with no route-by-route lines before it', async () => {
+    if (process.env.TEST_DB !== 'sqlite') return;
+    const portal = await startPortalProcess({ ADMIN_PASSWORD: '' });
+    try {
+      const output = await eventually('the admin box', () => (portal.output().includes('Admin account created') ? portal.output() : null));
+      const lines = output.trimEnd().split('\n');
+      const box = lines.findIndex((line) => line.includes('Admin account created'));
+      expect(lines.slice(box + 1)).toEqual([
+        `    e-mail:   ${ADMIN.email}`,
+        expect.stringMatching(/^ {4}password: [\w-]{16}$/),
+        `  Sign in at ${portal.base}/secret-admin and change this password.`,
+        '='.repeat(72),
+      ]);
+      expect(lines.findIndex((line) => line.includes('StreamHub portal on'))).toBeGreaterThan(-1);
+      expect(lines.findIndex((line) => line.includes('StreamHub portal on'))).toBeLessThan(box);
+      expect(output).not.toMatch(/Mapped \{|RoutesResolver|InstanceLoader/);
+      expect(lines.length).toBeLessThan(20);
+    } finally {
+      portal.cleanup();
+    }
   });
 });

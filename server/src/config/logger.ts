@@ -50,7 +50,19 @@ export function appLogger(config: AppConfig): Logger {
 
 /** Nest's logger for the app: its lines (`new Logger('Context')`) go to appLogger through nestjs-pino. */
 export function nestLogger(config: AppConfig): LoggerService {
-  return new NestPinoLogger(new AppPinoLogger(appLogger(config)), {});
+  return new AppNestLogger(new AppPinoLogger(appLogger(config)), {});
+}
+
+/** Nest's start-up lines of every module loaded and every route mapped: what the portal is made of, not news. */
+const START_UP_DETAIL = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+/** Logs Nest's start-up detail at debug, so what an operator reads at a start is the portal's own lines. */
+class AppNestLogger extends NestPinoLogger {
+  override log(message: unknown, ...optionalParams: unknown[]): void {
+    const context = optionalParams.at(-1);
+    if (typeof context === 'string' && START_UP_DETAIL.has(context)) this.debug(message, ...optionalParams);
+    else super.log(message, ...optionalParams);
+  }
 }
 
 /** nestjs-pino's PinoLogger on this app's logger (left to itself, it keeps the first app's in the process). */
