@@ -16,6 +16,7 @@ export const VERSION_DELETING = 'version.deleting';
 export const VERSION_RENAMED = 'version.renamed';
 export const JOB_FAILED = 'job.failed';
 export const LICENSE_SERVER_CHANGED = 'license-server.changed';
+export const USER_CHANGED = 'user.changed';
 
 /** A license was revoked (by an admin, before a delete, or by a portal syncing with this one): its devices lose their seats. */
 export interface LicenseRevokedEvent {
@@ -75,11 +76,20 @@ export interface LicenseServerChangedEvent {
   url: string;
 }
 
+/**
+ * A user account was added, or changed in a way the admin users list filters or searches by (verified, e-mail,
+ * name), by registration, a mailed link or the profile page: the list's cached totals count anew.
+ */
+export interface UserChangedEvent {
+  userId: number;
+}
+
 /** Each notification's payload. */
 export interface Notifications {
   [LICENSE_CHANGED]: LicenseChangedEvent;
   [JOB_FAILED]: JobFailedEvent;
   [LICENSE_SERVER_CHANGED]: LicenseServerChangedEvent;
+  [USER_CHANGED]: UserChangedEvent;
 }
 
 export type AwaitedEvent = keyof AwaitedEvents;

@@ -6,8 +6,8 @@ import { map, Observable } from 'rxjs';
 const ENVELOPE = 'portal:envelope';
 
 interface EnvelopeOptions {
-  /** The status of a success (200 unless given; 201 for a route that creates). */
-  status?: 200 | 201;
+  /** The status of a success (200 unless given; 201 for a route that creates, 202 for one that starts work). */
+  status?: 200 | 201 | 202;
   /** The message every success of the route carries. */
   message?: string;
 }

@@ -9,7 +9,7 @@ import { AdminLicensesService } from '../licenses/admin-licenses.service';
 import { AuditLogService } from '../logs/audit-log.service';
 import { DailyStatsService, dayOf } from '../logs/daily-stats.service';
 import { OrdersService } from '../orders/orders.service';
-import { UsersService } from '../users/users.service';
+import { AdminUsersService } from '../users/admin-users.service';
 import { ActivityDto, DashboardDto, DownloadStatsDto, DownloadsPerDayDto } from './dto/dashboard.dto';
 import { BackgroundFigures, Fingerprint } from './background-figures';
 import { highestIds } from './highest-ids';
@@ -38,7 +38,7 @@ export class DashboardService implements OnApplicationBootstrap {
   private readonly chartsPrint: Fingerprint;
 
   constructor(
-    private readonly users: UsersService,
+    private readonly users: AdminUsersService,
     private readonly licenses: AdminLicensesService,
     private readonly files: DistributionFilesService,
     private readonly orders: OrdersService,
