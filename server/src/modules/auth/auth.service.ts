@@ -21,8 +21,8 @@ export interface ClientInfo {
 }
 
 /**
- * One answer for every sign-in that fails before the password is proven (unknown address, inactive account, wrong
- * password, a customer at the admin door), so the answer never tells which addresses have accounts.
+ * One response for every sign-in that fails before the password is proven (unknown address, inactive account, wrong
+ * password, a customer at the admin door), so the response never tells which addresses have accounts.
  */
 export const LOGIN_FAILED = {
   client: 'Invalid email or password. Please try again.',
@@ -106,7 +106,7 @@ export class AuthService implements BeforeApplicationShutdown {
 
   /**
    * Mails a single-use reset link when an active account has this address. Everything that depends on the account
-   * runs after the answer, so neither the answer nor its timing tells whether the address has one.
+   * runs after the response, so neither the response nor its timing tells whether the address has one.
    */
   async forgotPassword(email: string, client: ClientInfo): Promise<void> {
     await this.resetRequestsPerIp.take(client.ip, TOO_MANY_RESET_MAILS);
@@ -147,7 +147,7 @@ export class AuthService implements BeforeApplicationShutdown {
 
   /**
    * The password step of an admin sign-in. Without two-factor sign-in it is the whole sign-in; with it (or when
-   * ADMIN_REQUIRE_MFA asks for it) the answer is a challenge for the second step, and no session yet.
+   * ADMIN_REQUIRE_MFA asks for it) the response is a challenge for the second step, and no session yet.
    */
   async adminLogin(dto: LoginDto, client: ClientInfo): Promise<AdminSessionDataDto | MfaChallengeDto> {
     const user = await this.checkCredentials(dto, client, 'admin');
@@ -185,7 +185,7 @@ export class AuthService implements BeforeApplicationShutdown {
 
   /**
    * The account, when the password is right (and, at the admin door, the role is admin). Every failure costs the
-   * same argon2 work and gets the same answer, and counts against this address and the account.
+   * same argon2 work and gets the same response, and counts against this address and the account.
    */
   private async checkCredentials(dto: LoginDto, client: ClientInfo, door: 'client' | 'admin'): Promise<UserEntity> {
     const email = dto.email.trim().toLowerCase();

@@ -5,7 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DistributionFilesService } from '../distribution-files/distribution-files.service';
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
-import { LicenseServerSyncService } from '../license-server/license-server-sync.service';
+import { SyncStatusService } from '../license-server/sync-status.service';
 import { VersionsService } from '../versions/versions.service';
 import { DashboardRepository } from './dashboard.repository';
 import { WarmAtBoot } from './warm-at-boot';
@@ -34,7 +34,7 @@ export class SystemHealthService implements OnApplicationBootstrap {
     private readonly versions: VersionsService,
     private readonly files: DistributionFilesService,
     private readonly jobs: ScheduledJobsService,
-    private readonly licenseServer: LicenseServerSyncService,
+    private readonly licenseServer: SyncStatusService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.warmStorage = new WarmAtBoot(this.storageFigures, () => figures.highestIds(['versions', 'distribution_files']));
