@@ -1,11 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { RateLimitsModule } from './common/rate-limit';
-import { EnvelopeInterceptor } from './common/response';
 import { DatabaseModule } from './database/database.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { DashboardModule } from './modules/dashboard/dashboard.module';
@@ -54,8 +52,6 @@ export class AppModule {
         DownloadsModule,
         DashboardModule,
       ],
-      // The `{success, data, …}` envelope of the routes marked @ApiEnvelopeResponse.
-      providers: [{ provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor }],
     };
   }
 }

@@ -9,7 +9,7 @@ import { AccessLogService } from '../src/modules/access-log/access-log.service';
 import { accessRows } from './support/access-rows';
 import { RemoteLogEntity } from '../src/modules/logs/remote-log.entity';
 import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';
-import { verifySignedAnswer } from '../src/modules/license-server/signed-answer';
+import { verifySignedResponse } from '../src/modules/license-server/signed-response';
 import { callLicenseServer, ensureVersion, issueLicense, nonce, serverUid, setDate } from './support/licensing';
 import { bearer, startTestApp, TestApp } from './support/test-app';
 
@@ -91,21 +91,21 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     expect(answer.device).toMatchObject({ server_uid: uid, status: 'active' });
     expect(Math.abs(Date.parse(answer.issued_at) - Date.now())).toBeLessThan(60_000);
     expect(answer.key_id).toBe((await t.api().get('/api/license-server/public-key')).body.data.key_id);
-    expect(verifySignedAnswer(answer, publicKey)).toBe(true);
+    expect(verifySignedResponse(answer, publicKey)).toBe(true);
 
     // The same answer cannot pass for one to another request, nor with any member changed.
-    expect(verifySignedAnswer({ ...answer, nonce: nonce() }, publicKey)).toBe(false);
-    expect(verifySignedAnswer({ ...answer, server_uid: serverUid() }, publicKey)).toBe(false);
-    expect(verifySignedAnswer({ ...answer, code: 'REVOKED' }, publicKey)).toBe(false);
-    expect(verifySignedAnswer({ ...answer, license: { ...answer.license, max_activations: 100 } }, publicKey)).toBe(false);
+    expect(verifySignedResponse({ ...answer, nonce: nonce() }, publicKey)).toBe(false);
+    expect(verifySignedResponse({ ...answer, server_uid: serverUid() }, publicKey)).toBe(false);
+    expect(verifySignedResponse({ ...answer, code: 'REVOKED' }, publicKey)).toBe(false);
+    expect(verifySignedResponse({ ...answer, license: { ...answer.license, max_activations: 100 } }, publicKey)).toBe(false);
 
     const refused = (await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: serverUid() })).body;
     expect(refused).toMatchObject({ success: false, data: { valid: false, code: 'TOO_MANY_DEVICES' } });
-    expect(verifySignedAnswer(refused.data, publicKey)).toBe(true);
+    expect(verifySignedResponse(refused.data, publicKey)).toBe(true);
     const unknown = (await callLicenseServer(t, 'validate', { license_key: 'SH-NOPE0-NOPE0-NOPE0-NOPE0-NOPE0', server_uid: uid })).body
       .data;
     expect(unknown).toMatchObject({ code: 'NOT_FOUND', license: null, device: null });
-    expect(verifySignedAnswer(unknown, publicKey)).toBe(true);
+    expect(verifySignedResponse(unknown, publicKey)).toBe(true);
   });
 
   it('answers the same before the router (the exact path) as through it (another spelling): headers, signed body, access-log row', async () => {
@@ -134,7 +134,7 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
       expect(response.body).toMatchObject({ success: true, data: { action: 'validate', code: 'VALID', server_uid: uid } });
       expect(Object.keys(response.body)).toEqual(['success', 'data']);
       expect(Object.keys(response.body.data).at(-1)).toBe('signature');
-      expect(verifySignedAnswer(response.body.data, publicKey)).toBe(true);
+      expect(verifySignedResponse(response.body.data, publicKey)).toBe(true);
     }
     // Refusals leave through the exception filter either way, with the same headers.
     const refusals = [];
@@ -297,7 +297,7 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     await setDate(t, 'licenses', expired.id, 'expires_at', new Date(Date.now() - 1000));
     const heartbeat = (await callLicenseServer(t, 'validate', { license_key: expired.license_key, server_uid: expiredUid })).body.data;
     expect(heartbeat).toMatchObject({ valid: false, code: 'EXPIRED', license: { status: 'expired' } });
-    expect(verifySignedAnswer(heartbeat, publicKey)).toBe(true);
+    expect(verifySignedResponse(heartbeat, publicKey)).toBe(true);
     expect((await callLicenseServer(t, 'activate', { license_key: expired.license_key, server_uid: serverUid() })).body.data.code).toBe(
       'EXPIRED',
     );
@@ -474,7 +474,7 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
 
     const gone = await callLicenseServer(t, 'deactivate', { license_key: issued.license_key, server_uid: uids[0] }).expect(200);
     expect(gone.body).toMatchObject({ success: true, data: { code: 'DEACTIVATED', license: { current_activations: 4 } } });
-    expect(verifySignedAnswer(gone.body.data, publicKey)).toBe(true);
+    expect(verifySignedResponse(gone.body.data, publicKey)).toBe(true);
     expect((await callLicenseServer(t, 'deactivate', { license_key: issued.license_key, server_uid: uids[0] })).body.data.code).toBe(
       'NOT_ACTIVATED',
     );

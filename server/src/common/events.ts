@@ -1,5 +1,5 @@
 import { EventEmitter2, OnEvent } from '@nestjs/event-emitter';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/transactions';
 
 /**
  * Events between feature modules, so one module reacts to another's change without either importing the other.
@@ -16,6 +16,7 @@ export const VERSION_DELETING = 'version.deleting';
 export const VERSION_RENAMED = 'version.renamed';
 export const JOB_FAILED = 'job.failed';
 export const LICENSE_SERVER_CHANGED = 'license-server.changed';
+export const USER_CHANGED = 'user.changed';
 
 /** A license was revoked (by an admin, before a delete, or by a portal syncing with this one): its devices lose their seats. */
 export interface LicenseRevokedEvent {
@@ -43,24 +44,24 @@ export interface VersionDeletingEvent {
   versionId: number;
 }
 
-/** A version's number changed, inside the transaction (`manager`) that changes it: copies of it change with it. */
+/** A version's number changed, inside the `transaction` that changes it: copies of it change with it. */
 export interface VersionRenamedEvent {
   versionId: number;
   version: string;
-  manager: EntityManager;
+  transaction: Transaction;
 }
 
-/** Each awaited event's payload, and what each of its listeners answers. */
+/** Each awaited event's payload, and what each of its listeners returns. */
 export interface AwaitedEvents {
-  /** Answer: how many devices were deactivated. */
-  [LICENSE_REVOKED]: { payload: LicenseRevokedEvent; answer: number };
-  /** Answer: whether the license is gone on the license server (true when there is none but this portal). */
-  [LICENSE_DELETED]: { payload: LicenseDeletedEvent; answer: boolean };
+  /** Result: how many devices were deactivated. */
+  [LICENSE_REVOKED]: { payload: LicenseRevokedEvent; result: number };
+  /** Result: whether the license is gone on the license server (true when there is none but this portal). */
+  [LICENSE_DELETED]: { payload: LicenseDeletedEvent; result: boolean };
   /** A listener that throws stops the deactivation: nothing changes here. */
-  [DEVICE_DEACTIVATING]: { payload: DeviceDeactivatingEvent; answer: void };
-  [VERSION_DELETING]: { payload: VersionDeletingEvent; answer: void };
-  /** A listener that throws rolls the rename back. Answer: what to do once the rename is committed. */
-  [VERSION_RENAMED]: { payload: VersionRenamedEvent; answer: () => void };
+  [DEVICE_DEACTIVATING]: { payload: DeviceDeactivatingEvent; result: void };
+  [VERSION_DELETING]: { payload: VersionDeletingEvent; result: void };
+  /** A listener that throws rolls the rename back. Result: what to do once the rename is committed. */
+  [VERSION_RENAMED]: { payload: VersionRenamedEvent; result: () => void };
 }
 
 /** A scheduled job's run failed: operators must see it in the audit trail. */
@@ -75,25 +76,34 @@ export interface LicenseServerChangedEvent {
   url: string;
 }
 
+/**
+ * A user account was added, or changed in a way the admin users list filters or searches by (verified, e-mail,
+ * name), by registration, a mailed link or the profile page: the list's cached totals count anew.
+ */
+export interface UserChangedEvent {
+  userId: number;
+}
+
 /** Each notification's payload. */
 export interface Notifications {
   [LICENSE_CHANGED]: LicenseChangedEvent;
   [JOB_FAILED]: JobFailedEvent;
   [LICENSE_SERVER_CHANGED]: LicenseServerChangedEvent;
+  [USER_CHANGED]: UserChangedEvent;
 }
 
 export type AwaitedEvent = keyof AwaitedEvents;
 export type Notification = keyof Notifications;
 
-/** Runs every listener of an awaited event and returns their answers; throws what a listener throws, or when none listens. */
+/** Runs every listener of an awaited event and returns their results; throws what a listener throws, or when none listens. */
 export async function emitAwaited<E extends AwaitedEvent>(
   emitter: EventEmitter2,
   event: E,
   payload: AwaitedEvents[E]['payload'],
-): Promise<Array<AwaitedEvents[E]['answer']>> {
-  const answers = (await emitter.emitAsync(event, payload)) as Array<AwaitedEvents[E]['answer']>;
-  if (!answers.length) throw new Error(`No listener handled the awaited event ${event}`);
-  return answers;
+): Promise<Array<AwaitedEvents[E]['result']>> {
+  const results = (await emitter.emitAsync(event, payload)) as Array<AwaitedEvents[E]['result']>;
+  if (!results.length) throw new Error(`No listener handled the awaited event ${event}`);
+  return results;
 }
 
 /** Tells the listeners of a notification, without waiting for them. */
@@ -101,7 +111,7 @@ export function notify<N extends Notification>(emitter: EventEmitter2, event: N,
   emitter.emit(event, payload);
 }
 
-/** Subscribes a provider's method to an awaited event: its answer and its failure reach the emitter. */
+/** Subscribes a provider's method to an awaited event: its result and its failure reach the emitter. */
 export function OnAwaitedEvent(event: AwaitedEvent): MethodDecorator {
   return OnEvent(event, { suppressErrors: false });
 }

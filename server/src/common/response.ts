@@ -1,4 +1,14 @@
-import { applyDecorators, CallHandler, ExecutionContext, HttpCode, Injectable, NestInterceptor, SetMetadata, Type } from '@nestjs/common';
+import {
+  applyDecorators,
+  CallHandler,
+  ExecutionContext,
+  HttpCode,
+  Injectable,
+  NestInterceptor,
+  SetMetadata,
+  Type,
+  UseInterceptors,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiResponse } from '@nestjs/swagger';
 import { map, Observable } from 'rxjs';
@@ -6,8 +16,8 @@ import { map, Observable } from 'rxjs';
 const ENVELOPE = 'portal:envelope';
 
 interface EnvelopeOptions {
-  /** The status of a success (200 unless given; 201 for a route that creates). */
-  status?: 200 | 201;
+  /** The status of a success (200 unless given; 201 for a route that creates, 202 for one that starts work). */
+  status?: 200 | 201 | 202;
   /** The message every success of the route carries. */
   message?: string;
 }
@@ -17,10 +27,16 @@ interface EnvelopeOptions {
  * MessageResponseDto for a message alone). The handler returns only its data (or nothing, or a `Reply` for a
  * message worked out per call or a list's meta); EnvelopeInterceptor wraps it. Sets the route's status too.
  * Named Api…Response so the swagger CLI plugin takes it for the route's success response and infers none.
+ * The interceptor is the route's own, so it runs inside the global ones: the audit trail sees the response as sent.
  */
 export function ApiEnvelopeResponse(type: Type<unknown>, options: EnvelopeOptions = {}) {
   const status = options.status ?? 200;
-  return applyDecorators(HttpCode(status), ApiResponse({ status, type }), SetMetadata(ENVELOPE, options));
+  return applyDecorators(
+    HttpCode(status),
+    ApiResponse({ status, type }),
+    SetMetadata(ENVELOPE, options),
+    UseInterceptors(EnvelopeInterceptor),
+  );
 }
 
 /** A body with more than data: a message worked out per call, a list's meta. */
@@ -34,7 +50,7 @@ export const withMessage = <T>(message: string, data?: T) => new Reply<T>({ mess
 /** `{success, data: rows, meta}`: one page of a list. */
 export const pageOf = <T, M extends object>(rows: T[], meta: M) => new Reply<T[]>({ data: rows, meta });
 
-/** Wraps what the handlers of ApiEnvelopeResponse routes return; other routes' responses pass as they are. */
+/** Wraps what the handlers of ApiEnvelopeResponse routes return. */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
-import { insertPostings, USER_TRIGRAMS_TABLE, userTrigrams } from '../../modules/users/user-trigrams';
+import { insertPostings, USER_TRIGRAMS_TABLE, userTrigrams } from '../../modules/users/user-trigrams.repository';
 
 /** Users read per backfill batch (by id). */
 const BATCH = 2000;

@@ -1,14 +1,15 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { AfterAnswer } from '../../common/after-answer';
+import { AfterResponse } from '../../common/after-response';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { RateLimit, RateLimits } from '../../common/rate-limit';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { Transactions } from '../../database/transactions';
 import { MailService } from '../mail/mail.service';
 import { userTypeOf } from '../users/dto/admin-user.dto';
 import type { UserEntity } from '../users/users.service';
+import { UserProfileService } from '../users/user-profile.service';
 import { PasswordHasher, pendingEmailOf, UsersService } from '../users/users.service';
 import { forHowLong, linksVoided } from './auth.service';
 import { ChangeEmailDto, ChangePasswordDto, ProfileDto, SessionDto, UpdateProfileDto } from './dto/account.dto';
@@ -30,16 +31,17 @@ const EMAIL_CHANGES_PER_ACCOUNT = 3;
 @Injectable()
 export class AccountService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Account');
-  private readonly afterAnswer = new AfterAnswer(this.logger);
+  private readonly afterResponse = new AfterResponse(this.logger);
   private readonly wrongPasswords: RateLimit;
   private readonly emailChanges: RateLimit;
 
   constructor(
     private readonly users: UsersService,
+    private readonly profiles: UserProfileService,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly mail: MailService,
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     limits: RateLimits,
   ) {
@@ -49,25 +51,25 @@ export class AccountService implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.afterAnswer.drain();
+    await this.afterResponse.drain();
   }
 
   async profile(userId: number): Promise<ProfileDto> {
-    return toProfile(await this.users.get(userId));
+    return toProfile(await this.profiles.profile(userId));
   }
 
   async updateProfile(userId: number, dto: UpdateProfileDto): Promise<ProfileDto> {
-    return toProfile(await this.users.updateProfile(userId, dto));
+    return toProfile(await this.profiles.updateProfile(userId, dto));
   }
 
   /** A new password, with the current one: every other session ends, this one stays; a notice goes to the address. */
   async changePassword(user: AuthUser, dto: ChangePasswordDto): Promise<number> {
     const account = await this.checkPassword(user.id, dto.current_password);
-    const ended = await this.dataSource.transaction(async (manager) => {
-      const tokenVersion = await this.users.changePassword(manager, user.id, dto.password);
-      return this.sessions.keepOnly(manager, user.id, user.sessionId, tokenVersion);
+    const ended = await this.transactions.run(async (transaction) => {
+      const tokenVersion = await this.users.changePassword(transaction, user.id, dto.password);
+      return this.sessions.keepOnly(transaction, user.id, user.sessionId, tokenVersion);
     });
-    this.afterAnswer.run('Password changed mail', () =>
+    this.afterResponse.run('Password changed mail', () =>
       this.mail.send({
         to: account.email,
         subject: 'Your password was changed',
@@ -92,7 +94,7 @@ export class AccountService implements BeforeApplicationShutdown {
     const ttl = this.config.verificationTokenTtlSeconds;
     const token = await this.users.requestEmailChange(userId, dto.email, ttl);
     const name = account.first_name || account.email;
-    this.afterAnswer.run('E-mail change mails', async () => {
+    this.afterResponse.run('E-mail change mails', async () => {
       await this.mail.send({
         to: dto.email,
         subject: 'Confirm your new e-mail address',
@@ -117,7 +119,7 @@ export class AccountService implements BeforeApplicationShutdown {
         ].join('\n'),
       });
     });
-    return toProfile(await this.users.get(userId));
+    return toProfile(await this.profiles.profile(userId));
   }
 
   /** The new address becomes the account's own, with the token from the link mailed to it (once). */
@@ -125,7 +127,7 @@ export class AccountService implements BeforeApplicationShutdown {
     const changed = await this.users.confirmEmailChange(token);
     if (!changed) throw ApiError.badRequest(EMAIL_LINK_INVALID);
     const { user, previousEmail } = changed;
-    this.afterAnswer.run('E-mail changed mail', () =>
+    this.afterResponse.run('E-mail changed mail', () =>
       this.mail.send({
         to: previousEmail,
         subject: 'Your e-mail address was changed',

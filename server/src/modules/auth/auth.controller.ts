@@ -5,29 +5,37 @@ import type { Request } from 'express';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { Public } from '../../common/public.decorator';
+import { ApiEnvelopeResponse, Reply, withMessage } from '../../common/response';
 import { userTypeOf } from '../users/dto/admin-user.dto';
 import { UsersService } from '../users/users.service';
-import { AuthService, ClientInfo, FORGOT_ANSWER, RESEND_ANSWER, RESET_DONE, VERIFICATION_SENT } from './auth.service';
+import { AuthService, ClientInfo, FORGOT_RESPONSE, RESEND_RESPONSE, RESET_DONE, VERIFICATION_SENT } from './auth.service';
 import {
+  AdminEnrolledSessionDto,
   AdminEnrolledSessionResponseDto,
   AdminLoginMfaDto,
   AdminLoginMfaEnableDto,
   AdminLoginResponseDto,
+  AdminSessionDataDto,
   AdminSessionResponseDto,
-  MfaTokenDto,
   CurrentUserResponseDto,
   ForgotPasswordDto,
   LoginDto,
   LoginResponseDto,
+  MfaChallengeDto,
+  MfaTokenDto,
+  PasswordResetDto,
   RegisterDto,
   RegisterResponseDto,
+  RegisterResultDto,
   ResendVerificationDto,
   ResetPasswordDto,
   ResetPasswordResponseDto,
+  SessionUserDto,
+  VerifiedEmailDto,
   VerifyEmailDto,
   VerifyEmailResponseDto,
 } from './dto/auth.dto';
-import { MfaSetupResponseDto } from './dto/mfa.dto';
+import { MfaSetupDto, MfaSetupResponseDto } from './dto/mfa.dto';
 import { MfaService } from './mfa.service';
 import { toSessionUser } from './session-user';
 
@@ -46,55 +54,54 @@ export class AuthController {
   @Public()
   @Post('register')
   @Audit('auth.register', 'Register')
-  async register(@Body() dto: RegisterDto, @Req() request: Request): Promise<RegisterResponseDto> {
+  @ApiEnvelopeResponse(RegisterResponseDto, { status: 201 })
+  async register(@Body() dto: RegisterDto, @Req() request: Request): Promise<Reply<RegisterResultDto>> {
     const { user, mailSent } = await this.auth.register(dto, clientOf(request));
     const message = mailSent
       ? VERIFICATION_SENT
       : 'Registration successful, but the verification e-mail could not be sent. Please request a new verification e-mail.';
-    return { success: true, message, data: { id: user.id, email: user.email } };
+    return withMessage(message, { id: user.id, email: user.email });
   }
 
   /** Confirms an e-mail address with the token from the verification mail. */
   @Public()
   @Post('verify-email')
   @Audit('auth.verify_email', 'Verify e-mail address')
-  @HttpCode(200)
-  async verifyEmail(@Body() dto: VerifyEmailDto): Promise<VerifyEmailResponseDto> {
+  @ApiEnvelopeResponse(VerifyEmailResponseDto, { message: 'Your email address has been verified. You can now log in.' })
+  async verifyEmail(@Body() dto: VerifyEmailDto): Promise<VerifiedEmailDto> {
     const user = await this.auth.verifyEmail(dto.token);
-    return { success: true, message: 'Your email address has been verified. You can now log in.', data: { email: user.email } };
+    return { email: user.email };
   }
 
   /** Sends a new verification mail; answers the same whether or not the account exists. */
   @Public()
   @Post('verify-email/resend')
   @Audit('auth.resend_verification', 'Resend verification e-mail')
-  @HttpCode(200)
-  async resendVerification(@Body() dto: ResendVerificationDto, @Req() request: Request): Promise<MessageResponseDto> {
+  @ApiEnvelopeResponse(MessageResponseDto, { message: RESEND_RESPONSE })
+  async resendVerification(@Body() dto: ResendVerificationDto, @Req() request: Request): Promise<void> {
     await this.auth.resendVerification(dto.email, clientOf(request));
-    return { success: true, message: RESEND_ANSWER };
   }
 
   /**
-   * Mails a single-use link to reset the password, when an account has this address. The answer, and its timing,
+   * Mails a single-use link to reset the password, when an account has this address. The response, and its timing,
    * are the same whether or not one has; requests are limited per address and per client address.
    */
   @Public()
   @Post('password/forgot')
   @Audit('auth.password_forgot', 'Request password reset')
-  @HttpCode(200)
-  async forgotPassword(@Body() dto: ForgotPasswordDto, @Req() request: Request): Promise<MessageResponseDto> {
+  @ApiEnvelopeResponse(MessageResponseDto, { message: FORGOT_RESPONSE })
+  async forgotPassword(@Body() dto: ForgotPasswordDto, @Req() request: Request): Promise<void> {
     await this.auth.forgotPassword(dto.email, clientOf(request));
-    return { success: true, message: FORGOT_ANSWER };
   }
 
   /** Sets a new password with the token from the reset link (once); every session of the account ends. */
   @Public()
   @Post('password/reset')
   @Audit('auth.password_reset', 'Reset password')
-  @HttpCode(200)
-  async resetPassword(@Body() dto: ResetPasswordDto): Promise<ResetPasswordResponseDto> {
+  @ApiEnvelopeResponse(ResetPasswordResponseDto, { message: RESET_DONE })
+  async resetPassword(@Body() dto: ResetPasswordDto): Promise<PasswordResetDto> {
     const user = await this.auth.resetPassword(dto.token, dto.password);
-    return { success: true, message: RESET_DONE, data: { email: user.email, user_type: userTypeOf(user.role) } };
+    return { email: user.email, user_type: userTypeOf(user.role) };
   }
 
   /** Client login: `{token, user}`. */
@@ -114,8 +121,8 @@ export class AuthController {
   @Public()
   @Post('admin/login')
   @Audit('auth.admin_login', 'Admin sign-in')
-  @HttpCode(200)
-  adminLogin(@Body() dto: LoginDto, @Req() request: Request): Promise<AdminLoginResponseDto> {
+  @ApiEnvelopeResponse(AdminLoginResponseDto)
+  adminLogin(@Body() dto: LoginDto, @Req() request: Request): Promise<AdminSessionDataDto | MfaChallengeDto> {
     return this.auth.adminLogin(dto, clientOf(request));
   }
 
@@ -127,47 +134,47 @@ export class AuthController {
   @Public()
   @Post('admin/login/mfa')
   @Audit('auth.admin_login_mfa', 'Admin sign-in, second step')
-  @HttpCode(200)
-  async adminLoginMfa(@Body() dto: AdminLoginMfaDto, @Req() request: Request): Promise<AdminSessionResponseDto> {
+  @ApiEnvelopeResponse(AdminSessionResponseDto)
+  async adminLoginMfa(@Body() dto: AdminLoginMfaDto, @Req() request: Request): Promise<AdminSessionDataDto> {
     const challenge = await this.auth.mfaChallenge(dto.mfa_token, 'verify');
     setAuditActor(request, challenge.user);
-    return { success: true, data: await this.auth.completeAdminLogin(challenge, dto, clientOf(request)) };
+    return this.auth.completeAdminLogin(challenge, dto, clientOf(request));
   }
 
   /** ADMIN_REQUIRE_MFA: an admin without two-factor sign-in sets up an authenticator during the sign-in (the secret is shown once). */
   @Public()
   @Post('admin/login/mfa/setup')
   @Audit('auth.mfa_setup', 'Two-factor set-up started at sign-in')
-  @HttpCode(200)
-  async adminLoginMfaSetup(@Body() dto: MfaTokenDto, @Req() request: Request): Promise<MfaSetupResponseDto> {
+  @ApiEnvelopeResponse(MfaSetupResponseDto)
+  async adminLoginMfaSetup(@Body() dto: MfaTokenDto, @Req() request: Request): Promise<MfaSetupDto> {
     const { user } = await this.auth.mfaChallenge(dto.mfa_token, 'enroll');
     setAuditActor(request, user);
-    return { success: true, data: await this.mfa.beginEnrolment(user) };
+    return this.mfa.beginEnrolment(user);
   }
 
   /** Confirms that authenticator with its first code: two-factor sign-in is on, the session begins, and the ten recovery codes are shown once. */
   @Public()
   @Post('admin/login/mfa/enable')
   @Audit('auth.mfa_enable', 'Two-factor sign-in turned on at sign-in')
-  @HttpCode(200)
-  async adminLoginMfaEnable(@Body() dto: AdminLoginMfaEnableDto, @Req() request: Request): Promise<AdminEnrolledSessionResponseDto> {
+  @ApiEnvelopeResponse(AdminEnrolledSessionResponseDto)
+  async adminLoginMfaEnable(@Body() dto: AdminLoginMfaEnableDto, @Req() request: Request): Promise<AdminEnrolledSessionDto> {
     const challenge = await this.auth.mfaChallenge(dto.mfa_token, 'enroll');
     setAuditActor(request, challenge.user);
-    return { success: true, data: await this.auth.completeAdminEnrolment(challenge, dto.code, clientOf(request)) };
+    return this.auth.completeAdminEnrolment(challenge, dto.code, clientOf(request));
   }
 
   /** Ends this session: the token stops working at once. */
   @Post('logout')
   @Audit('auth.logout', 'Sign out')
-  @HttpCode(200)
-  async logout(@CurrentUser() user: AuthUser): Promise<MessageResponseDto> {
+  @ApiEnvelopeResponse(MessageResponseDto, { message: 'Logged out' })
+  async logout(@CurrentUser() user: AuthUser): Promise<void> {
     await this.auth.logout(user.sessionId);
-    return { success: true, message: 'Logged out' };
   }
 
   /** The signed-in user, for restoring a session. */
   @Get('me')
-  async getCurrentUser(@CurrentUser() user: AuthUser): Promise<CurrentUserResponseDto> {
-    return { success: true, data: toSessionUser(await this.users.get(user.id)) };
+  @ApiEnvelopeResponse(CurrentUserResponseDto)
+  async getCurrentUser(@CurrentUser() user: AuthUser): Promise<SessionUserDto> {
+    return toSessionUser(await this.users.get(user.id));
   }
 }

@@ -9,7 +9,7 @@ import { SessionsService } from './sessions.service';
 
 /**
  * Global guard: every route needs a live session unless marked @Public(), and a route marked @AdminOnly()
- * needs role admin. Both are read from the route's metadata, so no spelling of a path can change the answer;
+ * needs role admin. Both are read from the route's metadata, so no spelling of a path can change the outcome;
  * the access-control test proves every /api/admin/* route carries @AdminOnly().
  */
 @Injectable()

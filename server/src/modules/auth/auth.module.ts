@@ -20,6 +20,10 @@ import { SessionEntity } from './session.entity';
 import { SpentMfaChallengeEntity } from './spent-mfa-challenge.entity';
 import { UserMfaEntity } from './user-mfa.entity';
 import { SessionsService } from './sessions.service';
+import { SessionsRepository } from './sessions.repository';
+import { UserMfaRepository } from './user-mfa.repository';
+import { RecoveryCodesRepository } from './recovery-codes.repository';
+import { SpentMfaChallengesRepository } from './spent-mfa-challenges.repository';
 
 @Module({
   imports: [
@@ -28,7 +32,7 @@ import { SessionsService } from './sessions.service';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => {
         // A KeyObject made once: given the secret as a string, jsonwebtoken converts it on every sign and verify
-        // (first trying it as a public key), which was a quarter of the CPU of an authenticated request.
+        // (first trying it as a public key), a large share of an authenticated request's CPU.
         const key = createSecretKey(Buffer.from(config.jwt.secret, 'utf8'));
         return { secretOrKeyProvider: () => key };
       },
@@ -43,6 +47,10 @@ import { SessionsService } from './sessions.service';
     SessionsService,
     MfaService,
     MfaChallenges,
+    SessionsRepository,
+    UserMfaRepository,
+    RecoveryCodesRepository,
+    SpentMfaChallengesRepository,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [SessionsService],

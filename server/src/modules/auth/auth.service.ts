@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import { AfterAnswer } from '../../common/after-answer';
+import { AfterResponse } from '../../common/after-response';
 import { ApiError } from '../../common/api-error';
 import { RateLimit, RateLimits } from '../../common/rate-limit';
 import { AppConfig } from '../../config/app-config';
@@ -9,14 +9,7 @@ import { PasswordHasher } from '../users/users.service';
 import type { UserEntity } from '../users/users.service';
 import { UsersService } from '../users/users.service';
 import { LoginThrottle } from './login-throttle';
-import {
-  AdminEnrolledSessionDto,
-  AdminLoginResponseDto,
-  AdminSessionDataDto,
-  LoginDto,
-  LoginResponseDto,
-  RegisterDto,
-} from './dto/auth.dto';
+import { AdminEnrolledSessionDto, AdminSessionDataDto, LoginDto, LoginResponseDto, MfaChallengeDto, RegisterDto } from './dto/auth.dto';
 import { MfaChallenge, MfaChallenges } from './mfa-challenges';
 import { MfaProof, MfaService } from './mfa.service';
 import { toSessionUser } from './session-user';
@@ -28,8 +21,8 @@ export interface ClientInfo {
 }
 
 /**
- * One answer for every sign-in that fails before the password is proven (unknown address, inactive account, wrong
- * password, a customer at the admin door), so the answer never tells which addresses have accounts.
+ * One response for every sign-in that fails before the password is proven (unknown address, inactive account, wrong
+ * password, a customer at the admin door), so the response never tells which addresses have accounts.
  */
 export const LOGIN_FAILED = {
   client: 'Invalid email or password. Please try again.',
@@ -46,8 +39,8 @@ const TOO_MANY_VERIFICATION_MAILS = 'Too many verification e-mails requested. Pl
 /** Verification mails one address may be sent per throttle window. */
 const VERIFICATION_MAILS_PER_ADDRESS = 3;
 export const VERIFICATION_SENT = 'Registration successful! Please check your email to verify your account.';
-export const RESEND_ANSWER = 'If an unverified account exists for this address, a new verification e-mail has been sent.';
-export const FORGOT_ANSWER = 'If an account exists for this address, we have sent it a link to reset the password.';
+export const RESEND_RESPONSE = 'If an unverified account exists for this address, a new verification e-mail has been sent.';
+export const FORGOT_RESPONSE = 'If an account exists for this address, we have sent it a link to reset the password.';
 export const RESET_DONE = 'Your password has been changed. Please log in with your new password.';
 export const RESET_LINK_INVALID = 'This password reset link is invalid or has expired.';
 const TOO_MANY_RESET_MAILS = 'Too many password reset requests. Please try again in {minutes} minutes.';
@@ -61,7 +54,7 @@ export class AuthService implements BeforeApplicationShutdown {
   private readonly verificationMailsPerAddress: RateLimit;
   private readonly resetRequestsPerIp: RateLimit;
   private readonly resetMailsPerAddress: RateLimit;
-  private readonly afterAnswer = new AfterAnswer(this.logger);
+  private readonly afterResponse = new AfterResponse(this.logger);
 
   constructor(
     private readonly users: UsersService,
@@ -82,7 +75,7 @@ export class AuthService implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.afterAnswer.drain();
+    await this.afterResponse.drain();
   }
 
   async register(dto: RegisterDto, client: ClientInfo): Promise<{ user: UserEntity; mailSent: boolean }> {
@@ -113,12 +106,12 @@ export class AuthService implements BeforeApplicationShutdown {
 
   /**
    * Mails a single-use reset link when an active account has this address. Everything that depends on the account
-   * runs after the answer, so neither the answer nor its timing tells whether the address has one.
+   * runs after the response, so neither the response nor its timing tells whether the address has one.
    */
   async forgotPassword(email: string, client: ClientInfo): Promise<void> {
     await this.resetRequestsPerIp.take(client.ip, TOO_MANY_RESET_MAILS);
     await this.resetMailsPerAddress.take(email, TOO_MANY_RESET_MAILS);
-    this.afterAnswer.run('Password reset mail', () => this.sendResetMail(email));
+    this.afterResponse.run('Password reset mail', () => this.sendResetMail(email));
   }
 
   /** Sets the new password with a reset token, once; every session and every other mailed link of the account ends. */
@@ -127,7 +120,7 @@ export class AuthService implements BeforeApplicationShutdown {
     if (!reset) throw ApiError.badRequest(RESET_LINK_INVALID);
     const { user, voidedEmail } = reset;
     await this.sessions.endAllOf(user.id);
-    this.afterAnswer.run('Password changed mail', () =>
+    this.afterResponse.run('Password changed mail', () =>
       this.mail.send({
         to: user.email,
         subject: 'Your password was changed',
@@ -154,15 +147,14 @@ export class AuthService implements BeforeApplicationShutdown {
 
   /**
    * The password step of an admin sign-in. Without two-factor sign-in it is the whole sign-in; with it (or when
-   * ADMIN_REQUIRE_MFA asks for it) the answer is a challenge for the second step, and no session yet.
+   * ADMIN_REQUIRE_MFA asks for it) the response is a challenge for the second step, and no session yet.
    */
-  async adminLogin(dto: LoginDto, client: ClientInfo): Promise<AdminLoginResponseDto> {
+  async adminLogin(dto: LoginDto, client: ClientInfo): Promise<AdminSessionDataDto | MfaChallengeDto> {
     const user = await this.checkCredentials(dto, client, 'admin');
     if (!user.is_verified) throw ApiError.forbidden(UNVERIFIED.admin);
-    if (await this.mfa.isEnabled(user.id))
-      return { success: true, data: { mfa: 'verify', mfa_token: await this.challenges.issue(user, 'verify') } };
-    if (this.mfa.required) return { success: true, data: { mfa: 'enroll', mfa_token: await this.challenges.issue(user, 'enroll') } };
-    return { success: true, data: await this.adminSession(user, client) };
+    if (await this.mfa.isEnabled(user.id)) return { mfa: 'verify', mfa_token: await this.challenges.issue(user, 'verify') };
+    if (this.mfa.required) return { mfa: 'enroll', mfa_token: await this.challenges.issue(user, 'enroll') };
+    return this.adminSession(user, client);
   }
 
   /** A second-step token and the admin it was issued to (401 when it has expired, was spent, or no longer fits the account). */
@@ -193,7 +185,7 @@ export class AuthService implements BeforeApplicationShutdown {
 
   /**
    * The account, when the password is right (and, at the admin door, the role is admin). Every failure costs the
-   * same argon2 work and gets the same answer, and counts against this address and the account.
+   * same argon2 work and gets the same response, and counts against this address and the account.
    */
   private async checkCredentials(dto: LoginDto, client: ClientInfo, door: 'client' | 'admin'): Promise<UserEntity> {
     const email = dto.email.trim().toLowerCase();

@@ -1,15 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { Cron, CronExpression } from '@nestjs/schedule';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { LessThan, Repository } from 'typeorm';
 import { ApiError } from '../../common/api-error';
-import { isUniqueViolation } from '../../database/driver-errors';
 import type { UserEntity } from '../users/users.service';
 import { UsersService } from '../users/users.service';
 import { JWT_ALGORITHM } from './sessions.service';
-import { SpentMfaChallengeEntity } from './spent-mfa-challenge.entity';
+import { SpentMfaChallengesRepository } from './spent-mfa-challenges.repository';
 
 export const MFA_STAGES = ['verify', 'enroll'] as const;
 /** The second step of an admin sign-in: a code ('verify'), or first setting up an authenticator ('enroll'). */
@@ -44,7 +41,7 @@ export class MfaChallenges {
   constructor(
     private readonly jwt: JwtService,
     private readonly users: UsersService,
-    @InjectRepository(SpentMfaChallengeEntity) private readonly spent: Repository<SpentMfaChallengeEntity>,
+    private readonly spent: SpentMfaChallengesRepository,
   ) {}
 
   issue(user: UserEntity, stage: MfaStage): Promise<string> {
@@ -67,7 +64,7 @@ export class MfaChallenges {
     }
     if (claims.stage !== stage || typeof claims.sub !== 'number' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number')
       throw ApiError.unauthorized(CHALLENGE_EXPIRED);
-    const [user, spent] = await Promise.all([this.users.find(claims.sub), this.spent.existsBy({ id: claims.jti })]);
+    const [user, spent] = await Promise.all([this.users.find(claims.sub), this.spent.isSpent(claims.jti)]);
     if (spent || !user || !user.is_active || user.role !== 'admin' || user.token_version !== claims.ver)
       throw ApiError.unauthorized(CHALLENGE_EXPIRED);
     return { user, id: claims.jti, expiresAt: new Date(claims.exp * 1000) };
@@ -78,17 +75,12 @@ export class MfaChallenges {
    * recovery code. Of two racing successes one spends it and the other gets 401.
    */
   async spend(challenge: MfaChallenge): Promise<void> {
-    try {
-      await this.spent.insert({ id: challenge.id, expires_at: challenge.expiresAt });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw ApiError.unauthorized(CHALLENGE_EXPIRED);
-      throw error;
-    }
+    if (!(await this.spent.spend(challenge.id, challenge.expiresAt))) throw ApiError.unauthorized(CHALLENGE_EXPIRED);
   }
 
   @Cron(CronExpression.EVERY_HOUR)
   async purgeExpired(): Promise<void> {
-    const { affected } = await this.spent.delete({ expires_at: LessThan(new Date()) });
+    const affected = await this.spent.deleteExpired(new Date());
     if (affected) this.logger.debug(`Forgot ${affected} spent sign-in challenges past their expiry`);
   }
 }

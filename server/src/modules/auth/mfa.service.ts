@@ -1,18 +1,18 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { toString as qrSvg } from 'qrcode';
-import { DataSource, IsNull, Repository } from 'typeorm';
 import { ApiError } from '../../common/api-error';
 import { RateLimit, RateLimits } from '../../common/rate-limit';
 import { SecretBox } from '../../common/secret-box';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { Transactions } from '../../database/transactions';
 import { PasswordHasher, UsersService } from '../users/users.service';
-import { RecoveryCodeEntity } from './recovery-code.entity';
+import { RecoveryCodesRepository } from './recovery-codes.repository';
 import { SessionsService } from './sessions.service';
 import { UserMfaEntity } from './user-mfa.entity';
+import { UserMfaRepository } from './user-mfa.repository';
 
 /** What the authenticator app is told: the issuer it lists the account under. */
 export const MFA_ISSUER = 'StreamHub Portal';
@@ -68,9 +68,9 @@ export class MfaService {
   private readonly failuresPerIp: RateLimit;
 
   constructor(
-    @InjectRepository(UserMfaEntity) private readonly authenticators: Repository<UserMfaEntity>,
-    @InjectRepository(RecoveryCodeEntity) private readonly recoveryCodes: Repository<RecoveryCodeEntity>,
-    private readonly dataSource: DataSource,
+    private readonly authenticators: UserMfaRepository,
+    private readonly recoveryCodes: RecoveryCodesRepository,
+    private readonly transactions: Transactions,
     private readonly users: UsersService,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
@@ -88,17 +88,17 @@ export class MfaService {
   }
 
   async status(userId: number): Promise<MfaStatus> {
-    const authenticator = await this.authenticators.findOneBy({ user_id: userId });
+    const authenticator = await this.authenticators.find(userId);
     const enabled = !!authenticator?.enabled_at;
     return {
       enabled,
       enabled_at: authenticator?.enabled_at ?? null,
-      recovery_codes_left: enabled ? await this.recoveryCodes.countBy({ user_id: userId, used_at: IsNull() }) : 0,
+      recovery_codes_left: enabled ? await this.recoveryCodes.countUnused(userId) : 0,
     };
   }
 
   async isEnabled(userId: number): Promise<boolean> {
-    return !!(await this.authenticators.findOneBy({ user_id: userId }))?.enabled_at;
+    return !!(await this.authenticators.find(userId))?.enabled_at;
   }
 
   /**
@@ -114,9 +114,7 @@ export class MfaService {
   async beginEnrolment(user: { id: number; email: string }): Promise<MfaSetup> {
     if (await this.isEnabled(user.id)) throw ApiError.conflict(MFA_ALREADY_ON);
     const secret = new Secret({ size: 20 });
-    await this.authenticators.upsert({ user_id: user.id, secret: this.box.seal(secret.base32), enabled_at: null, last_used_step: null }, [
-      'user_id',
-    ]);
+    await this.authenticators.savePending(user.id, this.box.seal(secret.base32));
     const url = totpFor(secret, user.email).toString();
     const svg = await qrSvg(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     return { secret: secret.base32, otpauth_url: url, qr_code: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
@@ -129,23 +127,18 @@ export class MfaService {
    */
   async completeEnrolment(user: { id: number; email: string }, code: string, ip: string, keepSession: string | null): Promise<string[]> {
     await this.assertMayTry(user.id, ip);
-    const pending = await this.authenticators.findOneBy({ user_id: user.id });
+    const pending = await this.authenticators.find(user.id);
     if (pending?.enabled_at) throw ApiError.conflict(MFA_ALREADY_ON);
     if (!pending) throw ApiError.conflict(NO_PENDING_SETUP);
     const step = this.stepOf(pending, user.email, code);
     if (step === null) throw await this.failure(user.id, ip, HttpStatus.BAD_REQUEST);
     const codes = newRecoveryCodes();
-    await this.dataSource.transaction(async (manager) => {
+    await this.transactions.run(async (transaction) => {
       // Only while still pending: two confirmations racing turn it on once.
-      const { affected } = await manager.update(
-        UserMfaEntity,
-        { user_id: user.id, enabled_at: IsNull() },
-        { enabled_at: new Date(), last_used_step: step },
-      );
-      if (!affected) throw ApiError.conflict(MFA_ALREADY_ON);
-      await this.replaceRecoveryCodes(manager.getRepository(RecoveryCodeEntity), user.id, codes);
-      const tokenVersion = await this.users.raiseTokenVersion(manager, user.id);
-      await this.sessions.keepOnly(manager, user.id, keepSession, tokenVersion, true);
+      if (!(await this.authenticators.enable(transaction, user.id, step))) throw ApiError.conflict(MFA_ALREADY_ON);
+      await this.recoveryCodes.replace(transaction, user.id, codes.map(hashCode));
+      const tokenVersion = await this.users.raiseTokenVersion(transaction, user.id);
+      await this.sessions.keepOnly(transaction, user.id, keepSession, tokenVersion, true);
     });
     await this.failuresPerAccount.reset(String(user.id));
     return codes;
@@ -157,7 +150,7 @@ export class MfaService {
    */
   async verify(user: { id: number; email: string }, proof: MfaProof, ip: string, status = HttpStatus.UNAUTHORIZED): Promise<MfaMethod> {
     await this.assertMayTry(user.id, ip);
-    const authenticator = await this.authenticators.findOneBy({ user_id: user.id });
+    const authenticator = await this.authenticators.find(user.id);
     if (!authenticator?.enabled_at) throw ApiError.conflict(NOT_ENABLED);
     const method = await this.spend(authenticator, user.email, proof);
     if (!method) throw await this.failure(user.id, ip, status);
@@ -169,9 +162,9 @@ export class MfaService {
   async disable(user: { id: number; email: string }, password: string, proof: MfaProof, ip: string): Promise<void> {
     await this.checkPassword(user.id, password, ip);
     await this.verify(user, proof, ip, HttpStatus.BAD_REQUEST);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.delete(RecoveryCodeEntity, { user_id: user.id });
-      await manager.delete(UserMfaEntity, { user_id: user.id });
+    await this.transactions.run(async (transaction) => {
+      await this.recoveryCodes.deleteAll(transaction, user.id);
+      await this.authenticators.delete(transaction, user.id);
     });
   }
 
@@ -179,7 +172,7 @@ export class MfaService {
   async regenerateRecoveryCodes(user: { id: number; email: string }, proof: MfaProof, ip: string): Promise<string[]> {
     await this.verify(user, proof, ip, HttpStatus.BAD_REQUEST);
     const codes = newRecoveryCodes();
-    await this.dataSource.transaction((manager) => this.replaceRecoveryCodes(manager.getRepository(RecoveryCodeEntity), user.id, codes));
+    await this.transactions.run((transaction) => this.recoveryCodes.replace(transaction, user.id, codes.map(hashCode)));
     return codes;
   }
 
@@ -207,20 +200,10 @@ export class MfaService {
       const step = this.stepOf(authenticator, email, proof.code);
       if (step === null) return null;
       // Only a step after the last one taken: the same code (or an older one) is not accepted twice.
-      const { affected } = await this.authenticators
-        .createQueryBuilder()
-        .update(UserMfaEntity)
-        .set({ last_used_step: step })
-        .where('user_id = :id AND (last_used_step IS NULL OR last_used_step < :step)', { id: authenticator.user_id, step })
-        .execute();
-      return affected ? 'code' : null;
+      return (await this.authenticators.takeStep(authenticator.user_id, step)) ? 'code' : null;
     }
     if (proof.recovery_code) {
-      const { affected } = await this.recoveryCodes.update(
-        { user_id: authenticator.user_id, code_hash: hashCode(proof.recovery_code), used_at: IsNull() },
-        { used_at: new Date() },
-      );
-      return affected ? 'recovery_code' : null;
+      return (await this.recoveryCodes.spend(authenticator.user_id, hashCode(proof.recovery_code))) ? 'recovery_code' : null;
     }
     return null;
   }
@@ -239,11 +222,6 @@ export class MfaService {
   private async failure(userId: number, ip: string, status: HttpStatus): Promise<ApiError> {
     await this.recordFailure(userId, ip);
     return status === HttpStatus.UNAUTHORIZED ? ApiError.unauthorized(WRONG_CODE) : ApiError.badRequest(WRONG_CODE, { code: [WRONG_CODE] });
-  }
-
-  private async replaceRecoveryCodes(repository: Repository<RecoveryCodeEntity>, userId: number, codes: string[]): Promise<void> {
-    await repository.delete({ user_id: userId });
-    await repository.insert(codes.map((code) => ({ user_id: userId, code_hash: hashCode(code), used_at: null })));
   }
 }
 

@@ -1,13 +1,18 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/admin-only.decorator';
+import { ApiEnvelopeResponse } from '../../common/response';
 import { DashboardService } from './dashboard.service';
 import {
+  ActivityDto,
   ActivityQueryDto,
   ActivityResponseDto,
+  DashboardDto,
   DashboardResponseDto,
+  DownloadStatsDto,
   DownloadStatsQueryDto,
   DownloadStatsResponseDto,
+  SystemHealthDto,
   SystemHealthResponseDto,
 } from './dto/dashboard.dto';
 import { SystemHealthService } from './system-health.service';
@@ -24,25 +29,29 @@ export class DashboardController {
 
   /** `data.statistics` (users, licenses, downloads, orders, devices, and the figures of 30 days ago) and `data.system_activity`. */
   @Get('dashboard')
-  async getDashboard(): Promise<DashboardResponseDto> {
-    return { success: true, data: await this.dashboard.dashboard() };
+  @ApiEnvelopeResponse(DashboardResponseDto)
+  getDashboard(): Promise<DashboardDto> {
+    return this.dashboard.dashboard();
   }
 
   /** The newest audit trail entries (default 5), for Recent Activity. */
   @Get('activity')
-  async listActivity(@Query() query: ActivityQueryDto): Promise<ActivityResponseDto> {
-    return { success: true, data: await this.dashboard.activity(query.limit ?? 5) };
+  @ApiEnvelopeResponse(ActivityResponseDto)
+  listActivity(@Query() query: ActivityQueryDto): Promise<ActivityDto[]> {
+    return this.dashboard.activity(query.limit ?? 5);
   }
 
   /** healthy, warning or error with the reasons; uptime, database, storage and disk, and the scheduled jobs' last runs. */
   @Get('system/health')
-  async getSystemHealth(): Promise<SystemHealthResponseDto> {
-    return { success: true, data: await this.health.check() };
+  @ApiEnvelopeResponse(SystemHealthResponseDto)
+  getSystemHealth(): Promise<SystemHealthDto> {
+    return this.health.check();
   }
 
   /** Per day of a range (default the last 30 days): downloads by OS, licenses issued (trial, paid), active devices; totals by platform and version. */
   @Get('stats/downloads')
-  async getDownloadStats(@Query() query: DownloadStatsQueryDto): Promise<DownloadStatsResponseDto> {
-    return { success: true, data: await this.dashboard.downloadStats(query.from, query.to) };
+  @ApiEnvelopeResponse(DownloadStatsResponseDto)
+  getDownloadStats(@Query() query: DownloadStatsQueryDto): Promise<DownloadStatsDto> {
+    return this.dashboard.downloadStats(query.from, query.to);
   }
 }

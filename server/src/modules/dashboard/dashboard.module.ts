@@ -8,6 +8,7 @@ import { OrdersModule } from '../orders/orders.module';
 import { UsersModule } from '../users/users.module';
 import { VersionsModule } from '../versions/versions.module';
 import { DashboardController } from './dashboard.controller';
+import { DashboardRepository } from './dashboard.repository';
 import { DashboardService } from './dashboard.service';
 import { SystemHealthService } from './system-health.service';
 
@@ -24,6 +25,6 @@ import { SystemHealthService } from './system-health.service';
     LicenseServerModule,
   ],
   controllers: [DashboardController],
-  providers: [DashboardService, SystemHealthService],
+  providers: [DashboardService, SystemHealthService, DashboardRepository],
 })
 export class DashboardModule {}

@@ -1,7 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
-import { DataSource } from 'typeorm';
-import { PreparedSql } from '../../database/prepared-sql';
+import { Cache } from '../../common/cache';
 import { DevicesService } from '../devices/devices.service';
 import { DistributionFilesService } from '../distribution-files/distribution-files.service';
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
@@ -9,36 +8,43 @@ import { AdminLicensesService } from '../licenses/admin-licenses.service';
 import { AuditLogService } from '../logs/audit-log.service';
 import { DailyStatsService, dayOf } from '../logs/daily-stats.service';
 import { OrdersService } from '../orders/orders.service';
-import { UsersService } from '../users/users.service';
+import { AdminUsersService } from '../users/admin-users.service';
 import { ActivityDto, DashboardDto, DownloadStatsDto, DownloadsPerDayDto } from './dto/dashboard.dto';
-import { BackgroundFigures, Fingerprint } from './background-figures';
-import { highestIds } from './highest-ids';
+import { DashboardRepository } from './dashboard.repository';
 import { SystemHealthService } from './system-health.service';
+import { WarmAtBoot } from './warm-at-boot';
 
 const DAY_MS = 24 * 3600 * 1000;
 const PERIOD_DAYS = 30;
-/** The figures are kept this long: counting a million licenses for every refresh of every admin is wasted work. */
-const FRESH_MS = 15_000;
-/** Figures that take longer than this to compute are refreshed off the request path (see BackgroundFigures). */
-const BUDGET_MS = 50;
 /**
- * The licenses active when the previous period began move by a few a day, and counting them reads every license
- * (seconds at a million): kept this long, apart from the figures refreshed every FRESH_MS.
+ * The figures are cached this long, then served stale while counted again in the background: counting a million
+ * licenses for every refresh of every admin is wasted work, and no request waits for it.
  */
-const PREVIOUS_FRESH_MS = 10 * 60_000;
+const TTL_MS = 15_000;
+/**
+ * The licenses active when the previous period began move by a few a day, and counting them reads every license:
+ * cached this long, apart from the figures.
+ */
+const PREVIOUS_TTL_MS = 10 * 60_000;
+/** Chart ranges cached at most. */
+const CHART_RANGES = 16;
 
 /** The admin Dashboard: key figures with the previous period, recent activity, and charts per day. */
 @Injectable()
 export class DashboardService implements OnApplicationBootstrap {
-  private readonly figures = new BackgroundFigures<DashboardDto>(FRESH_MS, BUDGET_MS);
-  private readonly charts = new BackgroundFigures<DownloadStatsDto>(FRESH_MS, BUDGET_MS);
-  private readonly previous = new BackgroundFigures<{ since: Date; licensesActive: number }>(PREVIOUS_FRESH_MS, BUDGET_MS, 1);
-  /** Whether rows were added to what the figures and the charts count (see BackgroundFigures.warm). */
-  private readonly figuresPrint: Fingerprint;
-  private readonly chartsPrint: Fingerprint;
+  private readonly figures = new Cache<DashboardDto>({ max: 1, ttlMs: TTL_MS, staleWhileRevalidate: true });
+  private readonly charts = new Cache<DownloadStatsDto>({ max: CHART_RANGES, ttlMs: TTL_MS, staleWhileRevalidate: true });
+  private readonly previous = new Cache<{ since: Date; licensesActive: number }>({
+    max: 1,
+    ttlMs: PREVIOUS_TTL_MS,
+    staleWhileRevalidate: true,
+  });
+  /** The figures and the default charts, counted at boot; they stand in while no row was added to what they count. */
+  private readonly warmFigures: WarmAtBoot<DashboardDto>;
+  private readonly warmCharts: WarmAtBoot<DownloadStatsDto>;
 
   constructor(
-    private readonly users: UsersService,
+    private readonly users: AdminUsersService,
     private readonly licenses: AdminLicensesService,
     private readonly files: DistributionFilesService,
     private readonly orders: OrdersService,
@@ -47,26 +53,23 @@ export class DashboardService implements OnApplicationBootstrap {
     private readonly dailyStats: DailyStatsService,
     private readonly health: SystemHealthService,
     private readonly jobs: ScheduledJobsService,
-    dataSource: DataSource,
+    database: DashboardRepository,
   ) {
-    const sql = PreparedSql.for(dataSource);
-    this.figuresPrint = highestIds(sql, ['users', 'licenses', 'devices', 'orders', 'distribution_files', 'daily_stats']);
-    this.chartsPrint = highestIds(sql, ['licenses', 'devices', 'daily_stats']);
+    const tables = ['users', 'licenses', 'devices', 'orders', 'distribution_files', 'daily_stats'];
+    this.warmFigures = new WarmAtBoot(this.figures, () => database.highestIds(tables));
+    this.warmCharts = new WarmAtBoot(this.charts, () => database.highestIds(['licenses', 'devices', 'daily_stats']));
   }
 
   /** Computes the figures and the default charts once at boot, so that on a large database no first call waits for them. */
   onApplicationBootstrap(): void {
-    this.figures.warm('dashboard', () => this.compute(), this.figuresPrint);
+    this.warmFigures.warm('dashboard', () => this.compute());
     const { from, to } = this.defaultRange();
-    this.charts.warm(`${from}|${to}`, () => this.computeCharts(from, to), this.chartsPrint);
+    this.warmCharts.warm(`${from}|${to}`, () => this.computeCharts(from, to));
   }
 
-  /**
-   * Fresh figures when they are at most FRESH_MS old; otherwise new ones, for the call when they are cheap, off its
-   * path when not (the call gets the last ones; `generated_at` says when they were made).
-   */
+  /** The figures, cached TTL_MS, then stale while new ones are counted (`generated_at` says when they were made). */
   dashboard(): Promise<DashboardDto> {
-    return this.figures.get('dashboard', () => this.compute(), this.figuresPrint);
+    return this.warmFigures.get('dashboard', () => this.compute());
   }
 
   async activity(limit: number): Promise<ActivityDto[]> {
@@ -82,12 +85,12 @@ export class DashboardService implements OnApplicationBootstrap {
   }
 
   /**
-   * Downloads per day (by OS), by platform and by version; licenses issued per day; active devices per day. Kept
-   * FRESH_MS per range like the figures: at millions of rows each computation is seconds of database work.
+   * Downloads per day (by OS), by platform and by version; licenses issued per day; active devices per day. Cached
+   * per range like the figures: at millions of rows each computation is much database work.
    */
   downloadStats(fromDay?: string, toDay?: string): Promise<DownloadStatsDto> {
     const { from, to } = this.defaultRange(fromDay, toDay);
-    return this.charts.get(`${from}|${to}`, () => this.computeCharts(from, to), this.chartsPrint);
+    return this.warmCharts.get(`${from}|${to}`, () => this.computeCharts(from, to));
   }
 
   /** The range asked for; by default the last PERIOD_DAYS days up to today. */
@@ -142,7 +145,7 @@ export class DashboardService implements OnApplicationBootstrap {
     });
   }
 
-  /** When the previous period began, and the licenses active then (see PREVIOUS_FRESH_MS). */
+  /** When the previous period began, and the licenses active then (see PREVIOUS_TTL_MS). */
   private previousPeriod(): Promise<{ since: Date; licensesActive: number }> {
     return this.previous.get('previous', async () => {
       const since = new Date(Date.now() - PERIOD_DAYS * DAY_MS);

@@ -1,51 +1,48 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { statfs, stat } from 'node:fs/promises';
-import { DataSource } from 'typeorm';
+import { Cache } from '../../common/cache';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { PreparedSql } from '../../database/prepared-sql';
 import { DistributionFilesService } from '../distribution-files/distribution-files.service';
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
-import { LicenseServerSyncService } from '../license-server/license-server-sync.service';
+import { SyncStatusService } from '../license-server/sync-status.service';
 import { VersionsService } from '../versions/versions.service';
-import { BackgroundFigures, Fingerprint } from './background-figures';
-import { highestIds } from './highest-ids';
+import { DashboardRepository } from './dashboard.repository';
+import { WarmAtBoot } from './warm-at-boot';
 import { DatabaseHealthDto, StorageHealthDto, SystemActivityDto, SystemHealthDto } from './dto/dashboard.dto';
 
 /** Below this much free disk the portal warns: uploads and logs would soon fail. */
 const LOW_DISK_BYTES = 1024 ** 3;
 const LOW_DISK_SHARE = 0.05;
-/** The database's size changes slowly, and MariaDB's information_schema takes seconds to sum it at size. */
-const SIZE_FRESH_MS = 60_000;
-const SIZE_BUDGET_MS = 50;
-const STORAGE_FRESH_MS = 15_000;
-/** A size measured at boot may stand in until a fresh one is measured, whatever was added meanwhile. */
-const sizeUnchanged = async () => '';
+/**
+ * The database's size changes slowly, and MariaDB's information_schema is slow to sum it at size: cached this long,
+ * then served stale while measured again. One measured at boot stands in until then, whatever was added meanwhile.
+ */
+const SIZE_TTL_MS = 60_000;
+const STORAGE_TTL_MS = 15_000;
 
 /** The System Health panel: database, storage, disk, scheduled jobs and the license-server sync, with a status and its reasons. */
 @Injectable()
 export class SystemHealthService implements OnApplicationBootstrap {
-  private readonly sql: PreparedSql;
-  private readonly size = new BackgroundFigures<number | null>(SIZE_FRESH_MS, SIZE_BUDGET_MS, 1);
-  /** Storage used sums every file's row (tens of thousands at size): kept like the dashboard's figures. */
-  private readonly storageFigures = new BackgroundFigures<StorageHealthDto>(STORAGE_FRESH_MS, SIZE_BUDGET_MS, 1);
-  private readonly storagePrint: Fingerprint;
+  private readonly size = new Cache<{ bytes: number | null }>({ max: 1, ttlMs: SIZE_TTL_MS, staleWhileRevalidate: true });
+  /** Storage used sums every file's row (tens of thousands at size): cached like the dashboard's figures. */
+  private readonly storageFigures = new Cache<StorageHealthDto>({ max: 1, ttlMs: STORAGE_TTL_MS, staleWhileRevalidate: true });
+  private readonly warmStorage: WarmAtBoot<StorageHealthDto>;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly figures: DashboardRepository,
     private readonly versions: VersionsService,
     private readonly files: DistributionFilesService,
     private readonly jobs: ScheduledJobsService,
-    private readonly licenseServer: LicenseServerSyncService,
+    private readonly licenseServer: SyncStatusService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.sql = PreparedSql.for(dataSource);
-    this.storagePrint = highestIds(this.sql, ['versions', 'distribution_files']);
+    this.warmStorage = new WarmAtBoot(this.storageFigures, () => figures.highestIds(['versions', 'distribution_files']));
   }
 
   onApplicationBootstrap(): void {
-    this.size.warm('database', () => this.databaseSize(), sizeUnchanged);
-    this.storageFigures.warm('storage', () => this.measureStorage(), this.storagePrint);
+    this.databaseSize().catch(() => undefined);
+    this.warmStorage.warm('storage', () => this.measureStorage());
   }
 
   /** Uptime, database size and storage used: the dashboard's System Health card. */
@@ -54,7 +51,7 @@ export class SystemHealthService implements OnApplicationBootstrap {
     return { server_uptime: Math.floor(process.uptime()), database_size: database.size_bytes, storage_used: storage.used_bytes };
   }
 
-  /** The check running now: requests that arrive meanwhile share it (its answer started at most one check before them). */
+  /** The check running now: requests that arrive meanwhile share it (its result started at most one check before them). */
   private running: Promise<SystemHealthDto> | null = null;
 
   /**
@@ -107,17 +104,13 @@ export class SystemHealthService implements OnApplicationBootstrap {
     const engine = this.config.database.type === 'sqlite' ? 'sqlite' : this.config.database.flavor;
     const started = process.hrtime.bigint();
     try {
-      const versionRow = await this.sql.one<{ v: string }>(
-        this.sql.engine === 'sqlite' ? 'SELECT sqlite_version() AS v' : 'SELECT VERSION() AS v',
-        [],
-      );
+      const version = await this.figures.version();
       const roundTrip = Number(process.hrtime.bigint() - started) / 1e6;
-      const version = versionRow?.v ?? null;
       return {
         // A mysql:// URL may point at MariaDB: its version says which.
         engine: engine === 'sqlite' ? engine : version?.toLowerCase().includes('mariadb') ? 'mariadb' : 'mysql',
         version,
-        size_bytes: await this.size.get('database', () => this.databaseSize(), sizeUnchanged),
+        size_bytes: await this.databaseSize(),
         round_trip_ms: Math.round(roundTrip * 100) / 100,
         reachable: true,
       };
@@ -126,7 +119,12 @@ export class SystemHealthService implements OnApplicationBootstrap {
     }
   }
 
+  /** The database's size in bytes, cached (see SIZE_TTL_MS). */
   private async databaseSize(): Promise<number | null> {
+    return (await this.size.get('database', async () => ({ bytes: await this.measureDatabaseSize() }))).bytes;
+  }
+
+  private async measureDatabaseSize(): Promise<number | null> {
     if (this.config.database.type === 'sqlite') {
       const path = this.config.database.path;
       const sizes = await Promise.all(
@@ -139,15 +137,11 @@ export class SystemHealthService implements OnApplicationBootstrap {
       );
       return sizes.reduce((sum, size) => sum + size, 0);
     }
-    const row = await this.sql.one<{ size: number | string | null }>(
-      'SELECT SUM(data_length + index_length) AS size FROM information_schema.TABLES WHERE table_schema = DATABASE()',
-      [],
-    );
-    return row?.size === null || row?.size === undefined ? null : Number(row.size);
+    return this.figures.mysqlSize();
   }
 
   private storage(): Promise<StorageHealthDto> {
-    return this.storageFigures.get('storage', () => this.measureStorage(), this.storagePrint);
+    return this.warmStorage.get('storage', () => this.measureStorage());
   }
 
   private async measureStorage(): Promise<StorageHealthDto> {

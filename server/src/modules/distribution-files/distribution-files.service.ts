@@ -19,6 +19,7 @@ import { ListTotals } from '../../common/list-totals';
 import { Cache } from '../../common/cache';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { IntervalBatch } from '../../database/interval-batch';
+import { managerOf } from '../../database/transaction-manager';
 import { PreparedSql } from '../../database/prepared-sql';
 import { FileStorage } from '../storage/file-storage';
 import { DISTRIBUTION_EXTENSIONS, extensionOf, fileNameProblem, fileTypeNotAllowed, PLEASE_SELECT_A_FILE } from '../storage/file-names';
@@ -302,8 +303,8 @@ export class DistributionFilesService implements BeforeApplicationShutdown {
    * once it is committed, the list counts and searches anew (a search before that would still find the old number).
    */
   @OnAwaitedEvent(VERSION_RENAMED)
-  async renameVersion({ versionId, version, manager }: VersionRenamedEvent): Promise<() => void> {
-    await manager.query('UPDATE distribution_files SET version_number = ? WHERE version_id = ?', [version, versionId]);
+  async renameVersion({ versionId, version, transaction }: VersionRenamedEvent): Promise<() => void> {
+    await managerOf(transaction).query('UPDATE distribution_files SET version_number = ? WHERE version_id = ?', [version, versionId]);
     return () => {
       this.totals.clear();
       this.searchIds.clear();

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 
-/** Whether this instance is shutting down: /api/health then answers 503 'draining', so balancers stop sending. */
+/** Whether this instance is shutting down: /api/health then responds 503 'draining', so balancers stop sending. */
 @Injectable()
 export class DrainState {
   private startedAt: Date | null = null;
@@ -14,7 +14,7 @@ export class DrainState {
     this.startedAt ??= new Date();
   }
 
-  /** While draining, an answer asks the client to reconnect (to another instance) instead of keeping this connection. */
+  /** While draining, a response asks the client to reconnect (to another instance) instead of keeping this connection. */
   closeIfDraining(response: ServerResponse): void {
     if (this.draining) response.setHeader('Connection', 'close');
   }

@@ -1,16 +1,16 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { DataSource } from 'typeorm';
 import { Public } from '../../common/public.decorator';
 import { DrainState } from './drain-state.service';
+import { HealthRepository } from './health.repository';
 import { HealthDto } from './health.dto';
 
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: HealthRepository,
     private readonly drain: DrainState,
   ) {}
 
@@ -18,18 +18,12 @@ export class HealthController {
   @Public()
   @Get()
   async getHealth(@Res({ passthrough: true }) response: Response): Promise<HealthDto> {
-    let up = false;
-    try {
-      await this.dataSource.query('SELECT 1');
-      up = true;
-    } catch {
-      response.status(HttpStatus.SERVICE_UNAVAILABLE);
-    }
-    if (this.drain.draining) response.status(HttpStatus.SERVICE_UNAVAILABLE);
+    const up = await this.database.reachable();
+    if (!up || this.drain.draining) response.status(HttpStatus.SERVICE_UNAVAILABLE);
     return {
       status: this.drain.draining ? 'draining' : up ? 'ok' : 'error',
       database: up ? 'up' : 'down',
-      database_type: this.dataSource.options.type === 'better-sqlite3' ? 'sqlite' : this.dataSource.options.type,
+      database_type: this.database.engine,
       uptime_seconds: Math.round(process.uptime()),
       time: new Date().toISOString(),
     };

@@ -23,9 +23,9 @@ const ACTIONS = new Map<string, { action: LicenseServerAction; path: string }>(
     return [path, { action, path }];
   }),
 );
-/** An answer's headers: those of every API answer, and those LicenseServerController's answers add. */
-const ANSWER_HEADERS = [...API_ANSWER_HEADERS, 'Content-Type', 'application/json; charset=utf-8'];
-/** The access log's route of a request no route answered. */
+/** A response's headers: those of every API response, and those LicenseServerController's responses add. */
+const RESPONSE_HEADERS = [...API_ANSWER_HEADERS, 'Content-Type', 'application/json; charset=utf-8'];
+/** The access log's route of a request no route handled. */
 const NO_ROUTE = '-';
 
 /** The handlers this path stands in for. */
@@ -42,17 +42,17 @@ export interface FastPathSetting extends BeforeExpress {
 }
 
 /**
- * POST /api/license-server/{activate,validate,deactivate} with a small plain JSON body, answered on Node's own
- * request and response before Express: the heartbeat that streaming servers send all day. Given Express's objects
- * (prototypes swapped) and its middleware, a heartbeat cost 407-540 µs of CPU; on Node's own, 214-221 µs
- * (bench:validate, SQLite, alternating builds). What Express would add is done here the same way, and an API test
- * holds the two paths to the same answers (status, headers, body, access-log row):
- * - the headers of every API answer (API_ANSWER_HEADERS, and `Connection: close` while draining: DrainState);
+ * POST /api/license-server/{activate,validate,deactivate} with a small plain JSON body, served on Node's own
+ * request and response before Express: the heartbeat that streaming servers send all day. Express's objects
+ * (prototypes swapped) and its middleware cost about as much CPU as the heartbeat's own work (bench:validate has
+ * the figures). What Express would add is done here the same way, and an API test
+ * holds the two paths to the same responses (status, headers, body, access-log row):
+ * - the headers of every API response (API_ANSWER_HEADERS, and `Connection: close` while draining: DrainState);
  * - the access-log row (AccessLogService.track) and the client's address by the app's 'trust proxy';
- * - a refusal answered by the global exception filter on Express's request and response, as from a controller.
+ * - a refusal sent by the global exception filter on Express's request and response, as from a controller.
  * The same steps run as in LicenseServerController (parseActivationRequest, the service, the same bytes written).
  * Anything else (another spelling, a query string, another body: a form, none, compressed, large) goes on
- * untouched (`next`: to Express at last), where the controller answers it.
+ * untouched (`next`: to Express at last), where the controller handles it.
  */
 @Injectable()
 export class ActivationFastPath implements OnModuleInit {
@@ -81,7 +81,7 @@ export class ActivationFastPath implements OnModuleInit {
     }
   }
 
-  /** The HTTP server's request listener: this path's calls answered here, every other request handed on. */
+  /** The HTTP server's request listener: this path's calls served here, every other request handed on. */
   listener(setting: FastPathSetting): RequestListener {
     const smallBody = Math.min(SMALL_BODY_BYTES, setting.bodyLimit);
     const trust = setting.express.get('trust proxy fn') as (address: string, hop: number) => boolean;
@@ -99,16 +99,16 @@ export class ActivationFastPath implements OnModuleInit {
       readSmallJson(request, (refused, body) => {
         if (refused) return refuse(refused);
         route = call.path;
-        this.answer(call.action, body, ip, response).catch(refuse);
+        this.respond(call.action, body, ip, response).catch(refuse);
       });
     };
   }
 
-  private async answer(action: LicenseServerAction, body: unknown, ip: string, response: ServerResponse): Promise<void> {
+  private async respond(action: LicenseServerAction, body: unknown, ip: string, response: ServerResponse): Promise<void> {
     const parsed = parseActivationRequest(body, action !== 'deactivate');
     const signed = await this.server.handle(action, parsed, ip);
     this.drain.closeIfDraining(response);
-    response.writeHead(200, [...ANSWER_HEADERS, 'Content-Length', String(Buffer.byteLength(signed.body))]);
+    response.writeHead(200, [...RESPONSE_HEADERS, 'Content-Length', String(Buffer.byteLength(signed.body))]);
     response.end(signed.body);
   }
 }
@@ -136,7 +136,7 @@ function isSmallPlainJson(request: IncomingMessage, maxBytes: number): boolean {
 /**
  * The small body read and parsed as the app's JSON parser would (strict: an object or array; UTF-8; the same
  * limits and refusals). The HTTP parser delivers exactly Content-Length bytes; a client that leaves before sending
- * them gets no answer (the access log records it as 499).
+ * them gets no response (the access log records it as 499).
  */
 function readSmallJson(request: IncomingMessage, done: (refused: unknown, body?: unknown) => void): void {
   const chunks: Buffer[] = [];

@@ -12,12 +12,17 @@ export interface ActivationRequest {
   version?: string | null;
 }
 
-const OPTIONAL_TEXT = new Map<string, number>([
-  ['device_name', MAX_LENGTH.deviceName],
-  ['hostname', MAX_LENGTH.hostname],
-  ['product', MAX_LENGTH.productName],
-  ['version', MAX_LENGTH.version],
-]);
+type OptionalText = 'device_name' | 'hostname' | 'product' | 'version';
+
+/** The optional text fields of an activation, with their longest length. */
+const OPTIONAL_TEXT: Record<OptionalText, number> = {
+  device_name: MAX_LENGTH.deviceName,
+  hostname: MAX_LENGTH.hostname,
+  product: MAX_LENGTH.productName,
+  version: MAX_LENGTH.version,
+};
+
+const isOptionalText = (field: string): field is OptionalText => Object.prototype.hasOwnProperty.call(OPTIONAL_TEXT, field);
 
 /**
  * Checks an activation API body by the same rules as ActivationRequestDto / DeactivationRequestDto (which stay
@@ -45,20 +50,20 @@ export function parseActivationRequest(body: unknown, withDetails: boolean): Act
   const request: ActivationRequest = { license_key: key!, server_uid: input.server_uid as string, nonce: input.nonce as string };
   for (const field of Object.keys(input)) {
     if (field === 'license_key' || field === 'server_uid' || field === 'nonce') continue;
-    const max = withDetails ? OPTIONAL_TEXT.get(field) : undefined;
-    if (max === undefined) {
+    if (!withDetails || !isOptionalText(field)) {
       fail(field, `property ${field} should not exist`);
       continue;
     }
+    const max = OPTIONAL_TEXT[field];
     const value = input[field];
     if (value === undefined) continue;
     if (value === null) {
-      (request as unknown as Record<string, null>)[field] = null;
+      request[field] = null;
       continue;
     }
     if (typeof value !== 'string') fail(field, `${field} must be a string`);
     else if (value.trim().length > max) fail(field, `${field} must be shorter than or equal to ${max} characters`);
-    else (request as unknown as Record<string, string>)[field] = value.trim();
+    else request[field] = value.trim();
   }
   const failed = Object.keys(errors);
   if (failed.length) throw ApiError.badRequest(errors[failed[0]][0], errors);

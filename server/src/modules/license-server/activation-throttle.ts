@@ -38,7 +38,7 @@ export class ActivationThrottle implements OnModuleDestroy {
   /** Counts the call against its address and key, or throws 429 (Retry-After) and counts it as refused. */
   async admit(ip: string, licenseKey: string): Promise<void> {
     try {
-      // An address that guessed too many keys is refused whatever key it sends now, so the answer tells it nothing.
+      // An address that guessed too many keys is refused whatever key it sends now, so the response tells it nothing.
       await this.unknownKeysPerAddress.assertUnder(ip, TOO_MANY_CALLS);
       await this.perAddress.take(ip, TOO_MANY_CALLS);
       await this.perKey.take(licenseKey, TOO_MANY_CALLS);

@@ -1,6 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DevicesService } from '../devices/devices.service';
@@ -11,6 +9,7 @@ import { LicenseServerClient, LicenseServerError } from './license-server-client
 import { SyncPushService } from './sync-push.service';
 import { retryAt } from './sync-queue.service';
 import { SyncRunEntity } from './sync-run.entity';
+import { SyncRunsRepository } from './sync-runs.repository';
 
 /**
  * Full syncs: when the license server is configured or changed, every version, license and seat-holding device
@@ -23,7 +22,7 @@ export class FullSyncService {
   private readonly logger = new Logger('FullSync');
 
   constructor(
-    @InjectRepository(SyncRunEntity) private readonly runs: Repository<SyncRunEntity>,
+    private readonly runs: SyncRunsRepository,
     private readonly versions: VersionsService,
     private readonly licenses: LicenseSyncService,
     private readonly devices: DevicesService,
@@ -40,7 +39,7 @@ export class FullSyncService {
       this.devices.countSeatHolders(),
     ]);
     const now = new Date();
-    const run = this.runs.create({
+    return this.runs.insert({
       target_url: url,
       reason,
       status: 'running',
@@ -56,18 +55,16 @@ export class FullSyncService {
       updated_at: now,
       finished_at: null,
     });
-    return this.runs.save(run);
   }
 
   /** Cancels the run in progress, if any (the license server changed or is gone). */
   async cancel(): Promise<void> {
-    const now = new Date();
-    await this.runs.update({ status: 'running' }, { status: 'cancelled', finished_at: now, updated_at: now });
+    await this.runs.cancelRunning(new Date());
   }
 
   /** The newest run, or null. */
   latest(): Promise<SyncRunEntity | null> {
-    return this.runs.findOne({ where: {}, order: { id: 'DESC' } });
+    return this.runs.latest();
   }
 
   /**
@@ -75,7 +72,7 @@ export class FullSyncService {
    * epoch) or the end; a license-server failure stops it until its next try. Returns the run, or null.
    */
   async continue(client: LicenseServerClient, deadline: number): Promise<SyncRunEntity | null> {
-    const run = await this.runs.findOne({ where: { status: 'running' }, order: { id: 'DESC' } });
+    const run = await this.runs.latestRunning();
     if (!run || run.target_url !== client.url) return null;
     if (run.next_attempt_at && run.next_attempt_at.getTime() > Date.now()) return run;
     while (run.status === 'running' && Date.now() < deadline) {
@@ -93,10 +90,8 @@ export class FullSyncService {
       }
       run.updated_at = new Date();
       // Stored only while the run is still the current one: a run cancelled meanwhile stays cancelled.
-      const { id, ...progress } = run;
-      const stored = await this.runs.update({ id, status: 'running' }, progress);
-      if (!stored.affected || run.last_error) break;
-      // A turn for other requests between batches (on SQLite a batch's reads and writes run without one).
+      if (!(await this.runs.storeProgress(run)) || run.last_error) break;
+      // Yield to other requests between batches (on SQLite a batch's reads and writes run without a pause).
       await new Promise((resolve) => setImmediate(resolve));
     }
     return run;
@@ -107,7 +102,7 @@ export class FullSyncService {
     const limit = this.config.licensing.sync.batchSize;
     const after = run.cursor_id;
     let lastId: number | null = null;
-    // First a call that needs the token: a run towards a server that does not answer, or refuses this portal, fails
+    // First a call that needs the token: a run towards a server that does not respond, or refuses this portal, fails
     // with the reason instead of completing with nothing to push.
     if (run.phase === 'versions' && after === 0) await client.call('GET', '/checksums?kind=versions&limit=1', SyncChecksumPageDto);
     if (run.phase === 'versions') {

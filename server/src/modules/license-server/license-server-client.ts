@@ -10,7 +10,7 @@ const MAX_PAGES = 10_000;
 export class LicenseServerError extends Error {
   constructor(
     message: string,
-    /** True when the server did not answer in time. */
+    /** True when the server did not respond in time. */
     readonly timedOut = false,
   ) {
     super(message);
@@ -29,7 +29,7 @@ export interface LicenseServerConnection {
 
 /**
  * Talks to the sync API of an external license server (another StreamHub portal): bearer token, a timeout per
- * call, and every answer checked against its DTO before it is used.
+ * call, and every response checked against its DTO before it is used.
  */
 export class LicenseServerClient {
   constructor(readonly connection: LicenseServerConnection) {}
@@ -38,7 +38,7 @@ export class LicenseServerClient {
     return this.connection.url;
   }
 
-  async call<T extends object>(method: 'GET' | 'PUT' | 'POST', path: string, answer: new () => T, body?: unknown): Promise<T> {
+  async call<T extends object>(method: 'GET' | 'PUT' | 'POST', path: string, responseType: new () => T, body?: unknown): Promise<T> {
     const { url, apiToken, timeoutSeconds, signal } = this.connection;
     const timeout = AbortSignal.timeout(timeoutSeconds * 1000);
     let response: Response;
@@ -76,7 +76,7 @@ export class LicenseServerClient {
       const reason = typeof message === 'string' ? message : response.statusText || 'no reason given';
       throw new LicenseServerError(`The license server at ${url} answered ${response.status}: ${reason}`);
     }
-    const instance = plainToInstance(answer, json ?? {});
+    const instance = plainToInstance(responseType, json ?? {});
     const failures = await validate(instance as object, { forbidUnknownValues: false });
     if (json === null || failures.length) {
       throw new LicenseServerError(`The license server at ${url} sent an answer this portal does not understand (${describe(failures)})`);

@@ -2,7 +2,14 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common'
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/public.decorator';
-import { ActivationRequestDto, ActivationResponseDto, DeactivationRequestDto, PublicKeyResponseDto } from './dto/activation.dto';
+import { ApiEnvelopeResponse } from '../../common/response';
+import {
+  ActivationRequestDto,
+  ActivationResponseDto,
+  DeactivationRequestDto,
+  PublicKeyDto,
+  PublicKeyResponseDto,
+} from './dto/activation.dto';
 import { parseActivationRequest } from './activation-request';
 import { LicenseServerService } from './license-server.service';
 import { TEST_SCRIPT_FOLDER, TestScriptArchive } from './test-script-archive';
@@ -22,8 +29,8 @@ export const SIGNED_BYTES = [
   'the first 16 hex digits of the SHA-256 of its DER SubjectPublicKeyInfo.',
 ].join(' ');
 
-/** Writes a signed answer as it is: no ETag or freshness check for a body that is never the same twice. */
-export function sendSignedAnswer(response: Response, body: string): void {
+/** Writes a signed response as it is: no ETag or freshness check for a body that is never the same twice. */
+export function sendSignedResponse(response: Response, body: string): void {
   response.writeHead(200, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
@@ -33,11 +40,11 @@ export function sendSignedAnswer(response: Response, body: string): void {
 }
 
 /**
- * The activation API for streaming servers (no session: the license key is the credential). Every answer is
+ * The activation API for streaming servers (no session: the license key is the credential). Every response is
  * HTTP 200 with a machine-readable `code` and an Ed25519 signature over the rest; malformed requests get 400.
  * Bodies are checked by parseActivationRequest (same rules as the DTOs, which document them) to keep the heartbeat cheap.
- * Calls to the exact paths are answered by ActivationFastPath before the router; these handlers document the
- * routes and answer the other spellings (a query string) the same way.
+ * Calls to the exact paths are served by ActivationFastPath before the router; these handlers document the
+ * routes and serve the other spellings (a query string) the same way.
  */
 @ApiTags('license-server')
 @Controller('license-server')
@@ -55,7 +62,7 @@ export class LicenseServerController {
   @ApiOkResponse({ type: ActivationResponseDto })
   async activateServer(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     const signed = await this.server.activate(parseActivationRequest(body, true), ipOf(request));
-    sendSignedAnswer(response, signed.body);
+    sendSignedResponse(response, signed.body);
   }
 
   /** Heartbeat: VALID while the license is usable and this server holds a seat (else EXPIRED, REVOKED, PENDING, NOT_ACTIVATED, NOT_FOUND). */
@@ -65,7 +72,7 @@ export class LicenseServerController {
   @ApiOkResponse({ type: ActivationResponseDto })
   async validateServer(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     const signed = await this.server.validate(parseActivationRequest(body, true), ipOf(request));
-    sendSignedAnswer(response, signed.body);
+    sendSignedResponse(response, signed.body);
   }
 
   /** Gives this server's seat back (code DEACTIVATED, or NOT_ACTIVATED / NOT_FOUND). */
@@ -75,14 +82,15 @@ export class LicenseServerController {
   @ApiOkResponse({ type: ActivationResponseDto })
   async deactivateServer(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     const signed = await this.server.deactivate(parseActivationRequest(body, false), ipOf(request));
-    sendSignedAnswer(response, signed.body);
+    sendSignedResponse(response, signed.body);
   }
 
   /** The Ed25519 public key that verifies license.key files and activation answers. */
   @Get('public-key')
   @ApiOperation({ description: SIGNED_BYTES })
-  getLicensePublicKey(): PublicKeyResponseDto {
-    return { success: true, data: this.server.publicKey() };
+  @ApiEnvelopeResponse(PublicKeyResponseDto)
+  getLicensePublicKey(): PublicKeyDto {
+    return this.server.publicKey();
   }
 
   /** The test-script archive: a Node script that activates a license, validates on an interval and prints what the portal says. */

@@ -22,6 +22,13 @@ import { LicenseServerService } from './license-server.service';
 import { SyncApiController } from './sync-api.controller';
 import { SyncTokenGuard } from './sync-token.guard';
 import { TestScriptArchive } from './test-script-archive';
+import { LicenseServerConnection } from './license-server-connection.service';
+import { SyncWorkerService } from './sync-worker.service';
+import { SyncStatusService } from './sync-status.service';
+import { SyncRunsRepository } from './sync-runs.repository';
+import { SyncQueueRepository } from './sync-queue.repository';
+import { SyncReconcilesRepository } from './sync-reconciles.repository';
+import { SyncDriftRepository } from './sync-drift.repository';
 
 @Module({
   imports: [
@@ -38,14 +45,21 @@ import { TestScriptArchive } from './test-script-archive';
     ActivationFastPath,
     ActivationThrottle,
     TestScriptArchive,
+    LicenseServerConnection,
     LicenseServerSyncService,
+    SyncWorkerService,
+    SyncStatusService,
     SyncPushService,
     SyncQueueService,
     FullSyncService,
     ReconcileService,
     SyncTokenGuard,
+    SyncRunsRepository,
+    SyncQueueRepository,
+    SyncReconcilesRepository,
+    SyncDriftRepository,
   ],
   /** System Health shows how the sync stands. */
-  exports: [LicenseServerSyncService],
+  exports: [SyncStatusService],
 })
 export class LicenseServerModule {}

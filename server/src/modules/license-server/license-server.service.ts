@@ -25,13 +25,13 @@ const MESSAGES: Record<ActivationCode, string> = {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** A signed answer and the HTTP body that carries it (`{success, data}`), serialized once. */
-export interface SignedAnswer {
-  answer: ActivationAnswerDto;
+/** A signed activation response: its data and the HTTP body that carries it (`{success, data}`), serialized once. */
+export interface SignedResponse {
+  data: ActivationAnswerDto;
   body: string;
 }
 
-/** The activation API that streaming servers call: every answer signed, every call for a known key recorded as a remote log. */
+/** The activation API that streaming servers call: every response signed, every call for a known key recorded as a remote log. */
 @Injectable()
 export class LicenseServerService {
   private readonly heartbeatSeconds: number;
@@ -51,19 +51,19 @@ export class LicenseServerService {
     return { algorithm: 'Ed25519', key_id: this.signing.keyId, public_key_pem: this.signing.publicKeyPem };
   }
 
-  activate(request: ActivationRequest, ip: string | null): Promise<SignedAnswer> {
+  activate(request: ActivationRequest, ip: string | null): Promise<SignedResponse> {
     return this.handle('activate', request, ip);
   }
 
-  validate(request: ActivationRequest, ip: string | null): Promise<SignedAnswer> {
+  validate(request: ActivationRequest, ip: string | null): Promise<SignedResponse> {
     return this.handle('validate', request, ip);
   }
 
-  deactivate(request: ActivationRequest, ip: string | null): Promise<SignedAnswer> {
+  deactivate(request: ActivationRequest, ip: string | null): Promise<SignedResponse> {
     return this.handle('deactivate', request, ip);
   }
 
-  async handle(action: LicenseServerAction, request: ActivationRequest, ip: string | null): Promise<SignedAnswer> {
+  async handle(action: LicenseServerAction, request: ActivationRequest, ip: string | null): Promise<SignedResponse> {
     const licenseKey = normalizeLicenseKey(request.license_key);
     await this.throttle.admit(ip ?? 'unknown', licenseKey);
     const { license, device } = await this.devices.lookup(licenseKey, request.server_uid);
@@ -79,31 +79,31 @@ export class LicenseServerService {
     else if (action === 'validate') ({ written, ...outcome } = await this.devices.validate(license, identity, device));
     else outcome = await this.devices.deactivate(license, request.server_uid);
     const signed = this.signed(action, request, licenseKey, outcome);
-    const { answer } = signed;
+    const { data } = signed;
     this.remoteLogs.record({
       action,
-      level: answer.valid || answer.code === 'DEACTIVATED' ? 'info' : 'warning',
-      message: `${action} ${answer.code}: ${answer.message}`,
+      level: data.valid || data.code === 'DEACTIVATED' ? 'info' : 'warning',
+      message: `${action} ${data.code}: ${data.message}`,
       license_key: licenseKey,
       server_uid: request.server_uid,
       hostname: request.hostname ?? outcome.device?.hostname ?? null,
       product: request.product ?? outcome.device?.product ?? null,
       version: request.version ?? outcome.device?.version ?? null,
-      valid: answer.valid,
-      code: answer.code,
+      valid: data.valid,
+      code: data.code,
       ip_address: ip,
-      created_at: new Date(answer.issued_at),
+      created_at: new Date(data.issued_at),
     });
     await written;
     return signed;
   }
 
   /**
-   * The signed answer. Every object is built with its keys in sorted order and holds only strings, numbers,
+   * The signed response. Every object is built with its keys in sorted order and holds only strings, numbers,
    * booleans and null, so JSON.stringify gives its canonical JSON without a separate (slower) serializer; the
    * HTTP body is made from those same bytes, as JSON.stringify({success, data: {...signed, signature}}) would write it.
    */
-  private signed(action: LicenseServerAction, request: ActivationRequest, licenseKey: string, outcome: SeatOutcome | null): SignedAnswer {
+  private signed(action: LicenseServerAction, request: ActivationRequest, licenseKey: string, outcome: SeatOutcome | null): SignedResponse {
     const code: ActivationCode = outcome?.code ?? 'NOT_FOUND';
     const license = outcome?.license ?? null;
     const device = outcome?.device ?? null;
@@ -140,7 +140,7 @@ export class LicenseServerService {
     const signature = this.signing.sign(Buffer.from(text, 'utf8')).toString('base64');
     const success = action === 'deactivate' ? code === 'DEACTIVATED' : valid;
     return {
-      answer: extended(signed, { signature }),
+      data: extended(signed, { signature }),
       body: `{"success":${success},"data":${text.slice(0, -1)},"signature":"${signature}"}}`,
     };
   }

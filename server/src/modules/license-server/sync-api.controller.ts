@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/public.decorator';
+import { ApiEnvelopeResponse } from '../../common/response';
 import { SYNC_TOKEN } from '../../openapi';
 import { DevicesService } from '../devices/devices.service';
 import { LicenseSyncService } from '../licenses/license-sync.service';
@@ -47,14 +48,16 @@ export class SyncApiController {
 
   /** Creates or updates versions by version number. */
   @Put('versions')
-  async pushVersions(@Body() body: PushVersionsDto): Promise<SyncCountsResponseDto> {
-    return { success: true, data: await this.versions.upsertFromPortal(body.versions) };
+  @ApiEnvelopeResponse(SyncCountsResponseDto)
+  pushVersions(@Body() body: PushVersionsDto): Promise<SyncCountsResponseDto['data']> {
+    return this.versions.upsertFromPortal(body.versions);
   }
 
   /** Creates or updates licenses by key (a revoked one loses its devices); answers with each license as stored here. */
   @Put('licenses')
-  async pushLicenses(@Body() body: PushLicensesDto): Promise<PushLicensesResponseDto> {
-    return { success: true, data: await this.licenses.upsertFromPortal(body.licenses) };
+  @ApiEnvelopeResponse(PushLicensesResponseDto)
+  pushLicenses(@Body() body: PushLicensesDto): Promise<PushLicensesResponseDto['data']> {
+    return this.licenses.upsertFromPortal(body.licenses);
   }
 
   /**
@@ -62,51 +65,52 @@ export class SyncApiController {
    * here as an activation would; devices known here stay as they are.
    */
   @Put('devices')
-  async pushDevices(@Body() body: PushDevicesDto): Promise<PushDevicesResponseDto> {
-    return { success: true, data: await this.devices.adoptFromPortal(body.devices) };
+  @ApiEnvelopeResponse(PushDevicesResponseDto)
+  pushDevices(@Body() body: PushDevicesDto): Promise<PushDevicesResponseDto['data']> {
+    return this.devices.adoptFromPortal(body.devices);
   }
 
   /** Key and checksum of each license or version after `after_id`, oldest first: what a reconcile compares. */
   @Get('checksums')
-  async listSyncChecksums(@Query() query: SyncChecksumQueryDto): Promise<SyncChecksumPageDto> {
+  @ApiEnvelopeResponse(SyncChecksumPageDto)
+  listSyncChecksums(@Query() query: SyncChecksumQueryDto): Promise<SyncChecksumPageDto['data']> {
     const [afterId, limit] = [query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX];
-    const data =
-      query.kind === 'licenses'
-        ? await this.licenses.checksumsAfter(afterId, limit)
-        : await this.versions.checksumsAfter(afterId, limit, false);
-    return { success: true, data };
+    return query.kind === 'licenses' ? this.licenses.checksumsAfter(afterId, limit) : this.versions.checksumsAfter(afterId, limit, false);
   }
 
   /** Licenses after `after_id`, oldest first, with their seats. */
   @Get('licenses')
-  async pullLicenses(@Query() query: SyncPageQueryDto): Promise<SyncLicensePageDto> {
-    return { success: true, data: await this.licenses.listForSync(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX) };
+  @ApiEnvelopeResponse(SyncLicensePageDto)
+  pullLicenses(@Query() query: SyncPageQueryDto): Promise<SyncLicensePageDto['data']> {
+    return this.licenses.listForSync(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX);
   }
 
   /** Devices after `after_id`, oldest first, with their license keys. */
   @Get('devices')
-  async pullDevices(@Query() query: SyncPageQueryDto): Promise<SyncDevicePageDto> {
-    return { success: true, data: await this.devices.listForSync(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX) };
+  @ApiEnvelopeResponse(SyncDevicePageDto)
+  pullDevices(@Query() query: SyncPageQueryDto): Promise<SyncDevicePageDto['data']> {
+    return this.devices.listForSync(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX);
   }
 
   /** This portal's activation API calls after `after_id`, oldest first. */
   @Get('remote-logs')
-  async pullRemoteLogs(@Query() query: SyncPageQueryDto): Promise<SyncRemoteLogPageDto> {
-    return { success: true, data: await this.remoteLogs.listOwnSince(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX) };
+  @ApiEnvelopeResponse(SyncRemoteLogPageDto)
+  pullRemoteLogs(@Query() query: SyncPageQueryDto): Promise<SyncRemoteLogPageDto['data']> {
+    return this.remoteLogs.listOwnSince(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX);
   }
 
   /** Revokes a license the other portal deleted (found: false when this server never had it). */
   @Post('licenses/revoke')
-  @HttpCode(200)
-  async revokeSyncedLicense(@Body() body: SyncLicenseKeyDto): Promise<SyncRevocationResponseDto> {
+  @ApiEnvelopeResponse(SyncRevocationResponseDto)
+  async revokeSyncedLicense(@Body() body: SyncLicenseKeyDto): Promise<SyncRevocationResponseDto['data']> {
     const { found, deactivated } = await this.licenses.revokeByKey(body.license_key);
-    return { success: true, data: { found, deactivated_installations: deactivated } };
+    return { found, deactivated_installations: deactivated };
   }
 
   /** Deactivates a device the other portal deactivated, giving its seat back. */
   @Post('devices/deactivate')
-  @HttpCode(200)
-  async deactivateSyncedDevice(@Body() body: SyncDeviceKeyDto): Promise<SyncDeactivationResponseDto> {
-    return { success: true, data: { found: await this.devices.deactivateForPortal(body.license_key, body.server_uid) } };
+  @ApiEnvelopeResponse(SyncDeactivationResponseDto)
+  async deactivateSyncedDevice(@Body() body: SyncDeviceKeyDto): Promise<SyncDeactivationResponseDto['data']> {
+    return { found: await this.devices.deactivateForPortal(body.license_key, body.server_uid) };
   }
 }

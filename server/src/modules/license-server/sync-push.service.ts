@@ -48,8 +48,8 @@ export class SyncPushService {
     for (const batch of this.batches(licenses)) {
       const keys = batch.map((license) => license.license_key);
       const pushed = batch.map(toSyncedLicense);
-      // Read as counts only: the answer also holds each license as the server now does (PushLicensesResponseDto), which
-      // nothing here reads; checking those 500 states against their DTO held the event loop 20-45 ms a batch.
+      // Read as counts only: the response also holds each license as the server now does (PushLicensesResponseDto), which
+      // nothing here reads; checking those 500 states against their DTO would hold the event loop for each batch.
       await this.attempt('license', keys, options, () => client.call('PUT', '/licenses', SyncCountsResponseDto, { licenses: pushed }));
       await this.licenses.markSynced(
         pushed.filter((_, i) => batch[i].synced_at === null),

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, LessThanOrEqual, Not, Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { type SyncQueueKind } from './license-server-sync.constants';
 import { SyncQueueItemEntity } from './sync-queue-item.entity';
+import { SyncQueueRepository } from './sync-queue.repository';
 
 /**
  * The retry queue: pushes to the license server that failed, kept in the database so they survive a restart, and
@@ -14,7 +13,7 @@ import { SyncQueueItemEntity } from './sync-queue-item.entity';
 @Injectable()
 export class SyncQueueService {
   constructor(
-    @InjectRepository(SyncQueueItemEntity) private readonly queue: Repository<SyncQueueItemEntity>,
+    private readonly queue: SyncQueueRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -22,51 +21,44 @@ export class SyncQueueService {
   async failed(kind: SyncQueueKind, keys: string[], error: string): Promise<void> {
     if (!keys.length) return;
     const now = new Date();
-    const known = await this.queue.findBy({ kind, item_key: In(keys) });
+    const known = await this.queue.findByKeys(kind, keys);
     const knownKeys = new Set(known.map((item) => item.item_key));
     const fresh = [...new Set(keys)].filter((key) => !knownKeys.has(key));
     const reason = error.slice(0, 500);
     if (fresh.length) {
-      await this.queue
-        .createQueryBuilder()
-        .insert()
-        .values(
-          fresh.map((item_key) => ({
-            kind,
-            item_key,
-            attempts: 1,
-            last_error: reason,
-            next_attempt_at: this.retryAt(1, now),
-            created_at: now,
-            last_attempt_at: now,
-          })),
-        )
-        .orIgnore()
-        .execute();
+      await this.queue.insertNew(
+        fresh.map((item_key) => ({
+          kind,
+          item_key,
+          attempts: 1,
+          last_error: reason,
+          next_attempt_at: this.retryAt(1, now),
+          created_at: now,
+          last_attempt_at: now,
+        })),
+      );
     }
     // One statement per number of attempts so far (a batch usually shares one).
     const byAttempts = new Map<number, number[]>();
     for (const item of known) byAttempts.set(item.attempts, [...(byAttempts.get(item.attempts) ?? []), item.id]);
     for (const [attempts, ids] of byAttempts) {
-      await this.queue.update(
-        { id: In(ids) },
-        { attempts: attempts + 1, last_error: reason, last_attempt_at: now, next_attempt_at: this.retryAt(attempts + 1, now) },
-      );
+      await this.queue.updateMany(ids, {
+        attempts: attempts + 1,
+        last_error: reason,
+        last_attempt_at: now,
+        next_attempt_at: this.retryAt(attempts + 1, now),
+      });
     }
   }
 
   /** The keys were delivered (or need no delivery any more): their entries go. */
   async settled(kind: SyncQueueKind, keys: string[]): Promise<void> {
-    if (keys.length) await this.queue.delete({ kind, item_key: In(keys) });
+    if (keys.length) await this.queue.deleteKeys(kind, keys);
   }
 
   /** Entries whose next try is due (every entry with `all`), fewest attempts first, at most `limit`. */
   due(kind: SyncQueueKind, limit: number, all = false): Promise<SyncQueueItemEntity[]> {
-    return this.queue.find({
-      where: { kind, ...(all ? {} : { next_attempt_at: LessThanOrEqual(new Date()) }) },
-      order: { attempts: 'ASC', id: 'ASC' },
-      take: limit,
-    });
+    return this.queue.due(kind, limit, all ? null : new Date());
   }
 
   count(): Promise<number> {
@@ -75,7 +67,7 @@ export class SyncQueueService {
 
   /** The entries that failed most often first: what System Health shows with their reasons. */
   worst(limit: number): Promise<SyncQueueItemEntity[]> {
-    return this.queue.find({ order: { attempts: 'DESC', id: 'ASC' }, take: limit });
+    return this.queue.worst(limit);
   }
 
   /**
@@ -83,8 +75,7 @@ export class SyncQueueService {
    * and version to the new one; revocations stay while there is a license server to send them to.
    */
   async forgetForNewServer(hasServer: boolean): Promise<void> {
-    if (hasServer) await this.queue.delete({ kind: Not('revocation') });
-    else await this.queue.createQueryBuilder().delete().execute();
+    await this.queue.deleteAll(hasServer);
   }
 
   private retryAt(attempts: number, now: Date): Date {

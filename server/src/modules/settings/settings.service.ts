@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { InjectRepository } from '@nestjs/typeorm';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { In, Repository } from 'typeorm';
 import { ApiError, FieldErrors } from '../../common/api-error';
-import { KeptReads } from '../../common/kept-reads';
+import { Cache } from '../../common/cache';
 import { LICENSE_SERVER_CHANGED, notify } from '../../common/events';
 import {
   AdminSettingsDto,
@@ -19,7 +17,7 @@ import {
   UpdateSettingsDto,
 } from './dto/settings.dto';
 import { DEFAULT_SETTINGS, SettingsGroupKey, SettingsGroups } from './settings.defaults';
-import { SettingEntity } from './setting.entity';
+import { SettingsRepository } from './settings.repository';
 
 const GROUP_KEYS = Object.keys(DEFAULT_SETTINGS) as SettingsGroupKey[];
 
@@ -63,49 +61,43 @@ const NO_SYNC_YET: LicenseServerSyncState = {
 const toCents = (amount: number) => Math.round(amount * 100);
 const fromCents = (cents: number) => cents / 100;
 
-/** How long the sync state shown beside the versions list is answered from memory (see shownSyncState). */
-const SHOWN_SYNC_STATE_FRESH_MS = 5_000;
+/** How long the sync state shown beside the versions list is cached (see shownSyncState). */
+const SHOWN_SYNC_STATE_TTL_MS = 5_000;
 
 @Injectable()
 export class SettingsService {
-  private readonly shownSyncStates = new KeptReads<LicenseServerSyncState>(SHOWN_SYNC_STATE_FRESH_MS, 1);
+  private readonly shownSyncStates = new Cache<LicenseServerSyncState>({ max: 1, ttlMs: SHOWN_SYNC_STATE_TTL_MS });
 
   constructor(
-    @InjectRepository(SettingEntity) private readonly settings: Repository<SettingEntity>,
+    private readonly settings: SettingsRepository,
     private readonly events: EventEmitter2,
   ) {}
 
   /** Every group, stored values over defaults (so a field added in a release has its default). */
   async getAll(): Promise<SettingsGroups> {
-    const rows = await this.settings.findBy({ key: In(GROUP_KEYS) });
-    const stored = new Map(rows.map((row) => [row.key, JSON.parse(row.value) as object]));
+    const stored = await this.settings.read(GROUP_KEYS);
     return Object.fromEntries(GROUP_KEYS.map((key) => [key, { ...DEFAULT_SETTINGS[key], ...stored.get(key) }])) as SettingsGroups;
   }
 
   async get<K extends SettingsGroupKey>(key: K): Promise<SettingsGroups[K]> {
-    const row = await this.settings.findOneBy({ key });
-    return { ...DEFAULT_SETTINGS[key], ...(row ? JSON.parse(row.value) : {}) };
+    return { ...DEFAULT_SETTINGS[key], ...(await this.settings.readOne(key)) };
   }
 
   async set<K extends SettingsGroupKey>(key: K, value: SettingsGroups[K]): Promise<void> {
-    await this.settings.save({ key, value: JSON.stringify(value) });
+    await this.settings.write(key, value);
   }
 
   /** Stores the defaults for groups that have no row yet; returns the keys it added. */
-  async ensureDefaults(): Promise<SettingsGroupKey[]> {
-    const existing = new Set((await this.settings.find({ select: { key: true } })).map((row) => row.key));
-    const missing = GROUP_KEYS.filter((key) => !existing.has(key));
-    if (missing.length) await this.settings.insert(missing.map((key) => ({ key, value: JSON.stringify(DEFAULT_SETTINGS[key]) })));
-    return missing;
+  ensureDefaults(): Promise<SettingsGroupKey[]> {
+    return this.settings.insertMissing(GROUP_KEYS.map((key) => [key, DEFAULT_SETTINGS[key]]));
   }
 
   async syncState(): Promise<LicenseServerSyncState> {
-    const row = await this.settings.findOneBy({ key: SYNC_STATE_KEY });
-    return { ...NO_SYNC_YET, ...(row ? JSON.parse(row.value) : {}) };
+    return { ...NO_SYNC_YET, ...(await this.settings.readOne(SYNC_STATE_KEY)) };
   }
 
   /**
-   * The sync state as shown on every page of the versions list: kept SHOWN_SYNC_STATE_FRESH_MS, dropped by each
+   * The sync state as shown on every page of the versions list: cached SHOWN_SYNC_STATE_TTL_MS, dropped by each
    * write here (another instance's sync shows within it). The sync itself reads syncState().
    */
   shownSyncState(): Promise<LicenseServerSyncState> {
@@ -116,7 +108,7 @@ export class SettingsService {
   async recordSyncState(changes: Partial<LicenseServerSyncState>): Promise<LicenseServerSyncState> {
     const next = { ...(await this.syncState()), ...changes };
     try {
-      await this.settings.save({ key: SYNC_STATE_KEY, value: JSON.stringify(next) });
+      await this.settings.write(SYNC_STATE_KEY, next);
     } finally {
       this.shownSyncStates.clear();
     }
@@ -178,7 +170,7 @@ export class SettingsService {
       for (const failure of failures) errors[`${group}.${failure.property}`] = Object.values(failure.constraints ?? {});
       throw ApiError.badRequest(Object.values(errors)[0]?.[0] ?? 'Invalid setting', errors);
     }
-    const dto = { ...toInputView(current), [group]: instance } as unknown as UpdateSettingsDto;
+    const dto: UpdateSettingsDto = Object.assign(toInputView(current), { [group]: instance });
     if (field !== 'api_token') delete (dto.license_server as Partial<LicenseServerSettingsInputDto>).api_token;
     const next = fromInput(dto, current);
     checkAgreement(next);
@@ -188,9 +180,7 @@ export class SettingsService {
 
   /** Stores every group; a new license-server URL or token is announced, so the sync brings that server in step. */
   private async saveAll(current: SettingsGroups, groups: SettingsGroups): Promise<void> {
-    await this.settings.manager.transaction(async (manager) => {
-      for (const key of GROUP_KEYS) await manager.save(SettingEntity, { key, value: JSON.stringify(groups[key]) });
-    });
+    await this.settings.writeAll(GROUP_KEYS.map((key) => [key, groups[key]]));
     const [before, after] = [current.license_server, groups.license_server];
     if (before.url !== after.url || before.api_token !== after.api_token) notify(this.events, LICENSE_SERVER_CHANGED, { url: after.url });
   }

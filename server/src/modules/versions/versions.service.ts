@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, In, MoreThan, Repository } from 'typeorm';
 import { isUniqueViolation } from '../../database/driver-errors';
+import { wrapManager } from '../../database/transaction-manager';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { emitAwaited, VERSION_DELETING, VERSION_RENAMED } from '../../common/events';
@@ -270,7 +271,7 @@ export class VersionsService {
             // Copies of the number change in the same transaction; what their owners do after it, once it is committed.
             const afterCommit = await this.versions.manager.transaction(async (manager) => {
               await manager.update(VersionEntity, { id }, changes);
-              return emitAwaited(this.events, VERSION_RENAMED, { versionId: id, version: renamed, manager });
+              return emitAwaited(this.events, VERSION_RENAMED, { versionId: id, version: renamed, transaction: wrapManager(manager) });
             });
             for (const run of afterCommit) run();
           }

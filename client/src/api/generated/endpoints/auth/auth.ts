@@ -587,7 +587,7 @@ export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUs
 
 
 /**
- * @summary Mails a single-use link to reset the password, when an account has this address. The answer, and its timing,
+ * @summary Mails a single-use link to reset the password, when an account has this address. The response, and its timing,
 are the same whether or not one has; requests are limited per address and per client address.
  */
 export const getForgotPasswordUrl = () => {
@@ -643,7 +643,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ForgotPasswordMutationError = ErrorType<unknown>
 
     /**
- * @summary Mails a single-use link to reset the password, when an account has this address. The answer, and its timing,
+ * @summary Mails a single-use link to reset the password, when an account has this address. The response, and its timing,
 are the same whether or not one has; requests are limited per address and per client address.
  */
 export const useForgotPassword = <TError = ErrorType<unknown>,

@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 
 /**
- * Work that runs after the answer has gone (a mail whose sending must not show in the answer's timing). A failure
- * is logged, never thrown at the caller; `drain()` waits for what is still running, before the process exits.
+ * Work that runs after the response has gone (a mail whose sending must not show in the response's timing). A
+ * failure is logged, never thrown at the caller; `drain()` waits for what is still running, before the process exits.
  */
-export class AfterAnswer {
+export class AfterResponse {
   private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly logger: Logger) {}

@@ -1,5 +1,5 @@
+import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { RecentValues } from '../../common/recent-values';
 
 /** The postings of the users search on MySQL/MariaDB: (trigram, user_id), one row per distinct trigram of a user. */
 export const USER_TRIGRAMS_TABLE = 'user_search_trigrams';
@@ -11,9 +11,6 @@ export const USER_TRIGRAMS_TABLE = 'user_search_trigrams';
 const MAX_CANDIDATES = 2000;
 /** The trigrams of a term whose postings are counted (spread over the term); one is enough to narrow it. */
 const MAX_PROBES = 8;
-/** How long a term's choice of trigram is reused, and for how many terms at most (the oldest go first). */
-const CHOICE_FRESH_MS = 60_000;
-const CHOICES_KEPT = 256;
 
 type Named = { email: string; first_name: string; last_name: string };
 
@@ -46,20 +43,19 @@ export async function insertPostings(manager: EntityManager | DataSource, rows: 
 
 /**
  * The users search's trigram postings on MySQL/MariaDB, which have no substring index of their own (FULLTEXT
- * matches words; SQLite uses its FTS5 trigram table instead, kept by triggers). Kept here on every change of a
+ * matches words; SQLite uses its FTS5 trigram table instead, kept by triggers). Rewritten on every change of a
  * user's e-mail or name; a deleted user's postings go with it (foreign key, ON DELETE CASCADE).
  */
-export class UserTrigrams {
+@Injectable()
+export class UserTrigramsRepository {
   private readonly mysql: boolean;
-  /** Recent terms' rarest trigram (see rarest). */
-  private readonly choices = new RecentValues<string | null>(CHOICES_KEPT);
 
   constructor(private readonly dataSource: DataSource) {
     this.mysql = dataSource.options.type !== 'better-sqlite3';
   }
 
   /** Rewrites the user's postings from the stored row, under its row lock, so the last writer's text wins. */
-  async keep(userId: number): Promise<void> {
+  async rewrite(userId: number): Promise<void> {
     if (!this.mysql) return;
     await this.dataSource.transaction(async (manager) => {
       const [user] = (await manager.query('SELECT email, first_name, last_name FROM users WHERE id = ? FOR UPDATE', [userId])) as Named[];
@@ -72,22 +68,18 @@ export class UserTrigrams {
     });
   }
 
+  /** Whether the search narrows by these postings (MySQL/MariaDB); SQLite has its FTS5 table instead. */
+  get used(): boolean {
+    return this.mysql;
+  }
+
   /**
    * The term's rarest trigram when its postings hold at most MAX_CANDIDATES users (each count stops there), else
    * null: then the search reads the users in the list's order. Null on SQLite and for terms under 3 characters.
+   * Counting the probes reads up to MAX_PROBES × MAX_CANDIDATES postings: callers cache the choice.
    */
   async rarest(term: string): Promise<string | null> {
     if (!this.mysql) return null;
-    // Reused for a while: counting the probes reads up to 16,000 postings, more than the search itself. Any of the
-    // term's trigrams (or none) finds the same users, so an old choice can only cost speed, never a match.
-    const kept = this.choices.get(term, CHOICE_FRESH_MS);
-    if (kept !== undefined) return kept;
-    const trigram = await this.countedRarest(term);
-    this.choices.set(term, trigram);
-    return trigram;
-  }
-
-  private async countedRarest(term: string): Promise<string | null> {
     const all = trigramsOf(term);
     if (!all.length) return null;
     const step = Math.max(1, Math.floor(all.length / MAX_PROBES));

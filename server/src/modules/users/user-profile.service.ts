@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { notify, USER_CHANGED } from '../../common/events';
+import { UserTrigramsRepository } from './user-trigrams.repository';
+import { UserEntity } from './user.entity';
+import { UsersRepository } from './users.repository';
+import { UsersService } from './users.service';
+
+/** What a user may change of their own account on the profile page. */
+export interface ProfileFields {
+  first_name: string;
+  last_name: string;
+  company?: string | null;
+  phone?: string | null;
+  country?: string | null;
+}
+
+/** The signed-in user's own profile: names and contact details. */
+@Injectable()
+export class UserProfileService {
+  constructor(
+    private readonly accounts: UsersService,
+    private readonly users: UsersRepository,
+    private readonly trigrams: UserTrigramsRepository,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  /** The user's account, or 404. */
+  profile(id: number): Promise<UserEntity> {
+    return this.accounts.get(id);
+  }
+
+  /** The user's own names and contact details; an empty optional field is stored as none. */
+  async updateProfile(id: number, profile: ProfileFields): Promise<UserEntity> {
+    const user = await this.accounts.get(id);
+    Object.assign(user, {
+      first_name: profile.first_name,
+      last_name: profile.last_name,
+      company: profile.company || null,
+      phone: profile.phone || null,
+      country: profile.country || null,
+    });
+    const stored = await this.users.save(user);
+    // The admin list searches by name.
+    notify(this.events, USER_CHANGED, { userId: id });
+    await this.trigrams.rewrite(id);
+    return stored;
+  }
+}
