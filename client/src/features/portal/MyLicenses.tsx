@@ -10,7 +10,8 @@ import { PagerBar } from '../../components/PagerBar';
 import { pageRange } from '../../components/pagination';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { copyText, saveFile } from '../../lib/browser-actions';
-import { expiresSoon, licenseStatusColor, readyToActivate } from './license-display';
+import { expiresSoon } from '../../lib/license-expiry';
+import { CLIENT_WARNING_DAYS, licenseStatusColor, readyToActivate } from './license-display';
 
 /** Licenses per page of My Licenses (the test-script command offers the first page's keys). */
 export const LICENSES_PAGE_SIZE = 20;
@@ -42,7 +43,7 @@ function LicenseCard({ license, onDownloaded, onError }: { license: LicenseDto }
       onError(intl.formatMessage({ id: 'licenses.errors.copy' }, { message: (error as Error).message }));
     }
   };
-  const soon = expiresSoon(license);
+  const soon = expiresSoon(license, CLIENT_WARNING_DAYS);
   const ready = readyToActivate(license);
 
   return (

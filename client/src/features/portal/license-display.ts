@@ -1,13 +1,7 @@
 import type { DeviceStatus, LicenseDto, LicenseStatus } from '../../api/generated/model';
 
-/** The 'Expires soon!' warning on client licenses: expiry within the next 7 days (spec section 9). */
-export const EXPIRES_SOON_DAYS = 7;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-export function expiresSoon(license: Pick<LicenseDto, 'status' | 'expires_at'>, now = new Date()): boolean {
-  const left = new Date(license.expires_at).getTime() - now.getTime();
-  return license.status === 'active' && left > 0 && left <= EXPIRES_SOON_DAYS * DAY_MS;
-}
+/** A client's license warns 'Expires soon!' 7 days ahead (spec section 9). */
+export const CLIENT_WARNING_DAYS = 7;
 
 /** 'Ready to activate': active and a seat is free. */
 export const readyToActivate = (license: Pick<LicenseDto, 'status' | 'current_activations' | 'max_activations'>) =>

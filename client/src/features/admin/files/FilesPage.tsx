@@ -29,7 +29,8 @@ import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/adm
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { SearchField } from '../../../components/SearchField';
 import { confirmDeleteFile } from './file-confirmations';
-import { FILES_LIST, listFilters, MESSAGE_MS, OS_TYPES, versionChoiceLabel } from './file-display';
+import { MESSAGE_MS } from '../../../lib/admin-tables';
+import { FILES_LIST, listFilters, OS_TYPES, versionChoiceLabel } from './file-display';
 import { FilesTable } from './FilesTable';
 import { FileStatsCards } from './FileStatsCards';
 import { FileUploadModal } from './FileUploadModal';

@@ -6,7 +6,8 @@ import { SortHeader } from '../../../components/admin-list/ListFrame';
 import { RowAction, RowActions } from '../../../components/admin-list/RowAction';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import type { MessageId } from '../../../i18n/message-id';
-import { activationColor, activationPercent, expiresSoon, isSynced, STATUS_COLORS, statusAction } from './license-display';
+import { expiresSoon } from '../../../lib/license-expiry';
+import { activationColor, ADMIN_WARNING_DAYS, activationPercent, isSynced, STATUS_COLORS, statusAction } from './license-display';
 
 export interface LicenseActions {
   onRevoke: (license: AdminLicenseDto) => void;
@@ -109,7 +110,7 @@ export function LicensesTable({ licenses, sorting, busyId, onRevoke, onActivate,
                     <Badge color={STATUS_COLORS[license.status]} variant="dot" w="max-content" data-testid="license-status">
                       <FormattedMessage id={`adminLicenses.status.${license.status}`} />
                     </Badge>
-                    {expiresSoon(license) && (
+                    {expiresSoon(license, ADMIN_WARNING_DAYS) && (
                       <Text fz="xs" c="red.9" fw={600}>
                         <FormattedMessage id="adminLicenses.expiresSoon" />
                       </Text>

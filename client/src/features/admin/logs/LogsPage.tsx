@@ -33,10 +33,10 @@ import {
   LOG_TYPES,
   LOGS_LIST,
   logFilters,
-  MESSAGE_MS,
   mergeSystemLogs,
   REFRESH_MS,
 } from './logs-display';
+import { MESSAGE_MS } from '../../../lib/admin-tables';
 import { LogsTable } from './LogsTable';
 
 type LogsAnswer = SystemLogsResponseDto | LogListResponseDto;
