@@ -15,7 +15,7 @@ import { applyFieldErrors } from '../../../lib/field-errors';
 import { paths } from '../../../lib/paths';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { formatAdminBytes } from '../../../i18n/format';
-import { allowedExtension, DISTRIBUTION_EXTENSIONS, warnIfLargeUpload } from '../upload-rules';
+import { allowedExtension, DISTRIBUTION_EXTENSIONS, warnIfLargeUpload } from '../../../lib/upload-rules';
 import { ARCHITECTURES, fileProblem, OS_TYPES, uploadFailure, uploadSucceeded, versionChoiceLabel } from './file-display';
 
 /** The spec's words for a refusal that is not the server's own message (admin spec section 8, Logs and files). */

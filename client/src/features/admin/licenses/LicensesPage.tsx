@@ -41,7 +41,7 @@ import { DELETE_MESSAGE_MS, exportFileName, LICENSES_LIST, STATUSES, statusFilte
 import { LicenseCreateModal } from './LicenseCreateModal';
 import { LicensesTable } from './LicensesTable';
 import { LicenseStatsCards } from './LicenseStatsCards';
-import { LastSync, LicenseServerLine, SyncButton } from '../sync-controls';
+import { LastSync, LicenseServerLine, SyncButton } from '../../../components/license-server/sync-controls';
 
 export default function LicensesPage() {
   const intl = useIntl();

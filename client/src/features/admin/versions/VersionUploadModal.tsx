@@ -8,7 +8,7 @@ import type { AdminVersionDto } from '../../../api/generated/model';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { orNull, VERSION_EXTENSIONS } from './version-display';
 import { formatAdminBytes } from '../../../i18n/format';
-import { allowedExtension, warnIfLargeUpload } from '../upload-rules';
+import { allowedExtension, warnIfLargeUpload } from '../../../lib/upload-rules';
 import { EMPTY_VERSION_FORM, VERSION_FIELD_NAMES, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
 import { applyFieldErrors } from '../../../lib/field-errors';
 

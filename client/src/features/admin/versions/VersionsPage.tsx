@@ -32,8 +32,8 @@ import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/adm
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { SearchField } from '../../../components/SearchField';
 import type { MessageId } from '../../../i18n/message-id';
-import { LastSync, LicenseServerLine, SyncButton } from '../sync-controls';
-import { failureText } from '../sync-display';
+import { LastSync, LicenseServerLine, SyncButton } from '../../../components/license-server/sync-controls';
+import { failureText } from '../../../components/license-server/sync-display';
 import { confirmDeleteVersion } from './version-confirmations';
 import { MESSAGE_MS } from '../../../lib/admin-tables';
 import { VERSIONS_LIST } from './version-display';

@@ -5,7 +5,7 @@ import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/genera
 import { SortHeader } from '../../../components/admin-list/ListFrame';
 import { RowAction, RowActions } from '../../../components/admin-list/RowAction';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
-import { WARNING_TEXT } from '../sync-display';
+import { WARNING_TEXT } from '../../../components/license-server/sync-display';
 import { shortKey, SYNC_COLORS } from './version-display';
 import { formatAdminBytes } from '../../../i18n/format';
 
