@@ -25,7 +25,8 @@ import {
   PageHeader,
   RefreshButton,
 } from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { ActionFeedbackAlerts } from '../../../components/admin-list/use-action-feedback';
+import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { SearchField } from '../../../components/SearchField';
 import { confirmDeleteFile } from './file-confirmations';
@@ -39,7 +40,6 @@ export default function FilesPage() {
   const intl = useIntl();
   const queryClient = useQueryClient();
   const list = useServerList(FILES_LIST, (state) => getListDistributionFilesQueryOptions({ ...listParams(state), ...listFilters(state) }));
-  const feedback = useActionFeedback({ successMs: MESSAGE_MS });
   const [uploading, setUploading] = useState(false);
   const stats = useGetDistributionFileStats();
   const versions = useListDistributionFileVersions();
@@ -59,17 +59,10 @@ export default function FilesPage() {
     void queryClient.invalidateQueries({ queryKey: getGetDistributionFileStatsQueryKey() });
     void queryClient.invalidateQueries({ queryKey: getListDistributionFileVersionsQueryKey() });
   };
-  const succeeded = (message: string) => {
-    feedback.succeed(message);
-    refresh();
-  };
-
-  const remove = useDeleteDistributionFile({
-    mutation: {
-      onSuccess: () => succeeded(intl.formatMessage({ id: 'admin.files.messages.deleted' })),
-      onError: feedback.failed('admin.files.errors.delete'),
-    },
-  });
+  const actions = useAdminActions({ successMs: MESSAGE_MS, refresh });
+  const remove = useDeleteDistributionFile(
+    actions.mutation({ success: 'admin.files.messages.deleted', failure: 'admin.files.errors.delete' }),
+  );
 
   return (
     <Stack gap="md">
@@ -84,7 +77,7 @@ export default function FilesPage() {
         }
       />
 
-      <ActionFeedbackAlerts feedback={feedback} />
+      <ActionFeedbackAlerts feedback={actions.feedback} />
       <LoadError query={list.result} message="admin.files.errors.load" />
       <LoadError query={stats} message="admin.files.errors.load" />
       <LoadError query={versions} message="admin.files.errors.versions" />
@@ -150,7 +143,7 @@ export default function FilesPage() {
           onClose={() => setUploading(false)}
           onUploaded={(file) => {
             setUploading(false);
-            succeeded(intl.formatMessage({ id: 'admin.files.messages.uploaded' }, { name: file.file_name }));
+            actions.succeeded(intl.formatMessage({ id: 'admin.files.messages.uploaded' }, { name: file.file_name }));
           }}
         />
       )}

@@ -31,7 +31,8 @@ import {
   PageHeader,
   RefreshButton,
 } from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { ActionFeedbackAlerts } from '../../../components/admin-list/use-action-feedback';
+import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { ExportMenu } from '../../../components/admin-list/ExportMenu';
 import { SearchField } from '../../../components/SearchField';
@@ -49,7 +50,6 @@ export default function LicensesPage() {
   const list = useServerList(LICENSES_LIST, (state) =>
     getListAdminLicensesQueryOptions({ ...listParams(state), status: statusFilter(state.status) }),
   );
-  const feedback = useActionFeedback({ successMs: MESSAGE_MS });
   const [creating, setCreating] = useState(false);
   const stats = useGetLicenseStats();
   const licenses = list.result.data?.data ?? [];
@@ -59,63 +59,52 @@ export default function LicensesPage() {
     void queryClient.invalidateQueries({ queryKey: getGetLicenseStatsQueryKey() });
     void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
   };
-  const succeeded = (message: string, ms?: number) => {
-    feedback.succeed(message, ms);
-    refresh();
-  };
+  const actions = useAdminActions({ successMs: MESSAGE_MS, refresh });
 
-  const revoke = useRevokeLicense({
-    mutation: {
-      onSuccess: () => succeeded(intl.formatMessage({ id: 'adminLicenses.messages.revoked' })),
-      onError: feedback.failed('adminLicenses.errors.revoke', 'adminLicenses.errors.revokeFallback'),
-    },
-  });
-  const activate = useActivateLicense({
-    mutation: {
-      onSuccess: () => succeeded(intl.formatMessage({ id: 'adminLicenses.messages.activated' })),
-      onError: feedback.failed('adminLicenses.errors.activate'),
-    },
-  });
-  const remove = useDeleteAdminLicense({
-    mutation: {
-      onSuccess: ({ data }) =>
-        succeeded(
-          intl.formatMessage(
-            { id: 'adminLicenses.messages.deleted' },
-            {
-              server: intl.formatMessage({
-                id: data.server_revocation_success
-                  ? 'adminLicenses.messages.deletedOnServer'
-                  : 'adminLicenses.messages.deletedServerWarning',
-              }),
-              count: data.deactivated_installations,
-            },
-          ),
-          DELETE_MESSAGE_MS,
+  const revoke = useRevokeLicense(
+    actions.mutation({
+      success: 'adminLicenses.messages.revoked',
+      failure: 'adminLicenses.errors.revoke',
+      fallback: 'adminLicenses.errors.revokeFallback',
+    }),
+  );
+  const activate = useActivateLicense(
+    actions.mutation({ success: 'adminLicenses.messages.activated', failure: 'adminLicenses.errors.activate' }),
+  );
+  const remove = useDeleteAdminLicense(
+    actions.mutation({
+      success: ({ data }) =>
+        intl.formatMessage(
+          { id: 'adminLicenses.messages.deleted' },
+          {
+            server: intl.formatMessage({
+              id: data.server_revocation_success ? 'adminLicenses.messages.deletedOnServer' : 'adminLicenses.messages.deletedServerWarning',
+            }),
+            count: data.deactivated_installations,
+          },
         ),
-      onError: feedback.failed('adminLicenses.errors.delete', 'adminLicenses.errors.deleteFallback'),
-    },
-  });
+      successMs: DELETE_MESSAGE_MS,
+      failure: 'adminLicenses.errors.delete',
+      fallback: 'adminLicenses.errors.deleteFallback',
+    }),
+  );
 
-  const sync = useSyncLicenses({
-    mutation: {
-      onSuccess: ({ data }) =>
-        succeeded(intl.formatMessage({ id: 'adminLicenses.sync.completed' }, { created: data.synced_new, updated: data.updated_existing })),
-      onError: (error) => {
-        feedback.failed('adminLicenses.sync.failed')(error);
-        void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
-      },
-    },
-  });
+  const sync = useSyncLicenses(
+    actions.mutation({
+      success: ({ data }) =>
+        intl.formatMessage({ id: 'adminLicenses.sync.completed' }, { created: data.synced_new, updated: data.updated_existing }),
+      failure: 'adminLicenses.sync.failed',
+    }),
+  );
   const server = useGetLicenseServerStatus();
   const lastSync = server.data?.data.licenses_synced_at ?? null;
 
   const copyKey = async (license: AdminLicenseDto) => {
     try {
       await navigator.clipboard.writeText(license.license_key);
-      succeeded(intl.formatMessage({ id: 'adminLicenses.messages.copied' }, { key: license.license_key }));
+      actions.succeeded(intl.formatMessage({ id: 'adminLicenses.messages.copied' }, { key: license.license_key }));
     } catch (error) {
-      feedback.failed('adminLicenses.errors.copy')(error instanceof Error ? error : new Error(String(error)));
+      actions.feedback.failed('adminLicenses.errors.copy')(error instanceof Error ? error : new Error(String(error)));
     }
   };
 
@@ -141,7 +130,7 @@ export default function LicensesPage() {
                 exportLicenses({ format, search: list.state.search || undefined, status: statusFilter(list.state.status) })
               }
               fileName={exportFileName}
-              onError={feedback.failed('adminLicenses.errors.export')}
+              onError={actions.feedback.failed('adminLicenses.errors.export')}
             />
             <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
               <FormattedMessage id="adminLicenses.create" />
@@ -155,7 +144,7 @@ export default function LicensesPage() {
         {server.data && <LastSync lastSync={lastSync} testId="licenses-last-sync" />}
       </Group>
 
-      <ActionFeedbackAlerts feedback={feedback} />
+      <ActionFeedbackAlerts feedback={actions.feedback} />
       <LoadError query={list.result} message="adminLicenses.errors.load" />
       <LoadError query={stats} message="adminLicenses.errors.stats" />
 
@@ -211,7 +200,7 @@ export default function LicensesPage() {
           onClose={() => setCreating(false)}
           onCreated={(license) => {
             setCreating(false);
-            succeeded(intl.formatMessage({ id: 'adminLicenses.messages.created' }, { key: license.license_key }));
+            actions.succeeded(intl.formatMessage({ id: 'adminLicenses.messages.created' }, { key: license.license_key }));
           }}
         />
       )}

@@ -1,5 +1,4 @@
 import { Button, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconListDetails, IconTrash } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import {
@@ -21,21 +20,14 @@ import {
   PageHeader,
   RefreshButton,
 } from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { ActionFeedbackAlerts } from '../../../components/admin-list/use-action-feedback';
+import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
+import { confirmAction } from '../../../components/confirm-action';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { ExportMenu } from '../../../components/admin-list/ExportMenu';
 import { pageRange } from '../../../components/pagination';
 import { SearchField } from '../../../components/SearchField';
-import {
-  exportFileName,
-  LEVELS,
-  type LogFilters,
-  LOG_TYPES,
-  LOGS_LIST,
-  logFilters,
-  mergeSystemLogs,
-  REFRESH_MS,
-} from './logs-display';
+import { exportFileName, LEVELS, type LogFilters, LOG_TYPES, LOGS_LIST, logFilters, mergeSystemLogs, REFRESH_MS } from './logs-display';
 import { MESSAGE_MS } from '../../../lib/admin-tables';
 import { LogsTable } from './LogsTable';
 
@@ -51,7 +43,7 @@ export default function LogsPage() {
     if (state.type === 'downloads') return getListDownloadLogsQueryOptions(params, polled);
     return getListSystemLogsQueryOptions({ ...params, source: state.type === 'system' ? undefined : state.type }, polled);
   });
-  const feedback = useActionFeedback({ successMs: MESSAGE_MS });
+  const actions = useAdminActions({ successMs: MESSAGE_MS, refresh: list.refresh });
   const { state } = list;
   const answer = list.result.data?.data;
   const entries: LogEntryDto[] = !answer
@@ -61,19 +53,16 @@ export default function LogsPage() {
       : mergeSystemLogs(answer.local_logs, answer.remote_logs, state.order);
   const typeLabel = (type: LogKind) => intl.formatMessage({ id: `admin.logs.types.${type}` });
 
-  const clear = useClearLogs({
-    mutation: {
-      onSuccess: (response) => {
-        feedback.succeed(intl.formatMessage({ id: 'admin.logs.messages.cleared' }, { type: typeLabel(response.data.type) }));
-        void list.refresh();
-      },
-      onError: feedback.failed('admin.logs.errors.clear'),
-    },
-  });
+  const clear = useClearLogs(
+    actions.mutation({
+      success: ({ data }) => intl.formatMessage({ id: 'admin.logs.messages.cleared' }, { type: typeLabel(data.type) }),
+      failure: 'admin.logs.errors.clear',
+    }),
+  );
 
   const confirmClear = () =>
-    modals.openConfirmModal({
-      title: intl.formatMessage({ id: 'admin.logs.clear.title' }),
+    confirmAction(intl, {
+      title: 'admin.logs.clear.title',
       children: (
         <Text fz="sm" data-testid="logs-clear-confirmation">
           <FormattedMessage
@@ -82,8 +71,7 @@ export default function LogsPage() {
           />
         </Text>
       ),
-      labels: { confirm: intl.formatMessage({ id: 'admin.logs.clear.confirm' }), cancel: intl.formatMessage({ id: 'common.cancel' }) },
-      confirmProps: { color: 'red.9' },
+      confirm: 'admin.logs.clear.confirm',
       onConfirm: () => clear.mutate({ data: { type: state.type } }),
     });
 
@@ -116,7 +104,7 @@ export default function LogsPage() {
               formats={['json', 'csv']}
               fetch={(format) => exportLogs({ type: state.type, format, ...logFilters(state) })}
               fileName={(format) => exportFileName(state.type, format)}
-              onError={feedback.failed('admin.logs.errors.export')}
+              onError={actions.feedback.failed('admin.logs.errors.export')}
             />
             {state.type === 'local' ? (
               <Tooltip label={intl.formatMessage({ id: 'admin.logs.clear.localNever' })} multiline w={260}>
@@ -129,7 +117,7 @@ export default function LogsPage() {
         }
       />
 
-      <ActionFeedbackAlerts feedback={feedback} />
+      <ActionFeedbackAlerts feedback={actions.feedback} />
       <LoadError query={list.result} message="admin.logs.errors.load" />
 
       <FilterCard

@@ -1,5 +1,4 @@
 import { Button, Group, Select, Stack, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconFilterOff, IconPlus, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -20,8 +19,10 @@ import {
   PageHeader,
   RefreshButton,
 } from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { ActionFeedbackAlerts } from '../../../components/admin-list/use-action-feedback';
+import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
+import { confirmAction } from '../../../components/confirm-action';
 import { SearchField } from '../../../components/SearchField';
 import type { MessageId } from '../../../i18n/message-id';
 import { PAGE_SIZES, toListParams, USERS_LIST, UsersPreferences } from './preferences';
@@ -68,41 +69,25 @@ const FILTERS: Array<{ name: 'status' | 'role' | 'emailStatus'; label: MessageId
 export default function UsersPage() {
   const intl = useIntl();
   const list = useServerList(USERS_LIST, (state) => getListUsersQueryOptions(toListParams(state)));
-  const feedback = useActionFeedback({ successMs: SUCCESS_MS });
+  const actions = useAdminActions({ successMs: SUCCESS_MS, refresh: list.refresh });
   const [editing, setEditing] = useState<AdminUserDto | 'new' | null>(null);
   const { state, meta } = list;
   const users = list.result.data?.data ?? [];
 
-  const afterAction = (message: string) => {
-    feedback.succeed(message);
-    void list.refresh();
-  };
-  const verify = useVerifyUserEmail({
-    mutation: {
-      onSuccess: () => afterAction(intl.formatMessage({ id: 'users.messages.verified' })),
-      onError: feedback.failed('users.errors.verify'),
-    },
-  });
-  const toggle = useToggleUserStatus({
-    mutation: {
-      onSuccess: (response) =>
-        afterAction(intl.formatMessage({ id: response.data.is_active ? 'users.messages.activated' : 'users.messages.deactivated' })),
-      onError: feedback.failed('users.errors.status'),
-    },
-  });
-  const remove = useDeleteUser({
-    mutation: {
-      onSuccess: () => afterAction(intl.formatMessage({ id: 'users.messages.deleted' })),
-      onError: feedback.failed('users.errors.delete'),
-    },
-  });
+  const verify = useVerifyUserEmail(actions.mutation({ success: 'users.messages.verified', failure: 'users.errors.verify' }));
+  const toggle = useToggleUserStatus(
+    actions.mutation({
+      success: ({ data }) => intl.formatMessage({ id: data.is_active ? 'users.messages.activated' : 'users.messages.deactivated' }),
+      failure: 'users.errors.status',
+    }),
+  );
+  const remove = useDeleteUser(actions.mutation({ success: 'users.messages.deleted', failure: 'users.errors.delete' }));
 
   const confirmDelete = (user: AdminUserDto) =>
-    modals.openConfirmModal({
-      title: intl.formatMessage({ id: 'users.delete.title' }),
+    confirmAction(intl, {
+      title: 'users.delete.title',
       children: <Text fz="sm">{intl.formatMessage({ id: 'users.delete.confirm' }, { email: user.email })}</Text>,
-      labels: { confirm: intl.formatMessage({ id: 'common.delete' }), cancel: intl.formatMessage({ id: 'common.cancel' }) },
-      confirmProps: { color: 'red' },
+      confirm: 'common.delete',
       onConfirm: () => remove.mutate({ id: user.id }),
     });
 
@@ -125,7 +110,7 @@ export default function UsersPage() {
         }
       />
 
-      <ActionFeedbackAlerts feedback={feedback} />
+      <ActionFeedbackAlerts feedback={actions.feedback} />
       <LoadError query={list.result} message="users.errors.load" />
 
       <FilterCard
@@ -202,7 +187,7 @@ export default function UsersPage() {
           onClose={() => setEditing(null)}
           onSaved={(message) => {
             setEditing(null);
-            afterAction(message);
+            actions.succeeded(message);
           }}
         />
       )}

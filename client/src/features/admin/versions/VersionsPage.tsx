@@ -28,12 +28,11 @@ import {
   PageHeader,
   RefreshButton,
 } from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { ActionFeedbackAlerts } from '../../../components/admin-list/use-action-feedback';
+import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { SearchField } from '../../../components/SearchField';
-import type { MessageId } from '../../../i18n/message-id';
 import { LastSync, LicenseServerLine, SyncButton } from '../../../components/license-server/sync-controls';
-import { failureText } from '../../../components/license-server/sync-display';
 import { confirmDeleteVersion } from './version-confirmations';
 import { MESSAGE_MS } from '../../../lib/admin-tables';
 import { VERSIONS_LIST } from './version-display';
@@ -45,8 +44,6 @@ export default function VersionsPage() {
   const intl = useIntl();
   const queryClient = useQueryClient();
   const list = useServerList(VERSIONS_LIST, (state) => getListAdminVersionsQueryOptions(listParams(state)));
-  // Errors clear after 5 s too (admin spec section 8, Versions).
-  const feedback = useActionFeedback({ successMs: MESSAGE_MS, errorMs: MESSAGE_MS });
   const [uploading, setUploading] = useState(false);
   const [editing, setEditing] = useState<AdminVersionDto | null>(null);
   const meta = list.meta;
@@ -58,43 +55,41 @@ export default function VersionsPage() {
     void queryClient.invalidateQueries({ queryKey: getGetSupportedVersionsQueryKey() });
     void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
   };
-  const announce = (message: string) => {
-    feedback.succeed(message);
-    refresh();
-  };
-  const succeeded = (id: MessageId, version: string) => announce(intl.formatMessage({ id }, { version }));
-  /** `id` with the error's reason; `withoutReason` is the whole message when there is none. */
-  const failed = (id: MessageId, withoutReason?: MessageId) => (error: Error) => {
-    const bare = withoutReason && intl.formatMessage({ id: withoutReason });
-    feedback.fail(failureText((message) => intl.formatMessage({ id }, { message }), bare, error.message));
-    refresh();
-  };
+  // Errors clear after 5 s too (admin spec section 8, Versions).
+  const actions = useAdminActions({ successMs: MESSAGE_MS, errorMs: MESSAGE_MS, refresh });
+  const named = (version: Pick<AdminVersionDto, 'version'>) => ({ version: version.version });
 
-  const toggle = useToggleVersionStatus({
-    mutation: {
-      onSuccess: ({ data }, { data: { flag } }) =>
-        succeeded(
-          flag === 'is_latest'
-            ? 'admin.versions.messages.latest'
-            : data.is_stable
-              ? 'admin.versions.messages.stable'
-              : 'admin.versions.messages.beta',
-          data.version,
-        ),
-      onError: (error, { data: { flag } }) =>
-        failed(flag === 'is_latest' ? 'admin.versions.errors.latest' : 'admin.versions.errors.stable')(error),
-    },
-  });
-  const remove = useDeleteVersion({ mutation: { onError: failed('admin.versions.errors.delete') } });
+  const makeStable = useToggleVersionStatus(
+    actions.mutation({
+      success: ({ data }) =>
+        intl.formatMessage({ id: data.is_stable ? 'admin.versions.messages.stable' : 'admin.versions.messages.beta' }, named(data)),
+      failure: 'admin.versions.errors.stable',
+    }),
+  );
+  const makeLatest = useToggleVersionStatus(
+    actions.mutation({
+      success: ({ data }) => intl.formatMessage({ id: 'admin.versions.messages.latest' }, named(data)),
+      failure: 'admin.versions.errors.latest',
+    }),
+  );
+  const remove = useDeleteVersion(actions.mutation({ failure: 'admin.versions.errors.delete' }));
   const syncCompleted = ({ data }: VersionSyncResponseDto) =>
-    announce(intl.formatMessage({ id: 'admin.versions.sync.completed' }, { created: data.synced_count, updated: data.updated_count }));
-  const syncAll = useSyncVersions({
-    mutation: { onSuccess: syncCompleted, onError: failed('admin.versions.sync.failed', 'admin.versions.sync.failedWithoutReason') },
-  });
-  const syncOne = useSyncVersion({ mutation: { onSuccess: syncCompleted, onError: failed('admin.versions.errors.sync') } });
+    intl.formatMessage({ id: 'admin.versions.sync.completed' }, { created: data.synced_count, updated: data.updated_count });
+  const syncAll = useSyncVersions(
+    actions.mutation({
+      success: syncCompleted,
+      failure: 'admin.versions.sync.failed',
+      withoutReason: 'admin.versions.sync.failedWithoutReason',
+    }),
+  );
+  const syncOne = useSyncVersion(actions.mutation({ success: syncCompleted, failure: 'admin.versions.errors.sync' }));
   const server = useGetLicenseServerStatus();
+  // The answer does not name the version, so the message is said where it still is known.
   const deleteVersion = (version: AdminVersionDto) =>
-    remove.mutate({ id: version.id }, { onSuccess: () => succeeded('admin.versions.messages.deleted', version.version) });
+    remove.mutate(
+      { id: version.id },
+      { onSuccess: () => actions.feedback.succeed(intl.formatMessage({ id: 'admin.versions.messages.deleted' }, named(version))) },
+    );
 
   const lastSync = meta?.last_sync_at ?? null;
   const syncing = syncAll.isPending || syncOne.isPending;
@@ -135,7 +130,7 @@ export default function VersionsPage() {
         </Group>
       </Card>
 
-      <ActionFeedbackAlerts feedback={feedback} />
+      <ActionFeedbackAlerts feedback={actions.feedback} />
       <LoadError query={list.result} message="admin.versions.errors.load" />
 
       <FilterCard>
@@ -162,9 +157,9 @@ export default function VersionsPage() {
         <VersionsTable
           versions={versions}
           sorting={list.sorting}
-          busyId={busyRowId(toggle, remove, syncOne)}
-          onToggleStable={(version) => toggle.mutate({ id: version.id, data: { flag: 'is_stable' } })}
-          onMakeLatest={(version) => toggle.mutate({ id: version.id, data: { flag: 'is_latest' } })}
+          busyId={busyRowId(makeStable, makeLatest, remove, syncOne)}
+          onToggleStable={(version) => makeStable.mutate({ id: version.id, data: { flag: 'is_stable' } })}
+          onMakeLatest={(version) => makeLatest.mutate({ id: version.id, data: { flag: 'is_latest' } })}
           onEdit={setEditing}
           onDelete={(version) => confirmDeleteVersion(intl, version, () => deleteVersion(version))}
           onSync={(version) => syncOne.mutate({ id: version.id })}
@@ -179,7 +174,7 @@ export default function VersionsPage() {
           onClose={() => setUploading(false)}
           onUploaded={(version) => {
             setUploading(false);
-            succeeded('admin.versions.messages.uploaded', version.version);
+            actions.succeeded(intl.formatMessage({ id: 'admin.versions.messages.uploaded' }, named(version)));
           }}
         />
       )}
@@ -190,7 +185,7 @@ export default function VersionsPage() {
           onClose={() => setEditing(null)}
           onSaved={(version) => {
             setEditing(null);
-            succeeded('admin.versions.messages.updated', version.version);
+            actions.succeeded(intl.formatMessage({ id: 'admin.versions.messages.updated' }, named(version)));
           }}
         />
       )}
