@@ -12,10 +12,11 @@ import {
   useUpdateProfile,
 } from '../../api/generated/endpoints/account/account';
 import type { ProfileDto } from '../../api/generated/model';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormError } from '../../components/FormError';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { SuccessAlert } from '../../components/SuccessAlert';
 import { useAuth } from '../../lib/auth/auth-context';
-import { applyFieldErrors } from '../../lib/field-errors';
+import { applyFieldErrors, formatFieldErrors } from '../../lib/field-errors';
 import { NewPasswordValues, validateNewPassword } from '../../lib/password-rules';
 import { localizeServerMessage } from '../../lib/server-messages';
 
@@ -82,7 +83,7 @@ export function PersonalInfoCard({ profile }: { profile: ProfileDto }) {
               <FormattedMessage id="account.personal.saved" />
             </SuccessAlert>
           )}
-          {update.error && !Object.keys(form.errors).length && <ErrorAlert>{localize(update.error.message)}</ErrorAlert>}
+          <FormError form={form} error={update.error} />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <TextInput
               label={intl.formatMessage({ id: 'fields.firstName' })}
@@ -180,7 +181,7 @@ export function EmailCard({ profile }: { profile: ProfileDto }) {
       )}
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {change.error && !Object.keys(form.errors).length && <ErrorAlert>{localize(change.error.message)}</ErrorAlert>}
+          <FormError form={form} error={change.error} />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <TextInput
               label={intl.formatMessage({ id: 'account.email.new' })}
@@ -216,7 +217,7 @@ export function PasswordCard() {
     initialValues: { current_password: '', password: '', password_confirmation: '' },
     validate: (values) => ({
       ...(values.current_password ? {} : { current_password: intl.formatMessage({ id: 'errors.password.currentRequired' }) }),
-      ...Object.fromEntries(Object.entries(validateNewPassword(values)).map(([field, id]) => [field, intl.formatMessage({ id })])),
+      ...formatFieldErrors(intl, validateNewPassword(values)),
     }),
   });
 
@@ -247,29 +248,14 @@ export function PasswordCard() {
       )}
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {change.error && !Object.keys(form.errors).length && <ErrorAlert>{localize(change.error.message)}</ErrorAlert>}
+          <FormError form={form} error={change.error} />
           <PasswordInput
             label={intl.formatMessage({ id: 'fields.currentPassword' })}
             autoComplete="current-password"
             required
             {...form.getInputProps('current_password')}
           />
-          {/* Bottoms aligned: only the first field has a hint under its label. */}
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ alignItems: 'end' }}>
-            <PasswordInput
-              label={intl.formatMessage({ id: 'fields.newPassword' })}
-              description={intl.formatMessage({ id: 'register.passwordHint' })}
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput
-              label={intl.formatMessage({ id: 'fields.confirmNewPassword' })}
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password_confirmation')}
-            />
-          </SimpleGrid>
+          <NewPasswordFields form={form} kind="new" inline />
           <Group>
             <Button type="submit" loading={change.isPending}>
               <FormattedMessage id="account.password.submit" />

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCircleCheck, IconUserExclamation } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -9,6 +9,8 @@ import { ApiError } from '../../api/http-client';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
+import { formatFieldErrors } from '../../lib/field-errors';
 import { RegistrationValues, validateRegistration } from './registration';
 import { localizeServerMessage } from '../../lib/server-messages';
 
@@ -24,10 +26,7 @@ export default function RegisterPage() {
   const [failure, setFailure] = useState<Failure | null>(null);
   const form = useForm<RegistrationValues>({
     initialValues: { first_name: '', last_name: '', email: '', password: '', password_confirmation: '' },
-    validate: (values) => {
-      const errors = validateRegistration(values);
-      return Object.fromEntries(Object.entries(errors).map(([field, id]) => [field, intl.formatMessage({ id: id! })]));
-    },
+    validate: (values) => formatFieldErrors(intl, validateRegistration(values)),
   });
 
   useEffect(() => {
@@ -110,19 +109,7 @@ export default function RegisterPage() {
             required
             {...form.getInputProps('email')}
           />
-          <PasswordInput
-            label={intl.formatMessage({ id: 'fields.password' })}
-            description={intl.formatMessage({ id: 'register.passwordHint' })}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={intl.formatMessage({ id: 'fields.confirmPassword' })}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password_confirmation')}
-          />
+          <NewPasswordFields form={form} kind="first" />
           <Button type="submit" fullWidth loading={register.isPending}>
             <FormattedMessage id={register.isPending ? 'register.submitting' : 'register.submit'} />
           </Button>
