@@ -287,6 +287,13 @@ describe('useServerList', () => {
     expect(list().state).toMatchObject({ status: 'all', owner: 'kim' });
   });
 
+  it('with a prefix, shares the query string with another list', async () => {
+    const { list, search } = renderList('/list?other_page=2&mine_page=3', { spec: { ...SPEC, prefix: 'mine_' } });
+    expect(list().state.page).toBe(3);
+    act(() => list().update({ status: 'active' }));
+    expect(search()).toBe('?other_page=2&mine_status=active');
+  });
+
   it('keeps parameters that are not its own', () => {
     const { list, search } = renderList('/list?tab=remote');
     act(() => list().update({ status: 'active' }));

@@ -11,7 +11,7 @@ import {
   ListSpec,
   ListState,
   loadListState,
-  parseListState,
+  readListParams,
   saveListState,
   writeListState,
 } from './list-state';
@@ -66,7 +66,7 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
   });
   const restoring = remembered !== null && remembered.at === location.key;
   const source = restoring ? remembered.params : params;
-  const state = useMemo(() => parseListState(spec, (key) => source.get(key)), [spec, source]);
+  const state = useMemo(() => readListParams(spec, source), [spec, source]);
 
   useEffect(() => {
     if (restoring) setParams(remembered.params, { replace: true });
@@ -95,7 +95,7 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
   }, [location.key]);
   const latest = () => {
     const params = written.current?.at === location.key ? written.current.params : source;
-    return { params, state: parseListState(spec, (key) => params.get(key)) };
+    return { params, state: readListParams(spec, params) };
   };
   const write = (next: URLSearchParams, replace: boolean) => {
     written.current = { at: location.key, params: next };
