@@ -216,3 +216,8 @@ export async function closedPortUrl(): Promise<string> {
   await new Promise((resolve) => probe.close(resolve));
   return `http://127.0.0.1:${port}`;
 }
+
+/** Stops the page's fake clock (page.clock.install() first) where it stands: its timers wait for runFor or resume. */
+export async function pauseClock(page: Page) {
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1);
+}
