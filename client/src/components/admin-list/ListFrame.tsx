@@ -147,7 +147,7 @@ export function ListBody({ result, isEmpty, empty, loadingLabel, children }: Lis
   );
 }
 
-interface ListPagerProps {
+export interface ListPagerProps {
   meta: ListMeta | undefined;
   onPage: (page: number) => void;
   /** 'Showing {from} to {to} of {total} …'. */

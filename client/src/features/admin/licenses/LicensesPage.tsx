@@ -1,4 +1,4 @@
-import { Button, Group, Stack } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconKey, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -21,17 +21,8 @@ import type { AdminLicenseDto, LicenseStatus } from '../../../api/generated/mode
 import { paths } from '../../../lib/paths';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
-import {
-  EmptyState,
-  FilterCard,
-  FilterSelect,
-  ListBody,
-  ListPager,
-  LoadError,
-  PageHeader,
-  RefreshButton,
-} from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts } from '../../../components/admin-list/use-action-feedback';
+import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { ListScreen } from '../../../components/admin-list/ListScreen';
 import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { ExportMenu } from '../../../components/admin-list/ExportMenu';
@@ -109,78 +100,78 @@ export default function LicensesPage() {
   };
 
   return (
-    <Stack gap="md">
-      <PageHeader
-        back={{ to: paths.admin.dashboard, label: <FormattedMessage id="adminLicenses.back" /> }}
-        title={<FormattedMessage id="adminLicenses.title" />}
-        subtitle={<FormattedMessage id="adminLicenses.subtitle" />}
-        actions={
-          <>
-            <SyncButton
-              label="adminLicenses.sync.button"
-              lastSync={lastSync}
-              known={!!server.data}
-              loading={sync.isPending}
-              onClick={() => sync.mutate()}
-            />
-            <ExportMenu
-              labels={{ button: 'adminLicenses.export.button', csv: 'adminLicenses.export.csv', json: 'adminLicenses.export.json' }}
-              formats={['csv', 'json']}
-              fetch={(format) =>
-                exportLicenses({ format, search: list.state.search || undefined, status: statusFilter(list.state.status) })
-              }
-              fileName={exportFileName}
-              onError={actions.feedback.failed('adminLicenses.errors.export')}
-            />
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-              <FormattedMessage id="adminLicenses.create" />
-            </Button>
-          </>
-        }
-      />
-
-      <Group gap="lg" wrap="wrap" data-testid="licenses-sync-status">
-        <LicenseServerLine status={server.data?.data} syncing={sync.isPending} />
-        {server.data && <LastSync lastSync={lastSync} testId="licenses-last-sync" />}
-      </Group>
-
-      <ActionFeedbackAlerts feedback={actions.feedback} />
-      <LoadError query={list.result} message="adminLicenses.errors.load" />
-      <LoadError query={stats} message="adminLicenses.errors.stats" />
-
-      <LicenseStatsCards stats={stats.data?.data} loading={stats.isLoading} />
-
-      <FilterCard>
-        <SearchField
-          label={intl.formatMessage({ id: 'adminLicenses.searchLabel' })}
-          placeholder={intl.formatMessage({ id: 'adminLicenses.search' })}
-          {...list.searchProps}
+    <ListScreen
+      header={
+        <PageHeader
+          back={{ to: paths.admin.dashboard, label: <FormattedMessage id="adminLicenses.back" /> }}
+          title={<FormattedMessage id="adminLicenses.title" />}
+          subtitle={<FormattedMessage id="adminLicenses.subtitle" />}
+          actions={
+            <>
+              <SyncButton
+                label="adminLicenses.sync.button"
+                lastSync={lastSync}
+                known={!!server.data}
+                loading={sync.isPending}
+                onClick={() => sync.mutate()}
+              />
+              <ExportMenu
+                labels={{ button: 'adminLicenses.export.button', csv: 'adminLicenses.export.csv', json: 'adminLicenses.export.json' }}
+                formats={['csv', 'json']}
+                fetch={(format) =>
+                  exportLicenses({ format, search: list.state.search || undefined, status: statusFilter(list.state.status) })
+                }
+                fileName={exportFileName}
+                onError={actions.feedback.failed('adminLicenses.errors.export')}
+              />
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+                <FormattedMessage id="adminLicenses.create" />
+              </Button>
+            </>
+          }
         />
-        <FilterSelect
-          w={170}
-          label={intl.formatMessage({ id: 'adminLicenses.filters.status' })}
-          options={[
-            { value: 'all', label: intl.formatMessage({ id: 'adminLicenses.filters.allStatuses' }) },
-            ...STATUSES.map((value) => ({ value, label: intl.formatMessage({ id: `adminLicenses.status.${value}` }) })),
-          ]}
-          value={list.state.status}
-          onChange={(value) => list.update({ status: value as LicenseStatus | 'all' })}
-        />
-        <RefreshButton result={list.result} onClick={refresh} />
-      </FilterCard>
-
-      <ListBody
-        result={list.result}
-        isEmpty={licenses.length === 0}
-        empty={
-          <EmptyState
-            icon={IconKey}
-            title="adminLicenses.empty.title"
-            hint={list.filtered ? 'adminLicenses.empty.filtered' : 'adminLicenses.empty.none'}
-            testId="licenses-empty"
+      }
+      status={
+        <Group gap="lg" wrap="wrap" data-testid="licenses-sync-status">
+          <LicenseServerLine status={server.data?.data} syncing={sync.isPending} />
+          {server.data && <LastSync lastSync={lastSync} testId="licenses-last-sync" />}
+        </Group>
+      }
+      feedback={actions.feedback}
+      list={list}
+      loadError="adminLicenses.errors.load"
+      moreLoads={[{ query: stats, message: 'adminLicenses.errors.stats' }]}
+      figures={<LicenseStatsCards stats={stats.data?.data} loading={stats.isLoading} />}
+      filters={
+        <>
+          <SearchField
+            label={intl.formatMessage({ id: 'adminLicenses.searchLabel' })}
+            placeholder={intl.formatMessage({ id: 'adminLicenses.search' })}
+            {...list.searchProps}
           />
-        }
-      >
+          <FilterSelect
+            w={170}
+            label={intl.formatMessage({ id: 'adminLicenses.filters.status' })}
+            options={[
+              { value: 'all', label: intl.formatMessage({ id: 'adminLicenses.filters.allStatuses' }) },
+              ...STATUSES.map((value) => ({ value, label: intl.formatMessage({ id: `adminLicenses.status.${value}` }) })),
+            ]}
+            value={list.state.status}
+            onChange={(value) => list.update({ status: value as LicenseStatus | 'all' })}
+          />
+          <RefreshButton result={list.result} onClick={refresh} />
+        </>
+      }
+      isEmpty={licenses.length === 0}
+      empty={{
+        icon: IconKey,
+        title: 'adminLicenses.empty.title',
+        filtered: 'adminLicenses.empty.filtered',
+        none: 'adminLicenses.empty.none',
+        testId: 'licenses-empty',
+      }}
+      pager={{ summary: 'adminLicenses.showing', testId: 'licenses-showing' }}
+      table={
         <LicensesTable
           licenses={licenses}
           sorting={list.sorting}
@@ -190,10 +181,8 @@ export default function LicensesPage() {
           onCopy={copyKey}
           onDelete={(license) => confirmDeleteLicense(intl, license, () => remove.mutate({ id: license.id }))}
         />
-      </ListBody>
-
-      <ListPager meta={list.meta} onPage={list.setPage} summary="adminLicenses.showing" testId="licenses-showing" />
-
+      }
+    >
       {creating && (
         <LicenseCreateModal
           opened
@@ -204,6 +193,6 @@ export default function LicensesPage() {
           }}
         />
       )}
-    </Stack>
+    </ListScreen>
   );
 }

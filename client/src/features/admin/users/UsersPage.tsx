@@ -1,4 +1,4 @@
-import { Button, Group, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Select, Text } from '@mantine/core';
 import { IconFilterOff, IconPlus, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -9,17 +9,8 @@ import {
   useVerifyUserEmail,
 } from '../../../api/generated/endpoints/users/users';
 import type { AdminUserDto } from '../../../api/generated/model';
-import {
-  EmptyState,
-  FilterCard,
-  FilterSelect,
-  ListBody,
-  ListPager,
-  LoadError,
-  PageHeader,
-  RefreshButton,
-} from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts } from '../../../components/admin-list/use-action-feedback';
+import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { ListScreen } from '../../../components/admin-list/ListScreen';
 import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { confirmAction } from '../../../components/confirm-action';
@@ -92,82 +83,81 @@ export default function UsersPage() {
     });
 
   return (
-    <Stack gap="md">
-      <PageHeader
-        title={<FormattedMessage id="users.title" />}
-        subtitle={
-          <span data-testid="users-count">
-            <FormattedMessage id="users.count" values={{ count: meta?.overall_total ?? 0 }} />
-          </span>
-        }
-        actions={
-          <>
-            <RefreshButton result={list.result} onClick={list.refresh} />
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-              <FormattedMessage id="users.add" />
-            </Button>
-          </>
-        }
-      />
-
-      <ActionFeedbackAlerts feedback={actions.feedback} />
-      <LoadError query={list.result} message="users.errors.load" />
-
-      <FilterCard
-        footer={
-          <>
-            <Text fz="sm" c="dimmed" data-testid="users-shown">
-              <FormattedMessage id="users.shown" values={{ shown: meta?.total ?? 0, total: meta?.overall_total ?? 0 }} />
-            </Text>
-            <Group gap={6}>
-              <Text fz="sm" c="dimmed" component="label" htmlFor="users-page-size">
-                <FormattedMessage id="users.rowsPerPage" />
-              </Text>
-              <Select
-                id="users-page-size"
-                w={80}
-                size="xs"
-                data={PAGE_SIZES.map(String)}
-                value={String(state.limit)}
-                allowDeselect={false}
-                onChange={(value) => list.update({ limit: Number(value) })}
-              />
-            </Group>
-          </>
-        }
-      >
-        <SearchField
-          label={intl.formatMessage({ id: 'users.filters.searchLabel' })}
-          placeholder={intl.formatMessage({ id: 'users.filters.search' })}
-          {...list.searchProps}
+    <ListScreen
+      header={
+        <PageHeader
+          title={<FormattedMessage id="users.title" />}
+          subtitle={
+            <span data-testid="users-count">
+              <FormattedMessage id="users.count" values={{ count: meta?.overall_total ?? 0 }} />
+            </span>
+          }
+          actions={
+            <>
+              <RefreshButton result={list.result} onClick={list.refresh} />
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+                <FormattedMessage id="users.add" />
+              </Button>
+            </>
+          }
         />
-        {FILTERS.map((filter) => (
-          <FilterSelect
-            key={filter.name}
-            w={filter.width}
-            label={intl.formatMessage({ id: filter.label })}
-            options={filter.options.map(([value, label]) => ({ value, label: intl.formatMessage({ id: label }) }))}
-            value={state[filter.name]}
-            onChange={(value) => list.update({ [filter.name]: value as UsersPreferences[typeof filter.name] })}
+      }
+      feedback={actions.feedback}
+      list={list}
+      loadError="users.errors.load"
+      filters={
+        <>
+          <SearchField
+            label={intl.formatMessage({ id: 'users.filters.searchLabel' })}
+            placeholder={intl.formatMessage({ id: 'users.filters.search' })}
+            {...list.searchProps}
           />
-        ))}
-        <Button variant="subtle" leftSection={<IconFilterOff size={16} />} disabled={!list.filtered} onClick={list.clearFilters}>
-          <FormattedMessage id="users.filters.clear" />
-        </Button>
-      </FilterCard>
-
-      <ListBody
-        result={list.result}
-        isEmpty={users.length === 0}
-        empty={
-          <EmptyState
-            icon={IconUsers}
-            title="users.empty.title"
-            hint={list.filtered ? 'users.empty.filtered' : 'users.empty.none'}
-            testId="users-empty"
-          />
-        }
-      >
+          {FILTERS.map((filter) => (
+            <FilterSelect
+              key={filter.name}
+              w={filter.width}
+              label={intl.formatMessage({ id: filter.label })}
+              options={filter.options.map(([value, label]) => ({ value, label: intl.formatMessage({ id: label }) }))}
+              value={state[filter.name]}
+              onChange={(value) => list.update({ [filter.name]: value as UsersPreferences[typeof filter.name] })}
+            />
+          ))}
+          <Button variant="subtle" leftSection={<IconFilterOff size={16} />} disabled={!list.filtered} onClick={list.clearFilters}>
+            <FormattedMessage id="users.filters.clear" />
+          </Button>
+        </>
+      }
+      filtersFooter={
+        <>
+          <Text fz="sm" c="dimmed" data-testid="users-shown">
+            <FormattedMessage id="users.shown" values={{ shown: meta?.total ?? 0, total: meta?.overall_total ?? 0 }} />
+          </Text>
+          <Group gap={6}>
+            <Text fz="sm" c="dimmed" component="label" htmlFor="users-page-size">
+              <FormattedMessage id="users.rowsPerPage" />
+            </Text>
+            <Select
+              id="users-page-size"
+              w={80}
+              size="xs"
+              data={PAGE_SIZES.map(String)}
+              value={String(state.limit)}
+              allowDeselect={false}
+              onChange={(value) => list.update({ limit: Number(value) })}
+            />
+          </Group>
+        </>
+      }
+      isEmpty={users.length === 0}
+      empty={{
+        icon: IconUsers,
+        title: 'users.empty.title',
+        filtered: 'users.empty.filtered',
+        none: 'users.empty.none',
+        testId: 'users-empty',
+      }}
+      pager={{ summary: 'users.showing', singlePageSummary: false }}
+      table={
         <UsersTable
           users={users}
           sorting={list.sorting}
@@ -176,10 +166,8 @@ export default function UsersPage() {
           onToggle={(user) => toggle.mutate({ id: user.id })}
           onDelete={confirmDelete}
         />
-      </ListBody>
-
-      <ListPager meta={meta} onPage={list.setPage} summary="users.showing" singlePageSummary={false} />
-
+      }
+    >
       {editing && (
         <UserFormModal
           opened
@@ -191,6 +179,6 @@ export default function UsersPage() {
           }}
         />
       )}
-    </Stack>
+    </ListScreen>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Card, Group, Stack, Text } from '@mantine/core';
+import { Button, Card, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconPackage, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -19,16 +19,8 @@ import type { AdminVersionDto, VersionSyncResponseDto } from '../../../api/gener
 import { paths } from '../../../lib/paths';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
-import {
-  EmptyState,
-  FilterCard,
-  ListBody,
-  ListPager,
-  LoadError,
-  PageHeader,
-  RefreshButton,
-} from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts } from '../../../components/admin-list/use-action-feedback';
+import { PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { ListScreen } from '../../../components/admin-list/ListScreen';
 import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { SearchField } from '../../../components/SearchField';
@@ -95,65 +87,66 @@ export default function VersionsPage() {
   const syncing = syncAll.isPending || syncOne.isPending;
 
   return (
-    <Stack gap="md">
-      <PageHeader
-        back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.versions.back" /> }}
-        title={<FormattedMessage id="admin.versions.title" />}
-        subtitle={<FormattedMessage id="admin.versions.subtitle" />}
-        actions={
-          <>
-            <SyncButton
-              label="admin.versions.sync.button"
-              lastSync={lastSync}
-              known={!!meta}
-              loading={syncAll.isPending}
-              disabled={syncing}
-              onClick={() => syncAll.mutate()}
-            />
-            <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
-              <FormattedMessage id="admin.versions.upload.button" />
-            </Button>
-          </>
-        }
-      />
-
-      <Card withBorder radius="md" p="sm" data-testid="versions-status">
-        <Group gap="lg" wrap="wrap">
-          <Group gap={6} wrap="nowrap">
-            <IconPackage size={16} aria-hidden />
-            <Text fz="sm">
-              <FormattedMessage id="admin.versions.status.count" values={{ count: meta?.overall_total ?? 0 }} />
-            </Text>
-          </Group>
-          <LicenseServerLine status={server.data?.data} syncing={syncing} />
-          {meta && <LastSync lastSync={lastSync} testId="versions-last-sync" />}
-        </Group>
-      </Card>
-
-      <ActionFeedbackAlerts feedback={actions.feedback} />
-      <LoadError query={list.result} message="admin.versions.errors.load" />
-
-      <FilterCard>
-        <SearchField
-          label={intl.formatMessage({ id: 'admin.versions.searchLabel' })}
-          placeholder={intl.formatMessage({ id: 'admin.versions.search' })}
-          {...list.searchProps}
+    <ListScreen
+      header={
+        <PageHeader
+          back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.versions.back" /> }}
+          title={<FormattedMessage id="admin.versions.title" />}
+          subtitle={<FormattedMessage id="admin.versions.subtitle" />}
+          actions={
+            <>
+              <SyncButton
+                label="admin.versions.sync.button"
+                lastSync={lastSync}
+                known={!!meta}
+                loading={syncAll.isPending}
+                disabled={syncing}
+                onClick={() => syncAll.mutate()}
+              />
+              <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
+                <FormattedMessage id="admin.versions.upload.button" />
+              </Button>
+            </>
+          }
         />
-        <RefreshButton result={list.result} onClick={refresh} />
-      </FilterCard>
-
-      <ListBody
-        result={list.result}
-        isEmpty={versions.length === 0}
-        empty={
-          <EmptyState
-            icon={IconPackage}
-            title="admin.versions.empty.title"
-            hint={list.filtered ? 'admin.versions.empty.filtered' : 'admin.versions.empty.none'}
-            testId="versions-empty"
+      }
+      status={
+        <Card withBorder radius="md" p="sm" data-testid="versions-status">
+          <Group gap="lg" wrap="wrap">
+            <Group gap={6} wrap="nowrap">
+              <IconPackage size={16} aria-hidden />
+              <Text fz="sm">
+                <FormattedMessage id="admin.versions.status.count" values={{ count: meta?.overall_total ?? 0 }} />
+              </Text>
+            </Group>
+            <LicenseServerLine status={server.data?.data} syncing={syncing} />
+            {meta && <LastSync lastSync={lastSync} testId="versions-last-sync" />}
+          </Group>
+        </Card>
+      }
+      feedback={actions.feedback}
+      list={list}
+      loadError="admin.versions.errors.load"
+      filters={
+        <>
+          <SearchField
+            label={intl.formatMessage({ id: 'admin.versions.searchLabel' })}
+            placeholder={intl.formatMessage({ id: 'admin.versions.search' })}
+            {...list.searchProps}
           />
-        }
-      >
+          <RefreshButton result={list.result} onClick={refresh} />
+        </>
+      }
+      isEmpty={versions.length === 0}
+      empty={{
+        icon: IconPackage,
+        title: 'admin.versions.empty.title',
+        filtered: 'admin.versions.empty.filtered',
+        none: 'admin.versions.empty.none',
+        testId: 'versions-empty',
+      }}
+      pager={{ summary: 'admin.versions.showing', testId: 'versions-showing', withEdges: false }}
+      table={
         <VersionsTable
           versions={versions}
           sorting={list.sorting}
@@ -164,10 +157,8 @@ export default function VersionsPage() {
           onDelete={(version) => confirmDeleteVersion(intl, version, () => deleteVersion(version))}
           onSync={(version) => syncOne.mutate({ id: version.id })}
         />
-      </ListBody>
-
-      <ListPager meta={meta} onPage={list.setPage} summary="admin.versions.showing" testId="versions-showing" withEdges={false} />
-
+      }
+    >
       {uploading && (
         <VersionUploadModal
           opened
@@ -189,6 +180,6 @@ export default function VersionsPage() {
           }}
         />
       )}
-    </Stack>
+    </ListScreen>
   );
 }
