@@ -16,11 +16,10 @@ import { FormError } from '../../components/FormError';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { SuccessAlert } from '../../components/SuccessAlert';
 import { useAuth } from '../../lib/auth/auth-context';
+import { emailError } from '../../lib/email';
 import { applyFieldErrors, formatFieldErrors } from '../../lib/field-errors';
 import { NewPasswordValues, validateNewPassword } from '../../lib/password-rules';
 import { localizeServerMessage } from '../../lib/server-messages';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function Section({ title, children, testId }: { title: ReactNode; children: ReactNode; testId: string }) {
   return (
@@ -128,12 +127,7 @@ export function EmailCard({ profile }: { profile: ProfileDto }) {
   const form = useForm({
     initialValues: { email: '', current_password: '' },
     validate: {
-      email: (value) =>
-        !value.trim()
-          ? intl.formatMessage({ id: 'register.errors.required' })
-          : EMAIL.test(value.trim())
-            ? null
-            : intl.formatMessage({ id: 'register.errors.email' }),
+      email: (value) => emailError(intl, value),
       current_password: (value) => (value ? null : intl.formatMessage({ id: 'errors.password.currentRequired' })),
     },
   });

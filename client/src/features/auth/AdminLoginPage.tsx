@@ -40,10 +40,6 @@ export default function AdminLoginPage() {
   };
 
   const submit = form.onSubmit(async ({ email, password }) => {
-    if (!email.trim() || !password) {
-      setError('Email and password are required');
-      return;
-    }
     setSubmitting(true);
     setError(null);
     try {

@@ -6,10 +6,9 @@ import { Link, useLocation } from 'react-router';
 import { useForgotPassword } from '../../api/generated/endpoints/auth/auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { emailError } from '../../lib/email';
 import { paths } from '../../lib/paths';
 import { localizeServerMessage } from '../../lib/server-messages';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** 'Forgot password?': asks for a reset link. The answer is the same whether or not the address has an account. */
 export default function ForgotPasswordPage() {
@@ -21,12 +20,7 @@ export default function ForgotPasswordPage() {
   const form = useForm({
     initialValues: { email: '' },
     validate: {
-      email: (value) =>
-        !value.trim()
-          ? intl.formatMessage({ id: 'register.errors.required' })
-          : EMAIL.test(value.trim())
-            ? null
-            : intl.formatMessage({ id: 'register.errors.email' }),
+      email: (value) => emailError(intl, value),
     },
   });
 

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { IconInfoCircle, IconMailForward } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -9,6 +9,7 @@ import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { localizeServerMessage } from '../../lib/server-messages';
+import { OtherDoor } from './OtherDoor';
 
 const UNVERIFIED = 'Account not verified. Please check your email.';
 
@@ -39,10 +40,6 @@ export default function LoginPage() {
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!email.trim() || !password) {
-      setError('Email and password are required');
-      return;
-    }
     setSubmitting(true);
     setError(null);
     try {
@@ -111,17 +108,7 @@ export default function LoginPage() {
           <Button type="submit" fullWidth loading={submitting}>
             <FormattedMessage id="login.submit" />
           </Button>
-          <Group justify="space-between" gap="xs">
-            <Text fz="sm">
-              <FormattedMessage id="login.noAccount" />{' '}
-              <Anchor component={Link} to={paths.register} fw={600} fz="sm">
-                <FormattedMessage id="login.registerLink" />
-              </Anchor>
-            </Text>
-            <Anchor component={Link} to={paths.home} fz="sm">
-              <FormattedMessage id="common.backHome" />
-            </Anchor>
-          </Group>
+          <OtherDoor question="login.noAccount" link="login.registerLink" to={paths.register} />
         </Stack>
       </form>
     </AuthLayout>

@@ -1,6 +1,6 @@
-import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Anchor, Button, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconCircleCheck, IconUserExclamation } from '@tabler/icons-react';
+import { IconUserExclamation } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
@@ -9,10 +9,12 @@ import { ApiError } from '../../api/http-client';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { DonePanel } from '../../components/DonePanel';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { formatFieldErrors } from '../../lib/field-errors';
 import { RegistrationValues, validateRegistration } from './registration';
 import { localizeServerMessage } from '../../lib/server-messages';
+import { OtherDoor } from './OtherDoor';
 
 /** Time the success panel stays before the user is taken to /login (spec section 9). */
 export const REGISTRATION_REDIRECT_MS = 2000;
@@ -57,10 +59,7 @@ export default function RegisterPage() {
   if (register.isSuccess) {
     return (
       <AuthLayout title={<FormattedMessage id="register.title" />}>
-        <Stack align="center" ta="center" gap="sm" role="status">
-          <ThemeIcon size={64} radius="xl" color="green" variant="light">
-            <IconCircleCheck size={36} />
-          </ThemeIcon>
+        <DonePanel>
           <Title order={2} fz="xl">
             <FormattedMessage id="register.success.title" />
           </Title>
@@ -70,7 +69,7 @@ export default function RegisterPage() {
           <Text fz="sm" c="dimmed">
             <FormattedMessage id="register.success.redirect" />
           </Text>
-        </Stack>
+        </DonePanel>
       </AuthLayout>
     );
   }
@@ -113,17 +112,7 @@ export default function RegisterPage() {
           <Button type="submit" fullWidth loading={register.isPending}>
             <FormattedMessage id={register.isPending ? 'register.submitting' : 'register.submit'} />
           </Button>
-          <Group justify="space-between" gap="xs">
-            <Text fz="sm">
-              <FormattedMessage id="register.haveAccount" />{' '}
-              <Anchor component={Link} to={paths.login} fw={600} fz="sm">
-                <FormattedMessage id="register.loginLink" />
-              </Anchor>
-            </Text>
-            <Anchor component={Link} to={paths.home} fz="sm">
-              <FormattedMessage id="common.backHome" />
-            </Anchor>
-          </Group>
+          <OtherDoor question="register.haveAccount" link="register.loginLink" to={paths.login} />
         </Stack>
       </form>
     </AuthLayout>

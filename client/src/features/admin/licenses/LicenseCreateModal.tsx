@@ -7,9 +7,8 @@ import type { AdminLicenseDto } from '../../../api/generated/model';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
+import { emailError } from '../../../lib/email';
 import { maxActivationsOf } from './license-display';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface FormValues {
   product_name: string | null;
@@ -41,12 +40,7 @@ export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreate
     initialValues: { product_name: null, user_email: '', expires_at: '', max_activations: 1, license_key: '' },
     validate: {
       product_name: (value) => (value ? null : intl.formatMessage({ id: 'adminLicenses.form.productRequired' })),
-      user_email: (value) =>
-        !value.trim()
-          ? intl.formatMessage({ id: 'adminLicenses.form.emailRequired' })
-          : !EMAIL.test(value.trim())
-            ? intl.formatMessage({ id: 'register.errors.email' })
-            : null,
+      user_email: (value) => emailError(intl, value, 'adminLicenses.form.emailRequired'),
       expires_at: (value) => (value ? null : intl.formatMessage({ id: 'adminLicenses.form.expiresRequired' })),
       max_activations: (value) => (maxActivationsOf(value) < 1 ? intl.formatMessage({ id: 'adminLicenses.form.maxActivationsMin' }) : null),
     },

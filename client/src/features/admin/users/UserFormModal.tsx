@@ -5,9 +5,9 @@ import { useCreateUser, useUpdateUser } from '../../../api/generated/endpoints/u
 import type { AdminUserDto, CreateUserDto } from '../../../api/generated/model';
 import { FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
+import { emailError } from '../../../lib/email';
 
 export const ADMIN_PASSWORD_MIN = 6;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface FormValues {
   first_name: string;
@@ -58,12 +58,7 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
       is_verified: user?.is_verified ?? false,
     },
     validate: {
-      email: (value) =>
-        !value.trim()
-          ? intl.formatMessage({ id: 'users.form.emailRequired' })
-          : !EMAIL.test(value.trim())
-            ? intl.formatMessage({ id: 'register.errors.email' })
-            : null,
+      email: (value) => emailError(intl, value, 'users.form.emailRequired'),
       password: (value) => {
         if (editing && !value) return null;
         return value.length < ADMIN_PASSWORD_MIN ? intl.formatMessage({ id: 'users.form.passwordHint' }) : null;
