@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, ComboboxItem, Group, Loader, Select, SelectProps, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, ComboboxItem, Group, Loader, Select, SelectProps, Stack, Table, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconRefresh, TablerIcon } from '@tabler/icons-react';
 import { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -183,10 +183,32 @@ export function ListPager({ meta, onPage, summary, testId, withEdges = true, sin
 }
 
 /** A sortable column header bound to the list's sort. */
-export function SortHeader<S extends string>({ sorting, column, label }: { sorting: TableSorting<S>; column: S; label: MessageId }) {
+function SortHeader<S extends string>({ sorting, column, label }: { sorting: TableSorting<S>; column: S; label: MessageId }) {
   return (
     <SortableTh active={sorting.sort === column} order={sorting.order} onSort={() => sorting.onSort(column)}>
       <FormattedMessage id={label} />
     </SortableTh>
+  );
+}
+
+/** A column of a table: its heading, with the server's sort for it when it sorts. */
+export type Column<S extends string> = MessageId | { label: MessageId; sort: S };
+
+/** A table's header row: the sortable columns bound to the list's sort, the others plain. */
+export function HeaderRow<S extends string>({ columns, sorting }: { columns: Array<Column<S>>; sorting: TableSorting<S> }) {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        {columns.map((column) =>
+          typeof column === 'string' ? (
+            <Table.Th key={column}>
+              <FormattedMessage id={column} />
+            </Table.Th>
+          ) : (
+            <SortHeader key={column.label} sorting={sorting} column={column.sort} label={column.label} />
+          ),
+        )}
+      </Table.Tr>
+    </Table.Thead>
   );
 }

@@ -214,50 +214,44 @@ function Download() {
   );
 }
 
+/** One plan of the pricing section: its name, what it is, three points and the way in. */
+function Plan({ plan, cta, featured = false }: { plan: 'trial' | 'paid'; cta: MessageId; featured?: boolean }) {
+  const points = [1, 2, 3] as const;
+  return (
+    <Card
+      withBorder
+      radius="lg"
+      padding="xl"
+      style={featured ? { borderColor: 'var(--mantine-color-violet-4)', borderWidth: 2 } : undefined}
+    >
+      <Title order={3} fz="xl">
+        <FormattedMessage id={`landing.pricing.${plan}.title`} />
+      </Title>
+      <Text c="dimmed" mt="xs">
+        <FormattedMessage id={`landing.pricing.${plan}.text`} />
+      </Text>
+      <List mt="md" spacing="xs" icon={<IconCheck size={16} color="var(--mantine-color-green-6)" />}>
+        {points.map((point) => (
+          <List.Item key={point}>
+            <FormattedMessage id={`landing.pricing.${plan}.point${point}`} />
+          </List.Item>
+        ))}
+      </List>
+      <Button component={Link} to={paths.register} variant={featured ? 'filled' : 'light'} fullWidth mt="xl">
+        <FormattedMessage id={cta} />
+      </Button>
+    </Card>
+  );
+}
+
 function Pricing() {
-  const trialPoints = ['landing.pricing.trial.point1', 'landing.pricing.trial.point2', 'landing.pricing.trial.point3'] as const;
-  const paidPoints = ['landing.pricing.paid.point1', 'landing.pricing.paid.point2', 'landing.pricing.paid.point3'] as const;
   return (
     <Box component="section" id="pricing" className={`${classes.section} ${classes.sectionAlt}`}>
       <Container size="md">
         <SectionTitle eyebrow="landing.pricing.eyebrow" title="landing.pricing.title" subtitle="landing.pricing.subtitle" />
         <div className={`${classes.grid} ${classes.sm2}`}>
-          <Card withBorder radius="lg" padding="xl">
-            <Title order={3} fz="xl">
-              <FormattedMessage id="landing.pricing.trial.title" />
-            </Title>
-            <Text c="dimmed" mt="xs">
-              <FormattedMessage id="landing.pricing.trial.text" />
-            </Text>
-            <List mt="md" spacing="xs" icon={<IconCheck size={16} color="var(--mantine-color-green-6)" />}>
-              {trialPoints.map((id) => (
-                <List.Item key={id}>
-                  <FormattedMessage id={id} />
-                </List.Item>
-              ))}
-            </List>
-            <Button component={Link} to={paths.register} variant="light" fullWidth mt="xl">
-              <FormattedMessage id="landing.hero.trial" />
-            </Button>
-          </Card>
-          <Card withBorder radius="lg" padding="xl" style={{ borderColor: 'var(--mantine-color-violet-4)', borderWidth: 2 }}>
-            <Title order={3} fz="xl">
-              <FormattedMessage id="landing.pricing.paid.title" />
-            </Title>
-            <Text c="dimmed" mt="xs">
-              <FormattedMessage id="landing.pricing.paid.text" />
-            </Text>
-            <List mt="md" spacing="xs" icon={<IconCheck size={16} color="var(--mantine-color-green-6)" />}>
-              {paidPoints.map((id) => (
-                <List.Item key={id}>
-                  <FormattedMessage id={id} />
-                </List.Item>
-              ))}
-            </List>
-            <Button component={Link} to={paths.register} fullWidth mt="xl">
-              <FormattedMessage id="landing.pricing.paid.cta" />
-            </Button>
-          </Card>
+          <Plan plan="trial" cta="landing.hero.trial" />
+          <Plan plan="paid" cta="landing.pricing.paid.cta" featured />
         </div>
       </Container>
     </Box>

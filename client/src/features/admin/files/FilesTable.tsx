@@ -2,11 +2,10 @@ import { Badge, Group, Stack, Table, Text, ThemeIcon, Tooltip } from '@mantine/c
 import { IconBrandApple, IconBrandUbuntu, IconBrandWindows, IconTrash } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { DistributionFileDto, ListDistributionFilesSort, OsType } from '../../../api/generated/model';
-import { SortHeader } from '../../../components/admin-list/ListFrame';
+import { Column, HeaderRow } from '../../../components/admin-list/ListFrame';
 import { RowAction } from '../../../components/admin-list/RowAction';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { formatAdminBytes } from '../../../i18n/format';
-import type { MessageId } from '../../../i18n/message-id';
 import { shortHash } from './file-display';
 
 const OS_ICONS: Record<OsType, typeof IconBrandWindows> = {
@@ -16,7 +15,7 @@ const OS_ICONS: Record<OsType, typeof IconBrandWindows> = {
 };
 const OS_COLORS: Record<OsType, string> = { windows: 'blue', linux: 'orange', macos: 'gray' };
 
-const COLUMNS: Array<{ sort: ListDistributionFilesSort; label: MessageId }> = [
+const COLUMNS: Array<Column<ListDistributionFilesSort>> = [
   { sort: 'file_name', label: 'admin.files.columns.file' },
   { sort: 'version', label: 'admin.files.columns.version' },
   { sort: 'os_type', label: 'admin.files.columns.platform' },
@@ -39,16 +38,7 @@ export function FilesTable({ files, sorting, onDelete, busyId }: FilesTableProps
   return (
     <Table.ScrollContainer minWidth={860}>
       <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid="files-table">
-        <Table.Thead>
-          <Table.Tr>
-            {COLUMNS.map((column) => (
-              <SortHeader key={column.sort} sorting={sorting} column={column.sort} label={column.label} />
-            ))}
-            <Table.Th>
-              <FormattedMessage id="admin.files.columns.actions" />
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <HeaderRow columns={[...COLUMNS, 'admin.files.columns.actions']} sorting={sorting} />
         <Table.Tbody>
           {files.map((file) => {
             const Icon = OS_ICONS[file.os_type];

@@ -2,10 +2,9 @@ import { Badge, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconBan, IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { AdminLicenseDto, ListAdminLicensesSort } from '../../../api/generated/model';
-import { SortHeader } from '../../../components/admin-list/ListFrame';
+import { HeaderRow } from '../../../components/admin-list/ListFrame';
 import { RowAction, RowActions } from '../../../components/admin-list/RowAction';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
-import type { MessageId } from '../../../i18n/message-id';
 import { expiresSoon } from '../../../lib/license-expiry';
 import { activationColor, ADMIN_WARNING_DAYS, activationPercent, isSynced, STATUS_COLORS, statusAction } from './license-display';
 
@@ -22,12 +21,6 @@ interface LicensesTableProps extends LicenseActions {
   /** The license whose action is under way: its buttons wait. */
   busyId: number | null;
 }
-
-const SORTABLE: Record<'key' | 'expires' | 'created', { sort: ListAdminLicensesSort; label: MessageId }> = {
-  key: { sort: 'license_key', label: 'adminLicenses.columns.key' },
-  expires: { sort: 'expires_at', label: 'adminLicenses.columns.expires' },
-  created: { sort: 'created_at', label: 'adminLicenses.columns.created' },
-};
 
 function Activations({ license }: { license: AdminLicenseDto }) {
   const intl = useIntl();
@@ -51,35 +44,22 @@ function Activations({ license }: { license: AdminLicenseDto }) {
 /** The License Management table: key, product and user, status, activations, dates, sync state and actions. */
 export function LicensesTable({ licenses, sorting, busyId, onRevoke, onActivate, onCopy, onDelete }: LicensesTableProps) {
   const intl = useIntl();
-  const sortable = (column: keyof typeof SORTABLE) => (
-    <SortHeader sorting={sorting} column={SORTABLE[column].sort} label={SORTABLE[column].label} />
-  );
-
   return (
     <Table.ScrollContainer minWidth={980}>
       <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid="licenses-table">
-        <Table.Thead>
-          <Table.Tr>
-            {sortable('key')}
-            <Table.Th>
-              <FormattedMessage id="adminLicenses.columns.productUser" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="adminLicenses.columns.status" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="adminLicenses.columns.activations" />
-            </Table.Th>
-            {sortable('expires')}
-            {sortable('created')}
-            <Table.Th>
-              <FormattedMessage id="adminLicenses.columns.sync" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="adminLicenses.columns.actions" />
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <HeaderRow
+          columns={[
+            { sort: 'license_key', label: 'adminLicenses.columns.key' },
+            'adminLicenses.columns.productUser',
+            'adminLicenses.columns.status',
+            'adminLicenses.columns.activations',
+            { sort: 'expires_at', label: 'adminLicenses.columns.expires' },
+            { sort: 'created_at', label: 'adminLicenses.columns.created' },
+            'adminLicenses.columns.sync',
+            'adminLicenses.columns.actions',
+          ]}
+          sorting={sorting}
+        />
         <Table.Tbody>
           {licenses.map((license) => {
             const key = license.license_key;

@@ -2,7 +2,7 @@ import { Badge, Box, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { LogEntryDto, RemoteContextDto } from '../../../api/generated/model';
-import { SortHeader } from '../../../components/admin-list/ListFrame';
+import { HeaderRow } from '../../../components/admin-list/ListFrame';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { formatAdminBytes } from '../../../i18n/format';
 import type { MessageId } from '../../../i18n/message-id';
@@ -77,23 +77,16 @@ export function LogsTable({ entries, sorting }: { entries: LogEntryDto[]; sortin
   return (
     <Table.ScrollContainer minWidth={900}>
       <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid="logs-table">
-        <Table.Thead>
-          <Table.Tr>
-            <SortHeader sorting={sorting} column="created_at" label="admin.logs.columns.time" />
-            <Table.Th>
-              <FormattedMessage id="admin.logs.columns.level" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="admin.logs.columns.message" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="admin.logs.columns.user" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="admin.logs.columns.details" />
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <HeaderRow
+          columns={[
+            { sort: 'created_at', label: 'admin.logs.columns.time' },
+            'admin.logs.columns.level',
+            'admin.logs.columns.message',
+            'admin.logs.columns.user',
+            'admin.logs.columns.details',
+          ]}
+          sorting={sorting}
+        />
         <Table.Tbody>
           {entries.map((entry) => (
             <Table.Tr key={`${entry.source}-${entry.id}`} data-testid="log-row" data-source={entry.source} data-level={entry.level}>

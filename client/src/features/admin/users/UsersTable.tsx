@@ -2,12 +2,11 @@ import { Avatar, Badge, Box, Group, Table, Text } from '@mantine/core';
 import { IconCheck, IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { AdminUserDto, ListUsersSort } from '../../../api/generated/model';
-import { SortHeader } from '../../../components/admin-list/ListFrame';
+import { Column, HeaderRow } from '../../../components/admin-list/ListFrame';
 import { RowAction, RowActions } from '../../../components/admin-list/RowAction';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
-import type { MessageId } from '../../../i18n/message-id';
 
-const COLUMNS: Array<{ sort: ListUsersSort; label: MessageId }> = [
+const COLUMNS: Array<Column<ListUsersSort>> = [
   { sort: 'name', label: 'users.columns.user' },
   { sort: 'role', label: 'users.columns.role' },
   { sort: 'status', label: 'users.columns.status' },
@@ -35,16 +34,7 @@ export function UsersTable({ users, sorting, onEdit, onVerify, onToggle, onDelet
   return (
     <Table.ScrollContainer minWidth={960}>
       <Table verticalSpacing="sm" highlightOnHover data-testid="users-table">
-        <Table.Thead>
-          <Table.Tr>
-            {COLUMNS.map(({ sort, label }) => (
-              <SortHeader key={sort} sorting={sorting} column={sort} label={label} />
-            ))}
-            <Table.Th>
-              <FormattedMessage id="users.columns.actions" />
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <HeaderRow columns={[...COLUMNS, 'users.columns.actions']} sorting={sorting} />
         <Table.Tbody>
           {users.map((user) => {
             const email = { email: user.email };

@@ -2,7 +2,7 @@ import { Anchor, Badge, Button, Group, Stack, Table, Text, Tooltip } from '@mant
 import { IconCloudUpload, IconExternalLink, IconPencil, IconTrash } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
-import { SortHeader } from '../../../components/admin-list/ListFrame';
+import { HeaderRow } from '../../../components/admin-list/ListFrame';
 import { RowAction, RowActions } from '../../../components/admin-list/RowAction';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { WARNING_TEXT } from '../../../components/license-server/sync-display';
@@ -51,30 +51,19 @@ export function VersionsTable({ versions, sorting, busyId, onToggleStable, onMak
   return (
     <Table.ScrollContainer minWidth={980}>
       <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid="versions-table">
-        <Table.Thead>
-          <Table.Tr>
-            <SortHeader sorting={sorting} column="version" label="admin.versions.columns.version" />
-            <SortHeader sorting={sorting} column="release_date" label="admin.versions.columns.releaseDate" />
-            <Table.Th>
-              <FormattedMessage id="admin.versions.columns.flags" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="admin.versions.columns.changelog" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="admin.versions.columns.file" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="admin.versions.columns.keys" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="admin.versions.columns.sync" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="admin.versions.columns.actions" />
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <HeaderRow
+          columns={[
+            { sort: 'version', label: 'admin.versions.columns.version' },
+            { sort: 'release_date', label: 'admin.versions.columns.releaseDate' },
+            'admin.versions.columns.flags',
+            'admin.versions.columns.changelog',
+            'admin.versions.columns.file',
+            'admin.versions.columns.keys',
+            'admin.versions.columns.sync',
+            'admin.versions.columns.actions',
+          ]}
+          sorting={sorting}
+        />
         <Table.Tbody>
           {versions.map((version) => {
             const busy = busyId === version.id;
