@@ -10,6 +10,7 @@ import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { DonePanel } from '../../components/DonePanel';
+import { NameFields } from '../../components/NameFields';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { formatFieldErrors } from '../../lib/field-errors';
 import { RegistrationValues, validateRegistration } from './registration';
@@ -88,18 +89,7 @@ export default function RegisterPage() {
           )}
           {failure?.kind === 'message' && <ErrorAlert>{failure.text}</ErrorAlert>}
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-            <TextInput
-              label={intl.formatMessage({ id: 'fields.firstName' })}
-              autoComplete="given-name"
-              required
-              {...form.getInputProps('first_name')}
-            />
-            <TextInput
-              label={intl.formatMessage({ id: 'fields.lastName' })}
-              autoComplete="family-name"
-              required
-              {...form.getInputProps('last_name')}
-            />
+            <NameFields form={form} />
           </SimpleGrid>
           <TextInput
             label={intl.formatMessage({ id: 'fields.email' })}
