@@ -195,7 +195,7 @@ function SortHeader<S extends string>({ sorting, column, label }: { sorting: Tab
 export type Column<S extends string> = MessageId | { label: MessageId; sort: S };
 
 /** A table's header row: the sortable columns bound to the list's sort, the others plain. */
-export function HeaderRow<S extends string>({ columns, sorting }: { columns: Array<Column<S>>; sorting: TableSorting<S> }) {
+function HeaderRow<S extends string>({ columns, sorting }: { columns: Array<Column<S>>; sorting: TableSorting<S> }) {
   return (
     <Table.Thead>
       <Table.Tr>
@@ -210,5 +210,27 @@ export function HeaderRow<S extends string>({ columns, sorting }: { columns: Arr
         )}
       </Table.Tr>
     </Table.Thead>
+  );
+}
+
+interface ListTableProps<S extends string> {
+  columns: Array<Column<S>>;
+  sorting: TableSorting<S>;
+  /** Below this width the table scrolls sideways inside its own box, not the page. */
+  minWidth: number;
+  testId: string;
+  /** The rows. */
+  children: ReactNode;
+}
+
+/** An admin list's table: its header row and its rows, scrolling sideways on a narrow screen. */
+export function ListTable<S extends string>({ columns, sorting, minWidth, testId, children }: ListTableProps<S>) {
+  return (
+    <Table.ScrollContainer minWidth={minWidth}>
+      <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid={testId}>
+        <HeaderRow columns={columns} sorting={sorting} />
+        <Table.Tbody>{children}</Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
