@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
 import { IconInfoCircle, IconMailForward } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -7,9 +7,10 @@ import { resendVerification, useAuth } from '../../lib/auth/auth-context';
 import { rememberedOrigin } from '../../lib/auth/remembered-origin';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { EmailInput } from '../../components/EmailInput';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { localizeServerMessage } from '../../lib/server-messages';
-import { OtherDoor } from './OtherDoor';
+import { OtherDoor } from './AuthLinks';
 
 const UNVERIFIED = 'Account not verified. Please check your email.';
 
@@ -87,14 +88,7 @@ export default function LoginPage() {
               <FormattedMessage id="login.resent" />
             </Alert>
           )}
-          <TextInput
-            label={intl.formatMessage({ id: 'fields.email' })}
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.currentTarget.value)}
-          />
+          <EmailInput value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
           <PasswordInput
             label={intl.formatMessage({ id: 'fields.password' })}
             autoComplete="current-password"

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconUserExclamation } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -8,6 +8,7 @@ import { useRegister } from '../../api/generated/endpoints/auth/auth';
 import { ApiError } from '../../api/http-client';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { EmailInput } from '../../components/EmailInput';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { DonePanel } from '../../components/DonePanel';
 import { NameFields } from '../../components/NameFields';
@@ -15,7 +16,7 @@ import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { formatFieldErrors } from '../../lib/field-errors';
 import { RegistrationValues, validateRegistration } from './registration';
 import { localizeServerMessage } from '../../lib/server-messages';
-import { OtherDoor } from './OtherDoor';
+import { OtherDoor } from './AuthLinks';
 
 /** Time the success panel stays before the user is taken to /login (spec section 9). */
 export const REGISTRATION_REDIRECT_MS = 2000;
@@ -91,13 +92,7 @@ export default function RegisterPage() {
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
             <NameFields form={form} />
           </SimpleGrid>
-          <TextInput
-            label={intl.formatMessage({ id: 'fields.email' })}
-            type="email"
-            autoComplete="email"
-            required
-            {...form.getInputProps('email')}
-          />
+          <EmailInput {...form.getInputProps('email')} />
           <NewPasswordFields form={form} kind="first" />
           <Button type="submit" fullWidth loading={register.isPending}>
             <FormattedMessage id={register.isPending ? 'register.submitting' : 'register.submit'} />

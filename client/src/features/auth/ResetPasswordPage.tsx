@@ -1,4 +1,4 @@
-import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -11,6 +11,7 @@ import { applyFieldErrors, formatFieldErrors } from '../../lib/field-errors';
 import { NewPasswordValues, validateNewPassword } from '../../lib/password-rules';
 import { paths } from '../../lib/paths';
 import { localizeServerMessage } from '../../lib/server-messages';
+import { BackToLogin } from './AuthLinks';
 
 const LINK_INVALID = 'This password reset link is invalid or has expired.';
 
@@ -61,11 +62,7 @@ export default function ResetPasswordPage() {
             <Button type="submit" fullWidth loading={reset.isPending}>
               <FormattedMessage id="reset.submit" />
             </Button>
-            <Text ta="center" fz="sm">
-              <Anchor component={Link} to={paths.login} fz="sm">
-                <FormattedMessage id="forgot.backToLogin" />
-              </Anchor>
-            </Text>
+            <BackToLogin to={paths.login} />
           </Stack>
         </form>
       )}

@@ -1,10 +1,11 @@
-import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearchParams } from 'react-router';
 import { useResendVerification, useVerifyEmail } from '../../api/generated/endpoints/auth/auth';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { EmailInput } from '../../components/EmailInput';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { DonePanel } from '../../components/DonePanel';
 import { WaitingPanel } from '../../components/WaitingPanel';
@@ -49,12 +50,7 @@ export default function VerifyEmailPage() {
           <Text fz="sm">
             <FormattedMessage id="verify.resendText" />
           </Text>
-          <TextInput
-            label={intl.formatMessage({ id: 'fields.email' })}
-            type="email"
-            value={email}
-            onChange={(event) => setEmail(event.currentTarget.value)}
-          />
+          <EmailInput required={false} autoComplete={undefined} value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
           <Button disabled={!email.trim()} loading={resend.isPending} onClick={() => resend.mutate({ data: { email: email.trim() } })}>
             <FormattedMessage id="verify.resend" />
           </Button>

@@ -20,3 +20,14 @@ export function OtherDoor({ question, link, to }: { question: MessageId; link: M
     </Group>
   );
 }
+
+/** 'Back to Login', under a form on the way to signing in again. */
+export function BackToLogin({ to }: { to: string }) {
+  return (
+    <Text ta="center" fz="sm">
+      <Anchor component={Link} to={to} fz="sm">
+        <FormattedMessage id="forgot.backToLogin" />
+      </Anchor>
+    </Text>
+  );
+}
