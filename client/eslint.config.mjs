@@ -8,6 +8,9 @@ import tseslint from 'typescript-eslint';
 const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+const ADMIN_SCREENS = readdirSync(new URL('./src/features/admin', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 const SHARE = 'move what both need to src/lib or src/components';
 
@@ -18,6 +21,13 @@ const boundaries = [
     from: './src/features',
     except: [`./${feature}`],
     message: `A feature imports no other feature: ${SHARE}.`,
+  })),
+  // Each admin screen stands alone too; only the admin area's router (features/admin/AdminArea.tsx) sees them all.
+  ...ADMIN_SCREENS.map((screen) => ({
+    target: `./src/features/admin/${screen}`,
+    from: './src/features/admin',
+    except: [`./${screen}`],
+    message: `An admin screen imports no other admin screen: ${SHARE}.`,
   })),
   { target: './src/features', from: './src/app', message: `A feature imports nothing from app/: ${SHARE}.` },
   {

@@ -1,7 +1,7 @@
 import { expect, Page, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { adminToken, fitsViewport, loginAsAdmin, seriousAxeViolations } from './support/portal';
+import { adminToken, fitsViewport, loginAsAdmin, pauseClock, seriousAxeViolations } from './support/portal';
 
 const DAY = 24 * 3600 * 1000;
 const isoDate = (daysAhead: number) => new Date(Date.now() + daysAhead * DAY).toISOString().slice(0, 10);
@@ -173,14 +173,21 @@ test.describe('License Management', () => {
     await expect(statusActions(page, revoked.license_key)).toHaveAccessibleName(`Activate license ${revoked.license_key}`);
 
     // Revoking the pending license turns its one action into Activate.
+    await page.clock.install();
     await page.getByRole('button', { name: `Revoke license ${pending.license_key}` }).click();
-    await page.getByRole('dialog', { name: 'Revoke license' }).getByRole('button', { name: 'Revoke License' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke license' }).getByRole('button', { name: 'Revoke License' });
+    await expect(confirm).toBeVisible();
+    // The revoke message clears itself after 5 s (admin spec section 8): still there at 3 s, gone soon after 5. The
+    // page's clock stands still from the click and moves only as far as the test says.
+    await pauseClock(page);
+    await confirm.click();
     const message = page.getByText('License revoked successfully');
     await expect(message).toBeVisible();
-    // The revoke message clears itself after 5 s (admin spec section 8): still there at 3 s, gone soon after 5.
-    await page.waitForTimeout(3000);
+    await page.clock.runFor(3000);
     await expect(message).toBeVisible();
-    await expect(message).toHaveCount(0, { timeout: 3500 });
+    await page.clock.runFor(2100);
+    await expect(message).toHaveCount(0);
+    await page.clock.resume();
     await expect(row(page, pending.license_key).getByTestId('license-status')).toHaveText('Revoked');
     await expect(statusActions(page, pending.license_key)).toHaveAccessibleName(`Activate license ${pending.license_key}`);
   });
@@ -210,15 +217,20 @@ test.describe('License Management', () => {
     ]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]);
 
+    await page.clock.install();
     await page.getByRole('button', { name: `Delete license ${license.license_key}` }).click();
     await expect(page.getByRole('dialog')).toContainText('Deactivate all installations using it (2 active now)');
+    // The delete message clears itself after 8 s, not 5: the page's clock stands still from the click on.
+    await pauseClock(page);
     await page.getByRole('dialog').getByRole('button', { name: 'Delete License' }).click();
-    await expect(page.getByText(/and revoked on license server\. 2 installations deactivated\.$/)).toBeVisible();
+    const message = page.getByText(/and revoked on license server\. 2 installations deactivated\.$/);
+    await expect(message).toBeVisible();
+    await page.clock.runFor(6000);
+    await expect(message).toBeVisible();
+    await page.clock.runFor(2100);
+    await expect(message).toHaveCount(0);
+    await page.clock.resume();
     await expect(page.getByTestId('licenses-empty')).toBeVisible();
-    // The delete message clears itself after 8 s, not 5.
-    await page.waitForTimeout(6000);
-    await expect(page.getByText(/2 installations deactivated/)).toBeVisible();
-    await expect(page.getByText(/2 installations deactivated/)).toHaveCount(0, { timeout: 4000 });
   });
 
   test('shows what the server refuses as the error it is, never as a success', async ({ page }) => {

@@ -69,8 +69,13 @@ test.describe('routes and the guard', () => {
   test("the guard shows 'Checking authentication...' while a stored session is restored", async ({ page }) => {
     const client = await createVerifiedClient(page);
     await loginAsClient(page, client);
+    // The spinner lasts as long as the restore's timers (the short restore delay, then the grace), not as long as a
+    // call: the page's clock stands still until the spinner has been seen.
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1000);
     await page.goto('/dashboard');
     await expect(page.getByText('Checking authentication...')).toBeVisible();
+    await page.clock.resume();
     await expect(page.getByText('Client Portal')).toBeVisible();
     await expect(page.getByText('Checking authentication...')).toHaveCount(0);
   });

@@ -216,3 +216,11 @@ export async function closedPortUrl(): Promise<string> {
   await new Promise((resolve) => probe.close(resolve));
   return `http://127.0.0.1:${port}`;
 }
+
+/** Stops the page's fake clock (page.clock.install() first) where it stands: its timers wait for runFor or resume. */
+export async function pauseClock(page: Page) {
+  // The clock runs on while its time is read, so the time aimed at may have passed by then: aim again.
+  await expect(async () => {
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+  }).toPass();
+}

@@ -1,7 +1,7 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import { Center } from '@mantine/core';
 import { ReactNode, useEffect, useState } from 'react';
-import { FormattedMessage } from 'react-intl';
 import { Navigate, useLocation } from 'react-router';
+import { WaitingPanel } from '../components/WaitingPanel';
 import { useAuth } from '../lib/auth/auth-context';
 import { paths } from '../lib/paths';
 
@@ -39,12 +39,7 @@ export function RouteGuard({ requireAuth, requireAdmin, children }: GuardProps) 
   if (auth.status === 'loading' || !graceOver) {
     return (
       <Center mih="100vh">
-        <Stack align="center" gap="sm" role="status">
-          <Loader />
-          <Text c="dimmed">
-            <FormattedMessage id="guard.checking" />
-          </Text>
-        </Stack>
+        <WaitingPanel message="guard.checking" />
       </Center>
     );
   }

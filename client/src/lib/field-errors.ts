@@ -1,5 +1,7 @@
 import type { UseFormReturnType } from '@mantine/form';
+import type { IntlShape } from 'react-intl';
 import { ApiError } from '../api/http-client';
+import type { MessageId } from '../i18n/message-id';
 
 interface FieldErrorOptions {
   /** Server field name → form field name, where they differ (`{ product_name: 'product' }`). */
@@ -26,4 +28,9 @@ export function applyFieldErrors<T extends object>(
     applied = true;
   }
   return applied;
+}
+
+/** A form's own validation, found as message ids, in the user's words (for a @mantine/form `validate` function). */
+export function formatFieldErrors(intl: IntlShape, errors: Partial<Record<string, MessageId>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(errors).map(([field, id]) => [field, intl.formatMessage({ id: id! })]));
 }

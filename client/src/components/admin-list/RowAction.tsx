@@ -1,6 +1,7 @@
 import { ActionIcon, ActionIconProps, Group, Tooltip } from '@mantine/core';
-import type { TablerIcon } from '@tabler/icons-react';
+import { IconTrash, type TablerIcon } from '@tabler/icons-react';
 import { ReactNode } from 'react';
+import { useIntl } from 'react-intl';
 
 interface RowActionProps extends Omit<ActionIconProps, 'children'> {
   icon: TablerIcon;
@@ -29,4 +30,10 @@ export function RowActions({ children }: { children: ReactNode }) {
       {children}
     </Group>
   );
+}
+
+/** A row's Delete: red, with 'Delete' as its hint and the row in its name. */
+export function DeleteAction(props: Omit<RowActionProps, 'icon' | 'tooltip' | 'color'>) {
+  const intl = useIntl();
+  return <RowAction icon={IconTrash} color="red" tooltip={intl.formatMessage({ id: 'common.delete' })} {...props} />;
 }

@@ -35,6 +35,8 @@ export interface ListSpec<F extends ListFilters, S extends string> {
   choices?: { readonly [K in keyof F]?: readonly string[] };
   /** Also remember the list in localStorage under this key: a visit without list parameters opens it as last left. */
   storageKey?: string;
+  /** What the list's names in the query string start with, so that two lists can share a page ('devices_' → devices_page). */
+  prefix?: string;
 }
 
 const BASE_KEYS = ['search', 'page', 'limit', 'sort', 'order'] as const;
@@ -43,8 +45,11 @@ const BASE_KEYS = ['search', 'page', 'limit', 'sort', 'order'] as const;
 export const filterKeys = (spec: ListSpec<ListFilters, string>): string[] =>
   Object.keys(spec.defaults).filter((key) => !(BASE_KEYS as readonly string[]).includes(key));
 
-/** The query-string names a list owns, in the order they are written. */
+/** The list's own keys, in the order they are written. */
 const ownKeys = (spec: ListSpec<ListFilters, string>) => ['search', ...filterKeys(spec), 'sort', 'order', 'page', 'limit'];
+
+/** A key's name in the query string. */
+const paramName = (spec: ListSpec<ListFilters, string>, key: string) => (spec.prefix ?? '') + key;
 
 /** A list state read from any source of text values (a query string, stored JSON); what does not fit falls back to the default. */
 export function parseListState<F extends ListFilters, S extends string>(
@@ -72,6 +77,11 @@ export function parseListState<F extends ListFilters, S extends string>(
   return state as ListState<F, S>;
 }
 
+/** The list a query string carries; what does not fit falls back to the default. */
+export function readListParams<F extends ListFilters, S extends string>(spec: ListSpec<F, S>, params: URLSearchParams): ListState<F, S> {
+  return parseListState(spec, (key) => params.get(paramName(spec, key)));
+}
+
 /** `params` with the list's own keys set to `state`: values equal to the defaults are left out, other parameters kept. */
 export function writeListState<F extends ListFilters, S extends string>(
   spec: ListSpec<F, S>,
@@ -82,14 +92,15 @@ export function writeListState<F extends ListFilters, S extends string>(
   const values = state as Record<string, unknown>;
   const defaults = spec.defaults as Record<string, unknown>;
   for (const key of ownKeys(spec)) {
-    next.delete(key);
-    if (values[key] !== defaults[key]) next.set(key, String(values[key]));
+    next.delete(paramName(spec, key));
+    if (values[key] !== defaults[key]) next.set(paramName(spec, key), String(values[key]));
   }
   return next;
 }
 
 /** Whether a query string carries any of the list's own keys. */
-export const hasListParams = (spec: ListSpec<ListFilters, string>, params: URLSearchParams) => ownKeys(spec).some((key) => params.has(key));
+export const hasListParams = (spec: ListSpec<ListFilters, string>, params: URLSearchParams) =>
+  ownKeys(spec).some((key) => params.has(paramName(spec, key)));
 
 /** Whether rows are narrowed: a search or a filter away from its default. */
 export function isFiltered<F extends ListFilters, S extends string>(spec: ListSpec<F, S>, state: ListState<F, S>): boolean {

@@ -11,6 +11,19 @@ interface FeedbackTimes {
   errorMs?: number;
 }
 
+/** What stands in when a failure gives no reason. */
+export interface NoReasonTexts {
+  /** The reason shown in the message ('Failed to revoke license: Revoke failed'). */
+  fallback?: MessageId;
+  /** The whole message instead ('Sync failed'). */
+  withoutReason?: MessageId;
+}
+
+/** 'Sync failed: {reason}', or the bare 'Sync failed' when the failure gave no reason (admin spec section 8). */
+export function failureText(withReason: (reason: string) => string, withoutReason: string | undefined, reason: string): string {
+  return !reason && withoutReason !== undefined ? withoutReason : withReason(reason);
+}
+
 /** What the last action on a screen achieved or why it failed: one message at a time. */
 export function useActionFeedback({ successMs, errorMs }: FeedbackTimes) {
   const intl = useIntl();
@@ -29,11 +42,14 @@ export function useActionFeedback({ successMs, errorMs }: FeedbackTimes) {
       showSuccess(message, ms);
     },
     fail,
-    /** A mutation's onError: message `id` with the error's reason, or with `fallback` when the error gave none. */
+    /** An onError: message `id` with the error's reason as {message}; see NoReasonTexts for an error without one. */
     failed:
-      (id: MessageId, fallback?: MessageId) =>
-      (failure: Error): void =>
-        fail(intl.formatMessage({ id }, { message: failure.message || (fallback ? intl.formatMessage({ id: fallback }) : '') })),
+      (id: MessageId, { fallback, withoutReason }: NoReasonTexts = {}) =>
+      (failure: Error): void => {
+        const reason = failure.message || (fallback ? intl.formatMessage({ id: fallback }) : '');
+        const bare = withoutReason && intl.formatMessage({ id: withoutReason });
+        fail(failureText((message) => intl.formatMessage({ id }, { message }), bare, reason));
+      },
     clear: () => {
       showSuccess(null);
       showError(null);

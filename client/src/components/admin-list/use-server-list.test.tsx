@@ -116,9 +116,9 @@ describe('useServerList', () => {
     expect(box).toHaveProperty('value', 'ada ');
   });
 
-  it('drops a search still waiting when the user has already left for a page that is loading', async () => {
-    // The next page is a lazy one still loading: the router keeps this list on screen meanwhile, so only the
-    // history knows the user has left; the search must not navigate back here.
+  it('never navigates back to the list when the user leaves for a page that is loading while a search waits', async () => {
+    // The next page is a lazy one still loading: the router keeps this list on screen meanwhile, and the search
+    // must not navigate back here (it goes out before the click that leaves).
     let loaded!: (page: { default: () => ReactElement }) => void;
     const Elsewhere = lazy(() => new Promise<{ default: () => ReactElement }>((resolve) => (loaded = resolve)));
     const current: { location?: string } = {};
@@ -163,6 +163,19 @@ describe('useServerList', () => {
     await act(async () => loaded({ default: () => <p>Elsewhere</p> }));
     await screen.findByText('Elsewhere');
     expect(current.location).toBe('/elsewhere');
+  });
+
+  it('drops a search still waiting when the user goes Back or Forward', async () => {
+    const { search } = renderList('/list?page=2');
+    vi.useFakeTimers();
+    try {
+      fireEvent.change(screen.getByRole('textbox', { name: 'Search' }), { target: { value: 'ada' } });
+      window.dispatchEvent(new PopStateEvent('popstate'));
+      await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS * 2));
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(search()).toBe('?page=2');
   });
 
   it('builds a change made before the last one is shown on that one, not on the list on screen', async () => {
@@ -272,6 +285,13 @@ describe('useServerList', () => {
     localStorage.setItem('test_list', JSON.stringify({ ...SPEC.defaults, status: 'active' }));
     const { list } = renderList('/list?owner=kim', { spec: STORED });
     expect(list().state).toMatchObject({ status: 'all', owner: 'kim' });
+  });
+
+  it('with a prefix, shares the query string with another list', async () => {
+    const { list, search } = renderList('/list?other_page=2&mine_page=3', { spec: { ...SPEC, prefix: 'mine_' } });
+    expect(list().state.page).toBe(3);
+    act(() => list().update({ status: 'active' }));
+    expect(search()).toBe('?other_page=2&mine_status=active');
   });
 
   it('keeps parameters that are not its own', () => {

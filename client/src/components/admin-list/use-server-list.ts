@@ -1,7 +1,7 @@
 import { useDebouncedCallback } from '@mantine/hooks';
 import { keepPreviousData, QueryFunction, QueryKey, SkipToken, useQuery, useQueryClient, UseQueryOptions } from '@tanstack/react-query';
-import { ChangeEvent, useContext, useEffect, useMemo, useState } from 'react';
-import { Location, UNSAFE_NavigationContext, useLocation, useSearchParams } from 'react-router';
+import { ChangeEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
 import type { ApiError } from '../../api/http-client';
 import { nextSort, SortOrder } from '../pagination';
 import {
@@ -11,7 +11,7 @@ import {
   ListSpec,
   ListState,
   loadListState,
-  parseListState,
+  readListParams,
   saveListState,
   writeListState,
 } from './list-state';
@@ -61,12 +61,12 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
   // A visit without list parameters opens a remembered list as last left, until the URL carries it (effect below).
   const [remembered] = useState(() => {
     const stored = spec.storageKey && !hasListParams(spec, params) ? loadListState(spec.storageKey, spec) : null;
-    const written = stored && writeListState(spec, params, stored);
-    return written && hasListParams(spec, written) ? { at: location.key, params: written } : null;
+    const url = stored && writeListState(spec, params, stored);
+    return url && hasListParams(spec, url) ? { at: location.key, params: url } : null;
   });
   const restoring = remembered !== null && remembered.at === location.key;
   const source = restoring ? remembered.params : params;
-  const state = useMemo(() => parseListState(spec, (key) => source.get(key)), [spec, source]);
+  const state = useMemo(() => readListParams(spec, source), [spec, source]);
 
   useEffect(() => {
     if (restoring) setParams(remembered.params, { replace: true });
@@ -86,30 +86,45 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
     setSent(own >= 0 ? sent.slice(own + 1) : []);
     if (own < 0 && searchText.trim() !== state.search) setSearchText(state.search);
   }
-  // While the next page is loading, the router keeps this list on screen (navigations are transitions), but the
-  // history has moved on. So a change builds on the history's list, not the one shown (a filter chosen just before
-  // would be lost), and is dropped once the user has left for another page (it would navigate back here). A data
-  // router's navigator has no location; the app's BrowserRouter and the tests' MemoryRouter have one.
-  const history = useContext(UNSAFE_NavigationContext).navigator as { location?: Location };
-  const latest = (): { params: URLSearchParams; state: ListState<F, S> } | null => {
-    const now = history.location;
-    if (!now || now.key === location.key) return { params: source, state };
-    if (now.pathname !== location.pathname) return null;
-    const params = new URLSearchParams(now.search);
-    return { params, state: parseListState(spec, (key) => params.get(key)) };
+  // A navigation is a transition: until the next list is shown, this one stays on screen with its old URL. So a change
+  // builds on the list this hook last wrote, while that is still on its way (a sort clicked right after a filter
+  // keeps the filter). Another location shown since then (Back, a link) forgets it.
+  const written = useRef<{ at: string; params: URLSearchParams } | null>(null);
+  useEffect(() => {
+    if (written.current?.at !== location.key) written.current = null;
+  }, [location.key]);
+  const latest = () => {
+    const params = written.current?.at === location.key ? written.current.params : source;
+    return { params, state: readListParams(spec, params) };
+  };
+  const write = (next: URLSearchParams, replace: boolean) => {
+    written.current = { at: location.key, params: next };
+    setParams(next, { replace });
   };
   const change = (next: (latest: ListState<F, S>) => ListState<F, S>, replace = false) => {
     const base = latest();
-    if (base) setParams(writeListState(spec, base.params, next(base.state)), { replace });
+    write(writeListState(spec, base.params, next(base.state)), replace);
   };
 
   const commitSearch = useDebouncedCallback((text: string) => {
     const search = text.trim();
     const base = latest();
-    if (!base || search === base.state.search) return;
+    if (search === base.state.search) return;
     setSent((current) => [...current, search]);
-    setParams(writeListState(spec, base.params, { ...base.state, search, page: 1 }), { replace: true });
+    write(writeListState(spec, base.params, { ...base.state, search, page: 1 }), true);
   }, SEARCH_DEBOUNCE_MS);
+  // The list stays on screen while the next page loads, so a search still waiting then would navigate back here:
+  // it is sent before any click (a link away included), and dropped on Back or Forward.
+  useEffect(() => {
+    const send = () => commitSearch.flush();
+    const drop = () => commitSearch.cancel();
+    document.addEventListener('click', send, true);
+    window.addEventListener('popstate', drop);
+    return () => {
+      document.removeEventListener('click', send, true);
+      window.removeEventListener('popstate', drop);
+    };
+  }, [commitSearch]);
   const changeSearch = (text: string) => {
     setSearchText(text);
     commitSearch(text);
@@ -122,11 +137,11 @@ export function useServerList<F extends ListFilters, S extends string, TData ext
 
   // A page that no longer exists moves to the last one (never judged on the previous query's answer).
   const lastPage = meta && !result.isPlaceholderData ? Math.max(1, meta.pages) : null;
-  const shownIsLatest = !history.location || history.location.key === location.key;
   useEffect(() => {
-    if (lastPage !== null && state.page > lastPage && shownIsLatest)
-      setParams((current) => writeListState(spec, current, { ...state, page: lastPage }), { replace: true });
-  }, [lastPage, state, shownIsLatest, spec, setParams]);
+    // Only while the list shown is the latest: a change of ours on its way is judged when it arrives.
+    if (lastPage === null || state.page <= lastPage || written.current?.at === location.key) return;
+    setParams((current) => writeListState(spec, current, { ...state, page: lastPage }), { replace: true });
+  }, [lastPage, state, location.key, spec, setParams]);
 
   return {
     state,

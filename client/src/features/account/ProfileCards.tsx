@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { useForm, UseFormReturnType } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconMailForward } from '@tabler/icons-react';
 import { ReactNode, useState } from 'react';
@@ -12,14 +12,16 @@ import {
   useUpdateProfile,
 } from '../../api/generated/endpoints/account/account';
 import type { ProfileDto } from '../../api/generated/model';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormError } from '../../components/FormError';
+import { NameFields } from '../../components/NameFields';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { SuccessAlert } from '../../components/SuccessAlert';
 import { useAuth } from '../../lib/auth/auth-context';
-import { applyFieldErrors } from '../../lib/field-errors';
+import { emailError } from '../../lib/email';
+import { applyFieldErrors, formatFieldErrors } from '../../lib/field-errors';
 import { NewPasswordValues, validateNewPassword } from '../../lib/password-rules';
 import { localizeServerMessage } from '../../lib/server-messages';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import type { MessageId } from '../../i18n/message-id';
 
 export function Section({ title, children, testId }: { title: ReactNode; children: ReactNode; testId: string }) {
   return (
@@ -34,14 +36,41 @@ export function Section({ title, children, testId }: { title: ReactNode; childre
   );
 }
 
+/**
+ * What a card's submit leaves: a note that it worked (until closed or sent again), and the server's field errors under
+ * their fields (FormError shows the rest).
+ */
+function useCardOutcome<T extends object>(form: UseFormReturnType<T>) {
+  const intl = useIntl();
+  const [done, setDone] = useState(false);
+  return {
+    /** The note, while it shows. */
+    note: (message: MessageId) =>
+      done && (
+        <SuccessAlert onClose={() => setDone(false)}>
+          <FormattedMessage id={message} />
+        </SuccessAlert>
+      ),
+    /** A mutate call's callbacks: `then` takes the answer before the note shows. */
+    callbacks: <A,>(then: (answer: A) => void) => {
+      setDone(false);
+      return {
+        onSuccess: (answer: A) => {
+          then(answer);
+          setDone(true);
+        },
+        onError: (error: Error) => applyFieldErrors(form, error, { localize: (message) => localizeServerMessage(intl, message) }),
+      };
+    },
+  };
+}
+
 /** First and last name, company, phone, country. */
 export function PersonalInfoCard({ profile }: { profile: ProfileDto }) {
   const intl = useIntl();
   const auth = useAuth();
   const queryClient = useQueryClient();
   const update = useUpdateProfile();
-  const [saved, setSaved] = useState(false);
-  const localize = (message: string) => localizeServerMessage(intl, message);
   const form = useForm({
     initialValues: {
       first_name: profile.first_name,
@@ -56,46 +85,27 @@ export function PersonalInfoCard({ profile }: { profile: ProfileDto }) {
     },
   });
 
-  const submit = form.onSubmit((values) => {
-    setSaved(false);
+  const outcome = useCardOutcome(form);
+  const submit = form.onSubmit((values) =>
     update.mutate(
       { data: values },
-      {
-        onSuccess: ({ data }) => {
-          queryClient.setQueryData(getGetProfileQueryKey(), { success: true, data });
-          form.resetDirty();
-          setSaved(true);
-          // The shell's welcome line shows the new name.
-          void auth.refreshUser().catch(() => undefined);
-        },
-        onError: (error) => applyFieldErrors(form, error, { localize }),
-      },
-    );
-  });
+      outcome.callbacks(({ data }) => {
+        queryClient.setQueryData(getGetProfileQueryKey(), { success: true, data });
+        form.resetDirty();
+        // The shell's welcome line shows the new name.
+        void auth.refreshUser().catch(() => undefined);
+      }),
+    ),
+  );
 
   return (
     <Section title={<FormattedMessage id="account.personal.title" />} testId="personal-info">
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {saved && (
-            <SuccessAlert onClose={() => setSaved(false)}>
-              <FormattedMessage id="account.personal.saved" />
-            </SuccessAlert>
-          )}
-          {update.error && !Object.keys(form.errors).length && <ErrorAlert>{localize(update.error.message)}</ErrorAlert>}
+          {outcome.note('account.personal.saved')}
+          <FormError form={form} error={update.error} />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <TextInput
-              label={intl.formatMessage({ id: 'fields.firstName' })}
-              autoComplete="given-name"
-              required
-              {...form.getInputProps('first_name')}
-            />
-            <TextInput
-              label={intl.formatMessage({ id: 'fields.lastName' })}
-              autoComplete="family-name"
-              required
-              {...form.getInputProps('last_name')}
-            />
+            <NameFields form={form} />
             <TextInput
               label={intl.formatMessage({ id: 'fields.company' })}
               autoComplete="organization"
@@ -122,46 +132,31 @@ export function EmailCard({ profile }: { profile: ProfileDto }) {
   const intl = useIntl();
   const queryClient = useQueryClient();
   const change = useRequestEmailChange();
-  const [sent, setSent] = useState(false);
-  const localize = (message: string) => localizeServerMessage(intl, message);
   const form = useForm({
     initialValues: { email: '', current_password: '' },
     validate: {
-      email: (value) =>
-        !value.trim()
-          ? intl.formatMessage({ id: 'register.errors.required' })
-          : EMAIL.test(value.trim())
-            ? null
-            : intl.formatMessage({ id: 'register.errors.email' }),
+      email: (value) => emailError(intl, value),
       current_password: (value) => (value ? null : intl.formatMessage({ id: 'errors.password.currentRequired' })),
     },
   });
 
-  const submit = form.onSubmit((values) => {
-    setSent(false);
+  const outcome = useCardOutcome(form);
+  const submit = form.onSubmit((values) =>
     change.mutate(
       { data: { email: values.email.trim(), current_password: values.current_password } },
-      {
-        onSuccess: ({ data }) => {
-          queryClient.setQueryData(getGetProfileQueryKey(), { success: true, data });
-          form.reset();
-          setSent(true);
-        },
-        onError: (error) => applyFieldErrors(form, error, { localize }),
-      },
-    );
-  });
+      outcome.callbacks(({ data }) => {
+        queryClient.setQueryData(getGetProfileQueryKey(), { success: true, data });
+        form.reset();
+      }),
+    ),
+  );
 
   return (
     <Section title={<FormattedMessage id="account.email.title" />} testId="email-address">
       <Text fz="sm">
         <FormattedMessage id="account.email.current" values={{ email: <strong>{profile.email}</strong> }} />
       </Text>
-      {sent && (
-        <SuccessAlert onClose={() => setSent(false)}>
-          <FormattedMessage id="account.email.sent" />
-        </SuccessAlert>
-      )}
+      {outcome.note('account.email.sent')}
       {profile.pending_email && profile.pending_email_expires && (
         <Alert color="blue" variant="light" icon={<IconMailForward size={18} />} data-testid="pending-email">
           <FormattedMessage
@@ -180,7 +175,7 @@ export function EmailCard({ profile }: { profile: ProfileDto }) {
       )}
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {change.error && !Object.keys(form.errors).length && <ErrorAlert>{localize(change.error.message)}</ErrorAlert>}
+          <FormError form={form} error={change.error} />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <TextInput
               label={intl.formatMessage({ id: 'account.email.new' })}
@@ -210,66 +205,41 @@ export function PasswordCard() {
   const intl = useIntl();
   const queryClient = useQueryClient();
   const change = useChangePassword();
-  const [changed, setChanged] = useState(false);
-  const localize = (message: string) => localizeServerMessage(intl, message);
   const form = useForm<NewPasswordValues & { current_password: string }>({
     initialValues: { current_password: '', password: '', password_confirmation: '' },
     validate: (values) => ({
       ...(values.current_password ? {} : { current_password: intl.formatMessage({ id: 'errors.password.currentRequired' }) }),
-      ...Object.fromEntries(Object.entries(validateNewPassword(values)).map(([field, id]) => [field, intl.formatMessage({ id })])),
+      ...formatFieldErrors(intl, validateNewPassword(values)),
     }),
   });
 
-  const submit = form.onSubmit((values) => {
-    setChanged(false);
+  const outcome = useCardOutcome(form);
+  const submit = form.onSubmit((values) =>
     change.mutate(
       { data: values },
-      {
-        onSuccess: () => {
-          form.reset();
-          setChanged(true);
-          void queryClient.invalidateQueries({ queryKey: getListSessionsQueryKey() });
-        },
-        onError: (error) => applyFieldErrors(form, error, { localize }),
-      },
-    );
-  });
+      outcome.callbacks(() => {
+        form.reset();
+        void queryClient.invalidateQueries({ queryKey: getListSessionsQueryKey() });
+      }),
+    ),
+  );
 
   return (
     <Section title={<FormattedMessage id="account.password.title" />} testId="password">
       <Text fz="sm" c="dimmed">
         <FormattedMessage id="account.password.text" />
       </Text>
-      {changed && (
-        <SuccessAlert onClose={() => setChanged(false)}>
-          <FormattedMessage id="account.password.changed" />
-        </SuccessAlert>
-      )}
+      {outcome.note('account.password.changed')}
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {change.error && !Object.keys(form.errors).length && <ErrorAlert>{localize(change.error.message)}</ErrorAlert>}
+          <FormError form={form} error={change.error} />
           <PasswordInput
             label={intl.formatMessage({ id: 'fields.currentPassword' })}
             autoComplete="current-password"
             required
             {...form.getInputProps('current_password')}
           />
-          {/* Bottoms aligned: only the first field has a hint under its label. */}
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ alignItems: 'end' }}>
-            <PasswordInput
-              label={intl.formatMessage({ id: 'fields.newPassword' })}
-              description={intl.formatMessage({ id: 'register.passwordHint' })}
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput
-              label={intl.formatMessage({ id: 'fields.confirmNewPassword' })}
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password_confirmation')}
-            />
-          </SimpleGrid>
+          <NewPasswordFields form={form} kind="new" inline />
           <Group>
             <Button type="submit" loading={change.isPending}>
               <FormattedMessage id="account.password.submit" />

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle, IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { useAuth } from '../../lib/auth/auth-context';
 import { rememberedOrigin } from '../../lib/auth/remembered-origin';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { EmailInput } from '../../components/EmailInput';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { MfaEnrolStep, MfaVerifyStep } from './AdminMfaSteps';
@@ -40,10 +41,6 @@ export default function AdminLoginPage() {
   };
 
   const submit = form.onSubmit(async ({ email, password }) => {
-    if (!email.trim() || !password) {
-      setError('Email and password are required');
-      return;
-    }
     setSubmitting(true);
     setError(null);
     try {
@@ -76,13 +73,7 @@ export default function AdminLoginPage() {
               {error === 'Admin login failed' ? intl.formatMessage({ id: 'errors.adminLogin.failed' }) : localizeServerMessage(intl, error)}
             </ErrorAlert>
           )}
-          <TextInput
-            label={intl.formatMessage({ id: 'fields.email' })}
-            type="email"
-            autoComplete="username"
-            required
-            {...form.getInputProps('email')}
-          />
+          <EmailInput autoComplete="username" {...form.getInputProps('email')} />
           <PasswordInput
             label={intl.formatMessage({ id: 'fields.password' })}
             autoComplete="current-password"

@@ -1,11 +1,12 @@
-import { Button, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconCircleCheck } from '@tabler/icons-react';
+import { Button, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearchParams } from 'react-router';
 import { useConfirmEmailChange } from '../../api/generated/endpoints/account/account';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { DonePanel } from '../../components/DonePanel';
+import { WaitingPanel } from '../../components/WaitingPanel';
 import { useAuth } from '../../lib/auth/auth-context';
 import { paths } from '../../lib/paths';
 import { localizeServerMessage } from '../../lib/server-messages';
@@ -30,19 +31,9 @@ export default function ConfirmEmailPage() {
   const next = signedIn ? (auth.isAdmin ? paths.admin.profile : paths.profile) : auth.status === 'signedOut' ? paths.login : null;
   return (
     <AuthLayout title={<FormattedMessage id="confirmEmail.title" />}>
-      {confirm.isPending && (
-        <Stack align="center" gap="sm" role="status">
-          <Loader />
-          <Text c="dimmed">
-            <FormattedMessage id="confirmEmail.checking" />
-          </Text>
-        </Stack>
-      )}
+      {confirm.isPending && <WaitingPanel message="confirmEmail.checking" />}
       {confirm.isSuccess && (
-        <Stack align="center" ta="center" gap="sm" role="status">
-          <ThemeIcon size={64} radius="xl" color="green" variant="light">
-            <IconCircleCheck size={36} />
-          </ThemeIcon>
+        <DonePanel>
           <Text fw={600}>
             <FormattedMessage id="confirmEmail.success" values={{ email: confirm.data.data.email }} />
           </Text>
@@ -51,7 +42,7 @@ export default function ConfirmEmailPage() {
               <FormattedMessage id={signedIn ? 'confirmEmail.toProfile' : 'verify.toLogin'} />
             </Button>
           )}
-        </Stack>
+        </DonePanel>
       )}
       {(!token || confirm.isError) && (
         <ErrorAlert>

@@ -1,15 +1,16 @@
-import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconMailForward } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
 import { useForgotPassword } from '../../api/generated/endpoints/auth/auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { EmailInput } from '../../components/EmailInput';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { emailError } from '../../lib/email';
 import { paths } from '../../lib/paths';
 import { localizeServerMessage } from '../../lib/server-messages';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { BackToLogin } from './AuthLinks';
 
 /** 'Forgot password?': asks for a reset link. The answer is the same whether or not the address has an account. */
 export default function ForgotPasswordPage() {
@@ -21,12 +22,7 @@ export default function ForgotPasswordPage() {
   const form = useForm({
     initialValues: { email: '' },
     validate: {
-      email: (value) =>
-        !value.trim()
-          ? intl.formatMessage({ id: 'register.errors.required' })
-          : EMAIL.test(value.trim())
-            ? null
-            : intl.formatMessage({ id: 'register.errors.email' }),
+      email: (value) => emailError(intl, value),
     },
   });
 
@@ -47,21 +43,11 @@ export default function ForgotPasswordPage() {
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
             {forgot.error && <ErrorAlert>{localizeServerMessage(intl, forgot.error.message)}</ErrorAlert>}
-            <TextInput
-              label={intl.formatMessage({ id: 'fields.email' })}
-              type="email"
-              autoComplete="email"
-              required
-              {...form.getInputProps('email')}
-            />
+            <EmailInput {...form.getInputProps('email')} />
             <Button type="submit" fullWidth loading={forgot.isPending}>
               <FormattedMessage id="forgot.submit" />
             </Button>
-            <Text ta="center" fz="sm">
-              <Anchor component={Link} to={back} fz="sm">
-                <FormattedMessage id="forgot.backToLogin" />
-              </Anchor>
-            </Text>
+            <BackToLogin to={back} />
           </Stack>
         </form>
       )}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
 import { IconInfoCircle, IconMailForward } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -7,8 +7,10 @@ import { resendVerification, useAuth } from '../../lib/auth/auth-context';
 import { rememberedOrigin } from '../../lib/auth/remembered-origin';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { EmailInput } from '../../components/EmailInput';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { localizeServerMessage } from '../../lib/server-messages';
+import { OtherDoor } from './AuthLinks';
 
 const UNVERIFIED = 'Account not verified. Please check your email.';
 
@@ -39,10 +41,6 @@ export default function LoginPage() {
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!email.trim() || !password) {
-      setError('Email and password are required');
-      return;
-    }
     setSubmitting(true);
     setError(null);
     try {
@@ -90,14 +88,7 @@ export default function LoginPage() {
               <FormattedMessage id="login.resent" />
             </Alert>
           )}
-          <TextInput
-            label={intl.formatMessage({ id: 'fields.email' })}
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.currentTarget.value)}
-          />
+          <EmailInput value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
           <PasswordInput
             label={intl.formatMessage({ id: 'fields.password' })}
             autoComplete="current-password"
@@ -111,17 +102,7 @@ export default function LoginPage() {
           <Button type="submit" fullWidth loading={submitting}>
             <FormattedMessage id="login.submit" />
           </Button>
-          <Group justify="space-between" gap="xs">
-            <Text fz="sm">
-              <FormattedMessage id="login.noAccount" />{' '}
-              <Anchor component={Link} to={paths.register} fw={600} fz="sm">
-                <FormattedMessage id="login.registerLink" />
-              </Anchor>
-            </Text>
-            <Anchor component={Link} to={paths.home} fz="sm">
-              <FormattedMessage id="common.backHome" />
-            </Anchor>
-          </Group>
+          <OtherDoor question="login.noAccount" link="login.registerLink" to={paths.register} />
         </Stack>
       </form>
     </AuthLayout>

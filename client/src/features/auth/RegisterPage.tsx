@@ -1,6 +1,6 @@
-import { Alert, Anchor, Button, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Anchor, Button, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconCircleCheck, IconUserExclamation } from '@tabler/icons-react';
+import { IconUserExclamation } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
@@ -8,9 +8,15 @@ import { useRegister } from '../../api/generated/endpoints/auth/auth';
 import { ApiError } from '../../api/http-client';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { EmailInput } from '../../components/EmailInput';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { DonePanel } from '../../components/DonePanel';
+import { NameFields } from '../../components/NameFields';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
+import { formatFieldErrors } from '../../lib/field-errors';
 import { RegistrationValues, validateRegistration } from './registration';
 import { localizeServerMessage } from '../../lib/server-messages';
+import { OtherDoor } from './AuthLinks';
 
 /** Time the success panel stays before the user is taken to /login (spec section 9). */
 export const REGISTRATION_REDIRECT_MS = 2000;
@@ -24,10 +30,7 @@ export default function RegisterPage() {
   const [failure, setFailure] = useState<Failure | null>(null);
   const form = useForm<RegistrationValues>({
     initialValues: { first_name: '', last_name: '', email: '', password: '', password_confirmation: '' },
-    validate: (values) => {
-      const errors = validateRegistration(values);
-      return Object.fromEntries(Object.entries(errors).map(([field, id]) => [field, intl.formatMessage({ id: id! })]));
-    },
+    validate: (values) => formatFieldErrors(intl, validateRegistration(values)),
   });
 
   useEffect(() => {
@@ -58,10 +61,7 @@ export default function RegisterPage() {
   if (register.isSuccess) {
     return (
       <AuthLayout title={<FormattedMessage id="register.title" />}>
-        <Stack align="center" ta="center" gap="sm" role="status">
-          <ThemeIcon size={64} radius="xl" color="green" variant="light">
-            <IconCircleCheck size={36} />
-          </ThemeIcon>
+        <DonePanel>
           <Title order={2} fz="xl">
             <FormattedMessage id="register.success.title" />
           </Title>
@@ -71,7 +71,7 @@ export default function RegisterPage() {
           <Text fz="sm" c="dimmed">
             <FormattedMessage id="register.success.redirect" />
           </Text>
-        </Stack>
+        </DonePanel>
       </AuthLayout>
     );
   }
@@ -90,53 +90,14 @@ export default function RegisterPage() {
           )}
           {failure?.kind === 'message' && <ErrorAlert>{failure.text}</ErrorAlert>}
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-            <TextInput
-              label={intl.formatMessage({ id: 'fields.firstName' })}
-              autoComplete="given-name"
-              required
-              {...form.getInputProps('first_name')}
-            />
-            <TextInput
-              label={intl.formatMessage({ id: 'fields.lastName' })}
-              autoComplete="family-name"
-              required
-              {...form.getInputProps('last_name')}
-            />
+            <NameFields form={form} />
           </SimpleGrid>
-          <TextInput
-            label={intl.formatMessage({ id: 'fields.email' })}
-            type="email"
-            autoComplete="email"
-            required
-            {...form.getInputProps('email')}
-          />
-          <PasswordInput
-            label={intl.formatMessage({ id: 'fields.password' })}
-            description={intl.formatMessage({ id: 'register.passwordHint' })}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={intl.formatMessage({ id: 'fields.confirmPassword' })}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password_confirmation')}
-          />
+          <EmailInput {...form.getInputProps('email')} />
+          <NewPasswordFields form={form} kind="first" />
           <Button type="submit" fullWidth loading={register.isPending}>
             <FormattedMessage id={register.isPending ? 'register.submitting' : 'register.submit'} />
           </Button>
-          <Group justify="space-between" gap="xs">
-            <Text fz="sm">
-              <FormattedMessage id="register.haveAccount" />{' '}
-              <Anchor component={Link} to={paths.login} fw={600} fz="sm">
-                <FormattedMessage id="register.loginLink" />
-              </Anchor>
-            </Text>
-            <Anchor component={Link} to={paths.home} fz="sm">
-              <FormattedMessage id="common.backHome" />
-            </Anchor>
-          </Group>
+          <OtherDoor question="register.haveAccount" link="register.loginLink" to={paths.login} />
         </Stack>
       </form>
     </AuthLayout>

@@ -1,14 +1,17 @@
-import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useResetPassword } from '../../api/generated/endpoints/auth/auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormError } from '../../components/FormError';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
-import { applyFieldErrors } from '../../lib/field-errors';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
+import { applyFieldErrors, formatFieldErrors } from '../../lib/field-errors';
 import { NewPasswordValues, validateNewPassword } from '../../lib/password-rules';
 import { paths } from '../../lib/paths';
 import { localizeServerMessage } from '../../lib/server-messages';
+import { BackToLogin } from './AuthLinks';
 
 const LINK_INVALID = 'This password reset link is invalid or has expired.';
 
@@ -21,8 +24,7 @@ export default function ResetPasswordPage() {
   const reset = useResetPassword();
   const form = useForm<NewPasswordValues>({
     initialValues: { password: '', password_confirmation: '' },
-    validate: (values) =>
-      Object.fromEntries(Object.entries(validateNewPassword(values)).map(([field, id]) => [field, intl.formatMessage({ id })])),
+    validate: (values) => formatFieldErrors(intl, validateNewPassword(values)),
   });
   const localize = (message: string) => localizeServerMessage(intl, message);
 
@@ -55,28 +57,12 @@ export default function ResetPasswordPage() {
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
-            {reset.error && !Object.keys(form.errors).length && <ErrorAlert>{localize(reset.error.message)}</ErrorAlert>}
-            <PasswordInput
-              label={intl.formatMessage({ id: 'fields.newPassword' })}
-              description={intl.formatMessage({ id: 'register.passwordHint' })}
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput
-              label={intl.formatMessage({ id: 'fields.confirmNewPassword' })}
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password_confirmation')}
-            />
+            <FormError form={form} error={reset.error} />
+            <NewPasswordFields form={form} kind="new" />
             <Button type="submit" fullWidth loading={reset.isPending}>
               <FormattedMessage id="reset.submit" />
             </Button>
-            <Text ta="center" fz="sm">
-              <Anchor component={Link} to={paths.login} fz="sm">
-                <FormattedMessage id="forgot.backToLogin" />
-              </Anchor>
-            </Text>
+            <BackToLogin to={paths.login} />
           </Stack>
         </form>
       )}

@@ -1,12 +1,14 @@
-import { Alert, Button, Loader, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
-import { IconCircleCheck } from '@tabler/icons-react';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearchParams } from 'react-router';
 import { useResendVerification, useVerifyEmail } from '../../api/generated/endpoints/auth/auth';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { EmailInput } from '../../components/EmailInput';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
+import { DonePanel } from '../../components/DonePanel';
+import { WaitingPanel } from '../../components/WaitingPanel';
 import { localizeServerMessage } from '../../lib/server-messages';
 
 /** Landing page of the link in the verification mail: verifies once, or offers a new link. */
@@ -29,26 +31,16 @@ export default function VerifyEmailPage() {
   const failed = !token || verify.isError;
   return (
     <AuthLayout title={<FormattedMessage id="verify.title" />}>
-      {verify.isPending && (
-        <Stack align="center" gap="sm" role="status">
-          <Loader />
-          <Text c="dimmed">
-            <FormattedMessage id="verify.checking" />
-          </Text>
-        </Stack>
-      )}
+      {verify.isPending && <WaitingPanel message="verify.checking" />}
       {verify.isSuccess && (
-        <Stack align="center" ta="center" gap="sm" role="status">
-          <ThemeIcon size={64} radius="xl" color="green" variant="light">
-            <IconCircleCheck size={36} />
-          </ThemeIcon>
+        <DonePanel>
           <Text fw={600}>
             <FormattedMessage id="verify.success" />
           </Text>
           <Button component={Link} to={paths.login} state={{ notice: 'verified' }} fullWidth>
             <FormattedMessage id="verify.toLogin" />
           </Button>
-        </Stack>
+        </DonePanel>
       )}
       {failed && (
         <Stack gap="md">
@@ -58,12 +50,7 @@ export default function VerifyEmailPage() {
           <Text fz="sm">
             <FormattedMessage id="verify.resendText" />
           </Text>
-          <TextInput
-            label={intl.formatMessage({ id: 'fields.email' })}
-            type="email"
-            value={email}
-            onChange={(event) => setEmail(event.currentTarget.value)}
-          />
+          <EmailInput required={false} autoComplete={undefined} value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
           <Button disabled={!email.trim()} loading={resend.isPending} onClick={() => resend.mutate({ data: { email: email.trim() } })}>
             <FormattedMessage id="verify.resend" />
           </Button>

@@ -1,15 +1,23 @@
-import { Button, Card, Code, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { IconBrandApple, IconBrandWindows, IconCloudDownload, IconCopy, IconPackage, IconTerminal2 } from '@tabler/icons-react';
+import { Button, Code, Group, Paper, Select, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  IconBrandApple,
+  IconBrandWindows,
+  IconCloudDownload,
+  IconCloudOff,
+  IconCopy,
+  IconPackage,
+  IconTerminal2,
+} from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useCreateDownloadLink } from '../../api/generated/endpoints/downloads/downloads';
 import type { ClientVersionDto, DistributionFileDto, DownloadLinkDto, OsType } from '../../api/generated/model';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { EmptyState } from '../../components/admin-list/ListFrame';
 import { PagerBar } from '../../components/PagerBar';
 import { pageRange } from '../../components/pagination';
 import { formatBytes } from '../../i18n/format';
-import { localizeServerMessage } from '../../lib/server-messages';
 import { copyTextWhenReady, startDownload } from '../../lib/browser-actions';
+import { DashboardSection } from './DashboardSection';
 import { commandCopiedContent, downloadStartedContent } from './download-success';
 import {
   ARCHITECTURE_LABEL,
@@ -231,7 +239,7 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
   const { versions, meta, loading, error, retry, countDownload } = useClientVersionPage(page);
   const preferredOs = useMemo(() => browserOs(navigator.userAgent), []);
   const createLink = useCreateDownloadLink();
-  const section = useRef<HTMLElement>(null);
+  const section = useRef<HTMLDivElement>(null);
   const { from, to } = pageRange(meta?.page ?? 1, meta?.limit ?? DOWNLOADS_PAGE_SIZE, meta?.total ?? 0);
 
   // Versions removed since the pager was drawn: go to the last page there is, not an empty one.
@@ -257,71 +265,45 @@ export function AvailableDownloads({ onSuccess, onError }: AvailableDownloadsPro
   };
 
   return (
-    <Card
+    <DashboardSection
       ref={section}
-      withBorder
-      radius="md"
-      p="lg"
-      component="section"
-      aria-labelledby="available-downloads-title"
+      id="available-downloads"
+      icon={IconCloudDownload}
+      title="dashboard.downloads.title"
+      subtitle="dashboard.downloads.subtitle"
       data-testid="available-downloads"
       // A new page scrolls the title into view below the fixed header, not under it.
       style={{ scrollMarginTop: 'calc(var(--app-shell-header-height, 0px) + var(--mantine-spacing-md))' }}
+      rows={{ loading, error, retry, empty: versions.length === 0 }}
+      empty={
+        <EmptyState
+          icon={IconCloudOff}
+          title="dashboard.downloads.empty.title"
+          hint="dashboard.downloads.empty.text"
+          testId="downloads-empty"
+        />
+      }
     >
-      <Stack gap="md">
-        <div>
-          <Group gap="xs">
-            <IconCloudDownload size={22} color="var(--mantine-color-violet-6)" aria-hidden />
-            <Title order={2} fz="xl" id="available-downloads-title">
-              <FormattedMessage id="dashboard.downloads.title" />
-            </Title>
-          </Group>
-          <Text fz="sm" c="dimmed" mt={4}>
-            <FormattedMessage id="dashboard.downloads.subtitle" />
-          </Text>
-        </div>
-        {loading ? (
-          <Group justify="center" p="md">
-            <Loader size="sm" />
-          </Group>
-        ) : error ? (
-          <ErrorAlert onRetry={retry}>
-            {intl.formatMessage({ id: 'dashboard.errors.load' }, { message: localizeServerMessage(intl, error.message) })}
-          </ErrorAlert>
-        ) : versions.length === 0 ? (
-          <Stack gap={4} align="center" ta="center" p="md" data-testid="downloads-empty">
-            <Text fw={600}>
-              <FormattedMessage id="dashboard.downloads.empty.title" />
-            </Text>
-            <Text fz="sm" c="dimmed">
-              <FormattedMessage id="dashboard.downloads.empty.text" />
-            </Text>
-          </Stack>
-        ) : (
-          <>
-            {versions.map((version) => (
-              <VersionBlock
-                key={version.id}
-                version={version}
-                preferredOs={preferredOs}
-                pendingFileId={createLink.isPending ? (createLink.variables?.id ?? null) : null}
-                onDownload={download}
-                onSuccess={onSuccess}
-                onError={onError}
-              />
-            ))}
-            {meta && (
-              <PagerBar
-                page={meta.page}
-                pages={meta.pages}
-                onPage={turnTo}
-                withEdges={meta.pages > 2}
-                summary={<FormattedMessage id="dashboard.downloads.showing" values={{ from, to, total: meta.total }} />}
-              />
-            )}
-          </>
-        )}
-      </Stack>
-    </Card>
+      {versions.map((version) => (
+        <VersionBlock
+          key={version.id}
+          version={version}
+          preferredOs={preferredOs}
+          pendingFileId={createLink.isPending ? (createLink.variables?.id ?? null) : null}
+          onDownload={download}
+          onSuccess={onSuccess}
+          onError={onError}
+        />
+      ))}
+      {meta && (
+        <PagerBar
+          page={meta.page}
+          pages={meta.pages}
+          onPage={turnTo}
+          withEdges={meta.pages > 2}
+          summary={<FormattedMessage id="dashboard.downloads.showing" values={{ from, to, total: meta.total }} />}
+        />
+      )}
+    </DashboardSection>
   );
 }

@@ -1,8 +1,10 @@
 import { Button, Card, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconFlask, IconShoppingCart } from '@tabler/icons-react';
+import { IconFlask, IconShoppingCart, type TablerIcon } from '@tabler/icons-react';
+import { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { PublicSettingsDto } from '../../api/generated/model';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import type { MessageId } from '../../i18n/message-id';
 import { formatMoney } from './license-pricing';
 
 interface GetLicenseCardProps {
@@ -12,6 +14,40 @@ interface GetLicenseCardProps {
   onRetry: () => void;
   onRequestTest: () => void;
   onPurchase: () => void;
+}
+
+interface TileProps {
+  color: 'violet' | 'blue';
+  icon: TablerIcon;
+  title: MessageId;
+  description: string;
+  /** What the license gives, or costs. */
+  terms: ReactNode;
+  button: ReactNode;
+  testId: string;
+}
+
+/** One way to a license: what it is, its terms, and the button that asks for it. */
+function Tile({ color, icon: Icon, title, description, terms, button, testId }: TileProps) {
+  return (
+    <Card withBorder radius="md" p="md" bg={`var(--mantine-color-${color}-0)`} data-testid={testId}>
+      <Stack gap="xs" h="100%">
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon variant="light" color={color} size="lg" radius="md">
+            <Icon size={20} aria-hidden />
+          </ThemeIcon>
+          <Title order={3} fz="md">
+            <FormattedMessage id={title} />
+          </Title>
+        </Group>
+        <Text fz="sm">{description}</Text>
+        <Text fz="sm" fw={600}>
+          {terms}
+        </Text>
+        {button}
+      </Stack>
+    </Card>
+  );
 }
 
 /** Get License: the Test License tile (only when enabled) and the Purchase License tile with the server's price. */
@@ -40,52 +76,46 @@ export function GetLicenseCard({ settings, loading, error, onRetry, onRequestTes
       ) : (
         <SimpleGrid cols={{ base: 1, sm: testEnabled && purchaseEnabled ? 2 : 1 }}>
           {testEnabled && (
-            <Card withBorder radius="md" p="md" bg="var(--mantine-color-violet-0)" data-testid="test-license-tile">
-              <Stack gap="xs" h="100%">
-                <Group gap="sm" wrap="nowrap">
-                  <ThemeIcon variant="light" color="violet" size="lg" radius="md">
-                    <IconFlask size={20} aria-hidden />
-                  </ThemeIcon>
-                  <Title order={3} fz="md">
-                    <FormattedMessage id="dashboard.getLicense.test.title" />
-                  </Title>
-                </Group>
-                <Text fz="sm">{settings.test_license.description}</Text>
-                <Text fz="sm" fw={600}>
-                  <FormattedMessage
-                    id="dashboard.getLicense.test.terms"
-                    values={{ days: settings.test_license.duration_days, devices: settings.test_license.max_devices }}
-                  />
-                </Text>
+            <Tile
+              color="violet"
+              icon={IconFlask}
+              title="dashboard.getLicense.test.title"
+              description={settings.test_license.description}
+              terms={
+                <FormattedMessage
+                  id="dashboard.getLicense.test.terms"
+                  values={{ days: settings.test_license.duration_days, devices: settings.test_license.max_devices }}
+                />
+              }
+              button={
                 <Button mt="auto" variant="light" color="violet" onClick={onRequestTest}>
                   <FormattedMessage id="dashboard.getLicense.test.button" />
                 </Button>
-              </Stack>
-            </Card>
+              }
+              testId="test-license-tile"
+            />
           )}
           {purchaseEnabled && (
-            <Card withBorder radius="md" p="md" bg="var(--mantine-color-blue-0)" data-testid="purchase-tile">
-              <Stack gap="xs" h="100%">
-                <Group gap="sm" wrap="nowrap">
-                  <ThemeIcon variant="light" color="blue" size="lg" radius="md">
-                    <IconShoppingCart size={20} aria-hidden />
-                  </ThemeIcon>
-                  <Title order={3} fz="md">
-                    <FormattedMessage id="dashboard.getLicense.purchase.title" />
-                  </Title>
-                </Group>
-                <Text fz="sm">{settings.pricing.description}</Text>
-                <Text fz="sm" fw={600} data-testid="price-per-device">
+            <Tile
+              color="blue"
+              icon={IconShoppingCart}
+              title="dashboard.getLicense.purchase.title"
+              description={settings.pricing.description}
+              terms={
+                <span data-testid="price-per-device">
                   <FormattedMessage
                     id="dashboard.getLicense.purchase.price"
                     values={{ price: formatMoney(settings.pricing.price_per_device, settings.pricing.currency, intl.locale) }}
                   />
-                </Text>
+                </span>
+              }
+              button={
                 <Button mt="auto" onClick={onPurchase}>
                   <FormattedMessage id="dashboard.getLicense.purchase.button" />
                 </Button>
-              </Stack>
-            </Card>
+              }
+              testId="purchase-tile"
+            />
           )}
         </SimpleGrid>
       )}

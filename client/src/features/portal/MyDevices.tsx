@@ -1,21 +1,27 @@
-import { Badge, Button, Card, Code, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Badge, Button, Card, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconDeviceDesktopOff, IconPlugConnectedX, IconServer2 } from '@tabler/icons-react';
-import { useState } from 'react';
+import { ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-intl';
-import { getListMyDevicesQueryKey, useDeactivateMyDevice, useListMyDevices } from '../../api/generated/endpoints/devices/devices';
+import { getListMyDevicesQueryOptions, useDeactivateMyDevice } from '../../api/generated/endpoints/devices/devices';
 import { getListMyLicensesQueryKey } from '../../api/generated/endpoints/licenses/licenses';
 import type { DeviceDto } from '../../api/generated/model';
+import type { ListSpec, NoFilters } from '../../components/admin-list/list-state';
+import { EmptyState, ListPager } from '../../components/admin-list/ListFrame';
+import { useServerList } from '../../components/admin-list/use-server-list';
+import { confirmAction } from '../../components/confirm-action';
 import { SuccessAlert } from '../../components/SuccessAlert';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { PagerBar } from '../../components/PagerBar';
-import { pageRange } from '../../components/pagination';
 import { useFlash } from '../../components/use-flash';
 import { localizeServerMessage } from '../../lib/server-messages';
-import { deviceStatusColor } from './license-display';
+import { DashboardSection, listRows } from './DashboardSection';
+import { deviceStatusColor, myListParams } from './license-display';
 
-export const DEVICES_PAGE_SIZE = 20;
+/** My Devices: 20 a page, newest first; the page is in the URL as devices_page. */
+export const MY_DEVICES: ListSpec<NoFilters, 'created_at'> = {
+  defaults: { search: '', page: 1, limit: 20, sort: 'created_at', order: 'desc' },
+  sorts: ['created_at'],
+  prefix: 'devices_',
+};
 const SUCCESS_MS = 4000;
 
 function When({ value }: { value: string | null }) {
@@ -27,7 +33,7 @@ function When({ value }: { value: string | null }) {
   );
 }
 
-function Field({ label, children }: { label: React.ReactNode; children: React.ReactNode }) {
+function Field({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
     <div>
       <Text fz="xs" c="dimmed">
@@ -44,21 +50,15 @@ function Field({ label, children }: { label: React.ReactNode; children: React.Re
 export function MyDevices({ onError }: { onError: (message: string) => void }) {
   const intl = useIntl();
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
   const [success, showSuccess] = useFlash(SUCCESS_MS);
-  const list = useListMyDevices({ page, limit: DEVICES_PAGE_SIZE });
-  const devices = list.data?.data ?? [];
-  const meta = list.data?.meta;
-  const { from, to } = pageRange(meta?.page ?? 1, meta?.limit ?? DEVICES_PAGE_SIZE, meta?.total ?? 0);
+  const list = useServerList(MY_DEVICES, (state) => getListMyDevicesQueryOptions(myListParams(state)));
+  const devices = list.result.data?.data ?? [];
 
   const deactivate = useDeactivateMyDevice({
     mutation: {
       onSuccess: async () => {
         showSuccess(intl.formatMessage({ id: 'devices.messages.deactivated' }));
-        await Promise.all([
-          queryClient.invalidateQueries({ queryKey: getListMyDevicesQueryKey().slice(0, 1) }),
-          queryClient.invalidateQueries({ queryKey: getListMyLicensesQueryKey().slice(0, 1) }),
-        ]);
+        await Promise.all([list.refresh(), queryClient.invalidateQueries({ queryKey: getListMyLicensesQueryKey().slice(0, 1) })]);
       },
       onError: (error) =>
         onError(intl.formatMessage({ id: 'devices.errors.deactivate' }, { message: localizeServerMessage(intl, error.message) })),
@@ -67,116 +67,82 @@ export function MyDevices({ onError }: { onError: (message: string) => void }) {
 
   const name = (device: DeviceDto) => device.device_name || intl.formatMessage({ id: 'devices.unknown' });
   const confirmDeactivate = (device: DeviceDto) =>
-    modals.openConfirmModal({
-      title: intl.formatMessage({ id: 'devices.confirm.title' }),
+    confirmAction(intl, {
+      title: 'devices.confirm.title',
       children: (
         <Text fz="sm">
           {intl.formatMessage({ id: 'devices.confirm.text' }, { name: name(device), serverId: device.server_uid, key: device.license_key })}
         </Text>
       ),
-      labels: { confirm: intl.formatMessage({ id: 'devices.deactivate' }), cancel: intl.formatMessage({ id: 'common.cancel' }) },
-      confirmProps: { color: 'red' },
-      closeButtonProps: { 'aria-label': intl.formatMessage({ id: 'common.close' }) },
+      confirm: 'devices.deactivate',
       onConfirm: () => deactivate.mutate({ id: device.id }),
     });
 
   return (
-    <Card withBorder radius="md" p="lg" component="section" aria-labelledby="my-devices-title">
-      <Group gap="xs" mb="md">
-        <IconServer2 size={22} color="var(--mantine-color-violet-6)" aria-hidden />
-        <Title order={2} fz="xl" id="my-devices-title">
-          <FormattedMessage id="devices.title" />
-        </Title>
-      </Group>
-      {success && (
-        <SuccessAlert mb="md" onClose={() => showSuccess(null)}>
-          {success}
-        </SuccessAlert>
-      )}
-      {list.isLoading ? (
-        <Group justify="center" p="md">
-          <Loader size="sm" />
-        </Group>
-      ) : list.error ? (
-        <ErrorAlert onRetry={() => list.refetch()}>
-          {intl.formatMessage({ id: 'dashboard.errors.load' }, { message: localizeServerMessage(intl, list.error.message) })}
-        </ErrorAlert>
-      ) : devices.length === 0 ? (
-        <Stack gap={4} align="center" ta="center" p="md" data-testid="devices-empty">
-          <IconDeviceDesktopOff size={36} color="var(--mantine-color-gray-5)" aria-hidden />
-          <Text fw={600}>
-            <FormattedMessage id="devices.empty" />
-          </Text>
-          <Text fz="sm" c="dimmed">
-            <FormattedMessage id="devices.emptyHint" />
-          </Text>
-        </Stack>
-      ) : (
-        <Stack gap="sm" data-testid="devices-list">
-          {devices.map((device) => (
-            <Card key={device.id} withBorder radius="md" p="md" data-testid={`device-${device.server_uid}`}>
-              <Group justify="space-between" align="flex-start" gap="xs" mb="xs">
-                <Group gap="xs">
-                  <Title order={3} fz="md">
-                    {name(device)}
-                  </Title>
-                  <Badge color={deviceStatusColor(device.status)} variant="light">
-                    <FormattedMessage id={`devices.status.${device.status}`} />
+    <DashboardSection
+      id="my-devices"
+      icon={IconServer2}
+      title="devices.title"
+      notice={success && <SuccessAlert onClose={() => showSuccess(null)}>{success}</SuccessAlert>}
+      rows={listRows(list.result, devices.length === 0)}
+      empty={<EmptyState icon={IconDeviceDesktopOff} title="devices.empty" hint="devices.emptyHint" testId="devices-empty" />}
+    >
+      <Stack gap="sm" data-testid="devices-list">
+        {devices.map((device) => (
+          <Card key={device.id} withBorder radius="md" p="md" data-testid={`device-${device.server_uid}`}>
+            <Group justify="space-between" align="flex-start" gap="xs" mb="xs">
+              <Group gap="xs">
+                <Title order={3} fz="md">
+                  {name(device)}
+                </Title>
+                <Badge color={deviceStatusColor(device.status)} variant="light">
+                  <FormattedMessage id={`devices.status.${device.status}`} />
+                </Badge>
+                {device.is_active && (
+                  <Badge color="green" variant="dot">
+                    <FormattedMessage id="devices.currentlyActive" />
                   </Badge>
-                  {device.is_active && (
-                    <Badge color="green" variant="dot">
-                      <FormattedMessage id="devices.currentlyActive" />
-                    </Badge>
-                  )}
-                </Group>
-                {device.deactivated_at === null && (
-                  <Button
-                    size="xs"
-                    variant="subtle"
-                    color="red"
-                    leftSection={<IconPlugConnectedX size={14} />}
-                    aria-label={intl.formatMessage({ id: 'devices.deactivateAria' }, { name: name(device) })}
-                    loading={deactivate.isPending && deactivate.variables?.id === device.id}
-                    onClick={() => confirmDeactivate(device)}
-                  >
-                    <FormattedMessage id="devices.deactivate" />
-                  </Button>
                 )}
               </Group>
-              <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
-                <Field label={<FormattedMessage id="licenses.fields.key" />}>
-                  <Code fz="xs">{device.license_key}</Code>
-                </Field>
-                <Field label={<FormattedMessage id="devices.fields.activated" />}>
-                  <When value={device.activated_at} />
-                </Field>
-                <Field label={<FormattedMessage id="devices.fields.lastActive" />}>
-                  <When value={device.last_activity_at} />
-                </Field>
-                <Field label={<FormattedMessage id="devices.fields.serverId" />}>
-                  <Code fz="xs" data-testid="device-server-id">
-                    {device.server_uid}
-                  </Code>
-                </Field>
-              </SimpleGrid>
-              {device.deactivated_at && (
-                <Text fz="xs" c="dimmed" mt="xs">
-                  <FormattedMessage id="devices.deactivatedAt" values={{ when: <When value={device.deactivated_at} /> }} />
-                </Text>
+              {device.deactivated_at === null && (
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  color="red"
+                  leftSection={<IconPlugConnectedX size={14} />}
+                  aria-label={intl.formatMessage({ id: 'devices.deactivateAria' }, { name: name(device) })}
+                  loading={deactivate.isPending && deactivate.variables?.id === device.id}
+                  onClick={() => confirmDeactivate(device)}
+                >
+                  <FormattedMessage id="devices.deactivate" />
+                </Button>
               )}
-            </Card>
-          ))}
-        </Stack>
-      )}
-      {meta && (
-        <PagerBar
-          page={meta.page}
-          pages={meta.pages}
-          onPage={setPage}
-          withEdges={false}
-          summary={<FormattedMessage id="devices.showing" values={{ from, to, total: meta.total }} />}
-        />
-      )}
-    </Card>
+            </Group>
+            <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
+              <Field label={<FormattedMessage id="licenses.fields.key" />}>
+                <Code fz="xs">{device.license_key}</Code>
+              </Field>
+              <Field label={<FormattedMessage id="devices.fields.activated" />}>
+                <When value={device.activated_at} />
+              </Field>
+              <Field label={<FormattedMessage id="devices.fields.lastActive" />}>
+                <When value={device.last_activity_at} />
+              </Field>
+              <Field label={<FormattedMessage id="devices.fields.serverId" />}>
+                <Code fz="xs" data-testid="device-server-id">
+                  {device.server_uid}
+                </Code>
+              </Field>
+            </SimpleGrid>
+            {device.deactivated_at && (
+              <Text fz="xs" c="dimmed" mt="xs">
+                <FormattedMessage id="devices.deactivatedAt" values={{ when: <When value={device.deactivated_at} /> }} />
+              </Text>
+            )}
+          </Card>
+        ))}
+      </Stack>
+      <ListPager meta={list.meta} onPage={list.setPage} summary="devices.showing" withEdges={false} singlePageSummary={false} />
+    </DashboardSection>
   );
 }

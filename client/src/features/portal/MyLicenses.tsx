@@ -1,19 +1,25 @@
-import { Badge, Button, Card, Code, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { IconAlertTriangle, IconCheck, IconCircleCheck, IconCopy, IconDownload, IconKey } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconCircleCheck, IconCopy, IconDownload, IconKey, IconKeyOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
-import { downloadLicenseFile, useListMyLicenses } from '../../api/generated/endpoints/licenses/licenses';
+import { downloadLicenseFile, getListMyLicensesQueryOptions } from '../../api/generated/endpoints/licenses/licenses';
 import type { LicenseDto } from '../../api/generated/model';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { PagerBar } from '../../components/PagerBar';
-import { pageRange } from '../../components/pagination';
-import { localizeServerMessage } from '../../lib/server-messages';
+import type { ListSpec, NoFilters } from '../../components/admin-list/list-state';
+import { EmptyState, ListPager } from '../../components/admin-list/ListFrame';
+import { useServerList } from '../../components/admin-list/use-server-list';
 import { copyText, saveFile } from '../../lib/browser-actions';
-import { expiresSoon, licenseStatusColor, readyToActivate } from './license-display';
+import { expiresSoon } from '../../lib/license-expiry';
+import { localizeServerMessage } from '../../lib/server-messages';
+import { DashboardSection, listRows } from './DashboardSection';
+import { CLIENT_WARNING_DAYS, licenseStatusColor, myListParams, readyToActivate } from './license-display';
 
-/** Licenses per page of My Licenses (the test-script command offers the first page's keys). */
-export const LICENSES_PAGE_SIZE = 20;
+/** My Licenses: 20 a page, newest first; the page is in the URL as licenses_page (the test-script command offers the first page's keys). */
+export const MY_LICENSES: ListSpec<NoFilters, 'created_at'> = {
+  defaults: { search: '', page: 1, limit: 20, sort: 'created_at', order: 'desc' },
+  sorts: ['created_at'],
+  prefix: 'licenses_',
+};
 export const LICENSE_FILE_NAME = 'license.key';
 
 interface MyLicensesProps {
@@ -42,7 +48,7 @@ function LicenseCard({ license, onDownloaded, onError }: { license: LicenseDto }
       onError(intl.formatMessage({ id: 'licenses.errors.copy' }, { message: (error as Error).message }));
     }
   };
-  const soon = expiresSoon(license);
+  const soon = expiresSoon(license, CLIENT_WARNING_DAYS);
   const ready = readyToActivate(license);
 
   return (
@@ -129,56 +135,24 @@ function LicenseCard({ license, onDownloaded, onError }: { license: LicenseDto }
   );
 }
 
-/** My Licenses: every license of the signed-in client, newest first. */
+/** My Licenses: every license of the signed-in client, newest first, a page at a time. */
 export function MyLicenses({ onDownloaded, onError }: MyLicensesProps) {
-  const intl = useIntl();
-  const [page, setPage] = useState(1);
-  const list = useListMyLicenses({ page, limit: LICENSES_PAGE_SIZE });
-  const licenses = list.data?.data ?? [];
-  const meta = list.data?.meta;
-  const { from, to } = pageRange(meta?.page ?? 1, meta?.limit ?? LICENSES_PAGE_SIZE, meta?.total ?? 0);
-
+  const list = useServerList(MY_LICENSES, (state) => getListMyLicensesQueryOptions(myListParams(state)));
+  const licenses = list.result.data?.data ?? [];
   return (
-    <Card withBorder radius="md" p="lg" component="section" aria-labelledby="my-licenses-title">
-      <Group gap="xs" mb="md">
-        <IconKey size={22} color="var(--mantine-color-violet-6)" aria-hidden />
-        <Title order={2} fz="xl" id="my-licenses-title">
-          <FormattedMessage id="licenses.title" />
-        </Title>
-      </Group>
-      {list.isLoading ? (
-        <Group justify="center" p="md">
-          <Loader size="sm" />
-        </Group>
-      ) : list.error ? (
-        <ErrorAlert onRetry={() => list.refetch()}>
-          {intl.formatMessage({ id: 'dashboard.errors.load' }, { message: localizeServerMessage(intl, list.error.message) })}
-        </ErrorAlert>
-      ) : licenses.length === 0 ? (
-        <Stack gap={4} align="center" ta="center" p="md" data-testid="licenses-empty">
-          <Text fw={600}>
-            <FormattedMessage id="licenses.empty.title" />
-          </Text>
-          <Text fz="sm" c="dimmed">
-            <FormattedMessage id="licenses.empty.text" />
-          </Text>
-        </Stack>
-      ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="licenses-list">
-          {licenses.map((license) => (
-            <LicenseCard key={license.id} license={license} onDownloaded={onDownloaded} onError={onError} />
-          ))}
-        </SimpleGrid>
-      )}
-      {meta && (
-        <PagerBar
-          page={meta.page}
-          pages={meta.pages}
-          onPage={setPage}
-          withEdges={false}
-          summary={<FormattedMessage id="licenses.showing" values={{ from, to, total: meta.total }} />}
-        />
-      )}
-    </Card>
+    <DashboardSection
+      id="my-licenses"
+      icon={IconKey}
+      title="licenses.title"
+      rows={listRows(list.result, licenses.length === 0)}
+      empty={<EmptyState icon={IconKeyOff} title="licenses.empty.title" hint="licenses.empty.text" testId="licenses-empty" />}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="licenses-list">
+        {licenses.map((license) => (
+          <LicenseCard key={license.id} license={license} onDownloaded={onDownloaded} onError={onError} />
+        ))}
+      </SimpleGrid>
+      <ListPager meta={list.meta} onPage={list.setPage} summary="licenses.showing" withEdges={false} singlePageSummary={false} />
+    </DashboardSection>
   );
 }

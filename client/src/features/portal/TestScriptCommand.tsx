@@ -4,8 +4,9 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { getDownloadTestScriptUrl } from '../../api/generated/endpoints/license-server/license-server';
 import { useListMyLicenses } from '../../api/generated/endpoints/licenses/licenses';
+import { myListParams } from './license-display';
 import { copyText } from '../../lib/browser-actions';
-import { LICENSES_PAGE_SIZE } from './MyLicenses';
+import { MY_LICENSES } from './MyLicenses';
 
 /** Folder and script inside the archive (server/src/modules/license-server/test-script-archive.ts). */
 const SCRIPT_FOLDER = 'streamhub-license-test';
@@ -35,7 +36,7 @@ interface TestScriptCommandProps {
 export function TestScriptCommand({ onCopied, onError }: TestScriptCommandProps) {
   const intl = useIntl();
   // The same query as My Licenses' first page, so no second request.
-  const list = useListMyLicenses({ page: 1, limit: LICENSES_PAGE_SIZE });
+  const list = useListMyLicenses(myListParams(MY_LICENSES.defaults));
   const keys = (list.data?.data ?? []).filter((license) => license.status === 'active').map((license) => license.license_key);
   const [chosen, setChosen] = useState<string | null>(null);
   const key = chosen && keys.includes(chosen) ? chosen : (keys[0] ?? null);

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { expiresSoon, licenseStatusColor, readyToActivate } from './license-display';
+import { expiresSoon } from '../../lib/license-expiry';
+import { CLIENT_WARNING_DAYS, licenseStatusColor, readyToActivate } from './license-display';
 
-const now = new Date('2030-01-10T12:00:00Z');
-const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000).toISOString();
+const now = Date.parse('2030-01-10T12:00:00Z');
+const inDays = (days: number) => new Date(now + days * 86_400_000).toISOString();
 
 describe('license display', () => {
   it("warns 'Expires soon!' within the next 7 days, for active licenses only", () => {
-    expect(expiresSoon({ status: 'active', expires_at: inDays(6.9) }, now)).toBe(true);
-    expect(expiresSoon({ status: 'active', expires_at: inDays(7) }, now)).toBe(true);
-    expect(expiresSoon({ status: 'active', expires_at: inDays(7.1) }, now)).toBe(false);
-    expect(expiresSoon({ status: 'active', expires_at: inDays(-1) }, now)).toBe(false);
-    expect(expiresSoon({ status: 'revoked', expires_at: inDays(2) }, now)).toBe(false);
+    expect(expiresSoon({ status: 'active', expires_at: inDays(6.9) }, CLIENT_WARNING_DAYS, now)).toBe(true);
+    expect(expiresSoon({ status: 'active', expires_at: inDays(7) }, CLIENT_WARNING_DAYS, now)).toBe(true);
+    expect(expiresSoon({ status: 'active', expires_at: inDays(7.1) }, CLIENT_WARNING_DAYS, now)).toBe(false);
+    expect(expiresSoon({ status: 'active', expires_at: inDays(-1) }, CLIENT_WARNING_DAYS, now)).toBe(false);
+    expect(expiresSoon({ status: 'revoked', expires_at: inDays(2) }, CLIENT_WARNING_DAYS, now)).toBe(false);
   });
 
   it("shows 'Ready to activate' when active with a free seat", () => {

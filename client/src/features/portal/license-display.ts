@@ -1,13 +1,8 @@
 import type { DeviceStatus, LicenseDto, LicenseStatus } from '../../api/generated/model';
+import type { ListBase } from '../../components/admin-list/list-state';
 
-/** The 'Expires soon!' warning on client licenses: expiry within the next 7 days (spec section 9). */
-export const EXPIRES_SOON_DAYS = 7;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-export function expiresSoon(license: Pick<LicenseDto, 'status' | 'expires_at'>, now = new Date()): boolean {
-  const left = new Date(license.expires_at).getTime() - now.getTime();
-  return license.status === 'active' && left > 0 && left <= EXPIRES_SOON_DAYS * DAY_MS;
-}
+/** A client's license warns 'Expires soon!' 7 days ahead (spec section 9). */
+export const CLIENT_WARNING_DAYS = 7;
 
 /** 'Ready to activate': active and a seat is free. */
 export const readyToActivate = (license: Pick<LicenseDto, 'status' | 'current_activations' | 'max_activations'>) =>
@@ -17,3 +12,6 @@ export const readyToActivate = (license: Pick<LicenseDto, 'status' | 'current_ac
 export const licenseStatusColor = (status: LicenseStatus) => (status === 'active' ? 'teal' : status === 'expired' ? 'red' : 'gray');
 
 export const deviceStatusColor = (status: DeviceStatus) => (status === 'active' ? 'teal' : status === 'failed' ? 'red' : 'gray');
+
+/** What the client's own lists (licenses, devices) take: a page, its size, the direction and a search. */
+export const myListParams = ({ page, limit, order, search }: ListBase) => ({ page, limit, order, search: search || undefined });

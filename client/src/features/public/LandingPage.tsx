@@ -16,6 +16,7 @@ import {
   IconRocket,
   IconShieldCheck,
 } from '@tabler/icons-react';
+import { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
@@ -41,19 +42,58 @@ const STEPS: Array<{ title: MessageId; text: MessageId }> = [
 
 const PROTOCOLS = ['RTMP', 'SRT', 'WebRTC', 'HLS', 'MPEG-DASH', 'RTSP'];
 
-function SectionTitle({ eyebrow, title, subtitle }: { eyebrow: MessageId; title: MessageId; subtitle: MessageId }) {
+/** A titled section of the page (landing.{name}.eyebrow, .title, .subtitle), then its cards in a grid. */
+function LandingSection({
+  name,
+  alt = false,
+  size = 'lg',
+  grid,
+  children,
+  after,
+}: {
+  name: 'features' | 'demo' | 'download' | 'pricing';
+  /** The tinted background, every other section. */
+  alt?: boolean;
+  size?: 'md' | 'lg';
+  /** The grid's column classes. */
+  grid: string;
+  children: ReactNode;
+  /** Below the grid. */
+  after?: ReactNode;
+}) {
   return (
-    <Stack gap="xs" align="center" ta="center" mb={48} maw={680} mx="auto">
-      <Text tt="uppercase" fw={700} fz="xs" c="violet.6" lts={1.5}>
-        <FormattedMessage id={eyebrow} />
-      </Text>
-      <Title order={2} fz={{ base: 28, sm: 36 }}>
+    <Box component="section" id={name} className={alt ? `${classes.section} ${classes.sectionAlt}` : classes.section}>
+      <Container size={size}>
+        <Stack gap="xs" align="center" ta="center" mb={48} maw={680} mx="auto">
+          <Text tt="uppercase" fw={700} fz="xs" c="violet.6" lts={1.5}>
+            <FormattedMessage id={`landing.${name}.eyebrow`} />
+          </Text>
+          <Title order={2} fz={{ base: 28, sm: 36 }}>
+            <FormattedMessage id={`landing.${name}.title`} />
+          </Title>
+          <Text c="dimmed" fz="lg">
+            <FormattedMessage id={`landing.${name}.subtitle`} />
+          </Text>
+        </Stack>
+        <div className={`${classes.grid} ${grid}`}>{children}</div>
+        {after}
+      </Container>
+    </Box>
+  );
+}
+
+/** A card of a section: its mark (an icon, a step number), title and text. */
+function PointCard({ mark, title, text, className }: { mark: ReactNode; title: MessageId; text: MessageId; className?: string }) {
+  return (
+    <Card withBorder padding="xl" radius="lg" className={className}>
+      {mark}
+      <Title order={3} fz="lg" mt="md">
         <FormattedMessage id={title} />
       </Title>
-      <Text c="dimmed" fz="lg">
-        <FormattedMessage id={subtitle} />
+      <Text c="dimmed" mt="xs" fz="sm" lh={1.6}>
+        <FormattedMessage id={text} />
       </Text>
-    </Stack>
+    </Card>
   );
 }
 
@@ -130,51 +170,40 @@ function Hero() {
 
 function Features() {
   return (
-    <Box component="section" id="features" className={classes.section}>
-      <Container size="lg">
-        <SectionTitle eyebrow="landing.features.eyebrow" title="landing.features.title" subtitle="landing.features.subtitle" />
-        <div className={`${classes.grid} ${classes.sm2} ${classes.md3}`}>
-          {FEATURES.map(({ title, text, icon: Icon, color }) => (
-            <Card key={title} withBorder padding="xl" radius="lg" className={classes.featureCard}>
-              <ThemeIcon size={48} radius="md" variant="light" color={color}>
-                <Icon size={26} />
-              </ThemeIcon>
-              <Title order={3} fz="lg" mt="md">
-                <FormattedMessage id={title} />
-              </Title>
-              <Text c="dimmed" mt="xs" fz="sm" lh={1.6}>
-                <FormattedMessage id={text} />
-              </Text>
-            </Card>
-          ))}
-        </div>
-      </Container>
-    </Box>
+    <LandingSection name="features" grid={`${classes.sm2} ${classes.md3}`}>
+      {FEATURES.map(({ title, text, icon: Icon, color }) => (
+        <PointCard
+          key={title}
+          className={classes.featureCard}
+          mark={
+            <ThemeIcon size={48} radius="md" variant="light" color={color}>
+              <Icon size={26} />
+            </ThemeIcon>
+          }
+          title={title}
+          text={text}
+        />
+      ))}
+    </LandingSection>
   );
 }
 
 function Demo() {
   return (
-    <Box component="section" id="demo" className={`${classes.section} ${classes.sectionAlt}`}>
-      <Container size="lg">
-        <SectionTitle eyebrow="landing.demo.eyebrow" title="landing.demo.title" subtitle="landing.demo.subtitle" />
-        <div className={`${classes.grid} ${classes.md3}`}>
-          {STEPS.map(({ title, text }, index) => (
-            <Card key={title} withBorder radius="lg" padding="xl">
-              <ThemeIcon size={36} radius="xl" color="violet">
-                <Text fw={700}>{index + 1}</Text>
-              </ThemeIcon>
-              <Title order={3} fz="lg" mt="md">
-                <FormattedMessage id={title} />
-              </Title>
-              <Text c="dimmed" fz="sm" mt="xs" lh={1.6}>
-                <FormattedMessage id={text} />
-              </Text>
-            </Card>
-          ))}
-        </div>
-      </Container>
-    </Box>
+    <LandingSection name="demo" alt grid={classes.md3}>
+      {STEPS.map(({ title, text }, index) => (
+        <PointCard
+          key={title}
+          mark={
+            <ThemeIcon size={36} radius="xl" color="violet">
+              <Text fw={700}>{index + 1}</Text>
+            </ThemeIcon>
+          }
+          title={title}
+          text={text}
+        />
+      ))}
+    </LandingSection>
   );
 }
 
@@ -185,82 +214,98 @@ function Download() {
     { icon: IconBrandApple, name: 'macOS', detail: '.dmg · .pkg' },
   ];
   return (
-    <Box component="section" id="download" className={classes.section}>
-      <Container size="lg">
-        <SectionTitle eyebrow="landing.download.eyebrow" title="landing.download.title" subtitle="landing.download.subtitle" />
-        <div className={`${classes.grid} ${classes.sm3}`}>
-          {platforms.map(({ icon: Icon, name, detail }) => (
-            <Card key={name} withBorder radius="lg" padding="xl" ta="center">
-              <Icon size={40} style={{ margin: '0 auto' }} color="var(--mantine-color-violet-6)" aria-hidden />
-              <Title order={3} fz="lg" mt="sm">
-                {name}
-              </Title>
-              <Text c="dimmed" fz="sm">
-                x64 · arm64
-              </Text>
-              <Text fz="sm" mt={4}>
-                {detail}
-              </Text>
-            </Card>
-          ))}
-        </div>
+    <LandingSection
+      name="download"
+      grid={classes.sm3}
+      after={
         <Group justify="center" mt="xl">
           <Button component={Link} to={paths.register} variant="light" size="md">
             <FormattedMessage id="landing.download.cta" />
           </Button>
         </Group>
-      </Container>
-    </Box>
+      }
+    >
+      {platforms.map(({ icon: Icon, name, detail }) => (
+        <Card key={name} withBorder radius="lg" padding="xl" ta="center">
+          <Icon size={40} style={{ margin: '0 auto' }} color="var(--mantine-color-violet-6)" aria-hidden />
+          <Title order={3} fz="lg" mt="sm">
+            {name}
+          </Title>
+          <Text c="dimmed" fz="sm">
+            x64 · arm64
+          </Text>
+          <Text fz="sm" mt={4}>
+            {detail}
+          </Text>
+        </Card>
+      ))}
+    </LandingSection>
+  );
+}
+
+function Plan({ plan, cta, featured = false }: { plan: 'trial' | 'paid'; cta: MessageId; featured?: boolean }) {
+  const points = [1, 2, 3] as const;
+  return (
+    <Card
+      withBorder
+      radius="lg"
+      padding="xl"
+      style={featured ? { borderColor: 'var(--mantine-color-violet-4)', borderWidth: 2 } : undefined}
+    >
+      <Title order={3} fz="xl">
+        <FormattedMessage id={`landing.pricing.${plan}.title`} />
+      </Title>
+      <Text c="dimmed" mt="xs">
+        <FormattedMessage id={`landing.pricing.${plan}.text`} />
+      </Text>
+      <List mt="md" spacing="xs" icon={<IconCheck size={16} color="var(--mantine-color-green-6)" />}>
+        {points.map((point) => (
+          <List.Item key={point}>
+            <FormattedMessage id={`landing.pricing.${plan}.point${point}`} />
+          </List.Item>
+        ))}
+      </List>
+      <Button component={Link} to={paths.register} variant={featured ? 'filled' : 'light'} fullWidth mt="xl">
+        <FormattedMessage id={cta} />
+      </Button>
+    </Card>
   );
 }
 
 function Pricing() {
-  const trialPoints = ['landing.pricing.trial.point1', 'landing.pricing.trial.point2', 'landing.pricing.trial.point3'] as const;
-  const paidPoints = ['landing.pricing.paid.point1', 'landing.pricing.paid.point2', 'landing.pricing.paid.point3'] as const;
   return (
-    <Box component="section" id="pricing" className={`${classes.section} ${classes.sectionAlt}`}>
-      <Container size="md">
-        <SectionTitle eyebrow="landing.pricing.eyebrow" title="landing.pricing.title" subtitle="landing.pricing.subtitle" />
-        <div className={`${classes.grid} ${classes.sm2}`}>
-          <Card withBorder radius="lg" padding="xl">
-            <Title order={3} fz="xl">
-              <FormattedMessage id="landing.pricing.trial.title" />
-            </Title>
-            <Text c="dimmed" mt="xs">
-              <FormattedMessage id="landing.pricing.trial.text" />
-            </Text>
-            <List mt="md" spacing="xs" icon={<IconCheck size={16} color="var(--mantine-color-green-6)" />}>
-              {trialPoints.map((id) => (
-                <List.Item key={id}>
-                  <FormattedMessage id={id} />
-                </List.Item>
-              ))}
-            </List>
-            <Button component={Link} to={paths.register} variant="light" fullWidth mt="xl">
-              <FormattedMessage id="landing.hero.trial" />
-            </Button>
-          </Card>
-          <Card withBorder radius="lg" padding="xl" style={{ borderColor: 'var(--mantine-color-violet-4)', borderWidth: 2 }}>
-            <Title order={3} fz="xl">
-              <FormattedMessage id="landing.pricing.paid.title" />
-            </Title>
-            <Text c="dimmed" mt="xs">
-              <FormattedMessage id="landing.pricing.paid.text" />
-            </Text>
-            <List mt="md" spacing="xs" icon={<IconCheck size={16} color="var(--mantine-color-green-6)" />}>
-              {paidPoints.map((id) => (
-                <List.Item key={id}>
-                  <FormattedMessage id={id} />
-                </List.Item>
-              ))}
-            </List>
-            <Button component={Link} to={paths.register} fullWidth mt="xl">
-              <FormattedMessage id="landing.pricing.paid.cta" />
-            </Button>
-          </Card>
-        </div>
-      </Container>
-    </Box>
+    <LandingSection name="pricing" alt size="md" grid={classes.sm2}>
+      <Plan plan="trial" cta="landing.hero.trial" />
+      <Plan plan="paid" cta="landing.pricing.paid.cta" featured />
+    </LandingSection>
+  );
+}
+
+/** Documentation or support: an icon, what it is, and where to go. */
+function InfoCard({
+  id,
+  icon,
+  title,
+  text,
+  children,
+}: {
+  id: string;
+  icon: ReactNode;
+  title: MessageId;
+  text: MessageId;
+  children: ReactNode;
+}) {
+  return (
+    <Card id={id} withBorder radius="lg" padding="xl">
+      {icon}
+      <Title order={2} fz="xl" mt="md">
+        <FormattedMessage id={title} />
+      </Title>
+      <Text c="dimmed" mt="xs">
+        <FormattedMessage id={text} />
+      </Text>
+      {children}
+    </Card>
   );
 }
 
@@ -269,37 +314,37 @@ function DocsAndSupport() {
     <Box component="section" className={classes.section}>
       <Container size="lg">
         <div className={`${classes.grid} ${classes.md2}`}>
-          <Card id="documentation" withBorder radius="lg" padding="xl">
-            <ThemeIcon size={44} radius="md" variant="light">
-              <IconApi size={24} />
-            </ThemeIcon>
-            <Title order={2} fz="xl" mt="md">
-              <FormattedMessage id="landing.docs.title" />
-            </Title>
-            <Text c="dimmed" mt="xs">
-              <FormattedMessage id="landing.docs.text" />
-            </Text>
+          <InfoCard
+            id="documentation"
+            icon={
+              <ThemeIcon size={44} radius="md" variant="light">
+                <IconApi size={24} />
+              </ThemeIcon>
+            }
+            title="landing.docs.title"
+            text="landing.docs.text"
+          >
             <Anchor href="/api/docs" mt="md" display="inline-block" fw={600}>
               <FormattedMessage id="landing.docs.link" />
             </Anchor>
-          </Card>
-          <Card id="support" withBorder radius="lg" padding="xl">
-            <ThemeIcon size={44} radius="md" variant="light" color="teal">
-              <IconLifebuoy size={24} />
-            </ThemeIcon>
-            <Title order={2} fz="xl" mt="md">
-              <FormattedMessage id="landing.support.title" />
-            </Title>
-            <Text c="dimmed" mt="xs">
-              <FormattedMessage id="landing.support.text" />
-            </Text>
+          </InfoCard>
+          <InfoCard
+            id="support"
+            icon={
+              <ThemeIcon size={44} radius="md" variant="light" color="teal">
+                <IconLifebuoy size={24} />
+              </ThemeIcon>
+            }
+            title="landing.support.title"
+            text="landing.support.text"
+          >
             <Group gap={6} mt="md">
               <IconMail size={16} />
               <Anchor href="mailto:support@example.com" fw={600}>
                 support@example.com
               </Anchor>
             </Group>
-          </Card>
+          </InfoCard>
         </div>
       </Container>
     </Box>

@@ -1,5 +1,4 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { getGetSystemHealthQueryKey } from '../../../api/generated/endpoints/dashboard/dashboard';
@@ -11,10 +10,14 @@ import {
   useStartFullSync,
 } from '../../../api/generated/endpoints/license-server/license-server';
 import type { LicenseServerHealthDto } from '../../../api/generated/model';
-import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { ActionFeedbackAlerts } from '../../../components/admin-list/use-action-feedback';
+import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
+import { confirmAction } from '../../../components/confirm-action';
+import { MESSAGE_MS } from '../../../lib/admin-tables';
 
-/** How long a sync action's success message shows (admin spec: 5 s for the tables' actions). */
-const SUCCESS_MS = 5000;
+/** What a reconcile found differing between both sides. */
+const driftOf = (run: { missing_there: number; missing_here: number; different: number }) =>
+  run.missing_there + run.missing_here + run.different;
 
 /**
  * The operator's levers on the license-server sync: start a full sync, reconcile both sides, repair the drift the
@@ -24,78 +27,60 @@ const SUCCESS_MS = 5000;
 export function LicenseServerActions({ sync }: { sync: LicenseServerHealthDto }) {
   const intl = useIntl();
   const queryClient = useQueryClient();
-  const feedback = useActionFeedback({ successMs: SUCCESS_MS });
+  // The buttons wait until System Health has reloaded.
   const reload = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: getGetSystemHealthQueryKey() }),
       queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() }),
     ]);
-  const settled = { onSettled: reload };
+  const actions = useAdminActions({ successMs: MESSAGE_MS, refresh: reload });
+  const failure = 'admin.dashboard.sync.failed';
 
-  const fullSync = useStartFullSync({
-    mutation: {
-      ...settled,
-      onSuccess: () => feedback.succeed(intl.formatMessage({ id: 'admin.dashboard.sync.fullSync.started' })),
-      onError: feedback.failed('admin.dashboard.sync.failed'),
-    },
-  });
-  const reconcile = useReconcileLicenseServer({
-    mutation: {
-      ...settled,
-      onSuccess: ({ data: report }) => {
-        const run = report.reconcile;
-        const drift = run ? run.missing_there + run.missing_here + run.different : 0;
-        feedback.succeed(intl.formatMessage({ id: 'admin.dashboard.sync.reconcile.done' }, { count: drift }));
-      },
-      onError: feedback.failed('admin.dashboard.sync.failed'),
-    },
-  });
-  const repair = useRepairLicenseServerDrift({
-    mutation: {
-      ...settled,
-      onSuccess: ({ data: result }) => {
-        const run = result.reconcile;
-        feedback.succeed(
-          intl.formatMessage(
-            { id: 'admin.dashboard.sync.repair.done' },
-            {
-              pushed: result.pushed_licenses + result.pushed_versions,
-              pulled: result.pulled_licenses,
-              left: run.missing_there + run.missing_here + run.different,
-            },
-          ),
-        );
-      },
-      onError: feedback.failed('admin.dashboard.sync.failed'),
-    },
-  });
-  const retry = useRetrySyncQueue({
-    mutation: {
-      ...settled,
-      onSuccess: ({ data: result }) => feedback.succeed(intl.formatMessage({ id: 'admin.dashboard.sync.retry.done' }, { ...result })),
-      onError: feedback.failed('admin.dashboard.sync.failed'),
-    },
-  });
+  const fullSync = useStartFullSync(actions.mutation({ success: 'admin.dashboard.sync.fullSync.started', failure }));
+  const reconcile = useReconcileLicenseServer(
+    actions.mutation({
+      success: ({ data: { reconcile: run } }) =>
+        intl.formatMessage({ id: 'admin.dashboard.sync.reconcile.done' }, { count: run ? driftOf(run) : 0 }),
+      failure,
+    }),
+  );
+  const repair = useRepairLicenseServerDrift(
+    actions.mutation({
+      success: ({ data: result }) =>
+        intl.formatMessage(
+          { id: 'admin.dashboard.sync.repair.done' },
+          {
+            pushed: result.pushed_licenses + result.pushed_versions,
+            pulled: result.pulled_licenses,
+            left: driftOf(result.reconcile),
+          },
+        ),
+      failure,
+    }),
+  );
+  const retry = useRetrySyncQueue(
+    actions.mutation({
+      success: ({ data: result }) => intl.formatMessage({ id: 'admin.dashboard.sync.retry.done' }, { ...result }),
+      failure,
+    }),
+  );
 
   const busy = fullSync.isPending || reconcile.isPending || repair.isPending || retry.isPending;
   const running = sync.full_sync?.status === 'running';
   const last = sync.reconcile;
-  const drift = last?.status === 'completed' ? last.missing_there + last.missing_here + last.different : 0;
+  const drift = last?.status === 'completed' ? driftOf(last) : 0;
 
   const confirmRepair = () =>
-    modals.openConfirmModal({
-      title: intl.formatMessage({ id: 'admin.dashboard.sync.repair.title' }),
-      closeButtonProps: { 'aria-label': intl.formatMessage({ id: 'common.close' }) },
+    confirmAction(intl, {
+      title: 'admin.dashboard.sync.repair.title',
       children: (
         <Text fz="sm">
           <FormattedMessage id="admin.dashboard.sync.repair.question" values={{ count: drift, server: sync.url }} />
         </Text>
       ),
-      labels: {
-        confirm: intl.formatMessage({ id: 'admin.dashboard.sync.repair' }),
-        cancel: intl.formatMessage({ id: 'common.cancel' }),
-      },
+      confirm: 'admin.dashboard.sync.repair',
       onConfirm: () => repair.mutate(),
+      destructive: false,
     });
 
   return (
@@ -126,7 +111,7 @@ export function LicenseServerActions({ sync }: { sync: LicenseServerHealthDto })
           <FormattedMessage id="admin.dashboard.sync.retry" />
         </Button>
       </Group>
-      <ActionFeedbackAlerts feedback={feedback} />
+      <ActionFeedbackAlerts feedback={actions.feedback} />
     </Stack>
   );
 }

@@ -1,7 +1,6 @@
-import { Alert, Anchor, Button, FileInput, Group, Modal, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, FileInput, Progress, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileUpload, IconInfoCircle } from '@tabler/icons-react';
-import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import {
@@ -11,11 +10,12 @@ import {
 import { useGetSupportedVersions } from '../../../api/generated/endpoints/versions/versions';
 import type { Architecture, DistributionFileDto, OsType } from '../../../api/generated/model';
 import type { ApiError } from '../../../api/http-client';
-import { applyFieldErrors } from '../../../lib/field-errors';
 import { paths } from '../../../lib/paths';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { FormModal } from '../../../components/FormModal';
+import { useFormSubmit } from '../../../components/use-form-submit';
 import { formatAdminBytes } from '../../../i18n/format';
-import { allowedExtension, DISTRIBUTION_EXTENSIONS, warnIfLargeUpload } from '../upload-rules';
+import { allowedExtension, DISTRIBUTION_EXTENSIONS, warnIfLargeUpload } from '../../../lib/upload-rules';
 import { ARCHITECTURES, fileProblem, OS_TYPES, uploadFailure, uploadSucceeded, versionChoiceLabel } from './file-display';
 
 /** The spec's words for a refusal that is not the server's own message (admin spec section 8, Logs and files). */
@@ -46,7 +46,6 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
   // What uploads accept (types, maximum size) as the server announces it, for the hint and an early size check.
   const supported = useGetSupportedVersions({ query: { enabled: opened } });
   const upload = useUploadDistributionFile();
-  const [failure, setFailure] = useState<string | null>(null);
   const maxBytes = supported.data?.data.max_upload_bytes;
   // What the server takes; the spec's list stands in until it has loaded (or when that call fails).
   const extensions = supported.data?.data.file_extensions ?? [...DISTRIBUTION_EXTENSIONS];
@@ -77,10 +76,15 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
   const noVersions = versions.isSuccess && choices.length === 0;
   const busy = upload.isPending;
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    warnIfLargeUpload(values.file);
-    try {
+  const submit = useFormSubmit(form, {
+    failure: (error) => {
+      const reason = uploadFailure(error as ApiError);
+      return reason.kind === 'server'
+        ? intl.formatMessage({ id: 'admin.files.errors.upload' }, { message: reason.message })
+        : intl.formatMessage({ id: FAILURE_MESSAGE[reason.kind] });
+    },
+    send: async (values) => {
+      warnIfLargeUpload(values.file);
       const response = await upload.mutateAsync({
         data: {
           version_id: Number(values.version_id),
@@ -90,161 +94,124 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
           file_name: values.file_name.trim() || undefined,
         },
       });
-      if (!uploadSucceeded(response)) {
-        setFailure(
-          intl.formatMessage(
-            { id: 'admin.files.errors.upload' },
-            { message: response?.message || intl.formatMessage({ id: 'admin.files.errors.noSuccess' }) },
-          ),
-        );
-        return;
-      }
+      // An answer that does not say it worked is a failure too, in the server's words when it has any.
+      if (!uploadSucceeded(response)) throw new Error(response?.message || intl.formatMessage({ id: 'admin.files.errors.noSuccess' }));
       onUploaded(response.data);
-    } catch (error) {
-      applyFieldErrors(form, error);
-      const reason = uploadFailure(error as ApiError);
-      setFailure(
-        reason.kind === 'server'
-          ? intl.formatMessage({ id: 'admin.files.errors.upload' }, { message: reason.message })
-          : intl.formatMessage({ id: FAILURE_MESSAGE[reason.kind] }),
-      );
-    }
+    },
   });
 
   const file = form.values.file;
 
   return (
-    <Modal
+    <FormModal
       opened={opened}
-      onClose={() => {
-        if (!busy) onClose();
-      }}
+      onClose={onClose}
       size="lg"
-      closeOnClickOutside={!busy}
-      closeOnEscape={!busy}
-      withCloseButton={!busy}
-      closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}
-      title={
-        <Title order={2} fz="lg">
-          {intl.formatMessage({ id: 'admin.files.upload.title' })}
-        </Title>
-      }
+      title={intl.formatMessage({ id: 'admin.files.upload.title' })}
+      submit={submit}
+      submitLabel="admin.files.upload.submit"
+      submitIcon={<IconFileUpload size={16} />}
+      saving={busy}
+      locked={busy}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
-          {versions.error && (
-            <ErrorAlert onRetry={() => versions.refetch()}>
-              {intl.formatMessage({ id: 'admin.files.errors.versions' }, { message: versions.error.message })}
-            </ErrorAlert>
-          )}
-          {noVersions && (
-            <Alert color="yellow" variant="light" icon={<IconInfoCircle size={18} />} data-testid="files-no-versions">
-              <Text fz="sm">
-                <FormattedMessage id="admin.files.upload.noVersions" />
-              </Text>
-              <Anchor component={Link} to={paths.admin.versions} fz="sm">
-                <FormattedMessage id="admin.files.upload.toVersions" />
-              </Anchor>
-            </Alert>
-          )}
+      {versions.error && (
+        <ErrorAlert onRetry={() => versions.refetch()}>
+          {intl.formatMessage({ id: 'admin.files.errors.versions' }, { message: versions.error.message })}
+        </ErrorAlert>
+      )}
+      {noVersions && (
+        <Alert color="yellow" variant="light" icon={<IconInfoCircle size={18} />} data-testid="files-no-versions">
+          <Text fz="sm">
+            <FormattedMessage id="admin.files.upload.noVersions" />
+          </Text>
+          <Anchor component={Link} to={paths.admin.versions} fz="sm">
+            <FormattedMessage id="admin.files.upload.toVersions" />
+          </Anchor>
+        </Alert>
+      )}
 
-          <Select
-            label={intl.formatMessage({ id: 'admin.files.upload.version' })}
-            placeholder={intl.formatMessage({ id: 'admin.files.upload.versionPlaceholder' })}
-            required
-            searchable
-            disabled={versions.isLoading || noVersions || busy}
-            nothingFoundMessage={intl.formatMessage({ id: 'admin.files.upload.noVersions' })}
-            data={choices.map((choice) => ({
-              value: String(choice.id),
-              label: intl.formatMessage(
-                { id: 'admin.files.upload.versionOption' },
-                {
-                  version: versionChoiceLabel(intl, choice),
-                  date: intl.formatDate(choice.release_date, { dateStyle: 'medium', timeZone: 'UTC' }),
-                },
-              ),
-            }))}
-            allowDeselect={false}
-            comboboxProps={{ withinPortal: true }}
-            {...form.getInputProps('version_id')}
-          />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Select
-              label={intl.formatMessage({ id: 'admin.files.upload.os' })}
-              placeholder={intl.formatMessage({ id: 'admin.files.upload.osPlaceholder' })}
-              required
-              disabled={busy}
-              data={OS_TYPES.map((value) => ({ value, label: intl.formatMessage({ id: `admin.files.os.${value}` }) }))}
-              allowDeselect={false}
-              {...form.getInputProps('os_type')}
+      <Select
+        label={intl.formatMessage({ id: 'admin.files.upload.version' })}
+        placeholder={intl.formatMessage({ id: 'admin.files.upload.versionPlaceholder' })}
+        required
+        searchable
+        disabled={versions.isLoading || noVersions || busy}
+        nothingFoundMessage={intl.formatMessage({ id: 'admin.files.upload.noVersions' })}
+        data={choices.map((choice) => ({
+          value: String(choice.id),
+          label: intl.formatMessage(
+            { id: 'admin.files.upload.versionOption' },
+            {
+              version: versionChoiceLabel(intl, choice),
+              date: intl.formatDate(choice.release_date, { dateStyle: 'medium', timeZone: 'UTC' }),
+            },
+          ),
+        }))}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+        {...form.getInputProps('version_id')}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Select
+          label={intl.formatMessage({ id: 'admin.files.upload.os' })}
+          placeholder={intl.formatMessage({ id: 'admin.files.upload.osPlaceholder' })}
+          required
+          disabled={busy}
+          data={OS_TYPES.map((value) => ({ value, label: intl.formatMessage({ id: `admin.files.os.${value}` }) }))}
+          allowDeselect={false}
+          {...form.getInputProps('os_type')}
+        />
+        <Select
+          label={intl.formatMessage({ id: 'admin.files.upload.architecture' })}
+          placeholder={intl.formatMessage({ id: 'admin.files.upload.architecturePlaceholder' })}
+          required
+          disabled={busy}
+          data={ARCHITECTURES}
+          allowDeselect={false}
+          {...form.getInputProps('architecture')}
+        />
+      </SimpleGrid>
+      <FileInput
+        label={intl.formatMessage({ id: 'admin.files.upload.file' })}
+        placeholder={intl.formatMessage({ id: 'admin.files.upload.filePlaceholder' })}
+        description={intl.formatMessage(
+          { id: maxBytes ? 'admin.files.upload.hintWithSize' : 'admin.files.upload.hint' },
+          { types: extensions.join(', '), size: formatAdminBytes(maxBytes ?? 0, intl.locale) },
+        )}
+        required
+        clearable
+        disabled={busy}
+        leftSection={<IconFileUpload size={16} aria-hidden />}
+        clearButtonProps={{ 'aria-label': intl.formatMessage({ id: 'admin.files.upload.clearFile' }) }}
+        fileInputProps={{ 'aria-label': intl.formatMessage({ id: 'admin.files.upload.file' }) }}
+        {...form.getInputProps('file')}
+      />
+      {file && file.size > 0 && (
+        <Text fz="xs" c="dimmed" mt={-8} data-testid="files-selected-size">
+          <FormattedMessage id="admin.files.upload.selected" values={{ name: file.name, size: formatAdminBytes(file.size, intl.locale) }} />
+        </Text>
+      )}
+      <TextInput
+        label={intl.formatMessage({ id: 'admin.files.upload.fileName' })}
+        description={intl.formatMessage({ id: 'admin.files.upload.fileNameHint' })}
+        placeholder={file?.name}
+        autoComplete="off"
+        disabled={busy}
+        maxLength={200}
+        {...form.getInputProps('file_name')}
+      />
+
+      {busy && (
+        <Stack gap={4} data-testid="files-uploading">
+          <Text fz="sm">
+            <FormattedMessage
+              id="admin.files.upload.progress"
+              values={{ name: form.values.file_name.trim() || file?.name || '', size: formatAdminBytes(file?.size ?? 0, intl.locale) }}
             />
-            <Select
-              label={intl.formatMessage({ id: 'admin.files.upload.architecture' })}
-              placeholder={intl.formatMessage({ id: 'admin.files.upload.architecturePlaceholder' })}
-              required
-              disabled={busy}
-              data={ARCHITECTURES}
-              allowDeselect={false}
-              {...form.getInputProps('architecture')}
-            />
-          </SimpleGrid>
-          <FileInput
-            label={intl.formatMessage({ id: 'admin.files.upload.file' })}
-            placeholder={intl.formatMessage({ id: 'admin.files.upload.filePlaceholder' })}
-            description={intl.formatMessage(
-              { id: maxBytes ? 'admin.files.upload.hintWithSize' : 'admin.files.upload.hint' },
-              { types: extensions.join(', '), size: formatAdminBytes(maxBytes ?? 0, intl.locale) },
-            )}
-            required
-            clearable
-            disabled={busy}
-            leftSection={<IconFileUpload size={16} aria-hidden />}
-            clearButtonProps={{ 'aria-label': intl.formatMessage({ id: 'admin.files.upload.clearFile' }) }}
-            fileInputProps={{ 'aria-label': intl.formatMessage({ id: 'admin.files.upload.file' }) }}
-            {...form.getInputProps('file')}
-          />
-          {file && file.size > 0 && (
-            <Text fz="xs" c="dimmed" mt={-8} data-testid="files-selected-size">
-              <FormattedMessage
-                id="admin.files.upload.selected"
-                values={{ name: file.name, size: formatAdminBytes(file.size, intl.locale) }}
-              />
-            </Text>
-          )}
-          <TextInput
-            label={intl.formatMessage({ id: 'admin.files.upload.fileName' })}
-            description={intl.formatMessage({ id: 'admin.files.upload.fileNameHint' })}
-            placeholder={file?.name}
-            autoComplete="off"
-            disabled={busy}
-            maxLength={200}
-            {...form.getInputProps('file_name')}
-          />
-
-          {busy && (
-            <Stack gap={4} data-testid="files-uploading">
-              <Text fz="sm">
-                <FormattedMessage
-                  id="admin.files.upload.progress"
-                  values={{ name: form.values.file_name.trim() || file?.name || '', size: formatAdminBytes(file?.size ?? 0, intl.locale) }}
-                />
-              </Text>
-              <Progress value={100} striped animated aria-label={intl.formatMessage({ id: 'admin.files.upload.progressLabel' })} />
-            </Stack>
-          )}
-
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose} disabled={busy}>
-              <FormattedMessage id="common.cancel" />
-            </Button>
-            <Button type="submit" loading={busy} leftSection={<IconFileUpload size={16} />}>
-              <FormattedMessage id="admin.files.upload.submit" />
-            </Button>
-          </Group>
+          </Text>
+          <Progress value={100} striped animated aria-label={intl.formatMessage({ id: 'admin.files.upload.progressLabel' })} />
         </Stack>
-      </form>
-    </Modal>
+      )}
+    </FormModal>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Stack } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconFiles, IconUpload } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -15,21 +15,14 @@ import type { OsType } from '../../../api/generated/model';
 import { paths } from '../../../lib/paths';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
-import {
-  EmptyState,
-  FilterCard,
-  FilterSelect,
-  ListBody,
-  ListPager,
-  LoadError,
-  PageHeader,
-  RefreshButton,
-} from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { ListScreen } from '../../../components/admin-list/ListScreen';
+import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { SearchField } from '../../../components/SearchField';
 import { confirmDeleteFile } from './file-confirmations';
-import { FILES_LIST, listFilters, MESSAGE_MS, OS_TYPES, versionChoiceLabel } from './file-display';
+import { MESSAGE_MS } from '../../../lib/admin-tables';
+import { FILES_LIST, listFilters, OS_TYPES, versionChoiceLabel } from './file-display';
 import { FilesTable } from './FilesTable';
 import { FileStatsCards } from './FileStatsCards';
 import { FileUploadModal } from './FileUploadModal';
@@ -38,7 +31,6 @@ export default function FilesPage() {
   const intl = useIntl();
   const queryClient = useQueryClient();
   const list = useServerList(FILES_LIST, (state) => getListDistributionFilesQueryOptions({ ...listParams(state), ...listFilters(state) }));
-  const feedback = useActionFeedback({ successMs: MESSAGE_MS });
   const [uploading, setUploading] = useState(false);
   const stats = useGetDistributionFileStats();
   const versions = useListDistributionFileVersions();
@@ -58,101 +50,93 @@ export default function FilesPage() {
     void queryClient.invalidateQueries({ queryKey: getGetDistributionFileStatsQueryKey() });
     void queryClient.invalidateQueries({ queryKey: getListDistributionFileVersionsQueryKey() });
   };
-  const succeeded = (message: string) => {
-    feedback.succeed(message);
-    refresh();
-  };
-
-  const remove = useDeleteDistributionFile({
-    mutation: {
-      onSuccess: () => succeeded(intl.formatMessage({ id: 'admin.files.messages.deleted' })),
-      onError: feedback.failed('admin.files.errors.delete'),
-    },
-  });
+  const actions = useAdminActions({ successMs: MESSAGE_MS, refresh });
+  const remove = useDeleteDistributionFile(
+    actions.mutation({ success: 'admin.files.messages.deleted', failure: 'admin.files.errors.delete' }),
+  );
 
   return (
-    <Stack gap="md">
-      <PageHeader
-        back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.files.back" /> }}
-        title={<FormattedMessage id="admin.files.title" />}
-        subtitle={<FormattedMessage id="admin.files.subtitle" />}
-        actions={
-          <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
-            <FormattedMessage id="admin.files.uploadButton" />
-          </Button>
-        }
-      />
-
-      <ActionFeedbackAlerts feedback={feedback} />
-      <LoadError query={list.result} message="admin.files.errors.load" />
-      <LoadError query={stats} message="admin.files.errors.load" />
-      <LoadError query={versions} message="admin.files.errors.versions" />
-
-      <FileStatsCards stats={stats.data?.data} loading={stats.isLoading} />
-
-      <FilterCard>
-        <SearchField
-          label={intl.formatMessage({ id: 'admin.files.filters.searchLabel' })}
-          placeholder={intl.formatMessage({ id: 'admin.files.filters.search' })}
-          {...list.searchProps}
+    <ListScreen
+      header={
+        <PageHeader
+          back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.files.back" /> }}
+          title={<FormattedMessage id="admin.files.title" />}
+          subtitle={<FormattedMessage id="admin.files.subtitle" />}
+          actions={
+            <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
+              <FormattedMessage id="admin.files.uploadButton" />
+            </Button>
+          }
         />
-        <FilterSelect
-          style={{ flex: '1 1 200px' }}
-          maw={280}
-          label={intl.formatMessage({ id: 'admin.files.filters.version' })}
-          options={[
-            { value: 'all', label: intl.formatMessage({ id: 'admin.files.filters.allVersions' }) },
-            ...(choices ?? []).map((choice) => ({ value: String(choice.id), label: versionChoiceLabel(intl, choice) })),
-          ]}
-          value={state.versionId}
-          onChange={(versionId) => list.update({ versionId })}
-        />
-        <FilterSelect
-          style={{ flex: '0 1 170px' }}
-          label={intl.formatMessage({ id: 'admin.files.filters.platform' })}
-          options={[
-            { value: 'all', label: intl.formatMessage({ id: 'admin.files.filters.allPlatforms' }) },
-            ...OS_TYPES.map((value) => ({ value, label: intl.formatMessage({ id: `admin.files.os.${value}` }) })),
-          ]}
-          value={state.os}
-          onChange={(os) => list.update({ os: os as OsType | 'all' })}
-        />
-        <RefreshButton result={list.result} onClick={refresh} />
-      </FilterCard>
-
-      <ListBody
-        result={list.result}
-        isEmpty={files.length === 0}
-        loadingLabel={intl.formatMessage({ id: 'admin.files.loading' })}
-        empty={
-          <EmptyState
-            icon={IconFiles}
-            title="admin.files.empty.title"
-            hint={list.filtered ? 'admin.files.empty.filtered' : 'admin.files.empty.none'}
-            testId="files-empty"
+      }
+      feedback={actions.feedback}
+      list={list}
+      loadError="admin.files.errors.load"
+      moreLoads={[
+        { query: stats, message: 'admin.files.errors.load' },
+        { query: versions, message: 'admin.files.errors.versions' },
+      ]}
+      figures={<FileStatsCards stats={stats.data?.data} loading={stats.isLoading} />}
+      filters={
+        <>
+          <SearchField
+            label={intl.formatMessage({ id: 'admin.files.filters.searchLabel' })}
+            placeholder={intl.formatMessage({ id: 'admin.files.filters.search' })}
+            {...list.searchProps}
           />
-        }
-      >
+          <FilterSelect
+            style={{ flex: '1 1 200px' }}
+            maw={280}
+            label={intl.formatMessage({ id: 'admin.files.filters.version' })}
+            options={[
+              { value: 'all', label: intl.formatMessage({ id: 'admin.files.filters.allVersions' }) },
+              ...(choices ?? []).map((choice) => ({ value: String(choice.id), label: versionChoiceLabel(intl, choice) })),
+            ]}
+            value={state.versionId}
+            onChange={(versionId) => list.update({ versionId })}
+          />
+          <FilterSelect
+            style={{ flex: '0 1 170px' }}
+            label={intl.formatMessage({ id: 'admin.files.filters.platform' })}
+            options={[
+              { value: 'all', label: intl.formatMessage({ id: 'admin.files.filters.allPlatforms' }) },
+              ...OS_TYPES.map((value) => ({ value, label: intl.formatMessage({ id: `admin.files.os.${value}` }) })),
+            ]}
+            value={state.os}
+            onChange={(os) => list.update({ os: os as OsType | 'all' })}
+          />
+          <RefreshButton result={list.result} onClick={refresh} />
+        </>
+      }
+      isEmpty={files.length === 0}
+      loadingLabel={intl.formatMessage({ id: 'admin.files.loading' })}
+      empty={{
+        icon: IconFiles,
+        title: 'admin.files.empty.title',
+        filtered: 'admin.files.empty.filtered',
+        none: 'admin.files.empty.none',
+        testId: 'files-empty',
+      }}
+      pager={{ summary: 'admin.files.showing', testId: 'files-showing' }}
+      table={
         <FilesTable
           files={files}
           sorting={list.sorting}
           busyId={busyRowId(remove)}
           onDelete={(file) => confirmDeleteFile(intl, file, () => remove.mutate({ id: file.id }))}
         />
-      </ListBody>
-
-      <ListPager meta={list.meta} onPage={list.setPage} summary="admin.files.showing" testId="files-showing" />
-
+      }
+    >
       {uploading && (
         <FileUploadModal
           opened
           onClose={() => setUploading(false)}
           onUploaded={(file) => {
             setUploading(false);
-            succeeded(intl.formatMessage({ id: 'admin.files.messages.uploaded' }, { name: file.file_name }));
+            actions.succeeded(intl.formatMessage({ id: 'admin.files.messages.uploaded' }, { name: file.file_name }));
           }}
         />
       )}
-    </Stack>
+    </ListScreen>
   );
 }

@@ -1,12 +1,11 @@
 import { Badge, Group, Stack, Table, Text, ThemeIcon, Tooltip } from '@mantine/core';
-import { IconBrandApple, IconBrandUbuntu, IconBrandWindows, IconTrash } from '@tabler/icons-react';
+import { IconBrandApple, IconBrandUbuntu, IconBrandWindows } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { DistributionFileDto, ListDistributionFilesSort, OsType } from '../../../api/generated/model';
-import { SortHeader } from '../../../components/admin-list/ListFrame';
-import { RowAction } from '../../../components/admin-list/RowAction';
+import { Column, ListTable } from '../../../components/admin-list/ListFrame';
+import { DeleteAction } from '../../../components/admin-list/RowAction';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { formatAdminBytes } from '../../../i18n/format';
-import type { MessageId } from '../../../i18n/message-id';
 import { shortHash } from './file-display';
 
 const OS_ICONS: Record<OsType, typeof IconBrandWindows> = {
@@ -16,7 +15,7 @@ const OS_ICONS: Record<OsType, typeof IconBrandWindows> = {
 };
 const OS_COLORS: Record<OsType, string> = { windows: 'blue', linux: 'orange', macos: 'gray' };
 
-const COLUMNS: Array<{ sort: ListDistributionFilesSort; label: MessageId }> = [
+const COLUMNS: Array<Column<ListDistributionFilesSort>> = [
   { sort: 'file_name', label: 'admin.files.columns.file' },
   { sort: 'version', label: 'admin.files.columns.version' },
   { sort: 'os_type', label: 'admin.files.columns.platform' },
@@ -37,92 +36,75 @@ interface FilesTableProps {
 export function FilesTable({ files, sorting, onDelete, busyId }: FilesTableProps) {
   const intl = useIntl();
   return (
-    <Table.ScrollContainer minWidth={860}>
-      <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid="files-table">
-        <Table.Thead>
-          <Table.Tr>
-            {COLUMNS.map((column) => (
-              <SortHeader key={column.sort} sorting={sorting} column={column.sort} label={column.label} />
-            ))}
-            <Table.Th>
-              <FormattedMessage id="admin.files.columns.actions" />
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {files.map((file) => {
-            const Icon = OS_ICONS[file.os_type];
-            const os = intl.formatMessage({ id: `admin.files.os.${file.os_type}` });
-            return (
-              <Table.Tr key={file.id} data-testid={`file-row-${file.id}`}>
-                <Table.Td maw={320}>
-                  <Text fz="sm" fw={600} style={{ wordBreak: 'break-all' }} data-testid="file-name">
-                    {file.file_name}
+    <ListTable columns={[...COLUMNS, 'admin.files.columns.actions']} sorting={sorting} minWidth={860} testId="files-table">
+      {files.map((file) => {
+        const Icon = OS_ICONS[file.os_type];
+        const os = intl.formatMessage({ id: `admin.files.os.${file.os_type}` });
+        return (
+          <Table.Tr key={file.id} data-testid={`file-row-${file.id}`}>
+            <Table.Td maw={320}>
+              <Text fz="sm" fw={600} style={{ wordBreak: 'break-all' }} data-testid="file-name">
+                {file.file_name}
+              </Text>
+              <Tooltip label={file.file_hash} fz="xs" ff="monospace" multiline maw={320} style={{ wordBreak: 'break-all' }}>
+                <Text
+                  fz="xs"
+                  c="dimmed"
+                  ff="monospace"
+                  w="max-content"
+                  tabIndex={0}
+                  aria-label={intl.formatMessage({ id: 'admin.files.hashLabel' }, { hash: file.file_hash })}
+                >
+                  {shortHash(file.file_hash)}
+                </Text>
+              </Tooltip>
+            </Table.Td>
+            <Table.Td>
+              <Group gap={6} wrap="nowrap">
+                <Text fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                  <FormattedMessage id="admin.files.versionLabel" values={{ version: file.version }} />
+                </Text>
+                {Number(file.is_latest) === 1 && (
+                  <Badge size="xs" variant="light" color="green">
+                    <FormattedMessage id="admin.files.latest" />
+                  </Badge>
+                )}
+              </Group>
+            </Table.Td>
+            <Table.Td>
+              <Group gap={8} wrap="nowrap">
+                <ThemeIcon variant="light" color={OS_COLORS[file.os_type]} size={28} radius="md" aria-hidden>
+                  <Icon size={16} />
+                </ThemeIcon>
+                <Stack gap={0}>
+                  <Text fz="sm" data-testid="file-os">
+                    {os}
                   </Text>
-                  <Tooltip label={file.file_hash} fz="xs" ff="monospace" multiline maw={320} style={{ wordBreak: 'break-all' }}>
-                    <Text
-                      fz="xs"
-                      c="dimmed"
-                      ff="monospace"
-                      w="max-content"
-                      tabIndex={0}
-                      aria-label={intl.formatMessage({ id: 'admin.files.hashLabel' }, { hash: file.file_hash })}
-                    >
-                      {shortHash(file.file_hash)}
-                    </Text>
-                  </Tooltip>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <Text fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                      <FormattedMessage id="admin.files.versionLabel" values={{ version: file.version }} />
-                    </Text>
-                    {Number(file.is_latest) === 1 && (
-                      <Badge size="xs" variant="light" color="green">
-                        <FormattedMessage id="admin.files.latest" />
-                      </Badge>
-                    )}
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={8} wrap="nowrap">
-                    <ThemeIcon variant="light" color={OS_COLORS[file.os_type]} size={28} radius="md" aria-hidden>
-                      <Icon size={16} />
-                    </ThemeIcon>
-                    <Stack gap={0}>
-                      <Text fz="sm" data-testid="file-os">
-                        {os}
-                      </Text>
-                      <Text fz="xs" c="dimmed" data-testid="file-arch">
-                        {file.architecture}
-                      </Text>
-                    </Stack>
-                  </Group>
-                </Table.Td>
-                <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }} data-testid="file-size">
-                  {formatAdminBytes(file.file_size, intl.locale)}
-                </Table.Td>
-                <Table.Td fz="sm" data-testid="file-downloads">
-                  <FormattedNumber value={file.download_count} />
-                </Table.Td>
-                <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                  <FormattedDate value={file.created_at} dateStyle="medium" />
-                </Table.Td>
-                <Table.Td>
-                  <RowAction
-                    icon={IconTrash}
-                    color="red"
-                    loading={busyId === file.id}
-                    tooltip={intl.formatMessage({ id: 'common.delete' })}
-                    label={intl.formatMessage({ id: 'admin.files.actions.delete' }, { name: file.file_name })}
-                    onClick={() => onDelete(file)}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+                  <Text fz="xs" c="dimmed" data-testid="file-arch">
+                    {file.architecture}
+                  </Text>
+                </Stack>
+              </Group>
+            </Table.Td>
+            <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }} data-testid="file-size">
+              {formatAdminBytes(file.file_size, intl.locale)}
+            </Table.Td>
+            <Table.Td fz="sm" data-testid="file-downloads">
+              <FormattedNumber value={file.download_count} />
+            </Table.Td>
+            <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+              <FormattedDate value={file.created_at} dateStyle="medium" />
+            </Table.Td>
+            <Table.Td>
+              <DeleteAction
+                loading={busyId === file.id}
+                label={intl.formatMessage({ id: 'admin.files.actions.delete' }, { name: file.file_name })}
+                onClick={() => onDelete(file)}
+              />
+            </Table.Td>
+          </Table.Tr>
+        );
+      })}
+    </ListTable>
   );
 }

@@ -1,13 +1,12 @@
 import { Code, Stack, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import type { IntlShape } from 'react-intl';
 import type { DistributionFileDto } from '../../../api/generated/model';
+import { confirmAction } from '../../../components/confirm-action';
 
 /** Delete file: 'Are you sure you want to delete this file? This action cannot be undone.' (admin spec section 5). */
 export function confirmDeleteFile(intl: IntlShape, file: DistributionFileDto, onConfirm: () => void) {
-  modals.openConfirmModal({
-    title: intl.formatMessage({ id: 'admin.files.delete.title' }),
-    closeButtonProps: { 'aria-label': intl.formatMessage({ id: 'common.close' }) },
+  confirmAction(intl, {
+    title: 'admin.files.delete.title',
     children: (
       <Stack gap="sm" data-testid="file-delete-confirmation">
         <Text fz="sm">{intl.formatMessage({ id: 'admin.files.delete.question' })}</Text>
@@ -26,11 +25,7 @@ export function confirmDeleteFile(intl: IntlShape, file: DistributionFileDto, on
         </Text>
       </Stack>
     ),
-    labels: {
-      confirm: intl.formatMessage({ id: 'admin.files.delete.confirm' }),
-      cancel: intl.formatMessage({ id: 'common.cancel' }),
-    },
-    confirmProps: { color: 'red.9' },
+    confirm: 'admin.files.delete.confirm',
     onConfirm,
   });
 }

@@ -7,13 +7,10 @@ import {
 } from '../../../api/generated/model';
 import type { ListSpec } from '../../../components/admin-list/list-state';
 import type { Sorting } from '../../../components/pagination';
+import { PAGE_SIZE } from '../../../lib/admin-tables';
 
-/** Files table: 25 rows (the server's default page), newest first (admin spec section 9). */
-export const PAGE_SIZE = 25;
+/** Files table: newest first (admin spec section 9). */
 export const DEFAULT_SORT: Sorting<ListDistributionFilesSort> = { sort: 'created_at', order: 'desc' };
-
-/** Success messages clear after 5 s, like the other admin tables. */
-export const MESSAGE_MS = 5000;
 
 /** The spec's order of platforms and architectures. */
 export const OS_TYPES: OsType[] = ['windows', 'linux', 'macos'];

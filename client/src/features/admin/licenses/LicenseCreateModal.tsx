@@ -1,15 +1,14 @@
-import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Button, NumberInput, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconWand } from '@tabler/icons-react';
-import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useCreateAdminLicense, useGenerateLicenseKey, useListAvailableVersions } from '../../../api/generated/endpoints/licenses/licenses';
 import type { AdminLicenseDto } from '../../../api/generated/model';
-import { applyFieldErrors } from '../../../lib/field-errors';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { FormModal } from '../../../components/FormModal';
+import { useFormSubmit } from '../../../components/use-form-submit';
+import { emailError } from '../../../lib/email';
 import { maxActivationsOf } from './license-display';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface FormValues {
   product_name: string | null;
@@ -37,36 +36,19 @@ export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreate
   const products = useListAvailableVersions({ query: { enabled: opened } });
   const create = useCreateAdminLicense();
   const generate = useGenerateLicenseKey();
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<FormValues>({
     initialValues: { product_name: null, user_email: '', expires_at: '', max_activations: 1, license_key: '' },
     validate: {
       product_name: (value) => (value ? null : intl.formatMessage({ id: 'adminLicenses.form.productRequired' })),
-      user_email: (value) =>
-        !value.trim()
-          ? intl.formatMessage({ id: 'adminLicenses.form.emailRequired' })
-          : !EMAIL.test(value.trim())
-            ? intl.formatMessage({ id: 'register.errors.email' })
-            : null,
+      user_email: (value) => emailError(intl, value, 'adminLicenses.form.emailRequired'),
       expires_at: (value) => (value ? null : intl.formatMessage({ id: 'adminLicenses.form.expiresRequired' })),
       max_activations: (value) => (maxActivationsOf(value) < 1 ? intl.formatMessage({ id: 'adminLicenses.form.maxActivationsMin' }) : null),
     },
   });
 
-  const generateKey = async () => {
-    setFailure(null);
-    try {
-      const response = await generate.mutateAsync();
-      form.setFieldValue('license_key', response.data.license_key);
-      form.clearFieldError('license_key');
-    } catch (error) {
-      setFailure(intl.formatMessage({ id: 'adminLicenses.errors.generate' }, { message: (error as Error).message }));
-    }
-  };
-
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const submit = useFormSubmit(form, {
+    failure: 'adminLicenses.errors.create',
+    send: async (values) => {
       const response = await create.mutateAsync({
         data: {
           product_name: values.product_name ?? '',
@@ -77,97 +59,83 @@ export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreate
         },
       });
       onCreated(response.data);
-    } catch (error) {
-      applyFieldErrors(form, error);
-      setFailure(intl.formatMessage({ id: 'adminLicenses.errors.create' }, { message: (error as Error).message }));
-    }
+    },
   });
 
+  const generateKey = async () => {
+    submit.dismiss();
+    try {
+      const response = await generate.mutateAsync();
+      form.setFieldValue('license_key', response.data.license_key);
+      form.clearFieldError('license_key');
+    } catch (error) {
+      submit.fail(intl.formatMessage({ id: 'adminLicenses.errors.generate' }, { message: (error as Error).message }));
+    }
+  };
+
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={onClose}
       size="lg"
-      closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}
-      title={
-        <Title order={2} fz="lg">
-          {intl.formatMessage({ id: 'adminLicenses.form.title' })}
-        </Title>
-      }
+      title={intl.formatMessage({ id: 'adminLicenses.form.title' })}
+      submit={submit}
+      submitLabel="adminLicenses.form.submit"
+      saving={create.isPending}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
-          {products.error && (
-            <ErrorAlert onRetry={() => products.refetch()}>
-              {intl.formatMessage({ id: 'adminLicenses.errors.products' }, { message: products.error.message })}
-            </ErrorAlert>
-          )}
-          <Select
-            label={intl.formatMessage({ id: 'adminLicenses.form.product' })}
-            placeholder={intl.formatMessage({ id: 'adminLicenses.form.productPlaceholder' })}
-            required
-            data={products.data?.data.products ?? []}
-            disabled={products.isLoading}
-            allowDeselect={false}
-            {...form.getInputProps('product_name')}
-          />
-          <TextInput
-            label={intl.formatMessage({ id: 'adminLicenses.form.email' })}
-            type="email"
-            required
-            autoComplete="off"
-            {...form.getInputProps('user_email')}
-          />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label={intl.formatMessage({ id: 'adminLicenses.form.expires' })}
-              type="date"
-              required
-              min={today()}
-              {...form.getInputProps('expires_at')}
-            />
-            <NumberInput
-              label={intl.formatMessage({ id: 'adminLicenses.form.maxActivations' })}
-              min={1}
-              max={10000}
-              allowDecimal={false}
-              allowNegative={false}
-              {...form.getInputProps('max_activations')}
-            />
-          </SimpleGrid>
-          <TextInput
-            label={intl.formatMessage({ id: 'adminLicenses.form.key' })}
-            description={intl.formatMessage({ id: 'adminLicenses.form.keyHint' })}
-            placeholder="SH-XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-            autoComplete="off"
-            rightSectionWidth={118}
-            rightSectionPointerEvents="all"
-            rightSection={
-              <Button
-                size="compact-sm"
-                variant="light"
-                leftSection={<IconWand size={14} />}
-                loading={generate.isPending}
-                onClick={generateKey}
-              >
-                <FormattedMessage id="adminLicenses.form.generate" />
-              </Button>
-            }
-            {...form.getInputProps('license_key')}
-          />
-
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              <FormattedMessage id="common.cancel" />
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              <FormattedMessage id="adminLicenses.form.submit" />
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      {products.error && (
+        <ErrorAlert onRetry={() => products.refetch()}>
+          {intl.formatMessage({ id: 'adminLicenses.errors.products' }, { message: products.error.message })}
+        </ErrorAlert>
+      )}
+      <Select
+        label={intl.formatMessage({ id: 'adminLicenses.form.product' })}
+        placeholder={intl.formatMessage({ id: 'adminLicenses.form.productPlaceholder' })}
+        required
+        data={products.data?.data.products ?? []}
+        disabled={products.isLoading}
+        allowDeselect={false}
+        {...form.getInputProps('product_name')}
+      />
+      <TextInput
+        label={intl.formatMessage({ id: 'adminLicenses.form.email' })}
+        type="email"
+        required
+        autoComplete="off"
+        {...form.getInputProps('user_email')}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label={intl.formatMessage({ id: 'adminLicenses.form.expires' })}
+          type="date"
+          required
+          min={today()}
+          {...form.getInputProps('expires_at')}
+        />
+        <NumberInput
+          label={intl.formatMessage({ id: 'adminLicenses.form.maxActivations' })}
+          min={1}
+          max={10000}
+          allowDecimal={false}
+          allowNegative={false}
+          {...form.getInputProps('max_activations')}
+        />
+      </SimpleGrid>
+      <TextInput
+        label={intl.formatMessage({ id: 'adminLicenses.form.key' })}
+        description={intl.formatMessage({ id: 'adminLicenses.form.keyHint' })}
+        placeholder="SH-XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        autoComplete="off"
+        rightSectionWidth={118}
+        rightSectionPointerEvents="all"
+        rightSection={
+          <Button size="compact-sm" variant="light" leftSection={<IconWand size={14} />} loading={generate.isPending} onClick={generateKey}>
+            <FormattedMessage id="adminLicenses.form.generate" />
+          </Button>
+        }
+        {...form.getInputProps('license_key')}
+      />
+    </FormModal>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Stack } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconKey, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -21,26 +21,19 @@ import type { AdminLicenseDto, LicenseStatus } from '../../../api/generated/mode
 import { paths } from '../../../lib/paths';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
-import {
-  EmptyState,
-  FilterCard,
-  FilterSelect,
-  ListBody,
-  ListPager,
-  LoadError,
-  PageHeader,
-  RefreshButton,
-} from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { ListScreen } from '../../../components/admin-list/ListScreen';
+import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { ExportMenu } from '../../../components/admin-list/ExportMenu';
 import { SearchField } from '../../../components/SearchField';
 import { confirmDeleteLicense, confirmRevokeLicense } from './license-confirmations';
-import { DELETE_MESSAGE_MS, exportFileName, LICENSES_LIST, MESSAGE_MS, STATUSES, statusFilter } from './license-display';
+import { MESSAGE_MS } from '../../../lib/admin-tables';
+import { DELETE_MESSAGE_MS, exportFileName, LICENSES_LIST, STATUSES, statusFilter } from './license-display';
 import { LicenseCreateModal } from './LicenseCreateModal';
 import { LicensesTable } from './LicensesTable';
 import { LicenseStatsCards } from './LicenseStatsCards';
-import { LastSync, LicenseServerLine, SyncButton } from '../sync-controls';
+import { LastSync, LicenseServerLine, SyncButton } from '../../../components/license-server/sync-controls';
 
 export default function LicensesPage() {
   const intl = useIntl();
@@ -48,7 +41,6 @@ export default function LicensesPage() {
   const list = useServerList(LICENSES_LIST, (state) =>
     getListAdminLicensesQueryOptions({ ...listParams(state), status: statusFilter(state.status) }),
   );
-  const feedback = useActionFeedback({ successMs: MESSAGE_MS });
   const [creating, setCreating] = useState(false);
   const stats = useGetLicenseStats();
   const licenses = list.result.data?.data ?? [];
@@ -58,139 +50,128 @@ export default function LicensesPage() {
     void queryClient.invalidateQueries({ queryKey: getGetLicenseStatsQueryKey() });
     void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
   };
-  const succeeded = (message: string, ms?: number) => {
-    feedback.succeed(message, ms);
-    refresh();
-  };
+  const actions = useAdminActions({ successMs: MESSAGE_MS, refresh });
 
-  const revoke = useRevokeLicense({
-    mutation: {
-      onSuccess: () => succeeded(intl.formatMessage({ id: 'adminLicenses.messages.revoked' })),
-      onError: feedback.failed('adminLicenses.errors.revoke', 'adminLicenses.errors.revokeFallback'),
-    },
-  });
-  const activate = useActivateLicense({
-    mutation: {
-      onSuccess: () => succeeded(intl.formatMessage({ id: 'adminLicenses.messages.activated' })),
-      onError: feedback.failed('adminLicenses.errors.activate'),
-    },
-  });
-  const remove = useDeleteAdminLicense({
-    mutation: {
-      onSuccess: ({ data }) =>
-        succeeded(
-          intl.formatMessage(
-            { id: 'adminLicenses.messages.deleted' },
-            {
-              server: intl.formatMessage({
-                id: data.server_revocation_success
-                  ? 'adminLicenses.messages.deletedOnServer'
-                  : 'adminLicenses.messages.deletedServerWarning',
-              }),
-              count: data.deactivated_installations,
-            },
-          ),
-          DELETE_MESSAGE_MS,
+  const revoke = useRevokeLicense(
+    actions.mutation({
+      success: 'adminLicenses.messages.revoked',
+      failure: 'adminLicenses.errors.revoke',
+      fallback: 'adminLicenses.errors.revokeFallback',
+    }),
+  );
+  const activate = useActivateLicense(
+    actions.mutation({ success: 'adminLicenses.messages.activated', failure: 'adminLicenses.errors.activate' }),
+  );
+  const remove = useDeleteAdminLicense(
+    actions.mutation({
+      success: ({ data }) =>
+        intl.formatMessage(
+          { id: 'adminLicenses.messages.deleted' },
+          {
+            server: intl.formatMessage({
+              id: data.server_revocation_success ? 'adminLicenses.messages.deletedOnServer' : 'adminLicenses.messages.deletedServerWarning',
+            }),
+            count: data.deactivated_installations,
+          },
         ),
-      onError: feedback.failed('adminLicenses.errors.delete', 'adminLicenses.errors.deleteFallback'),
-    },
-  });
+      successMs: DELETE_MESSAGE_MS,
+      failure: 'adminLicenses.errors.delete',
+      fallback: 'adminLicenses.errors.deleteFallback',
+    }),
+  );
 
-  const sync = useSyncLicenses({
-    mutation: {
-      onSuccess: ({ data }) =>
-        succeeded(intl.formatMessage({ id: 'adminLicenses.sync.completed' }, { created: data.synced_new, updated: data.updated_existing })),
-      onError: (error) => {
-        feedback.failed('adminLicenses.sync.failed')(error);
-        void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
-      },
-    },
-  });
+  const sync = useSyncLicenses(
+    actions.mutation({
+      success: ({ data }) =>
+        intl.formatMessage({ id: 'adminLicenses.sync.completed' }, { created: data.synced_new, updated: data.updated_existing }),
+      failure: 'adminLicenses.sync.failed',
+    }),
+  );
   const server = useGetLicenseServerStatus();
   const lastSync = server.data?.data.licenses_synced_at ?? null;
 
   const copyKey = async (license: AdminLicenseDto) => {
     try {
       await navigator.clipboard.writeText(license.license_key);
-      succeeded(intl.formatMessage({ id: 'adminLicenses.messages.copied' }, { key: license.license_key }));
+      actions.succeeded(intl.formatMessage({ id: 'adminLicenses.messages.copied' }, { key: license.license_key }));
     } catch (error) {
-      feedback.failed('adminLicenses.errors.copy')(error instanceof Error ? error : new Error(String(error)));
+      actions.feedback.failed('adminLicenses.errors.copy')(error instanceof Error ? error : new Error(String(error)));
     }
   };
 
   return (
-    <Stack gap="md">
-      <PageHeader
-        back={{ to: paths.admin.dashboard, label: <FormattedMessage id="adminLicenses.back" /> }}
-        title={<FormattedMessage id="adminLicenses.title" />}
-        subtitle={<FormattedMessage id="adminLicenses.subtitle" />}
-        actions={
-          <>
-            <SyncButton
-              label="adminLicenses.sync.button"
-              lastSync={lastSync}
-              known={!!server.data}
-              loading={sync.isPending}
-              onClick={() => sync.mutate()}
-            />
-            <ExportMenu
-              labels={{ button: 'adminLicenses.export.button', csv: 'adminLicenses.export.csv', json: 'adminLicenses.export.json' }}
-              formats={['csv', 'json']}
-              fetch={(format) =>
-                exportLicenses({ format, search: list.state.search || undefined, status: statusFilter(list.state.status) })
-              }
-              fileName={exportFileName}
-              onError={feedback.failed('adminLicenses.errors.export')}
-            />
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-              <FormattedMessage id="adminLicenses.create" />
-            </Button>
-          </>
-        }
-      />
-
-      <Group gap="lg" wrap="wrap" data-testid="licenses-sync-status">
-        <LicenseServerLine status={server.data?.data} syncing={sync.isPending} />
-        {server.data && <LastSync lastSync={lastSync} testId="licenses-last-sync" />}
-      </Group>
-
-      <ActionFeedbackAlerts feedback={feedback} />
-      <LoadError query={list.result} message="adminLicenses.errors.load" />
-      <LoadError query={stats} message="adminLicenses.errors.stats" />
-
-      <LicenseStatsCards stats={stats.data?.data} loading={stats.isLoading} />
-
-      <FilterCard>
-        <SearchField
-          label={intl.formatMessage({ id: 'adminLicenses.searchLabel' })}
-          placeholder={intl.formatMessage({ id: 'adminLicenses.search' })}
-          {...list.searchProps}
+    <ListScreen
+      header={
+        <PageHeader
+          back={{ to: paths.admin.dashboard, label: <FormattedMessage id="adminLicenses.back" /> }}
+          title={<FormattedMessage id="adminLicenses.title" />}
+          subtitle={<FormattedMessage id="adminLicenses.subtitle" />}
+          actions={
+            <>
+              <SyncButton
+                label="adminLicenses.sync.button"
+                lastSync={lastSync}
+                known={!!server.data}
+                loading={sync.isPending}
+                onClick={() => sync.mutate()}
+              />
+              <ExportMenu
+                labels={{ button: 'adminLicenses.export.button', csv: 'adminLicenses.export.csv', json: 'adminLicenses.export.json' }}
+                formats={['csv', 'json']}
+                fetch={(format) =>
+                  exportLicenses({ format, search: list.state.search || undefined, status: statusFilter(list.state.status) })
+                }
+                fileName={exportFileName}
+                onError={actions.feedback.failed('adminLicenses.errors.export')}
+              />
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+                <FormattedMessage id="adminLicenses.create" />
+              </Button>
+            </>
+          }
         />
-        <FilterSelect
-          w={170}
-          label={intl.formatMessage({ id: 'adminLicenses.filters.status' })}
-          options={[
-            { value: 'all', label: intl.formatMessage({ id: 'adminLicenses.filters.allStatuses' }) },
-            ...STATUSES.map((value) => ({ value, label: intl.formatMessage({ id: `adminLicenses.status.${value}` }) })),
-          ]}
-          value={list.state.status}
-          onChange={(value) => list.update({ status: value as LicenseStatus | 'all' })}
-        />
-        <RefreshButton result={list.result} onClick={refresh} />
-      </FilterCard>
-
-      <ListBody
-        result={list.result}
-        isEmpty={licenses.length === 0}
-        empty={
-          <EmptyState
-            icon={IconKey}
-            title="adminLicenses.empty.title"
-            hint={list.filtered ? 'adminLicenses.empty.filtered' : 'adminLicenses.empty.none'}
-            testId="licenses-empty"
+      }
+      status={
+        <Group gap="lg" wrap="wrap" data-testid="licenses-sync-status">
+          <LicenseServerLine status={server.data?.data} syncing={sync.isPending} />
+          {server.data && <LastSync lastSync={lastSync} testId="licenses-last-sync" />}
+        </Group>
+      }
+      feedback={actions.feedback}
+      list={list}
+      loadError="adminLicenses.errors.load"
+      moreLoads={[{ query: stats, message: 'adminLicenses.errors.stats' }]}
+      figures={<LicenseStatsCards stats={stats.data?.data} loading={stats.isLoading} />}
+      filters={
+        <>
+          <SearchField
+            label={intl.formatMessage({ id: 'adminLicenses.searchLabel' })}
+            placeholder={intl.formatMessage({ id: 'adminLicenses.search' })}
+            {...list.searchProps}
           />
-        }
-      >
+          <FilterSelect
+            w={170}
+            label={intl.formatMessage({ id: 'adminLicenses.filters.status' })}
+            options={[
+              { value: 'all', label: intl.formatMessage({ id: 'adminLicenses.filters.allStatuses' }) },
+              ...STATUSES.map((value) => ({ value, label: intl.formatMessage({ id: `adminLicenses.status.${value}` }) })),
+            ]}
+            value={list.state.status}
+            onChange={(value) => list.update({ status: value as LicenseStatus | 'all' })}
+          />
+          <RefreshButton result={list.result} onClick={refresh} />
+        </>
+      }
+      isEmpty={licenses.length === 0}
+      empty={{
+        icon: IconKey,
+        title: 'adminLicenses.empty.title',
+        filtered: 'adminLicenses.empty.filtered',
+        none: 'adminLicenses.empty.none',
+        testId: 'licenses-empty',
+      }}
+      pager={{ summary: 'adminLicenses.showing', testId: 'licenses-showing' }}
+      table={
         <LicensesTable
           licenses={licenses}
           sorting={list.sorting}
@@ -200,20 +181,18 @@ export default function LicensesPage() {
           onCopy={copyKey}
           onDelete={(license) => confirmDeleteLicense(intl, license, () => remove.mutate({ id: license.id }))}
         />
-      </ListBody>
-
-      <ListPager meta={list.meta} onPage={list.setPage} summary="adminLicenses.showing" testId="licenses-showing" />
-
+      }
+    >
       {creating && (
         <LicenseCreateModal
           opened
           onClose={() => setCreating(false)}
           onCreated={(license) => {
             setCreating(false);
-            succeeded(intl.formatMessage({ id: 'adminLicenses.messages.created' }, { key: license.license_key }));
+            actions.succeeded(intl.formatMessage({ id: 'adminLicenses.messages.created' }, { key: license.license_key }));
           }}
         />
       )}
-    </Stack>
+    </ListScreen>
   );
 }

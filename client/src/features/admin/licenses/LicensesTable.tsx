@@ -1,12 +1,12 @@
 import { Badge, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { IconBan, IconCopy, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import { IconBan, IconCopy, IconPlayerPlay } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { AdminLicenseDto, ListAdminLicensesSort } from '../../../api/generated/model';
-import { SortHeader } from '../../../components/admin-list/ListFrame';
-import { RowAction, RowActions } from '../../../components/admin-list/RowAction';
+import { ListTable } from '../../../components/admin-list/ListFrame';
+import { DeleteAction, RowAction, RowActions } from '../../../components/admin-list/RowAction';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
-import type { MessageId } from '../../../i18n/message-id';
-import { activationColor, activationPercent, expiresSoon, isSynced, STATUS_COLORS, statusAction } from './license-display';
+import { expiresSoon } from '../../../lib/license-expiry';
+import { activationColor, ADMIN_WARNING_DAYS, activationPercent, isSynced, STATUS_COLORS, statusAction } from './license-display';
 
 export interface LicenseActions {
   onRevoke: (license: AdminLicenseDto) => void;
@@ -21,12 +21,6 @@ interface LicensesTableProps extends LicenseActions {
   /** The license whose action is under way: its buttons wait. */
   busyId: number | null;
 }
-
-const SORTABLE: Record<'key' | 'expires' | 'created', { sort: ListAdminLicensesSort; label: MessageId }> = {
-  key: { sort: 'license_key', label: 'adminLicenses.columns.key' },
-  expires: { sort: 'expires_at', label: 'adminLicenses.columns.expires' },
-  created: { sort: 'created_at', label: 'adminLicenses.columns.created' },
-};
 
 function Activations({ license }: { license: AdminLicenseDto }) {
   const intl = useIntl();
@@ -50,141 +44,122 @@ function Activations({ license }: { license: AdminLicenseDto }) {
 /** The License Management table: key, product and user, status, activations, dates, sync state and actions. */
 export function LicensesTable({ licenses, sorting, busyId, onRevoke, onActivate, onCopy, onDelete }: LicensesTableProps) {
   const intl = useIntl();
-  const sortable = (column: keyof typeof SORTABLE) => (
-    <SortHeader sorting={sorting} column={SORTABLE[column].sort} label={SORTABLE[column].label} />
-  );
-
   return (
-    <Table.ScrollContainer minWidth={980}>
-      <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid="licenses-table">
-        <Table.Thead>
-          <Table.Tr>
-            {sortable('key')}
-            <Table.Th>
-              <FormattedMessage id="adminLicenses.columns.productUser" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="adminLicenses.columns.status" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="adminLicenses.columns.activations" />
-            </Table.Th>
-            {sortable('expires')}
-            {sortable('created')}
-            <Table.Th>
-              <FormattedMessage id="adminLicenses.columns.sync" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="adminLicenses.columns.actions" />
-            </Table.Th>
+    <ListTable
+      columns={[
+        { sort: 'license_key', label: 'adminLicenses.columns.key' },
+        'adminLicenses.columns.productUser',
+        'adminLicenses.columns.status',
+        'adminLicenses.columns.activations',
+        { sort: 'expires_at', label: 'adminLicenses.columns.expires' },
+        { sort: 'created_at', label: 'adminLicenses.columns.created' },
+        'adminLicenses.columns.sync',
+        'adminLicenses.columns.actions',
+      ]}
+      sorting={sorting}
+      minWidth={980}
+      testId="licenses-table"
+    >
+      {licenses.map((license) => {
+        const key = license.license_key;
+        const busy = busyId === license.id;
+        const action = statusAction(license.status);
+        return (
+          <Table.Tr key={license.id} data-testid={`license-row-${key}`}>
+            <Table.Td>
+              <Text ff="monospace" fz="xs" style={{ whiteSpace: 'nowrap' }}>
+                {key}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Text fz="sm" fw={600}>
+                {license.product_name}
+              </Text>
+              <Text fz="xs" c="dimmed">
+                {license.user_email}
+              </Text>
+              {license.is_trial && (
+                <Badge size="xs" variant="light" color="blue" mt={4}>
+                  <FormattedMessage id="adminLicenses.trial" />
+                </Badge>
+              )}
+            </Table.Td>
+            <Table.Td>
+              <Stack gap={4} align="flex-start">
+                <Badge color={STATUS_COLORS[license.status]} variant="dot" w="max-content" data-testid="license-status">
+                  <FormattedMessage id={`adminLicenses.status.${license.status}`} />
+                </Badge>
+                {expiresSoon(license, ADMIN_WARNING_DAYS) && (
+                  <Text fz="xs" c="red.9" fw={600}>
+                    <FormattedMessage id="adminLicenses.expiresSoon" />
+                  </Text>
+                )}
+              </Stack>
+            </Table.Td>
+            <Table.Td>
+              <Activations license={license} />
+            </Table.Td>
+            <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+              <FormattedDate value={license.expires_at} dateStyle="medium" />
+            </Table.Td>
+            <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
+              <FormattedDate value={license.created_at} dateStyle="medium" />
+            </Table.Td>
+            <Table.Td>
+              {isSynced(license) ? (
+                <Tooltip
+                  label={intl.formatMessage(
+                    { id: 'adminLicenses.sync.syncedAt' },
+                    { time: intl.formatDate(license.synced_at!, { dateStyle: 'medium', timeStyle: 'short' }) },
+                  )}
+                >
+                  <Badge color="green" variant="dot" w="max-content" tabIndex={0}>
+                    <FormattedMessage id="adminLicenses.sync.synced" />
+                  </Badge>
+                </Tooltip>
+              ) : (
+                <Badge color="yellow" variant="dot" w="max-content">
+                  <FormattedMessage id="adminLicenses.sync.pending" />
+                </Badge>
+              )}
+            </Table.Td>
+            <Table.Td>
+              <RowActions>
+                {action === 'activate' ? (
+                  <RowAction
+                    icon={IconPlayerPlay}
+                    color="green"
+                    loading={busy}
+                    tooltip={intl.formatMessage({ id: 'adminLicenses.actions.activateShort' })}
+                    label={intl.formatMessage({ id: 'adminLicenses.actions.activate' }, { key })}
+                    onClick={() => onActivate(license)}
+                  />
+                ) : (
+                  <RowAction
+                    icon={IconBan}
+                    color="orange"
+                    loading={busy}
+                    tooltip={intl.formatMessage({ id: 'adminLicenses.actions.revokeShort' })}
+                    label={intl.formatMessage({ id: 'adminLicenses.actions.revoke' }, { key })}
+                    onClick={() => onRevoke(license)}
+                  />
+                )}
+                <RowAction
+                  icon={IconCopy}
+                  tooltip={intl.formatMessage({ id: 'adminLicenses.actions.copyShort' })}
+                  label={intl.formatMessage({ id: 'adminLicenses.actions.copy' }, { key })}
+                  onClick={() => onCopy(license)}
+                />
+                <DeleteAction
+                  disabled={busy}
+                  label={intl.formatMessage({ id: 'adminLicenses.actions.delete' }, { key })}
+                  onClick={() => onDelete(license)}
+                />
+              </RowActions>
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {licenses.map((license) => {
-            const key = license.license_key;
-            const busy = busyId === license.id;
-            const action = statusAction(license.status);
-            return (
-              <Table.Tr key={license.id} data-testid={`license-row-${key}`}>
-                <Table.Td>
-                  <Text ff="monospace" fz="xs" style={{ whiteSpace: 'nowrap' }}>
-                    {key}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text fz="sm" fw={600}>
-                    {license.product_name}
-                  </Text>
-                  <Text fz="xs" c="dimmed">
-                    {license.user_email}
-                  </Text>
-                  {license.is_trial && (
-                    <Badge size="xs" variant="light" color="blue" mt={4}>
-                      <FormattedMessage id="adminLicenses.trial" />
-                    </Badge>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Stack gap={4} align="flex-start">
-                    <Badge color={STATUS_COLORS[license.status]} variant="dot" w="max-content" data-testid="license-status">
-                      <FormattedMessage id={`adminLicenses.status.${license.status}`} />
-                    </Badge>
-                    {expiresSoon(license) && (
-                      <Text fz="xs" c="red.9" fw={600}>
-                        <FormattedMessage id="adminLicenses.expiresSoon" />
-                      </Text>
-                    )}
-                  </Stack>
-                </Table.Td>
-                <Table.Td>
-                  <Activations license={license} />
-                </Table.Td>
-                <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                  <FormattedDate value={license.expires_at} dateStyle="medium" />
-                </Table.Td>
-                <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                  <FormattedDate value={license.created_at} dateStyle="medium" />
-                </Table.Td>
-                <Table.Td>
-                  {isSynced(license) ? (
-                    <Tooltip
-                      label={intl.formatMessage(
-                        { id: 'adminLicenses.sync.syncedAt' },
-                        { time: intl.formatDate(license.synced_at!, { dateStyle: 'medium', timeStyle: 'short' }) },
-                      )}
-                    >
-                      <Badge color="green" variant="dot" w="max-content" tabIndex={0}>
-                        <FormattedMessage id="adminLicenses.sync.synced" />
-                      </Badge>
-                    </Tooltip>
-                  ) : (
-                    <Badge color="yellow" variant="dot" w="max-content">
-                      <FormattedMessage id="adminLicenses.sync.pending" />
-                    </Badge>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <RowActions>
-                    {action === 'activate' ? (
-                      <RowAction
-                        icon={IconPlayerPlay}
-                        color="green"
-                        loading={busy}
-                        tooltip={intl.formatMessage({ id: 'adminLicenses.actions.activateShort' })}
-                        label={intl.formatMessage({ id: 'adminLicenses.actions.activate' }, { key })}
-                        onClick={() => onActivate(license)}
-                      />
-                    ) : (
-                      <RowAction
-                        icon={IconBan}
-                        color="orange"
-                        loading={busy}
-                        tooltip={intl.formatMessage({ id: 'adminLicenses.actions.revokeShort' })}
-                        label={intl.formatMessage({ id: 'adminLicenses.actions.revoke' }, { key })}
-                        onClick={() => onRevoke(license)}
-                      />
-                    )}
-                    <RowAction
-                      icon={IconCopy}
-                      tooltip={intl.formatMessage({ id: 'adminLicenses.actions.copyShort' })}
-                      label={intl.formatMessage({ id: 'adminLicenses.actions.copy' }, { key })}
-                      onClick={() => onCopy(license)}
-                    />
-                    <RowAction
-                      icon={IconTrash}
-                      color="red"
-                      disabled={busy}
-                      tooltip={intl.formatMessage({ id: 'common.delete' })}
-                      label={intl.formatMessage({ id: 'adminLicenses.actions.delete' }, { key })}
-                      onClick={() => onDelete(license)}
-                    />
-                  </RowActions>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        );
+      })}
+    </ListTable>
   );
 }

@@ -1,7 +1,7 @@
 import { Code, List, Stack, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import type { IntlShape } from 'react-intl';
 import type { AdminLicenseDto } from '../../../api/generated/model';
+import { confirmAction } from '../../../components/confirm-action';
 import type { MessageId } from '../../../i18n/message-id';
 
 interface ConfirmationProps {
@@ -40,9 +40,8 @@ function Confirmation({ intl, license, question, consequences, warning }: Confir
 
 /** Delete: permanent removal, revocation on the license server, installations deactivated, access lost (admin spec section 5). */
 export function confirmDeleteLicense(intl: IntlShape, license: AdminLicenseDto, onConfirm: () => void) {
-  modals.openConfirmModal({
-    title: intl.formatMessage({ id: 'adminLicenses.delete.title' }),
-    closeButtonProps: { 'aria-label': intl.formatMessage({ id: 'common.close' }) },
+  confirmAction(intl, {
+    title: 'adminLicenses.delete.title',
     children: (
       <Confirmation
         intl={intl}
@@ -57,20 +56,15 @@ export function confirmDeleteLicense(intl: IntlShape, license: AdminLicenseDto, 
         warning="adminLicenses.delete.undone"
       />
     ),
-    labels: {
-      confirm: intl.formatMessage({ id: 'adminLicenses.delete.confirm' }),
-      cancel: intl.formatMessage({ id: 'common.cancel' }),
-    },
-    confirmProps: { color: 'red.9' },
+    confirm: 'adminLicenses.delete.confirm',
     onConfirm,
   });
 }
 
 /** Revoke: status revoked, installations deactivated, access lost, can be reactivated (admin spec section 5). */
 export function confirmRevokeLicense(intl: IntlShape, license: AdminLicenseDto, onConfirm: () => void) {
-  modals.openConfirmModal({
-    title: intl.formatMessage({ id: 'adminLicenses.revoke.title' }),
-    closeButtonProps: { 'aria-label': intl.formatMessage({ id: 'common.close' }) },
+  confirmAction(intl, {
+    title: 'adminLicenses.revoke.title',
     children: (
       <Confirmation
         intl={intl}
@@ -84,11 +78,7 @@ export function confirmRevokeLicense(intl: IntlShape, license: AdminLicenseDto, 
         ]}
       />
     ),
-    labels: {
-      confirm: intl.formatMessage({ id: 'adminLicenses.revoke.confirm' }),
-      cancel: intl.formatMessage({ id: 'common.cancel' }),
-    },
-    confirmProps: { color: 'red.9' },
+    confirm: 'adminLicenses.revoke.confirm',
     onConfirm,
   });
 }

@@ -4,11 +4,12 @@ import {
   activationColor,
   activationPercent,
   exportFileName,
-  expiresSoon,
+  ADMIN_WARNING_DAYS,
   isSynced,
   maxActivationsOf,
   statusAction,
 } from './license-display';
+import { expiresSoon } from '../../../lib/license-expiry';
 
 const DAY = 24 * 3600 * 1000;
 const now = Date.parse('2025-06-01T12:00:00Z');
@@ -16,15 +17,15 @@ const at = (days: number) => new Date(now + days * DAY).toISOString();
 
 describe('expiresSoon', () => {
   it("says 'Expires soon!' for an active license expiring within 30 days", () => {
-    expect(expiresSoon({ status: 'active', expires_at: at(1) }, now)).toBe(true);
-    expect(expiresSoon({ status: 'active', expires_at: at(30) }, now)).toBe(true);
+    expect(expiresSoon({ status: 'active', expires_at: at(1) }, ADMIN_WARNING_DAYS, now)).toBe(true);
+    expect(expiresSoon({ status: 'active', expires_at: at(30) }, ADMIN_WARNING_DAYS, now)).toBe(true);
   });
 
   it('stays quiet beyond 30 days, after expiry, and for licenses that are not active', () => {
-    expect(expiresSoon({ status: 'active', expires_at: at(31) }, now)).toBe(false);
-    expect(expiresSoon({ status: 'active', expires_at: at(-1) }, now)).toBe(false);
-    expect(expiresSoon({ status: 'revoked', expires_at: at(5) }, now)).toBe(false);
-    expect(expiresSoon({ status: 'expired', expires_at: at(5) }, now)).toBe(false);
+    expect(expiresSoon({ status: 'active', expires_at: at(31) }, ADMIN_WARNING_DAYS, now)).toBe(false);
+    expect(expiresSoon({ status: 'active', expires_at: at(-1) }, ADMIN_WARNING_DAYS, now)).toBe(false);
+    expect(expiresSoon({ status: 'revoked', expires_at: at(5) }, ADMIN_WARNING_DAYS, now)).toBe(false);
+    expect(expiresSoon({ status: 'expired', expires_at: at(5) }, ADMIN_WARNING_DAYS, now)).toBe(false);
   });
 });
 

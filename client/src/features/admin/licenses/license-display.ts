@@ -1,13 +1,12 @@
 import { type AdminLicenseDto, type LicenseStatus, ListAdminLicensesSort } from '../../../api/generated/model';
 import type { ListSpec } from '../../../components/admin-list/list-state';
 import type { Sorting } from '../../../components/pagination';
+import { PAGE_SIZE } from '../../../lib/admin-tables';
 
-/** Admin spec section 9: 'Expires soon!' within 30 days. */
-export const EXPIRES_SOON_DAYS = 30;
-const DAY_MS = 24 * 3600 * 1000;
+/** The table warns 'Expires soon!' 30 days ahead (admin spec section 9). */
+export const ADMIN_WARNING_DAYS = 30;
 
-/** Version and license tables: 25 rows, newest first (admin spec section 9). */
-export const PAGE_SIZE = 25;
+/** Newest first (admin spec section 9). */
 export const DEFAULT_SORT: Sorting<ListAdminLicensesSort> = { sort: 'created_at', order: 'desc' };
 
 export const STATUSES: LicenseStatus[] = ['active', 'expired', 'revoked', 'pending'];
@@ -22,8 +21,7 @@ export const LICENSES_LIST: ListSpec<LicenseFilters, ListAdminLicensesSort> = {
 /** The list and export filters: 'all' is no filter. */
 export const statusFilter = (status: LicenseStatus | 'all') => (status === 'all' ? undefined : status);
 
-/** Success messages clear after 5 s; the delete message after 8 s (admin spec sections 8 and 9). */
-export const MESSAGE_MS = 5000;
+/** The delete message clears after 8 s, not the usual 5 (admin spec sections 8 and 9). */
 export const DELETE_MESSAGE_MS = 8000;
 
 export const STATUS_COLORS: Record<LicenseStatus, string> = {
@@ -35,13 +33,6 @@ export const STATUS_COLORS: Record<LicenseStatus, string> = {
 
 /** The one status action a row offers (admin spec section 2): Activate for a revoked license, Revoke for any other. */
 export const statusAction = (status: LicenseStatus): 'activate' | 'revoke' => (status === 'revoked' ? 'activate' : 'revoke');
-
-/** An active license whose expiry is still ahead but no more than 30 days away. */
-export function expiresSoon(license: Pick<AdminLicenseDto, 'status' | 'expires_at'>, now = Date.now()): boolean {
-  if (license.status !== 'active') return false;
-  const left = new Date(license.expires_at).getTime() - now;
-  return left > 0 && left <= EXPIRES_SOON_DAYS * DAY_MS;
-}
 
 /** Seats in use as a bar width: 0 to 100, never wider than the bar even when more devices hold seats than allowed. */
 export function activationPercent(current: number, max: number): number {

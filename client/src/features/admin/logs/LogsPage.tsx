@@ -1,5 +1,4 @@
-import { Button, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Button, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconListDetails, IconTrash } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import {
@@ -11,32 +10,16 @@ import {
 } from '../../../api/generated/endpoints/logs/logs';
 import type { LogEntryDto, LogKind, LogLevel, LogListResponseDto, SystemLogsResponseDto } from '../../../api/generated/model';
 import { paths } from '../../../lib/paths';
-import {
-  EmptyState,
-  FilterCard,
-  FilterSelect,
-  ListBody,
-  ListPager,
-  LoadError,
-  PageHeader,
-  RefreshButton,
-} from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { ListScreen } from '../../../components/admin-list/ListScreen';
+import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
+import { confirmAction } from '../../../components/confirm-action';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { ExportMenu } from '../../../components/admin-list/ExportMenu';
 import { pageRange } from '../../../components/pagination';
 import { SearchField } from '../../../components/SearchField';
-import {
-  exportFileName,
-  LEVELS,
-  type LogFilters,
-  LOG_TYPES,
-  LOGS_LIST,
-  logFilters,
-  MESSAGE_MS,
-  mergeSystemLogs,
-  REFRESH_MS,
-} from './logs-display';
+import { exportFileName, LEVELS, type LogFilters, LOG_TYPES, LOGS_LIST, logFilters, mergeSystemLogs, REFRESH_MS } from './logs-display';
+import { MESSAGE_MS } from '../../../lib/admin-tables';
 import { LogsTable } from './LogsTable';
 
 type LogsAnswer = SystemLogsResponseDto | LogListResponseDto;
@@ -51,7 +34,7 @@ export default function LogsPage() {
     if (state.type === 'downloads') return getListDownloadLogsQueryOptions(params, polled);
     return getListSystemLogsQueryOptions({ ...params, source: state.type === 'system' ? undefined : state.type }, polled);
   });
-  const feedback = useActionFeedback({ successMs: MESSAGE_MS });
+  const actions = useAdminActions({ successMs: MESSAGE_MS, refresh: list.refresh });
   const { state } = list;
   const answer = list.result.data?.data;
   const entries: LogEntryDto[] = !answer
@@ -61,19 +44,16 @@ export default function LogsPage() {
       : mergeSystemLogs(answer.local_logs, answer.remote_logs, state.order);
   const typeLabel = (type: LogKind) => intl.formatMessage({ id: `admin.logs.types.${type}` });
 
-  const clear = useClearLogs({
-    mutation: {
-      onSuccess: (response) => {
-        feedback.succeed(intl.formatMessage({ id: 'admin.logs.messages.cleared' }, { type: typeLabel(response.data.type) }));
-        void list.refresh();
-      },
-      onError: feedback.failed('admin.logs.errors.clear'),
-    },
-  });
+  const clear = useClearLogs(
+    actions.mutation({
+      success: ({ data }) => intl.formatMessage({ id: 'admin.logs.messages.cleared' }, { type: typeLabel(data.type) }),
+      failure: 'admin.logs.errors.clear',
+    }),
+  );
 
   const confirmClear = () =>
-    modals.openConfirmModal({
-      title: intl.formatMessage({ id: 'admin.logs.clear.title' }),
+    confirmAction(intl, {
+      title: 'admin.logs.clear.title',
       children: (
         <Text fz="sm" data-testid="logs-clear-confirmation">
           <FormattedMessage
@@ -82,8 +62,7 @@ export default function LogsPage() {
           />
         </Text>
       ),
-      labels: { confirm: intl.formatMessage({ id: 'admin.logs.clear.confirm' }), cancel: intl.formatMessage({ id: 'common.cancel' }) },
-      confirmProps: { color: 'red.9' },
+      confirm: 'admin.logs.clear.confirm',
       onConfirm: () => clear.mutate({ data: { type: state.type } }),
     });
 
@@ -103,103 +82,97 @@ export default function LogsPage() {
     </Button>
   );
 
+  // The day range: From no later than To.
+  const dayField = (field: 'from' | 'to') => (
+    <TextInput
+      type="date"
+      style={{ flex: '0 1 160px' }}
+      label={intl.formatMessage({ id: field === 'from' ? 'admin.logs.filters.from' : 'admin.logs.filters.to' })}
+      value={state[field]}
+      min={field === 'to' ? state.from || undefined : undefined}
+      max={field === 'from' ? state.to || undefined : undefined}
+      onChange={(event) => list.update({ [field]: event.currentTarget.value })}
+    />
+  );
+
   return (
-    <Stack gap="md">
-      <PageHeader
-        back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.logs.back" /> }}
-        title={<FormattedMessage id="admin.logs.title" />}
-        subtitle={<FormattedMessage id="admin.logs.subtitle" />}
-        actions={
-          <>
-            <ExportMenu
-              labels={{ button: 'admin.logs.export.button', csv: 'admin.logs.export.csv', json: 'admin.logs.export.json' }}
-              formats={['json', 'csv']}
-              fetch={(format) => exportLogs({ type: state.type, format, ...logFilters(state) })}
-              fileName={(format) => exportFileName(state.type, format)}
-              onError={feedback.failed('admin.logs.errors.export')}
-            />
-            {state.type === 'local' ? (
-              <Tooltip label={intl.formatMessage({ id: 'admin.logs.clear.localNever' })} multiline w={260}>
-                <span>{clearButton}</span>
-              </Tooltip>
-            ) : (
-              clearButton
-            )}
-          </>
-        }
-      />
-
-      <ActionFeedbackAlerts feedback={feedback} />
-      <LoadError query={list.result} message="admin.logs.errors.load" />
-
-      <FilterCard
-        footer={
-          <Text fz="sm" c="dimmed" data-testid="logs-caption">
-            <FormattedMessage
-              id={capped ? 'admin.logs.captionCapped' : 'admin.logs.caption'}
-              values={{ from, to, total: meta?.total ?? 0 }}
-            />
-          </Text>
-        }
-      >
-        <FilterSelect
-          style={{ flex: '0 1 200px' }}
-          label={intl.formatMessage({ id: 'admin.logs.filters.type' })}
-          options={LOG_TYPES.map((value) => ({ value, label: typeLabel(value) }))}
-          value={state.type}
-          onChange={(type) => list.update({ type: type as LogKind })}
+    <ListScreen
+      header={
+        <PageHeader
+          back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.logs.back" /> }}
+          title={<FormattedMessage id="admin.logs.title" />}
+          subtitle={<FormattedMessage id="admin.logs.subtitle" />}
+          actions={
+            <>
+              <ExportMenu
+                labels={{ button: 'admin.logs.export.button', csv: 'admin.logs.export.csv', json: 'admin.logs.export.json' }}
+                formats={['json', 'csv']}
+                fetch={(format) => exportLogs({ type: state.type, format, ...logFilters(state) })}
+                fileName={(format) => exportFileName(state.type, format)}
+                onError={actions.feedback.failed('admin.logs.errors.export')}
+              />
+              {state.type === 'local' ? (
+                <Tooltip label={intl.formatMessage({ id: 'admin.logs.clear.localNever' })} multiline w={260}>
+                  <span>{clearButton}</span>
+                </Tooltip>
+              ) : (
+                clearButton
+              )}
+            </>
+          }
         />
-        <SearchField
-          label={intl.formatMessage({ id: 'admin.logs.filters.searchLabel' })}
-          placeholder={intl.formatMessage({ id: 'admin.logs.filters.search' })}
-          {...list.searchProps}
-        />
-        <FilterSelect
-          style={{ flex: '0 1 150px' }}
-          label={intl.formatMessage({ id: 'admin.logs.filters.level' })}
-          options={[
-            { value: 'all', label: intl.formatMessage({ id: 'admin.logs.filters.allLevels' }) },
-            ...LEVELS.map((value) => ({ value, label: value.toUpperCase() })),
-          ]}
-          value={state.level}
-          onChange={(level) => list.update({ level: level as LogLevel | 'all' })}
-        />
-        <TextInput
-          type="date"
-          style={{ flex: '0 1 160px' }}
-          label={intl.formatMessage({ id: 'admin.logs.filters.from' })}
-          value={state.from}
-          max={state.to || undefined}
-          onChange={(event) => list.update({ from: event.currentTarget.value })}
-        />
-        <TextInput
-          type="date"
-          style={{ flex: '0 1 160px' }}
-          label={intl.formatMessage({ id: 'admin.logs.filters.to' })}
-          value={state.to}
-          min={state.from || undefined}
-          onChange={(event) => list.update({ to: event.currentTarget.value })}
-        />
-        <RefreshButton result={list.result} onClick={() => void list.refresh()} />
-      </FilterCard>
-
-      <ListBody
-        result={list.result}
-        isEmpty={entries.length === 0}
-        loadingLabel={intl.formatMessage({ id: 'admin.logs.loading' })}
-        empty={
-          <EmptyState
-            icon={IconListDetails}
-            title="admin.logs.empty.title"
-            hint={list.filtered ? 'admin.logs.empty.filtered' : 'admin.logs.empty.none'}
-            testId="logs-empty"
+      }
+      feedback={actions.feedback}
+      list={list}
+      loadError="admin.logs.errors.load"
+      filters={
+        <>
+          <FilterSelect
+            style={{ flex: '0 1 200px' }}
+            label={intl.formatMessage({ id: 'admin.logs.filters.type' })}
+            options={LOG_TYPES.map((value) => ({ value, label: typeLabel(value) }))}
+            value={state.type}
+            onChange={(type) => list.update({ type: type as LogKind })}
           />
-        }
-      >
-        <LogsTable entries={entries} sorting={list.sorting} />
-      </ListBody>
-
-      <ListPager meta={list.meta} onPage={list.setPage} summary="admin.logs.pageSummary" withEdges={false} singlePageSummary={false} />
-    </Stack>
+          <SearchField
+            label={intl.formatMessage({ id: 'admin.logs.filters.searchLabel' })}
+            placeholder={intl.formatMessage({ id: 'admin.logs.filters.search' })}
+            {...list.searchProps}
+          />
+          <FilterSelect
+            style={{ flex: '0 1 150px' }}
+            label={intl.formatMessage({ id: 'admin.logs.filters.level' })}
+            options={[
+              { value: 'all', label: intl.formatMessage({ id: 'admin.logs.filters.allLevels' }) },
+              ...LEVELS.map((value) => ({ value, label: value.toUpperCase() })),
+            ]}
+            value={state.level}
+            onChange={(level) => list.update({ level: level as LogLevel | 'all' })}
+          />
+          {dayField('from')}
+          {dayField('to')}
+          <RefreshButton result={list.result} onClick={() => void list.refresh()} />
+        </>
+      }
+      filtersFooter={
+        <Text fz="sm" c="dimmed" data-testid="logs-caption">
+          <FormattedMessage
+            id={capped ? 'admin.logs.captionCapped' : 'admin.logs.caption'}
+            values={{ from, to, total: meta?.total ?? 0 }}
+          />
+        </Text>
+      }
+      isEmpty={entries.length === 0}
+      loadingLabel={intl.formatMessage({ id: 'admin.logs.loading' })}
+      empty={{
+        icon: IconListDetails,
+        title: 'admin.logs.empty.title',
+        filtered: 'admin.logs.empty.filtered',
+        none: 'admin.logs.empty.none',
+        testId: 'logs-empty',
+      }}
+      pager={{ summary: 'admin.logs.pageSummary', withEdges: false, singlePageSummary: false }}
+      table={<LogsTable entries={entries} sorting={list.sorting} />}
+    />
   );
 }

@@ -2,7 +2,7 @@ import { Badge, Box, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { LogEntryDto, RemoteContextDto } from '../../../api/generated/model';
-import { SortHeader } from '../../../components/admin-list/ListFrame';
+import { ListTable } from '../../../components/admin-list/ListFrame';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { formatAdminBytes } from '../../../i18n/format';
 import type { MessageId } from '../../../i18n/message-id';
@@ -75,74 +75,64 @@ function Details({ entry }: { entry: LogEntryDto }) {
 export function LogsTable({ entries, sorting }: { entries: LogEntryDto[]; sorting: TableSorting<'created_at'> }) {
   const intl = useIntl();
   return (
-    <Table.ScrollContainer minWidth={900}>
-      <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid="logs-table">
-        <Table.Thead>
-          <Table.Tr>
-            <SortHeader sorting={sorting} column="created_at" label="admin.logs.columns.time" />
-            <Table.Th>
-              <FormattedMessage id="admin.logs.columns.level" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="admin.logs.columns.message" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="admin.logs.columns.user" />
-            </Table.Th>
-            <Table.Th>
-              <FormattedMessage id="admin.logs.columns.details" />
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {entries.map((entry) => (
-            <Table.Tr key={`${entry.source}-${entry.id}`} data-testid="log-row" data-source={entry.source} data-level={entry.level}>
-              <Table.Td style={{ whiteSpace: 'nowrap' }} fz="xs">
-                {intl.formatDate(entry.created_at, { dateStyle: 'short', timeStyle: 'medium' })}
-              </Table.Td>
-              <Table.Td miw={96}>
-                <Stack gap={4} align="flex-start">
-                  <Badge size="sm" variant="light" color={levelColor(entry.level)} c={`${levelColor(entry.level)}.9`}>
-                    {(entry.level || 'info').toUpperCase()}
-                  </Badge>
-                  {entry.source === 'remote' && (
-                    <Badge size="sm" variant="light" color="violet" c="violet.9">
-                      <FormattedMessage id="admin.logs.remoteBadge" />
-                    </Badge>
-                  )}
-                </Stack>
-              </Table.Td>
-              <Table.Td maw={420}>
-                <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
-                  {entry.message}
-                </Text>
-                {entry.file_name && (
-                  <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {entry.file_name}
-                  </Text>
-                )}
-                {entry.remote_context && <RemoteContextBox context={entry.remote_context} />}
-              </Table.Td>
-              <Table.Td maw={240}>
-                <Text fz="xs" style={{ overflowWrap: 'anywhere' }}>
-                  {entry.user_email ?? '—'}
-                </Text>
-                <Text fz="xs" c="dimmed">
-                  {entry.ip_address ?? ''}
-                </Text>
-                {entry.user_agent && (
-                  <Text fz={11} c="dimmed" title={entry.user_agent} style={{ overflowWrap: 'anywhere' }}>
-                    {shortAgent(entry.user_agent)}
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td maw={260}>
-                <Details entry={entry} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ListTable
+      columns={[
+        { sort: 'created_at', label: 'admin.logs.columns.time' },
+        'admin.logs.columns.level',
+        'admin.logs.columns.message',
+        'admin.logs.columns.user',
+        'admin.logs.columns.details',
+      ]}
+      sorting={sorting}
+      minWidth={900}
+      testId="logs-table"
+    >
+      {entries.map((entry) => (
+        <Table.Tr key={`${entry.source}-${entry.id}`} data-testid="log-row" data-source={entry.source} data-level={entry.level}>
+          <Table.Td style={{ whiteSpace: 'nowrap' }} fz="xs">
+            {intl.formatDate(entry.created_at, { dateStyle: 'short', timeStyle: 'medium' })}
+          </Table.Td>
+          <Table.Td miw={96}>
+            <Stack gap={4} align="flex-start">
+              <Badge size="sm" variant="light" color={levelColor(entry.level)} c={`${levelColor(entry.level)}.9`}>
+                {(entry.level || 'info').toUpperCase()}
+              </Badge>
+              {entry.source === 'remote' && (
+                <Badge size="sm" variant="light" color="violet" c="violet.9">
+                  <FormattedMessage id="admin.logs.remoteBadge" />
+                </Badge>
+              )}
+            </Stack>
+          </Table.Td>
+          <Table.Td maw={420}>
+            <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
+              {entry.message}
+            </Text>
+            {entry.file_name && (
+              <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {entry.file_name}
+              </Text>
+            )}
+            {entry.remote_context && <RemoteContextBox context={entry.remote_context} />}
+          </Table.Td>
+          <Table.Td maw={240}>
+            <Text fz="xs" style={{ overflowWrap: 'anywhere' }}>
+              {entry.user_email ?? '—'}
+            </Text>
+            <Text fz="xs" c="dimmed">
+              {entry.ip_address ?? ''}
+            </Text>
+            {entry.user_agent && (
+              <Text fz={11} c="dimmed" title={entry.user_agent} style={{ overflowWrap: 'anywhere' }}>
+                {shortAgent(entry.user_agent)}
+              </Text>
+            )}
+          </Table.Td>
+          <Table.Td maw={260}>
+            <Details entry={entry} />
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </ListTable>
   );
 }

@@ -1,10 +1,9 @@
 import type { LogEntryDto, LogKind, LogLevel } from '../../../api/generated/model';
 import type { ListSpec } from '../../../components/admin-list/list-state';
+import { PAGE_SIZE } from '../../../lib/admin-tables';
 
-/** Log auto-refresh (admin spec section 9); the page size is ours (the spec does not show one). */
+/** Log auto-refresh (admin spec section 9); the page size is the other tables' (the spec does not show one). */
 export const REFRESH_MS = 30_000;
-export const PAGE_SIZE = 25;
-export const MESSAGE_MS = 5000;
 
 export const LOG_TYPES: LogKind[] = ['system', 'local', 'remote', 'access', 'downloads'];
 export const LEVELS: LogLevel[] = ['error', 'warning', 'info', 'debug'];

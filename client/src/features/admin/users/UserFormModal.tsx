@@ -1,29 +1,13 @@
-import {
-  Button,
-  Divider,
-  Group,
-  Modal,
-  PasswordInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Divider, Group, PasswordInput, Select, SimpleGrid, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-intl';
 import { useCreateUser, useUpdateUser } from '../../../api/generated/endpoints/users/users';
 import type { AdminUserDto, CreateUserDto } from '../../../api/generated/model';
-import { localizeServerMessage } from '../../../lib/server-messages';
-import { applyFieldErrors } from '../../../lib/field-errors';
-import { ErrorAlert } from '../../../components/ErrorAlert';
+import { FormModal } from '../../../components/FormModal';
+import { useFormSubmit } from '../../../components/use-form-submit';
+import { emailError } from '../../../lib/email';
 
 export const ADMIN_PASSWORD_MIN = 6;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface FormValues {
   first_name: string;
@@ -60,7 +44,6 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
   const editing = !!user;
   const create = useCreateUser();
   const update = useUpdateUser();
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<FormValues>({
     initialValues: {
       first_name: user?.first_name ?? '',
@@ -75,12 +58,7 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
       is_verified: user?.is_verified ?? false,
     },
     validate: {
-      email: (value) =>
-        !value.trim()
-          ? intl.formatMessage({ id: 'users.form.emailRequired' })
-          : !EMAIL.test(value.trim())
-            ? intl.formatMessage({ id: 'register.errors.email' })
-            : null,
+      email: (value) => emailError(intl, value, 'users.form.emailRequired'),
       password: (value) => {
         if (editing && !value) return null;
         return value.length < ADMIN_PASSWORD_MIN ? intl.formatMessage({ id: 'users.form.passwordHint' }) : null;
@@ -88,11 +66,10 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
     },
   });
 
-  const saving = create.isPending || update.isPending;
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    const body: CreateUserDto = { ...values, email: values.email.trim() };
-    try {
+  const submit = useFormSubmit(form, {
+    failure: 'users.errors.save',
+    send: async (values) => {
+      const body: CreateUserDto = { ...values, email: values.email.trim() };
       if (user) {
         const { password, ...rest } = body;
         await update.mutateAsync({ id: user.id, data: password ? body : rest });
@@ -101,130 +78,108 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
         await create.mutateAsync({ data: body });
         onSaved(intl.formatMessage({ id: 'users.messages.created' }));
       }
-    } catch (error) {
-      applyFieldErrors(form, error, { localize: (message) => localizeServerMessage(intl, message) });
-      setFailure(intl.formatMessage({ id: 'users.errors.save' }, { message: (error as Error).message }));
-    }
+    },
   });
 
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={onClose}
       size="lg"
-      closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}
-      title={
-        <Title order={2} fz="lg">
-          {intl.formatMessage({ id: editing ? 'users.form.editTitle' : 'users.form.addTitle' })}
-        </Title>
-      }
+      title={intl.formatMessage({ id: editing ? 'users.form.editTitle' : 'users.form.addTitle' })}
+      submit={submit}
+      submitLabel={editing ? 'users.form.update' : 'users.form.create'}
+      saving={create.isPending || update.isPending}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
-          <Divider label={intl.formatMessage({ id: 'users.form.personal' })} labelPosition="left" />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label={intl.formatMessage({ id: 'fields.firstName' })} {...form.getInputProps('first_name')} />
-            <TextInput label={intl.formatMessage({ id: 'fields.lastName' })} {...form.getInputProps('last_name')} />
-            <TextInput label={intl.formatMessage({ id: 'fields.email' })} type="email" required {...form.getInputProps('email')} />
-            <TextInput label={intl.formatMessage({ id: 'fields.phone' })} type="tel" {...form.getInputProps('phone')} />
-            <TextInput label={intl.formatMessage({ id: 'fields.country' })} {...form.getInputProps('country')} />
-            <TextInput label={intl.formatMessage({ id: 'fields.company' })} {...form.getInputProps('company')} />
-          </SimpleGrid>
+      <Divider label={intl.formatMessage({ id: 'users.form.personal' })} labelPosition="left" />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput label={intl.formatMessage({ id: 'fields.firstName' })} {...form.getInputProps('first_name')} />
+        <TextInput label={intl.formatMessage({ id: 'fields.lastName' })} {...form.getInputProps('last_name')} />
+        <TextInput label={intl.formatMessage({ id: 'fields.email' })} type="email" required {...form.getInputProps('email')} />
+        <TextInput label={intl.formatMessage({ id: 'fields.phone' })} type="tel" {...form.getInputProps('phone')} />
+        <TextInput label={intl.formatMessage({ id: 'fields.country' })} {...form.getInputProps('country')} />
+        <TextInput label={intl.formatMessage({ id: 'fields.company' })} {...form.getInputProps('company')} />
+      </SimpleGrid>
 
-          <Divider label={intl.formatMessage({ id: 'users.form.security' })} labelPosition="left" />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <PasswordInput
-              label={intl.formatMessage({ id: 'fields.password' })}
-              required={!editing}
-              description={intl.formatMessage({ id: editing ? 'users.form.passwordKeep' : 'users.form.passwordHint' })}
-              autoComplete="new-password"
-              {...form.getInputProps('password')}
-            />
-            <Select
-              label={intl.formatMessage({ id: 'users.form.userType' })}
-              data={[
-                { value: 'client', label: intl.formatMessage({ id: 'users.role.client' }) },
-                { value: 'admin', label: intl.formatMessage({ id: 'users.role.admin' }) },
-              ]}
-              allowDeselect={false}
-              {...form.getInputProps('user_type')}
-            />
-          </SimpleGrid>
+      <Divider label={intl.formatMessage({ id: 'users.form.security' })} labelPosition="left" />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <PasswordInput
+          label={intl.formatMessage({ id: 'fields.password' })}
+          required={!editing}
+          description={intl.formatMessage({ id: editing ? 'users.form.passwordKeep' : 'users.form.passwordHint' })}
+          autoComplete="new-password"
+          {...form.getInputProps('password')}
+        />
+        <Select
+          label={intl.formatMessage({ id: 'users.form.userType' })}
+          data={[
+            { value: 'client', label: intl.formatMessage({ id: 'users.role.client' }) },
+            { value: 'admin', label: intl.formatMessage({ id: 'users.role.admin' }) },
+          ]}
+          allowDeselect={false}
+          {...form.getInputProps('user_type')}
+        />
+      </SimpleGrid>
 
-          <Divider label={intl.formatMessage({ id: 'users.form.status' })} labelPosition="left" />
-          <Group gap="xl">
-            <Switch label={intl.formatMessage({ id: 'users.form.active' })} {...form.getInputProps('is_active', { type: 'checkbox' })} />
-            <Switch
-              label={intl.formatMessage({ id: 'users.form.verified' })}
-              {...form.getInputProps('is_verified', { type: 'checkbox' })}
-            />
-          </Group>
+      <Divider label={intl.formatMessage({ id: 'users.form.status' })} labelPosition="left" />
+      <Group gap="xl">
+        <Switch label={intl.formatMessage({ id: 'users.form.active' })} {...form.getInputProps('is_active', { type: 'checkbox' })} />
+        <Switch label={intl.formatMessage({ id: 'users.form.verified' })} {...form.getInputProps('is_verified', { type: 'checkbox' })} />
+      </Group>
 
-          {user && (
-            <>
-              <Divider label={intl.formatMessage({ id: 'users.form.accountInfo' })} labelPosition="left" />
-              <Table fz="sm" withRowBorders={false} verticalSpacing={4} data-testid="account-info">
-                <Table.Tbody>
-                  <Table.Tr>
-                    <Table.Th w={180}>{intl.formatMessage({ id: 'users.form.userId' })}</Table.Th>
-                    <Table.Td>{user.id}</Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Th>{intl.formatMessage({ id: 'users.columns.created' })}</Table.Th>
-                    <Table.Td>
-                      <When value={user.created_at} />
-                    </Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Th>{intl.formatMessage({ id: 'users.columns.lastLogin' })}</Table.Th>
-                    <Table.Td>
-                      <When value={user.last_login} />
-                    </Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Th>{intl.formatMessage({ id: 'users.form.updated' })}</Table.Th>
-                    <Table.Td>
-                      <When value={user.updated_at} />
-                    </Table.Td>
-                  </Table.Tr>
-                  {user.verification_token && (
-                    <Table.Tr>
-                      <Table.Th>{intl.formatMessage({ id: 'users.form.verificationToken' })}</Table.Th>
-                      <Table.Td>
-                        <Text ff="monospace" fz="xs" span>
-                          {user.verification_token}…
-                        </Text>{' '}
-                        <FormattedMessage id="users.form.expires" /> <When value={user.verification_token_expires} />
-                      </Table.Td>
-                    </Table.Tr>
-                  )}
-                  {user.password_reset_expires && (
-                    <Table.Tr data-testid="pending-reset">
-                      <Table.Th>{intl.formatMessage({ id: 'users.form.resetPending' })}</Table.Th>
-                      <Table.Td>
-                        <FormattedMessage
-                          id={new Date(user.password_reset_expires) > new Date() ? 'users.form.expires' : 'users.form.expired'}
-                        />{' '}
-                        <When value={user.password_reset_expires} />
-                      </Table.Td>
-                    </Table.Tr>
-                  )}
-                </Table.Tbody>
-              </Table>
-            </>
-          )}
-
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              <FormattedMessage id="common.cancel" />
-            </Button>
-            <Button type="submit" loading={saving}>
-              <FormattedMessage id={editing ? 'users.form.update' : 'users.form.create'} />
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      {user && (
+        <>
+          <Divider label={intl.formatMessage({ id: 'users.form.accountInfo' })} labelPosition="left" />
+          <Table fz="sm" withRowBorders={false} verticalSpacing={4} data-testid="account-info">
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Th w={180}>{intl.formatMessage({ id: 'users.form.userId' })}</Table.Th>
+                <Table.Td>{user.id}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>{intl.formatMessage({ id: 'users.columns.created' })}</Table.Th>
+                <Table.Td>
+                  <When value={user.created_at} />
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>{intl.formatMessage({ id: 'users.columns.lastLogin' })}</Table.Th>
+                <Table.Td>
+                  <When value={user.last_login} />
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>{intl.formatMessage({ id: 'users.form.updated' })}</Table.Th>
+                <Table.Td>
+                  <When value={user.updated_at} />
+                </Table.Td>
+              </Table.Tr>
+              {user.verification_token && (
+                <Table.Tr>
+                  <Table.Th>{intl.formatMessage({ id: 'users.form.verificationToken' })}</Table.Th>
+                  <Table.Td>
+                    <Text ff="monospace" fz="xs" span>
+                      {user.verification_token}…
+                    </Text>{' '}
+                    <FormattedMessage id="users.form.expires" /> <When value={user.verification_token_expires} />
+                  </Table.Td>
+                </Table.Tr>
+              )}
+              {user.password_reset_expires && (
+                <Table.Tr data-testid="pending-reset">
+                  <Table.Th>{intl.formatMessage({ id: 'users.form.resetPending' })}</Table.Th>
+                  <Table.Td>
+                    <FormattedMessage
+                      id={new Date(user.password_reset_expires) > new Date() ? 'users.form.expires' : 'users.form.expired'}
+                    />{' '}
+                    <When value={user.password_reset_expires} />
+                  </Table.Td>
+                </Table.Tr>
+              )}
+            </Table.Tbody>
+          </Table>
+        </>
+      )}
+    </FormModal>
   );
 }

@@ -1,5 +1,4 @@
-import { Button, Group, Select, Stack, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Button, Group, Select, Text } from '@mantine/core';
 import { IconFilterOff, IconPlus, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -10,18 +9,11 @@ import {
   useVerifyUserEmail,
 } from '../../../api/generated/endpoints/users/users';
 import type { AdminUserDto } from '../../../api/generated/model';
-import {
-  EmptyState,
-  FilterCard,
-  FilterSelect,
-  ListBody,
-  ListPager,
-  LoadError,
-  PageHeader,
-  RefreshButton,
-} from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { ListScreen } from '../../../components/admin-list/ListScreen';
+import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
+import { confirmAction } from '../../../components/confirm-action';
 import { SearchField } from '../../../components/SearchField';
 import type { MessageId } from '../../../i18n/message-id';
 import { PAGE_SIZES, toListParams, USERS_LIST, UsersPreferences } from './preferences';
@@ -68,121 +60,104 @@ const FILTERS: Array<{ name: 'status' | 'role' | 'emailStatus'; label: MessageId
 export default function UsersPage() {
   const intl = useIntl();
   const list = useServerList(USERS_LIST, (state) => getListUsersQueryOptions(toListParams(state)));
-  const feedback = useActionFeedback({ successMs: SUCCESS_MS });
+  const actions = useAdminActions({ successMs: SUCCESS_MS, refresh: list.refresh });
   const [editing, setEditing] = useState<AdminUserDto | 'new' | null>(null);
   const { state, meta } = list;
   const users = list.result.data?.data ?? [];
 
-  const afterAction = (message: string) => {
-    feedback.succeed(message);
-    void list.refresh();
-  };
-  const verify = useVerifyUserEmail({
-    mutation: {
-      onSuccess: () => afterAction(intl.formatMessage({ id: 'users.messages.verified' })),
-      onError: feedback.failed('users.errors.verify'),
-    },
-  });
-  const toggle = useToggleUserStatus({
-    mutation: {
-      onSuccess: (response) =>
-        afterAction(intl.formatMessage({ id: response.data.is_active ? 'users.messages.activated' : 'users.messages.deactivated' })),
-      onError: feedback.failed('users.errors.status'),
-    },
-  });
-  const remove = useDeleteUser({
-    mutation: {
-      onSuccess: () => afterAction(intl.formatMessage({ id: 'users.messages.deleted' })),
-      onError: feedback.failed('users.errors.delete'),
-    },
-  });
+  const verify = useVerifyUserEmail(actions.mutation({ success: 'users.messages.verified', failure: 'users.errors.verify' }));
+  const toggle = useToggleUserStatus(
+    actions.mutation({
+      success: ({ data }) => intl.formatMessage({ id: data.is_active ? 'users.messages.activated' : 'users.messages.deactivated' }),
+      failure: 'users.errors.status',
+    }),
+  );
+  const remove = useDeleteUser(actions.mutation({ success: 'users.messages.deleted', failure: 'users.errors.delete' }));
 
   const confirmDelete = (user: AdminUserDto) =>
-    modals.openConfirmModal({
-      title: intl.formatMessage({ id: 'users.delete.title' }),
+    confirmAction(intl, {
+      title: 'users.delete.title',
       children: <Text fz="sm">{intl.formatMessage({ id: 'users.delete.confirm' }, { email: user.email })}</Text>,
-      labels: { confirm: intl.formatMessage({ id: 'common.delete' }), cancel: intl.formatMessage({ id: 'common.cancel' }) },
-      confirmProps: { color: 'red' },
+      confirm: 'common.delete',
       onConfirm: () => remove.mutate({ id: user.id }),
     });
 
   return (
-    <Stack gap="md">
-      <PageHeader
-        title={<FormattedMessage id="users.title" />}
-        subtitle={
-          <span data-testid="users-count">
-            <FormattedMessage id="users.count" values={{ count: meta?.overall_total ?? 0 }} />
-          </span>
-        }
-        actions={
-          <>
-            <RefreshButton result={list.result} onClick={list.refresh} />
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-              <FormattedMessage id="users.add" />
-            </Button>
-          </>
-        }
-      />
-
-      <ActionFeedbackAlerts feedback={feedback} />
-      <LoadError query={list.result} message="users.errors.load" />
-
-      <FilterCard
-        footer={
-          <>
-            <Text fz="sm" c="dimmed" data-testid="users-shown">
-              <FormattedMessage id="users.shown" values={{ shown: meta?.total ?? 0, total: meta?.overall_total ?? 0 }} />
-            </Text>
-            <Group gap={6}>
-              <Text fz="sm" c="dimmed" component="label" htmlFor="users-page-size">
-                <FormattedMessage id="users.rowsPerPage" />
-              </Text>
-              <Select
-                id="users-page-size"
-                w={80}
-                size="xs"
-                data={PAGE_SIZES.map(String)}
-                value={String(state.limit)}
-                allowDeselect={false}
-                onChange={(value) => list.update({ limit: Number(value) })}
-              />
-            </Group>
-          </>
-        }
-      >
-        <SearchField
-          label={intl.formatMessage({ id: 'users.filters.searchLabel' })}
-          placeholder={intl.formatMessage({ id: 'users.filters.search' })}
-          {...list.searchProps}
+    <ListScreen
+      header={
+        <PageHeader
+          title={<FormattedMessage id="users.title" />}
+          subtitle={
+            <span data-testid="users-count">
+              <FormattedMessage id="users.count" values={{ count: meta?.overall_total ?? 0 }} />
+            </span>
+          }
+          actions={
+            <>
+              <RefreshButton result={list.result} onClick={list.refresh} />
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+                <FormattedMessage id="users.add" />
+              </Button>
+            </>
+          }
         />
-        {FILTERS.map((filter) => (
-          <FilterSelect
-            key={filter.name}
-            w={filter.width}
-            label={intl.formatMessage({ id: filter.label })}
-            options={filter.options.map(([value, label]) => ({ value, label: intl.formatMessage({ id: label }) }))}
-            value={state[filter.name]}
-            onChange={(value) => list.update({ [filter.name]: value as UsersPreferences[typeof filter.name] })}
+      }
+      feedback={actions.feedback}
+      list={list}
+      loadError="users.errors.load"
+      filters={
+        <>
+          <SearchField
+            label={intl.formatMessage({ id: 'users.filters.searchLabel' })}
+            placeholder={intl.formatMessage({ id: 'users.filters.search' })}
+            {...list.searchProps}
           />
-        ))}
-        <Button variant="subtle" leftSection={<IconFilterOff size={16} />} disabled={!list.filtered} onClick={list.clearFilters}>
-          <FormattedMessage id="users.filters.clear" />
-        </Button>
-      </FilterCard>
-
-      <ListBody
-        result={list.result}
-        isEmpty={users.length === 0}
-        empty={
-          <EmptyState
-            icon={IconUsers}
-            title="users.empty.title"
-            hint={list.filtered ? 'users.empty.filtered' : 'users.empty.none'}
-            testId="users-empty"
-          />
-        }
-      >
+          {FILTERS.map((filter) => (
+            <FilterSelect
+              key={filter.name}
+              w={filter.width}
+              label={intl.formatMessage({ id: filter.label })}
+              options={filter.options.map(([value, label]) => ({ value, label: intl.formatMessage({ id: label }) }))}
+              value={state[filter.name]}
+              onChange={(value) => list.update({ [filter.name]: value as UsersPreferences[typeof filter.name] })}
+            />
+          ))}
+          <Button variant="subtle" leftSection={<IconFilterOff size={16} />} disabled={!list.filtered} onClick={list.clearFilters}>
+            <FormattedMessage id="users.filters.clear" />
+          </Button>
+        </>
+      }
+      filtersFooter={
+        <>
+          <Text fz="sm" c="dimmed" data-testid="users-shown">
+            <FormattedMessage id="users.shown" values={{ shown: meta?.total ?? 0, total: meta?.overall_total ?? 0 }} />
+          </Text>
+          <Group gap={6}>
+            <Text fz="sm" c="dimmed" component="label" htmlFor="users-page-size">
+              <FormattedMessage id="users.rowsPerPage" />
+            </Text>
+            <Select
+              id="users-page-size"
+              w={80}
+              size="xs"
+              data={PAGE_SIZES.map(String)}
+              value={String(state.limit)}
+              allowDeselect={false}
+              onChange={(value) => list.update({ limit: Number(value) })}
+            />
+          </Group>
+        </>
+      }
+      isEmpty={users.length === 0}
+      empty={{
+        icon: IconUsers,
+        title: 'users.empty.title',
+        filtered: 'users.empty.filtered',
+        none: 'users.empty.none',
+        testId: 'users-empty',
+      }}
+      pager={{ summary: 'users.showing', singlePageSummary: false }}
+      table={
         <UsersTable
           users={users}
           sorting={list.sorting}
@@ -191,10 +166,8 @@ export default function UsersPage() {
           onToggle={(user) => toggle.mutate({ id: user.id })}
           onDelete={confirmDelete}
         />
-      </ListBody>
-
-      <ListPager meta={meta} onPage={list.setPage} summary="users.showing" singlePageSummary={false} />
-
+      }
+    >
       {editing && (
         <UserFormModal
           opened
@@ -202,10 +175,10 @@ export default function UsersPage() {
           onClose={() => setEditing(null)}
           onSaved={(message) => {
             setEditing(null);
-            afterAction(message);
+            actions.succeeded(message);
           }}
         />
       )}
-    </Stack>
+    </ListScreen>
   );
 }

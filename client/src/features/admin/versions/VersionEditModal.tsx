@@ -1,13 +1,11 @@
-import { Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useUpdateVersion } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto, UpdateVersionDto } from '../../../api/generated/model';
-import { ErrorAlert } from '../../../components/ErrorAlert';
-import { orNull } from './version-display';
-import { VERSION_FIELD_NAMES, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
-import { applyFieldErrors } from '../../../lib/field-errors';
+import { FormModal } from '../../../components/FormModal';
+import { useFormSubmit } from '../../../components/use-form-submit';
+import { optionalFields, VERSION_FIELD_NAMES, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
 
 interface VersionEditModalProps {
   version: AdminVersionDto;
@@ -32,65 +30,41 @@ const valuesOf = (version: AdminVersionDto): VersionFormValues => ({
 export function VersionEditModal({ version, onClose, onSaved }: VersionEditModalProps) {
   const intl = useIntl();
   const update = useUpdateVersion();
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<VersionFormValues>({ initialValues: valuesOf(version), validate: versionFieldRules(intl) });
-
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    const data: UpdateVersionDto = {
-      version: values.version.trim(),
-      release_date: values.release_date,
-      changelog: orNull(values.changelog),
-      download_url: orNull(values.download_url),
-      secret_hash: orNull(values.secret_hash),
-      encryption_key: orNull(values.encryption_key),
-      min_system_requirements: orNull(values.min_system_requirements),
-      is_stable: values.is_stable,
-      license_server_sync: values.sync,
-      // Only ever sent to mark this version latest; un-marking the latest is not a thing (the server refuses it).
-      ...(values.is_latest && !version.is_latest ? { is_latest: true } : {}),
-    };
-    try {
+  const submit = useFormSubmit(form, {
+    failure: 'admin.versions.errors.update',
+    fields: VERSION_FIELD_NAMES,
+    send: async (values) => {
+      const data: UpdateVersionDto = {
+        version: values.version.trim(),
+        release_date: values.release_date,
+        ...optionalFields(values),
+        is_stable: values.is_stable,
+        license_server_sync: values.sync,
+        // Only ever sent to mark this version latest; un-marking the latest is not a thing (the server refuses it).
+        ...(values.is_latest && !version.is_latest ? { is_latest: true } : {}),
+      };
       const response = await update.mutateAsync({ id: version.id, data });
       onSaved(response.data);
-    } catch (error) {
-      applyFieldErrors(form, error, { fields: VERSION_FIELD_NAMES });
-      setFailure(intl.formatMessage({ id: 'admin.versions.errors.update' }, { message: (error as Error).message }));
-    }
+    },
   });
 
   return (
-    <Modal
-      opened
+    <FormModal
       onClose={onClose}
       size="lg"
-      closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}
-      title={
-        <Title order={2} fz="lg">
-          {intl.formatMessage({ id: 'admin.versions.edit.title' }, { version: version.version })}
-        </Title>
-      }
+      title={intl.formatMessage({ id: 'admin.versions.edit.title' }, { version: version.version })}
+      submit={submit}
+      submitLabel="admin.versions.edit.submit"
+      saving={update.isPending}
+      failureAtEnd
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <VersionFields form={form} latestLocked={version.is_latest} />
-          {version.sync_status === 'synced' && (
-            <Text fz="xs" c="dimmed">
-              <FormattedMessage id="admin.versions.edit.resync" />
-            </Text>
-          )}
-          {/* Next to the buttons: the form is long, and the answer belongs where the user clicked. */}
-          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              <FormattedMessage id="common.cancel" />
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              <FormattedMessage id="admin.versions.edit.submit" />
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <VersionFields form={form} latestLocked={version.is_latest} />
+      {version.sync_status === 'synced' && (
+        <Text fz="xs" c="dimmed">
+          <FormattedMessage id="admin.versions.edit.resync" />
+        </Text>
+      )}
+    </FormModal>
   );
 }

@@ -1,16 +1,22 @@
-import { Button, Divider, FileInput, Group, Modal, Stack, Title } from '@mantine/core';
+import { Divider, FileInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileZip, IconUpload } from '@tabler/icons-react';
-import { useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { useIntl } from 'react-intl';
 import { useGetSupportedVersions, useUploadVersion } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto } from '../../../api/generated/model';
-import { ErrorAlert } from '../../../components/ErrorAlert';
-import { orNull, VERSION_EXTENSIONS } from './version-display';
+import { FormModal } from '../../../components/FormModal';
+import { useFormSubmit } from '../../../components/use-form-submit';
 import { formatAdminBytes } from '../../../i18n/format';
-import { allowedExtension, warnIfLargeUpload } from '../upload-rules';
-import { EMPTY_VERSION_FORM, VERSION_FIELD_NAMES, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
-import { applyFieldErrors } from '../../../lib/field-errors';
+import { allowedExtension, warnIfLargeUpload } from '../../../lib/upload-rules';
+import { VERSION_EXTENSIONS } from './version-display';
+import {
+  EMPTY_VERSION_FORM,
+  optionalFields,
+  VERSION_FIELD_NAMES,
+  VersionFields,
+  VersionFormValues,
+  versionFieldRules,
+} from './version-form';
 
 interface UploadValues extends VersionFormValues {
   file: File | null;
@@ -30,7 +36,6 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
   const supported = useGetSupportedVersions({ query: { enabled: opened, staleTime: 60_000 } });
   const extensions = supported.data?.data.version_extensions ?? [...VERSION_EXTENSIONS];
   const maxBytes = supported.data?.data.max_upload_bytes;
-  const [failure, setFailure] = useState<string | null>(null);
 
   const form = useForm<UploadValues>({
     initialValues: { ...EMPTY_VERSION_FORM, file: null },
@@ -48,19 +53,16 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
     },
   });
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    warnIfLargeUpload(values.file);
-    try {
+  const submit = useFormSubmit(form, {
+    failure: 'admin.versions.errors.upload',
+    fields: VERSION_FIELD_NAMES,
+    send: async (values) => {
+      warnIfLargeUpload(values.file);
       const response = await upload.mutateAsync({
         data: {
           version: values.version.trim(),
           release_date: values.release_date,
-          changelog: orNull(values.changelog),
-          download_url: orNull(values.download_url),
-          secret_hash: orNull(values.secret_hash),
-          encryption_key: orNull(values.encryption_key),
-          min_system_requirements: orNull(values.min_system_requirements),
+          ...optionalFields(values),
           is_stable: values.is_stable,
           is_latest: values.is_latest,
           sync_to_license_server: values.sync,
@@ -69,54 +71,37 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
       });
       form.reset();
       onUploaded(response.data);
-    } catch (error) {
-      applyFieldErrors(form, error, { fields: VERSION_FIELD_NAMES });
-      setFailure(intl.formatMessage({ id: 'admin.versions.errors.upload' }, { message: (error as Error).message }));
-    }
+    },
   });
 
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={onClose}
       size="lg"
-      closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}
-      title={
-        <Title order={2} fz="lg">
-          {intl.formatMessage({ id: 'admin.versions.upload.title' })}
-        </Title>
-      }
+      title={intl.formatMessage({ id: 'admin.versions.upload.title' })}
+      submit={submit}
+      submitLabel="admin.versions.upload.submit"
+      submitIcon={<IconUpload size={16} />}
+      saving={upload.isPending}
+      failureAtEnd
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <VersionFields form={form} />
-          <Divider label={intl.formatMessage({ id: 'admin.versions.form.fileSection' })} labelPosition="left" />
-          <FileInput
-            label={intl.formatMessage({ id: 'admin.versions.form.file' })}
-            description={intl.formatMessage(
-              { id: 'admin.versions.form.fileHint' },
-              { types: extensions.join(', '), max: maxBytes ? formatAdminBytes(maxBytes, intl.locale) : '…' },
-            )}
-            placeholder={intl.formatMessage({ id: 'admin.versions.form.filePlaceholder' })}
-            accept={extensions.join(',')}
-            clearable
-            // A real element (not ::placeholder), so it needs text contrast.
-            styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
-            leftSection={<IconFileZip size={16} aria-hidden />}
-            {...form.getInputProps('file')}
-          />
-          {/* Next to the buttons: the form is long, and the answer belongs where the user clicked. */}
-          {failure && <ErrorAlert onClose={() => setFailure(null)}>{failure}</ErrorAlert>}
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              <FormattedMessage id="common.cancel" />
-            </Button>
-            <Button type="submit" loading={upload.isPending} leftSection={<IconUpload size={16} />}>
-              <FormattedMessage id="admin.versions.upload.submit" />
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <VersionFields form={form} />
+      <Divider label={intl.formatMessage({ id: 'admin.versions.form.fileSection' })} labelPosition="left" />
+      <FileInput
+        label={intl.formatMessage({ id: 'admin.versions.form.file' })}
+        description={intl.formatMessage(
+          { id: 'admin.versions.form.fileHint' },
+          { types: extensions.join(', '), max: maxBytes ? formatAdminBytes(maxBytes, intl.locale) : '…' },
+        )}
+        placeholder={intl.formatMessage({ id: 'admin.versions.form.filePlaceholder' })}
+        accept={extensions.join(',')}
+        clearable
+        // A real element (not ::placeholder), so it needs text contrast.
+        styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
+        leftSection={<IconFileZip size={16} aria-hidden />}
+        {...form.getInputProps('file')}
+      />
+    </FormModal>
   );
 }

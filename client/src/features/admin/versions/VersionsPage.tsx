@@ -1,4 +1,4 @@
-import { Button, Card, Group, Stack, Text } from '@mantine/core';
+import { Button, Card, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconPackage, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -19,23 +19,15 @@ import type { AdminVersionDto, VersionSyncResponseDto } from '../../../api/gener
 import { paths } from '../../../lib/paths';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
-import {
-  EmptyState,
-  FilterCard,
-  ListBody,
-  ListPager,
-  LoadError,
-  PageHeader,
-  RefreshButton,
-} from '../../../components/admin-list/ListFrame';
-import { ActionFeedbackAlerts, useActionFeedback } from '../../../components/admin-list/use-action-feedback';
+import { PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { ListScreen } from '../../../components/admin-list/ListScreen';
+import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { SearchField } from '../../../components/SearchField';
-import type { MessageId } from '../../../i18n/message-id';
-import { LastSync, LicenseServerLine, SyncButton } from '../sync-controls';
-import { failureText } from '../sync-display';
+import { LastSync, LicenseServerLine, SyncButton } from '../../../components/license-server/sync-controls';
 import { confirmDeleteVersion } from './version-confirmations';
-import { MESSAGE_MS, VERSIONS_LIST } from './version-display';
+import { MESSAGE_MS } from '../../../lib/admin-tables';
+import { VERSIONS_LIST } from './version-display';
 import { VersionEditModal } from './VersionEditModal';
 import { VersionsTable } from './VersionsTable';
 import { VersionUploadModal } from './VersionUploadModal';
@@ -44,8 +36,6 @@ export default function VersionsPage() {
   const intl = useIntl();
   const queryClient = useQueryClient();
   const list = useServerList(VERSIONS_LIST, (state) => getListAdminVersionsQueryOptions(listParams(state)));
-  // Errors clear after 5 s too (admin spec section 8, Versions).
-  const feedback = useActionFeedback({ successMs: MESSAGE_MS, errorMs: MESSAGE_MS });
   const [uploading, setUploading] = useState(false);
   const [editing, setEditing] = useState<AdminVersionDto | null>(null);
   const meta = list.meta;
@@ -57,128 +47,125 @@ export default function VersionsPage() {
     void queryClient.invalidateQueries({ queryKey: getGetSupportedVersionsQueryKey() });
     void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
   };
-  const announce = (message: string) => {
-    feedback.succeed(message);
-    refresh();
-  };
-  const succeeded = (id: MessageId, version: string) => announce(intl.formatMessage({ id }, { version }));
-  /** `id` with the error's reason; `withoutReason` is the whole message when there is none. */
-  const failed = (id: MessageId, withoutReason?: MessageId) => (error: Error) => {
-    const bare = withoutReason && intl.formatMessage({ id: withoutReason });
-    feedback.fail(failureText((message) => intl.formatMessage({ id }, { message }), bare, error.message));
-    refresh();
-  };
+  // Errors clear after 5 s too (admin spec section 8, Versions).
+  const actions = useAdminActions({ successMs: MESSAGE_MS, errorMs: MESSAGE_MS, refresh });
+  const named = (version: Pick<AdminVersionDto, 'version'>) => ({ version: version.version });
 
-  const toggle = useToggleVersionStatus({
-    mutation: {
-      onSuccess: ({ data }, { data: { flag } }) =>
-        succeeded(
-          flag === 'is_latest'
-            ? 'admin.versions.messages.latest'
-            : data.is_stable
-              ? 'admin.versions.messages.stable'
-              : 'admin.versions.messages.beta',
-          data.version,
-        ),
-      onError: (error, { data: { flag } }) =>
-        failed(flag === 'is_latest' ? 'admin.versions.errors.latest' : 'admin.versions.errors.stable')(error),
-    },
-  });
-  const remove = useDeleteVersion({ mutation: { onError: failed('admin.versions.errors.delete') } });
+  const makeStable = useToggleVersionStatus(
+    actions.mutation({
+      success: ({ data }) =>
+        intl.formatMessage({ id: data.is_stable ? 'admin.versions.messages.stable' : 'admin.versions.messages.beta' }, named(data)),
+      failure: 'admin.versions.errors.stable',
+    }),
+  );
+  const makeLatest = useToggleVersionStatus(
+    actions.mutation({
+      success: ({ data }) => intl.formatMessage({ id: 'admin.versions.messages.latest' }, named(data)),
+      failure: 'admin.versions.errors.latest',
+    }),
+  );
+  const remove = useDeleteVersion(actions.mutation({ failure: 'admin.versions.errors.delete' }));
   const syncCompleted = ({ data }: VersionSyncResponseDto) =>
-    announce(intl.formatMessage({ id: 'admin.versions.sync.completed' }, { created: data.synced_count, updated: data.updated_count }));
-  const syncAll = useSyncVersions({
-    mutation: { onSuccess: syncCompleted, onError: failed('admin.versions.sync.failed', 'admin.versions.sync.failedWithoutReason') },
-  });
-  const syncOne = useSyncVersion({ mutation: { onSuccess: syncCompleted, onError: failed('admin.versions.errors.sync') } });
+    intl.formatMessage({ id: 'admin.versions.sync.completed' }, { created: data.synced_count, updated: data.updated_count });
+  const syncAll = useSyncVersions(
+    actions.mutation({
+      success: syncCompleted,
+      failure: 'admin.versions.sync.failed',
+      withoutReason: 'admin.versions.sync.failedWithoutReason',
+    }),
+  );
+  const syncOne = useSyncVersion(actions.mutation({ success: syncCompleted, failure: 'admin.versions.errors.sync' }));
   const server = useGetLicenseServerStatus();
+  // The answer does not name the version, so the message is said where it still is known.
   const deleteVersion = (version: AdminVersionDto) =>
-    remove.mutate({ id: version.id }, { onSuccess: () => succeeded('admin.versions.messages.deleted', version.version) });
+    remove.mutate(
+      { id: version.id },
+      { onSuccess: () => actions.feedback.succeed(intl.formatMessage({ id: 'admin.versions.messages.deleted' }, named(version))) },
+    );
 
   const lastSync = meta?.last_sync_at ?? null;
   const syncing = syncAll.isPending || syncOne.isPending;
 
   return (
-    <Stack gap="md">
-      <PageHeader
-        back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.versions.back" /> }}
-        title={<FormattedMessage id="admin.versions.title" />}
-        subtitle={<FormattedMessage id="admin.versions.subtitle" />}
-        actions={
-          <>
-            <SyncButton
-              label="admin.versions.sync.button"
-              lastSync={lastSync}
-              known={!!meta}
-              loading={syncAll.isPending}
-              disabled={syncing}
-              onClick={() => syncAll.mutate()}
-            />
-            <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
-              <FormattedMessage id="admin.versions.upload.button" />
-            </Button>
-          </>
-        }
-      />
-
-      <Card withBorder radius="md" p="sm" data-testid="versions-status">
-        <Group gap="lg" wrap="wrap">
-          <Group gap={6} wrap="nowrap">
-            <IconPackage size={16} aria-hidden />
-            <Text fz="sm">
-              <FormattedMessage id="admin.versions.status.count" values={{ count: meta?.overall_total ?? 0 }} />
-            </Text>
-          </Group>
-          <LicenseServerLine status={server.data?.data} syncing={syncing} />
-          {meta && <LastSync lastSync={lastSync} testId="versions-last-sync" />}
-        </Group>
-      </Card>
-
-      <ActionFeedbackAlerts feedback={feedback} />
-      <LoadError query={list.result} message="admin.versions.errors.load" />
-
-      <FilterCard>
-        <SearchField
-          label={intl.formatMessage({ id: 'admin.versions.searchLabel' })}
-          placeholder={intl.formatMessage({ id: 'admin.versions.search' })}
-          {...list.searchProps}
+    <ListScreen
+      header={
+        <PageHeader
+          back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.versions.back" /> }}
+          title={<FormattedMessage id="admin.versions.title" />}
+          subtitle={<FormattedMessage id="admin.versions.subtitle" />}
+          actions={
+            <>
+              <SyncButton
+                label="admin.versions.sync.button"
+                lastSync={lastSync}
+                known={!!meta}
+                loading={syncAll.isPending}
+                disabled={syncing}
+                onClick={() => syncAll.mutate()}
+              />
+              <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
+                <FormattedMessage id="admin.versions.upload.button" />
+              </Button>
+            </>
+          }
         />
-        <RefreshButton result={list.result} onClick={refresh} />
-      </FilterCard>
-
-      <ListBody
-        result={list.result}
-        isEmpty={versions.length === 0}
-        empty={
-          <EmptyState
-            icon={IconPackage}
-            title="admin.versions.empty.title"
-            hint={list.filtered ? 'admin.versions.empty.filtered' : 'admin.versions.empty.none'}
-            testId="versions-empty"
+      }
+      status={
+        <Card withBorder radius="md" p="sm" data-testid="versions-status">
+          <Group gap="lg" wrap="wrap">
+            <Group gap={6} wrap="nowrap">
+              <IconPackage size={16} aria-hidden />
+              <Text fz="sm">
+                <FormattedMessage id="admin.versions.status.count" values={{ count: meta?.overall_total ?? 0 }} />
+              </Text>
+            </Group>
+            <LicenseServerLine status={server.data?.data} syncing={syncing} />
+            {meta && <LastSync lastSync={lastSync} testId="versions-last-sync" />}
+          </Group>
+        </Card>
+      }
+      feedback={actions.feedback}
+      list={list}
+      loadError="admin.versions.errors.load"
+      filters={
+        <>
+          <SearchField
+            label={intl.formatMessage({ id: 'admin.versions.searchLabel' })}
+            placeholder={intl.formatMessage({ id: 'admin.versions.search' })}
+            {...list.searchProps}
           />
-        }
-      >
+          <RefreshButton result={list.result} onClick={refresh} />
+        </>
+      }
+      isEmpty={versions.length === 0}
+      empty={{
+        icon: IconPackage,
+        title: 'admin.versions.empty.title',
+        filtered: 'admin.versions.empty.filtered',
+        none: 'admin.versions.empty.none',
+        testId: 'versions-empty',
+      }}
+      pager={{ summary: 'admin.versions.showing', testId: 'versions-showing', withEdges: false }}
+      table={
         <VersionsTable
           versions={versions}
           sorting={list.sorting}
-          busyId={busyRowId(toggle, remove, syncOne)}
-          onToggleStable={(version) => toggle.mutate({ id: version.id, data: { flag: 'is_stable' } })}
-          onMakeLatest={(version) => toggle.mutate({ id: version.id, data: { flag: 'is_latest' } })}
+          busyId={busyRowId(makeStable, makeLatest, remove, syncOne)}
+          onToggleStable={(version) => makeStable.mutate({ id: version.id, data: { flag: 'is_stable' } })}
+          onMakeLatest={(version) => makeLatest.mutate({ id: version.id, data: { flag: 'is_latest' } })}
           onEdit={setEditing}
           onDelete={(version) => confirmDeleteVersion(intl, version, () => deleteVersion(version))}
           onSync={(version) => syncOne.mutate({ id: version.id })}
         />
-      </ListBody>
-
-      <ListPager meta={meta} onPage={list.setPage} summary="admin.versions.showing" testId="versions-showing" withEdges={false} />
-
+      }
+    >
       {uploading && (
         <VersionUploadModal
           opened
           onClose={() => setUploading(false)}
           onUploaded={(version) => {
             setUploading(false);
-            succeeded('admin.versions.messages.uploaded', version.version);
+            actions.succeeded(intl.formatMessage({ id: 'admin.versions.messages.uploaded' }, named(version)));
           }}
         />
       )}
@@ -189,10 +176,10 @@ export default function VersionsPage() {
           onClose={() => setEditing(null)}
           onSaved={(version) => {
             setEditing(null);
-            succeeded('admin.versions.messages.updated', version.version);
+            actions.succeeded(intl.formatMessage({ id: 'admin.versions.messages.updated' }, named(version)));
           }}
         />
       )}
-    </Stack>
+    </ListScreen>
   );
 }

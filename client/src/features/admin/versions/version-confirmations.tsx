@@ -1,13 +1,12 @@
 import { Code, Stack, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import type { IntlShape } from 'react-intl';
 import type { AdminVersionDto } from '../../../api/generated/model';
+import { confirmAction } from '../../../components/confirm-action';
 
 /** Delete version: 'Are you sure you want to delete this version?' (admin spec section 5), and what goes with it. */
 export function confirmDeleteVersion(intl: IntlShape, version: AdminVersionDto, onConfirm: () => void) {
-  modals.openConfirmModal({
-    title: intl.formatMessage({ id: 'admin.versions.delete.title' }),
-    closeButtonProps: { 'aria-label': intl.formatMessage({ id: 'common.close' }) },
+  confirmAction(intl, {
+    title: 'admin.versions.delete.title',
     children: (
       <Stack gap="sm" data-testid="version-confirmation">
         <Text fz="sm">{intl.formatMessage({ id: 'admin.versions.delete.question' })}</Text>
@@ -25,11 +24,7 @@ export function confirmDeleteVersion(intl: IntlShape, version: AdminVersionDto, 
         </Text>
       </Stack>
     ),
-    labels: {
-      confirm: intl.formatMessage({ id: 'admin.versions.delete.confirm' }),
-      cancel: intl.formatMessage({ id: 'common.cancel' }),
-    },
-    confirmProps: { color: 'red.9' },
+    confirm: 'admin.versions.delete.confirm',
     onConfirm,
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isHttpUrl, isJsonObjectText, orNull, shortKey, today, VERSION_EXTENSIONS, VERSION_PATTERN } from './version-display';
-import { allowedExtension } from '../upload-rules';
+import { allowedExtension } from '../../../lib/upload-rules';
 
 describe('shortKey', () => {
   it('shows the first 8 characters of a hash or key', () => {

@@ -1,17 +1,14 @@
 import { ListAdminVersionsSort, type SyncStatus } from '../../../api/generated/model';
 import type { ListSpec, NoFilters } from '../../../components/admin-list/list-state';
 import type { Sorting } from '../../../components/pagination';
+import { PAGE_SIZE } from '../../../lib/admin-tables';
 
-/** Version table: 25 rows, newest first (admin spec section 9). */
-export const PAGE_SIZE = 25;
+/** Version table: newest first (admin spec section 9). */
 export const DEFAULT_SORT: Sorting<ListAdminVersionsSort> = { sort: 'created_at', order: 'desc' };
 export const VERSIONS_LIST: ListSpec<NoFilters, ListAdminVersionsSort> = {
   defaults: { search: '', page: 1, limit: PAGE_SIZE, ...DEFAULT_SORT },
   sorts: Object.values(ListAdminVersionsSort),
 };
-
-/** Version messages clear after 5 s (admin spec section 8). */
-export const MESSAGE_MS = 5000;
 
 /** Hashes and keys are shown by their first 8 characters (admin spec section 9). */
 export const SHORT_LENGTH = 8;

@@ -2,7 +2,7 @@ import { Divider, Group, SimpleGrid, Switch, Textarea, TextInput } from '@mantin
 import type { UseFormReturnType } from '@mantine/form';
 import type { IntlShape } from 'react-intl';
 import { useIntl } from 'react-intl';
-import { isHttpUrl, isJsonObjectText, VERSION_PATTERN } from './version-display';
+import { isHttpUrl, isJsonObjectText, orNull, VERSION_PATTERN } from './version-display';
 
 /** The fields the Upload and Edit forms share (admin spec section 5). */
 export interface VersionFormValues {
@@ -47,6 +47,15 @@ export function versionFieldRules(intl: IntlShape) {
       value.trim() && !isJsonObjectText(value) ? intl.formatMessage({ id: 'admin.versions.form.requirementsFormat' }) : null,
   };
 }
+
+/** The optional texts as both forms send them: blank is null ('not set'). */
+export const optionalFields = (values: VersionFormValues) => ({
+  changelog: orNull(values.changelog),
+  download_url: orNull(values.download_url),
+  secret_hash: orNull(values.secret_hash),
+  encryption_key: orNull(values.encryption_key),
+  min_system_requirements: orNull(values.min_system_requirements),
+});
 
 /** Server field names the version forms call otherwise. */
 export const VERSION_FIELD_NAMES = { license_server_sync: 'sync', sync_to_license_server: 'sync' };

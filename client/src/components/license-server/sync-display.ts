@@ -12,8 +12,3 @@ export function syncRecommended(lastSyncAt: string | null | undefined, now = Dat
   const at = new Date(lastSyncAt).getTime();
   return Number.isNaN(at) || now - at > SYNC_STALE_MS;
 }
-
-/** 'Sync failed: {reason}', or the bare 'Sync failed' when the failure gave no reason (admin spec section 8). */
-export function failureText(withReason: (reason: string) => string, withoutReason: string | undefined, reason: string): string {
-  return !reason && withoutReason !== undefined ? withoutReason : withReason(reason);
-}

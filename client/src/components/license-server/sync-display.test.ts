@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureText, syncRecommended } from './sync-display';
+import { syncRecommended } from './sync-display';
 
 const HOUR = 3600 * 1000;
 const now = Date.parse('2025-06-01T12:00:00Z');
@@ -24,16 +24,5 @@ describe('syncRecommended', () => {
 
   it('treats an unreadable time as missing', () => {
     expect(syncRecommended('yesterday-ish', now)).toBe(true);
-  });
-});
-
-describe('failureText', () => {
-  const withReason = (reason: string) => `Sync failed: ${reason}`;
-  it('gives the reason when there is one', () => {
-    expect(failureText(withReason, 'Sync failed', 'License server unreachable')).toBe('Sync failed: License server unreachable');
-  });
-  it('falls back to the bare message when there is no reason, and only when a bare message exists', () => {
-    expect(failureText(withReason, 'Sync failed', '')).toBe('Sync failed');
-    expect(failureText(withReason, undefined, '')).toBe('Sync failed: ');
   });
 });

@@ -1,0 +1,28 @@
+import { modals } from '@mantine/modals';
+import type { ReactNode } from 'react';
+import type { IntlShape } from 'react-intl';
+import type { MessageId } from '../i18n/message-id';
+
+interface ConfirmActionOptions {
+  title: MessageId;
+  /** What will happen, and to what. */
+  children: ReactNode;
+  /** The confirm button's words ('Delete License'). */
+  confirm: MessageId;
+  onConfirm: () => void;
+  /** A red confirm button, for what cannot be undone or takes something away; true unless said otherwise. */
+  destructive?: boolean;
+}
+
+/** Asks before an action: title, what it does, Cancel and the confirm button (needs a ModalsProvider above). */
+export function confirmAction(intl: IntlShape, { title, children, confirm, onConfirm, destructive = true }: ConfirmActionOptions) {
+  modals.openConfirmModal({
+    title: intl.formatMessage({ id: title }),
+    closeButtonProps: { 'aria-label': intl.formatMessage({ id: 'common.close' }) },
+    children,
+    labels: { confirm: intl.formatMessage({ id: confirm }), cancel: intl.formatMessage({ id: 'common.cancel' }) },
+    // Red 9: red 6 under white text misses AA contrast.
+    confirmProps: destructive ? { color: 'red.9' } : undefined,
+    onConfirm,
+  });
+}
