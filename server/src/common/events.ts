@@ -1,5 +1,5 @@
 import { EventEmitter2, OnEvent } from '@nestjs/event-emitter';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/transactions';
 
 /**
  * Events between feature modules, so one module reacts to another's change without either importing the other.
@@ -43,11 +43,11 @@ export interface VersionDeletingEvent {
   versionId: number;
 }
 
-/** A version's number changed, inside the transaction (`manager`) that changes it: copies of it change with it. */
+/** A version's number changed, inside the `transaction` that changes it: copies of it change with it. */
 export interface VersionRenamedEvent {
   versionId: number;
   version: string;
-  manager: EntityManager;
+  transaction: Transaction;
 }
 
 /** Each awaited event's payload, and what each of its listeners answers. */

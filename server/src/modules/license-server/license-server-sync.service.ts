@@ -19,7 +19,7 @@ import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
 import { LicenseSyncService } from '../licenses/license-sync.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { SettingsService } from '../settings/settings.service';
-import { VersionsService } from '../versions/versions.service';
+import { VersionSyncService } from '../versions/version-sync.service';
 import {
   FullSyncDto,
   LicenseServerHealthDto,
@@ -73,7 +73,7 @@ export class LicenseServerSyncService implements OnApplicationBootstrap, BeforeA
 
   constructor(
     private readonly settings: SettingsService,
-    private readonly versions: VersionsService,
+    private readonly versions: VersionSyncService,
     private readonly licenses: LicenseSyncService,
     private readonly devices: DevicesService,
     private readonly remoteLogs: RemoteLogsService,

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Not, Repository } from 'typeorm';
 import { PreparedSql } from '../../database/prepared-sql';
 import { LicenseSyncService } from '../licenses/license-sync.service';
-import { VersionsService } from '../versions/versions.service';
+import { VersionSyncService } from '../versions/version-sync.service';
 import { SYNC_BATCH_MAX, SyncChecksumPageDto } from './dto/sync.dto';
 import { type Drift } from './license-server-sync.constants';
 import { LicenseServerClient, LicenseServerError } from './license-server-client';
@@ -30,7 +30,7 @@ export class ReconcileService {
     @InjectRepository(SyncReconcileEntity) private readonly reconciles: Repository<SyncReconcileEntity>,
     @InjectRepository(SyncDriftEntity) private readonly drift: Repository<SyncDriftEntity>,
     private readonly licenses: LicenseSyncService,
-    private readonly versions: VersionsService,
+    private readonly versions: VersionSyncService,
     dataSource: DataSource,
   ) {
     this.sql = PreparedSql.for(dataSource);
