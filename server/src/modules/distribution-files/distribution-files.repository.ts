@@ -182,7 +182,12 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
         .addSelect('COALESCE(SUM(f.file_size), 0)', 'size')
         .groupBy('f.os_type'),
     );
-    return rows.map((row) => ({ os_type: row.os_type, count: Number(row.count), downloads: Number(row.downloads), size: Number(row.size) }));
+    return rows.map((row) => ({
+      os_type: row.os_type,
+      count: Number(row.count),
+      downloads: Number(row.downloads),
+      size: Number(row.size),
+    }));
   }
 
   /** The file and its version number for a download, in one prepared statement. */
@@ -219,4 +224,3 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
     );
   }
 }
-

@@ -77,7 +77,9 @@ export class DistributionFilesService {
     await this.files.flushDownloadCounts();
     const term = query.search?.trim();
     // A search's matching ids are read once (cached), then the page and its count share them.
-    const matched = term ? (await this.searchIds.get(term, async () => ({ ids: await this.files.matchingIds(term, SEARCH_IDS) }))).ids : undefined;
+    const matched = term
+      ? (await this.searchIds.get(term, async () => ({ ids: await this.files.matchingIds(term, SEARCH_IDS) }))).ids
+      : undefined;
     const key = JSON.stringify([term ?? '', query.version_id ?? '', query.os_type ?? '', query.architecture ?? '']);
     return this.files.page(query, matched, { cache: this.totals, key });
   }

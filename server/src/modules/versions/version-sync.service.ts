@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { ApiError } from '../../common/api-error';
 import { VersionEntity } from './version.entity';
 import { VersionsRepository } from './versions.repository';
 import { VersionsService } from './versions.service';
@@ -47,10 +46,8 @@ export class VersionSyncService {
   ) {}
 
   /** The version of this id (404 for an id that names none). */
-  async get(id: number): Promise<VersionEntity> {
-    const version = await this.versions.findById(id);
-    if (!version) throw ApiError.notFound('Version not found');
-    return version;
+  get(id: number): Promise<VersionEntity> {
+    return this.admin.get(id);
   }
 
   /** Versions to push to the license server: the given ones, or every version marked for syncing. */
@@ -115,6 +112,7 @@ export class VersionSyncService {
       await this.versions.ensureLatest();
       return { created, updated };
     } finally {
+      // The admin's lists and the client catalog show what was pushed.
       this.admin.changed();
     }
   }
