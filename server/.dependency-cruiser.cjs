@@ -32,10 +32,8 @@ const DATABASE_ACCESS = [
 const NOT_YET_REPOSITORIES = [
   '^src/common/pagination\\.ts$',
   '^src/modules/devices/devices\\.service\\.ts$',
-  '^src/modules/distribution-files/distribution-files\\.service\\.ts$',
   '^src/modules/licenses/licenses\\.service\\.ts$',
   '^src/modules/orders/orders\\.service\\.ts$',
-  '^src/modules/versions/versions\\.service\\.ts$',
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */

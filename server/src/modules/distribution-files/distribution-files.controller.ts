@@ -4,14 +4,18 @@ import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { pageMeta } from '../../common/pagination';
+import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
 import { DISTRIBUTION_EXTENSIONS } from '../storage/file-names';
 import { StoredUpload, UploadInterceptor } from '../storage/upload.interceptor';
-import { VersionsService } from '../versions/versions.service';
+import { VersionCatalogService } from '../versions/version-catalog.service';
 import { ListDistributionFilesQueryDto, UploadDistributionFileDto } from './dto/distribution-file-form.dto';
 import {
+  DistributionFileDto,
   DistributionFileListResponseDto,
   DistributionFileResponseDto,
+  FileStatsDto,
   FileStatsResponseDto,
+  FileVersionChoiceDto,
   FileVersionChoicesResponseDto,
   toDistributionFileDto,
   toFileVersionChoiceDto,
@@ -27,26 +31,32 @@ import { IdParam } from '../../common/id-param';
 export class DistributionFilesController {
   constructor(
     private readonly files: DistributionFilesService,
-    private readonly versions: VersionsService,
+    private readonly versions: VersionCatalogService,
   ) {}
 
   /** Lists files: filters version_id, os_type, architecture; search over file_name and version; sort (default created_at desc); 25 per page by default. */
   @Get()
-  async listDistributionFiles(@Query() query: ListDistributionFilesQueryDto): Promise<DistributionFileListResponseDto> {
+  @ApiEnvelopeResponse(DistributionFileListResponseDto)
+  async listDistributionFiles(@Query() query: ListDistributionFilesQueryDto): Promise<Reply<DistributionFileDto[]>> {
     const { rows, total, page, limit } = await this.files.list(query);
-    return { success: true, data: rows.map((file) => toDistributionFileDto(file, file.version)), meta: pageMeta(total, page, limit) };
+    return pageOf(
+      rows.map((file) => toDistributionFileDto(file, file.version)),
+      pageMeta(total, page, limit),
+    );
   }
 
   /** Versions for the upload form and the version filter: latest first, then newest release. */
   @Get('versions')
-  async listDistributionFileVersions(): Promise<FileVersionChoicesResponseDto> {
-    return { success: true, data: (await this.versions.all()).map(toFileVersionChoiceDto) };
+  @ApiEnvelopeResponse(FileVersionChoicesResponseDto)
+  async listDistributionFileVersions(): Promise<FileVersionChoiceDto[]> {
+    return (await this.versions.all()).map(toFileVersionChoiceDto);
   }
 
   /** total_files, total_downloads, total_size (bytes) and files_by_os. */
   @Get('stats')
-  async getDistributionFileStats(): Promise<FileStatsResponseDto> {
-    return { success: true, data: await this.files.stats() };
+  @ApiEnvelopeResponse(FileStatsResponseDto)
+  getDistributionFileStats(): Promise<FileStatsDto> {
+    return this.files.stats();
   }
 
   /**
@@ -59,20 +69,21 @@ export class DistributionFilesController {
   @UseInterceptors(UploadInterceptor(DISTRIBUTION_EXTENSIONS))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: UploadDistributionFileDto })
+  @ApiEnvelopeResponse(DistributionFileResponseDto, { status: 201, message: 'File uploaded successfully' })
   async uploadDistributionFile(
     @Body() dto: UploadDistributionFileDto,
     @UploadedFile() file: StoredUpload | undefined,
     @CurrentUser() actor: AuthUser,
-  ): Promise<DistributionFileResponseDto> {
+  ): Promise<DistributionFileDto> {
     const stored = await this.files.upload(dto, file, actor);
-    return { success: true, message: 'File uploaded successfully', data: toDistributionFileDto(stored, stored.version) };
+    return toDistributionFileDto(stored, stored.version);
   }
 
   /** Deletes the file: its row and its stored bytes. */
   @Delete(':id')
   @Audit('file.delete', 'Delete distribution file', 'file')
-  async deleteDistributionFile(@IdParam() id: number): Promise<MessageResponseDto> {
+  @ApiEnvelopeResponse(MessageResponseDto, { message: 'File deleted successfully' })
+  async deleteDistributionFile(@IdParam() id: number): Promise<void> {
     await this.files.remove(id);
-    return { success: true, message: 'File deleted successfully' };
   }
 }

@@ -22,15 +22,14 @@ const DOWNLOAD_PATH = /^\/api\/download\/([1-9]\d{0,8})$/;
 const ROUTE = '/api/download/:id';
 
 /**
- * GET/HEAD /api/download/:id with a live session, answered on Node's own request and response before Express: the
- * downloads streaming servers' installers make all day. Through Express's objects and router a 32 kB download cost
- * 235-284 µs of CPU, on Node's own 178-215 (bench:downloads, alternating builds; see BeforeExpress). The same
- * checks run (the session as AuthGuard resolves it, the file row), then the same sending, and what Express would
- * add is done the same way: the headers of every API answer, `Connection: close` while draining, the access-log
- * row (with the user and the client's address by the app's 'trust proxy'), a failure answered by the global
- * exception filter. Every other case (no or bad token, unknown file, another spelling, a query string, a failure
- * before the session and the file are known) goes on untouched (`next`: to Express), where the controller answers
- * it exactly as before.
+ * GET/HEAD /api/download/:id with a live session, served on Node's own request and response before Express: the
+ * downloads streaming servers' installers make all day, where Express's objects and router cost a small download
+ * a noticeable share of its CPU (bench:downloads; see BeforeExpress). The same checks run (the session as AuthGuard
+ * resolves it, the file row), then the same sending, and what Express would add is done the same way: the headers
+ * of every API response, `Connection: close` while draining, the access-log row (with the user and the client's
+ * address by the app's 'trust proxy'), a failure handled by the global exception filter. Every other case (no or
+ * bad token, unknown file, another spelling, a query string, a failure before the session and the file are known)
+ * goes on untouched (`next`: to Express), where the controller responds to it exactly as before.
  */
 @Injectable()
 export class DownloadFastPath implements OnModuleInit {
@@ -59,7 +58,7 @@ export class DownloadFastPath implements OnModuleInit {
       );
   }
 
-  /** The HTTP server's request listener: this path's calls answered here, every other request handed on. */
+  /** The HTTP server's request listener: this path's calls served here, every other request handed on. */
   listener(setting: BeforeExpress): RequestListener {
     const trust = setting.express.get('trust proxy fn') as (address: string, hop: number) => boolean;
     return (request: IncomingMessage, response: ServerResponse) => {
@@ -85,7 +84,7 @@ export class DownloadFastPath implements OnModuleInit {
       user = await this.sessions.resolve(token);
       file = user && (await this.downloads.findKnown(id));
     } catch {
-      // The controller answers (and reports) it as it always has.
+      // The controller responds to (and reports) it as it always has.
       return setting.next(request, response);
     }
     if (!user || !file) return setting.next(request, response);

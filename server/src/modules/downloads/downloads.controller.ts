@@ -1,20 +1,23 @@
-import { Controller, Get, HttpCode, HttpStatus, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiError } from '../../common/api-error';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { pageMeta } from '../../common/pagination';
 import { Public } from '../../common/public.decorator';
-import { toDistributionFileDto } from '../distribution-files/dto/distribution-file.dto';
+import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
+import { DistributionFileDto, toDistributionFileDto } from '../distribution-files/dto/distribution-file.dto';
 import { DistributionFilesService } from '../distribution-files/distribution-files.service';
 import { DownloadLogsService } from '../logs/download-logs.service';
 import { UsersService } from '../users/users.service';
 import { DownloadLinksService } from './download-links.service';
 import { DownloadsService } from './downloads.service';
 import {
+  DownloadHistoryEntryDto,
   DownloadHistoryQueryDto,
   DownloadHistoryResponseDto,
   DownloadInfoResponseDto,
+  DownloadLinkDto,
   DownloadLinkResponseDto,
   SignedDownloadQueryDto,
   toDownloadHistoryEntryDto,
@@ -55,11 +58,12 @@ export class DownloadsController {
 
   /** Name, size, SHA-256 and version of a file. */
   @Get('download/:id/info')
-  async getDownloadInfo(@IdParam() id: number): Promise<DownloadInfoResponseDto> {
+  @ApiEnvelopeResponse(DownloadInfoResponseDto)
+  async getDownloadInfo(@IdParam() id: number): Promise<DistributionFileDto> {
     // The count shown includes every download this instance served, and its log rows are stored with it.
     await this.downloads.flush();
     const file = await this.files.get(id);
-    return { success: true, data: toDistributionFileDto(file, file.version) };
+    return toDistributionFileDto(file, file.version);
   }
 
   /**
@@ -67,27 +71,20 @@ export class DownloadsController {
    * download command (SHA-256 checked) and, for Linux packages, the install command.
    */
   @Post('download/:id/link')
-  @HttpCode(200)
-  async createDownloadLink(
-    @IdParam() id: number,
-    @CurrentUser() user: AuthUser,
-    @Req() request: Request,
-  ): Promise<DownloadLinkResponseDto> {
+  @ApiEnvelopeResponse(DownloadLinkResponseDto)
+  async createDownloadLink(@IdParam() id: number, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<DownloadLinkDto> {
     const file = await this.downloads.find(id);
     // Express 5's request.host honours X-Forwarded-Host under TRUST_PROXY, as request.protocol does X-Forwarded-Proto.
     const baseUrl = this.links.baseUrl({ protocol: request.protocol, host: request.host });
     const link = this.links.sign(file.id, user.id);
     const url = this.links.url(link, baseUrl);
     return {
-      success: true,
-      data: {
-        url,
-        expires_at: new Date(link.expires * 1000),
-        file_name: file.file_name,
-        file_size: file.file_size,
-        file_hash: file.file_hash,
-        ...installCommands(url, file.file_name, file.file_hash),
-      },
+      url,
+      expires_at: new Date(link.expires * 1000),
+      file_name: file.file_name,
+      file_size: file.file_size,
+      file_hash: file.file_hash,
+      ...installCommands(url, file.file_name, file.file_hash),
     };
   }
 
@@ -116,8 +113,12 @@ export class DownloadsController {
 
   /** The caller's own downloads, newest first. */
   @Get('downloads/history')
-  async listDownloadHistory(@Query() query: DownloadHistoryQueryDto, @CurrentUser() user: AuthUser): Promise<DownloadHistoryResponseDto> {
+  @ApiEnvelopeResponse(DownloadHistoryResponseDto)
+  async listDownloadHistory(
+    @Query() query: DownloadHistoryQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Reply<DownloadHistoryEntryDto[]>> {
     const { rows, total, page, limit } = await this.logs.list({ user_id: user.id, page: query.page, limit: query.limit ?? 25 });
-    return { success: true, data: rows.map(toDownloadHistoryEntryDto), meta: pageMeta(total, page, limit) };
+    return pageOf(rows.map(toDownloadHistoryEntryDto), pageMeta(total, page, limit));
   }
 }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../../common/api-error';
+import { Cache } from '../../common/cache';
 import { DistributionFilesService, DownloadableFile } from '../distribution-files/distribution-files.service';
 import { DownloadChannel } from '../logs/logs.constants';
 import { DownloadLogsService } from '../logs/download-logs.service';
 import { FileStorage } from '../storage/file-storage';
-import { sendStoredFile, SendOutcome } from '../storage/send-stored-file';
-import { SmallFileCache } from '../storage/small-file-cache';
+import { sendStoredFile, SendOutcome, SMALL_FILE_BYTES } from '../storage/send-stored-file';
 
 export interface Downloader {
   userId: number;
@@ -25,8 +25,12 @@ export interface Downloader {
  */
 @Injectable()
 export class DownloadsService {
-  /** Small files (the most requested ones: archives, installers of a few hundred KB) answered from memory. */
-  private readonly smallFiles = new SmallFileCache();
+  /**
+   * The bytes of small files (the most requested ones: archives, installers of a few hundred KB) by storage key,
+   * sent from memory instead of opened, read and closed in storage per download; at most 64 MiB of them. The
+   * bytes under a key never change, so the ttl only lets go of files no longer asked for.
+   */
+  private readonly smallFiles = new Cache<Buffer>({ max: (64 * 1024 * 1024) / SMALL_FILE_BYTES, ttlMs: 60 * 60_000 });
 
   constructor(
     private readonly files: DistributionFilesService,
@@ -45,26 +49,19 @@ export class DownloadsService {
     await Promise.all([this.files.flushDownloadCounts(), this.logs.flush()]);
   }
 
-  /** The file a download needs, or null (the hot path: kept briefly, see DistributionFilesService). */
+  /** The file a download needs, or null (the download path: cached briefly, see DistributionFilesService). */
   findKnown(id: number): Promise<DownloadableFile | null> {
     return this.files.findDownloadable(id);
   }
 
-  /** `onAnswer` runs once the answer is decided, right before it is counted and sent. */
-  async send(
-    file: DownloadableFile,
-    who: Downloader,
-    request: IncomingMessage,
-    response: ServerResponse,
-    onAnswer?: () => void,
-  ): Promise<SendOutcome> {
+  /** Sends the file (or the part, or the status, the request asks for); a download from the first byte is counted and logged. */
+  async send(file: DownloadableFile, who: Downloader, request: IncomingMessage, response: ServerResponse): Promise<SendOutcome> {
     return sendStoredFile(
       this.storage,
       request,
       response,
       { storageKey: file.storage_key, size: file.file_size, sha256: file.file_hash, fileName: file.file_name },
       (outcome) => {
-        onAnswer?.();
         if (!outcome.fromStart) return;
         this.files.countDownload(file.id);
         this.logs.record({

@@ -3,7 +3,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DevicesService } from '../devices/devices.service';
 import { LicenseSyncService } from '../licenses/license-sync.service';
-import { VersionsService } from '../versions/versions.service';
+import { VersionSyncService } from '../versions/version-sync.service';
 import { SyncChecksumPageDto } from './dto/sync.dto';
 import { LicenseServerClient, LicenseServerError } from './license-server-client';
 import { SyncPushService } from './sync-push.service';
@@ -23,7 +23,7 @@ export class FullSyncService {
 
   constructor(
     private readonly runs: SyncRunsRepository,
-    private readonly versions: VersionsService,
+    private readonly versions: VersionSyncService,
     private readonly licenses: LicenseSyncService,
     private readonly devices: DevicesService,
     private readonly push: SyncPushService,

@@ -14,7 +14,7 @@ import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
 import { LicenseSyncService } from '../licenses/license-sync.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { SettingsService } from '../settings/settings.service';
-import { VersionsService } from '../versions/versions.service';
+import { VersionSyncService } from '../versions/version-sync.service';
 import {
   LicenseSyncResultDto,
   SYNC_BATCH_MAX,
@@ -47,7 +47,7 @@ export class LicenseServerSyncService {
   constructor(
     private readonly connection: LicenseServerConnection,
     private readonly settings: SettingsService,
-    private readonly versions: VersionsService,
+    private readonly versions: VersionSyncService,
     private readonly licenses: LicenseSyncService,
     private readonly devices: DevicesService,
     private readonly remoteLogs: RemoteLogsService,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LicenseSyncService } from '../licenses/license-sync.service';
-import { VersionsService } from '../versions/versions.service';
+import { VersionSyncService } from '../versions/version-sync.service';
 import { ReconcileDto, ReconcileReportDto, RepairResultDto, SYNC_BATCH_MAX, SyncChecksumPageDto } from './dto/sync.dto';
 import { type Drift } from './license-server-sync.constants';
 import { LicenseServerClient, LicenseServerError } from './license-server-client';
@@ -29,7 +29,7 @@ export class ReconcileService {
     private readonly reconciles: SyncReconcilesRepository,
     private readonly drift: SyncDriftRepository,
     private readonly licenses: LicenseSyncService,
-    private readonly versions: VersionsService,
+    private readonly versions: VersionSyncService,
     private readonly connection: LicenseServerConnection,
     private readonly push: SyncPushService,
     private readonly sync: LicenseServerSyncService,

@@ -6,7 +6,7 @@ import { SYNC_TOKEN } from '../../openapi';
 import { DevicesService } from '../devices/devices.service';
 import { LicenseSyncService } from '../licenses/license-sync.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
-import { VersionsService } from '../versions/versions.service';
+import { VersionSyncService } from '../versions/version-sync.service';
 import {
   PushDevicesDto,
   PushDevicesResponseDto,
@@ -40,7 +40,7 @@ import { SyncTokenGuard } from './sync-token.guard';
 @UseGuards(SyncTokenGuard)
 export class SyncApiController {
   constructor(
-    private readonly versions: VersionsService,
+    private readonly versions: VersionSyncService,
     private readonly licenses: LicenseSyncService,
     private readonly devices: DevicesService,
     private readonly remoteLogs: RemoteLogsService,

@@ -5,7 +5,7 @@ import { type SyncedDevice } from '../devices/devices.service';
 import { LicenseSyncService, toSyncedLicense } from '../licenses/license-sync.service';
 import { type LicenseEntity } from '../licenses/licenses.service';
 import { SettingsService } from '../settings/settings.service';
-import { toSyncedVersion, type VersionEntity, VersionsService } from '../versions/versions.service';
+import { toSyncedVersion, type VersionEntity, VersionSyncService } from '../versions/version-sync.service';
 import {
   PushDevicesResponseDto,
   PushDevicesResultDto,
@@ -37,7 +37,7 @@ export interface PushOptions {
 export class SyncPushService {
   constructor(
     private readonly settings: SettingsService,
-    private readonly versions: VersionsService,
+    private readonly versions: VersionSyncService,
     private readonly licenses: LicenseSyncService,
     private readonly queue: SyncQueueService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error';
 import { SettingsService } from '../settings/settings.service';
-import { VersionsService } from '../versions/versions.service';
+import { VersionCatalogService } from '../versions/version-catalog.service';
 import { AvailableVersionDto, AvailableVersionsDto } from './dto/license.dto';
 import { ADMIN_PRODUCT_TIERS } from './admin-licenses.service';
 
@@ -14,7 +14,7 @@ const versionedProduct = (appName: string) =>
 
 /**
  * Which products a license may be for: the admin tiers "{app_info.name} Pro|Enterprise|Basic", and
- * "{app_info.name} v{version}" for the versions clients see (read through VersionsService).
+ * "{app_info.name} v{version}" for the versions clients see (read through VersionCatalogService).
  *
  * A client's product must name an existing version. Only while no version has been uploaded at all is any
  * well-formed "{app} v{version}" accepted, so a fresh installation can still hand out test licenses.
@@ -23,7 +23,7 @@ const versionedProduct = (appName: string) =>
 export class LicenseProductsService {
   constructor(
     private readonly settings: SettingsService,
-    private readonly versionsService: VersionsService,
+    private readonly versionsService: VersionCatalogService,
   ) {}
 
   async availableVersions(): Promise<AvailableVersionsDto> {

@@ -7,7 +7,7 @@ const IDLE_CHUNKS_KEPT = 32;
 
 /**
  * Read buffers shared by every download. A fresh 512 KiB buffer per chunk (what fs.createReadStream does) is
- * external memory that V8 answers with a full GC every few dozen milliseconds while large files stream; reused
+ * external memory that makes V8 run full garbage collections again and again while large files stream; reused
  * buffers keep the garbage collector out of the transfer.
  */
 class ChunkPool {

@@ -56,7 +56,7 @@ export class MeasuringStream extends Transform {
   }
 }
 
-/** The store failed to take an upload (not the client's doing): answered 503, and nothing is kept. */
+/** The store failed to take an upload (not the client's doing): a 503 response, and nothing is kept. */
 export class StorageUnavailableError extends Error {
   constructor(override readonly cause: unknown) {
     super(`The file store did not accept the upload: ${(cause as Error)?.message ?? String(cause)}`);

@@ -5,7 +5,7 @@ import type { ByteRange } from './file-storage';
  * Reads a `Range` header for a resource of `size` bytes (RFC 9110 §14), parsed by range-parser (as Express's
  * `send` does): one range gives that range; a header that is absent, malformed, not in bytes or asks for several
  * ranges gives null (serve the whole file, as the RFC allows); a range that lies wholly beyond the end gives
- * 'unsatisfiable' (416). Where range-parser answers "unsatisfiable" but the RFC says otherwise, the RFC wins:
+ * 'unsatisfiable' (416). Where range-parser says "unsatisfiable" but the RFC says otherwise, the RFC wins:
  * a suffix longer than the file means the whole file (§14.1.2), and a range ending before it starts is invalid,
  * so the header is ignored (§14.1.1).
  */

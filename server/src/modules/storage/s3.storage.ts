@@ -55,7 +55,7 @@ export class S3Storage extends FileStorage {
     this.bucket = config.bucket;
   }
 
-  /** Checks that the bucket answers (a wrong bucket or credentials stop the start), then sweeps what crashed uploads left. */
+  /** Checks that the bucket responds (a wrong bucket or credentials stop the start), then sweeps what crashed uploads left. */
   async init(): Promise<void> {
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
@@ -184,11 +184,11 @@ export class S3Storage extends FileStorage {
   }
 
   private async getRange(key: string, range: ByteRange, signal?: AbortSignal): Promise<Readable> {
-    const answer = await this.client.send(
+    const object = await this.client.send(
       new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${range.start}-${range.end}` }),
       { abortSignal: signal },
     );
-    return answer.Body as Readable;
+    return object.Body as Readable;
   }
 
   /**

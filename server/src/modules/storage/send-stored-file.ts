@@ -1,8 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../../common/api-error';
+import type { Cache } from '../../common/cache';
 import { ByteRange, FileStorage, READ_CHUNK_BYTES } from './file-storage';
 import { contentDisposition, contentTypeOf, parseRange } from './http-range';
-import type { SmallFileCache } from './small-file-cache';
+
+/** Files up to this size are read whole and cached when the sender gives a cache (see sendStoredFile). */
+export const SMALL_FILE_BYTES = 256 * 1024;
 
 /** What a write to a response fails with once its client has disconnected. */
 const CLIENT_GONE = new Set(['ERR_STREAM_DESTROYED', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
@@ -25,11 +28,12 @@ export interface SendOutcome {
 }
 
 /**
- * Answers GET or HEAD for a stored file: Content-Disposition, Content-Length, ETag, Accept-Ranges, Range → 206,
- * unsatisfiable → 416, If-None-Match → 304, If-Range. `beforeBody` runs once the answer is known and before the
+ * Responds to GET or HEAD for a stored file: Content-Disposition, Content-Length, ETag, Accept-Ranges, Range → 206,
+ * unsatisfiable → 416, If-None-Match → 304, If-Range. `beforeBody` runs once the response is known and before the
  * first byte (to count and log the download); the bytes then stream from storage with backpressure, never
- * held in memory as a whole. Resolves when the transfer ends (or the client went away). With `cache`, a small
- * file's bytes are read from storage once and then answered from memory.
+ * held in memory as a whole. Resolves when the transfer ends (or the client went away). With `cache` (by storage
+ * key), a small file's bytes are read from storage once and then sent from memory: stored objects never change
+ * under their key (a new upload is a new key), so what is cached is never stale.
  */
 export async function sendStoredFile(
   storage: FileStorage,
@@ -37,7 +41,7 @@ export async function sendStoredFile(
   response: ServerResponse,
   file: SendableFile,
   beforeBody?: (outcome: SendOutcome) => Promise<void> | void,
-  cache?: SmallFileCache,
+  cache?: Cache<Buffer>,
 ): Promise<SendOutcome> {
   const etag = `"${file.sha256}"`;
   const headers: Record<string, string | number> = {
@@ -75,7 +79,7 @@ export async function sendStoredFile(
     response.writeHead(status, headers).end();
     return outcome;
   }
-  // Redirect mode: the store sends the bytes (and answers the Range the client repeats); the download counts now.
+  // Redirect mode: the store sends the bytes (and serves the Range the client repeats); the download counts now.
   const url = await storage.downloadUrl(file.storageKey, file.fileName, headers['Content-Type']);
   if (url) {
     const redirected: SendOutcome = { ...outcome, status: 302 };
@@ -84,7 +88,7 @@ export async function sendStoredFile(
     return redirected;
   }
   const bytes = range ?? { start: 0, end: file.size - 1 };
-  const cached = cache?.get(file.storageKey);
+  const cached = cache?.peek(file.storageKey);
   if (cached && cached.length === file.size) {
     await beforeBody?.(outcome);
     response.writeHead(status, headers).end(range ? cached.subarray(range.start, range.end + 1) : cached);
@@ -96,8 +100,8 @@ export async function sendStoredFile(
     stored.close();
     throw ApiError.conflict('The stored file does not match its record; upload it again');
   }
-  if (cache?.fits(file.size) && file.size <= READ_CHUNK_BYTES) {
-    // The whole small file, read once and kept; this answer sends its slice.
+  if (cache && file.size > 0 && file.size <= SMALL_FILE_BYTES && file.size <= READ_CHUNK_BYTES) {
+    // The whole small file, read once and cached; this response sends its slice.
     const whole = stored.read({ start: 0, end: file.size - 1 });
     whole.catch(() => undefined); // its failure is reported below, once the count is settled
     await beforeBody?.(outcome);

@@ -105,7 +105,7 @@ export function UploadInterceptor(extensions: readonly string[]): Type<NestInter
       const discard = () => this.storage.discard(tempId).catch(() => undefined);
       // Backstop for whatever ends the request without an error reaching us (a committed upload is no longer there).
       response.once('close', () => void discard());
-      // A refused request (validation, conflict, ...) has its upload removed before the error answer goes out.
+      // A refused request (validation, conflict, ...) has its upload removed before the error response goes out.
       return next.handle().pipe(catchError((error: unknown) => from(discard()).pipe(mergeMap(() => throwError(() => error)))));
     }
   }

@@ -1,5 +1,5 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Put, Query, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
@@ -7,6 +7,7 @@ import { ApiError } from '../../common/api-error';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { pageMeta } from '../../common/pagination';
+import { ApiEnvelopeResponse, pageOf, Reply, withMessage } from '../../common/response';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ARCHITECTURES, OS_TYPES } from './versions.constants';
@@ -16,7 +17,16 @@ import { sendStoredFile } from '../storage/send-stored-file';
 import { StoredUpload, UploadInterceptor } from '../storage/upload.interceptor';
 import { ListVersionsQueryDto } from './dto/list-versions-query.dto';
 import { ToggleVersionStatusDto, UpdateVersionDto, UploadVersionDto } from './dto/version-form.dto';
-import { AdminVersionListResponseDto, AdminVersionResponseDto, SupportedVersionsResponseDto, toAdminVersionDto } from './dto/version.dto';
+import {
+  AdminVersionDto,
+  AdminVersionListResponseDto,
+  AdminVersionResponseDto,
+  SupportedVersionsDto,
+  SupportedVersionsResponseDto,
+  toAdminVersionDto,
+  VersionListMetaDto,
+} from './dto/version.dto';
+import { VersionCatalogService } from './version-catalog.service';
 import { VersionsService } from './versions.service';
 import { AdminOnly } from '../../common/admin-only.decorator';
 import { IdParam } from '../../common/id-param';
@@ -28,47 +38,45 @@ import { IdParam } from '../../common/id-param';
 export class VersionsController {
   constructor(
     private readonly versions: VersionsService,
+    private readonly catalog: VersionCatalogService,
     private readonly storage: FileStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Lists versions: search over version, changelog, download_url; sort release_date, created_at or version (default created_at desc); 25 per page by default. */
   @Get('versions')
-  async listAdminVersions(@Query() query: ListVersionsQueryDto): Promise<AdminVersionListResponseDto> {
+  @ApiEnvelopeResponse(AdminVersionListResponseDto)
+  async listAdminVersions(@Query() query: ListVersionsQueryDto): Promise<Reply<AdminVersionDto[]>> {
     const { rows, total, overallTotal, lastSyncAt, page, limit } = await this.versions.list(query);
-    return {
-      success: true,
-      data: rows.map(toAdminVersionDto),
-      meta: { ...pageMeta(total, page, limit), overall_total: overallTotal, last_sync_at: lastSyncAt },
-    };
+    const meta: VersionListMetaDto = { ...pageMeta(total, page, limit), overall_total: overallTotal, last_sync_at: lastSyncAt };
+    return pageOf(rows.map(toAdminVersionDto), meta);
   }
 
   /** What uploads accept (OS types, architectures, extensions, maximum size) and every version, latest first. */
   @Get('versions/supported')
-  async getSupportedVersions(): Promise<SupportedVersionsResponseDto> {
-    const versions = await this.versions.all();
+  @ApiEnvelopeResponse(SupportedVersionsResponseDto)
+  async getSupportedVersions(): Promise<SupportedVersionsDto> {
+    const versions = await this.catalog.all();
     return {
-      success: true,
-      data: {
-        versions: versions.map((v) => ({
-          id: v.id,
-          version: v.version,
-          release_date: v.release_date,
-          is_stable: v.is_stable,
-          is_latest: v.is_latest,
-        })),
-        os_types: [...OS_TYPES],
-        architectures: [...ARCHITECTURES],
-        version_extensions: [...VERSION_EXTENSIONS],
-        file_extensions: [...DISTRIBUTION_EXTENSIONS],
-        max_upload_bytes: this.config.storage.maxUploadBytes,
-      },
+      versions: versions.map((v) => ({
+        id: v.id,
+        version: v.version,
+        release_date: v.release_date,
+        is_stable: v.is_stable,
+        is_latest: v.is_latest,
+      })),
+      os_types: [...OS_TYPES],
+      architectures: [...ARCHITECTURES],
+      version_extensions: [...VERSION_EXTENSIONS],
+      file_extensions: [...DISTRIBUTION_EXTENSIONS],
+      max_upload_bytes: this.config.storage.maxUploadBytes,
     };
   }
 
   @Get('versions/:id')
-  async getVersion(@IdParam() id: number): Promise<AdminVersionResponseDto> {
-    return { success: true, data: toAdminVersionDto(await this.versions.get(id)) };
+  @ApiEnvelopeResponse(AdminVersionResponseDto)
+  async getVersion(@IdParam() id: number): Promise<AdminVersionDto> {
+    return toAdminVersionDto(await this.versions.get(id));
   }
 
   /**
@@ -81,40 +89,41 @@ export class VersionsController {
   @UseInterceptors(UploadInterceptor(VERSION_EXTENSIONS))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: UploadVersionDto })
+  @ApiEnvelopeResponse(AdminVersionResponseDto, { status: 201, message: 'Version uploaded successfully' })
   async uploadVersion(
     @Body() dto: UploadVersionDto,
     @UploadedFile() file: StoredUpload | undefined,
     @CurrentUser() actor: AuthUser,
-  ): Promise<AdminVersionResponseDto> {
-    const version = await this.versions.create(dto, file, actor);
-    return { success: true, message: 'Version uploaded successfully', data: toAdminVersionDto(version) };
+  ): Promise<AdminVersionDto> {
+    return toAdminVersionDto(await this.versions.create(dto, file, actor));
   }
 
   /** Edits a version (any subset of fields; version and release date cannot be emptied). is_latest true makes it the one latest version. */
   @Put('versions/:id')
   @Audit('version.update', 'Update version', 'version')
-  async updateVersion(@IdParam() id: number, @Body() dto: UpdateVersionDto): Promise<AdminVersionResponseDto> {
-    return { success: true, message: 'Version updated successfully', data: toAdminVersionDto(await this.versions.update(id, dto)) };
+  @ApiEnvelopeResponse(AdminVersionResponseDto, { message: 'Version updated successfully' })
+  async updateVersion(@IdParam() id: number, @Body() dto: UpdateVersionDto): Promise<AdminVersionDto> {
+    return toAdminVersionDto(await this.versions.update(id, dto));
   }
 
   /** Deletes the version with its distribution files (rows and stored files); the newest remaining version becomes latest if needed. */
   @Delete('versions/:id')
   @Audit('version.delete', 'Delete version', 'version')
-  async deleteVersion(@IdParam() id: number): Promise<MessageResponseDto> {
+  @ApiEnvelopeResponse(MessageResponseDto, { message: 'Version deleted successfully' })
+  async deleteVersion(@IdParam() id: number): Promise<void> {
     await this.versions.remove(id);
-    return { success: true, message: 'Version deleted successfully' };
   }
 
   /** Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409). */
   @Post('versions/:id/toggle-status')
   @Audit('version.flags', 'Change version flags', 'version')
-  @HttpCode(200)
-  async toggleVersionStatus(@IdParam() id: number, @Body() dto: ToggleVersionStatusDto): Promise<AdminVersionResponseDto> {
+  @ApiEnvelopeResponse(AdminVersionResponseDto)
+  async toggleVersionStatus(@IdParam() id: number, @Body() dto: ToggleVersionStatusDto): Promise<Reply<AdminVersionDto>> {
     const flag = dto.flag ?? 'is_stable';
     const version = await this.versions.toggle(id, flag);
     const message =
       flag === 'is_latest' ? 'Version marked as latest' : version.is_stable ? 'Version marked as stable' : 'Version marked as beta';
-    return { success: true, message, data: toAdminVersionDto(version) };
+    return withMessage(message, toAdminVersionDto(version));
   }
 
   /** The file uploaded with the version (Range and HEAD supported). */
