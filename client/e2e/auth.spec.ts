@@ -63,6 +63,11 @@ test.describe('registration, verification and sign-in', () => {
     await page.getByRole('textbox', { name: 'Password' }).fill('newcomer-pass-1');
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page.getByText('Account not verified. Please check your email.')).toBeVisible();
+    // One message at a time, and the notice belongs to the arrival: not repeated on a fresh visit.
+    await expect(page.getByText('Please check your e-mail for the verification link')).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+    await expect(page.getByText('Please check your e-mail for the verification link')).toHaveCount(0);
 
     await page.goto(verificationLink(email));
     await expect(page.getByText('Your e-mail address is verified.')).toBeVisible();

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
 import { gzipSync } from 'node:zlib';
 import { DeviceEntity } from '../src/modules/devices/device.entity';
 import { DevicesRepository } from '../src/modules/devices/devices.repository';
@@ -50,6 +53,23 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     expect(codes.filter((c) => c === 'TOO_MANY_DEVICES')).toHaveLength(15);
     expect((await devicesOf(issued.id)).filter((d) => d.deactivated_at === null)).toHaveLength(5);
     expect((await license(issued.id)).current_activations).toBe(5);
+  });
+
+  it("accepts openapi.yaml's example bodies as they are, and activates with them once the key is real", async () => {
+    const schemas = parse(readFileSync(resolve(__dirname, '../../openapi.yaml'), 'utf8')).components.schemas;
+    const example = (name: string) =>
+      Object.fromEntries(
+        Object.entries(schemas[name].properties as Record<string, { example?: unknown }>).map(([field, { example }]) => [field, example]),
+      );
+    const activation = example('ActivationRequestDto');
+    expect(Object.values(activation).every((value) => typeof value === 'string' && value !== 'string')).toBe(true);
+    const asIs = await t.api().post('/api/license-server/activate').send(activation);
+    expect(asIs.status).not.toBe(400);
+    const issued = await issueLicense(t, { max_activations: 1 });
+    const activated = await t.api().post('/api/license-server/activate').send({ ...activation, license_key: issued.license_key }).expect(200);
+    expect(activated.body.data.code).toBe('VALID');
+    const deactivation = { ...example('DeactivationRequestDto'), license_key: issued.license_key };
+    expect((await t.api().post('/api/license-server/deactivate').send(deactivation).expect(200)).body.data.code).toBeDefined();
   });
 
   it('takes no new seat when the same server activates again, even many times at once', async () => {

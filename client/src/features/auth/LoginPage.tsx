@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
 import { IconInfoCircle, IconMailForward } from '@tabler/icons-react';
-import { FormEvent, useState } from 'react';
+import { FormEvent, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { resendVerification, useAuth } from '../../lib/auth/auth-context';
@@ -19,8 +19,13 @@ export default function LoginPage() {
   const auth = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
-  const { notice, email: knownEmail } =
+  const { notice: arrivedWith, email: knownEmail } =
     (location.state as { notice?: 'registered' | 'verified' | 'passwordReset'; email?: string } | null) ?? {};
+  // The notice is for this arrival only: taken out of the history entry so a reload or a later visit does not repeat it.
+  const [notice] = useState(arrivedWith);
+  useEffect(() => {
+    if (arrivedWith) navigate('.', { replace: true, state: { ...(location.state as object), notice: undefined } });
+  }, [arrivedWith, location.state, navigate]);
   const [error, setError] = useState<string | null>(auth.error);
   const [submitting, setSubmitting] = useState(false);
   // Plain state and a plain call, not @mantine/form nor a query hook: the sign-in page is a first page, and those two
@@ -56,7 +61,7 @@ export default function LoginPage() {
     <AuthLayout title={<FormattedMessage id="login.title" />} subtitle={<FormattedMessage id="login.subtitle" />}>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {notice && (
+          {notice && !error && (
             <Alert color="green" variant="light" icon={<IconInfoCircle size={18} />} role="status">
               <FormattedMessage id={`login.notice.${notice}`} />
             </Alert>

@@ -9,7 +9,7 @@
 export interface DeactivationRequestDto {
   /** @maxLength 64 */
   license_key: string;
-  /** A new random value per request (16 to 128 of A-Z a-z 0-9 _ -); the answer echoes it under the signature. */
+  /** A new random value per request (16 to 128 of A-Z a-z 0-9 _ -); the response echoes it under the signature. */
   nonce: string;
   /** The server's stable identity: 8 to 128 of A-Z a-z 0-9 . _ : - (e.g. a UUID kept on disk). */
   server_uid: string;

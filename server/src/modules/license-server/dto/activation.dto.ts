@@ -12,18 +12,25 @@ export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
 /** Who is asking: the license and the streaming server, plus a fresh nonce the signed answer echoes. */
 export class LicenseServerRequestDto {
+  /** @example SH-7K2QD-M9XJ4-TA1VC-8PZRN-B3HWE */
   @Trim()
   @IsString({ message: 'license_key is required' })
   @IsNotEmpty({ message: 'license_key is required' })
   @MaxLength(MAX_LENGTH.licenseKey)
   license_key: string;
 
-  /** The server's stable identity: 8 to 128 of A-Z a-z 0-9 . _ : - (e.g. a UUID kept on disk). */
+  /**
+   * The server's stable identity: 8 to 128 of A-Z a-z 0-9 . _ : - (e.g. a UUID kept on disk).
+   * @example 3f8a2c1e-5b7d-4e9f-a6c2-0d1e2f3a4b5c
+   */
   @IsString({ message: 'server_uid is required' })
   @Matches(SERVER_UID_PATTERN, { message: 'server_uid must be 8 to 128 letters, digits, dots, underscores, colons or hyphens' })
   server_uid: string;
 
-  /** A new random value per request (16 to 128 of A-Z a-z 0-9 _ -); the answer echoes it under the signature. */
+  /**
+   * A new random value per request (16 to 128 of A-Z a-z 0-9 _ -); the response echoes it under the signature.
+   * @example q7Z2xV9mK4pR8sT1wY6nB3cD
+   */
   @IsString({ message: 'nonce is required' })
   @Matches(NONCE_PATTERN, { message: 'nonce must be 16 to 128 letters, digits, underscores or hyphens' })
   nonce: string;
@@ -31,26 +38,34 @@ export class LicenseServerRequestDto {
 
 /** activate and validate also tell the portal what the server is and runs. */
 export class ActivationRequestDto extends LicenseServerRequestDto {
+  /** @example Studio encoder 1 */
   @IsOptional()
   @Trim()
   @IsString()
   @MaxLength(MAX_LENGTH.deviceName)
   device_name?: string;
 
+  /** @example encoder-1.example.com */
   @IsOptional()
   @Trim()
   @IsString()
   @MaxLength(MAX_LENGTH.hostname)
   hostname?: string;
 
-  /** The product the server runs, e.g. "StreamHub". */
+  /**
+   * The product the server runs.
+   * @example StreamHub
+   */
   @IsOptional()
   @Trim()
   @IsString()
   @MaxLength(MAX_LENGTH.productName)
   product?: string;
 
-  /** Its version, e.g. "2.1.0". */
+  /**
+   * Its version.
+   * @example 2.1.0
+   */
   @IsOptional()
   @Trim()
   @IsString()
