@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { createVerifiedClient, loginAsClient } from './support/portal';
 
 test('switching to German applies everywhere and survives a reload', async ({ page }) => {
   await page.goto('/');
@@ -27,4 +28,16 @@ test('switching to German applies everywhere and survives a reload', async ({ pa
   await page.getByTestId('language-select').selectOption('en');
   await expect(page.getByRole('heading', { name: 'Users Management' })).toBeVisible();
   await expect(page.getByTestId('sandbox-payments')).toHaveText('Sandbox payments');
+});
+
+test("the Get License tiles show the settings' German texts to a German reader, the English ones otherwise", async ({ page }) => {
+  const settings = (await (await page.request.get('/api/settings')).json()).data;
+  for (const group of [settings.test_license, settings.pricing]) expect(group.description_de).not.toBe(group.description);
+  await loginAsClient(page, await createVerifiedClient(page));
+  await expect(page.getByTestId('test-license-tile')).toContainText(settings.test_license.description);
+  await expect(page.getByTestId('purchase-tile')).toContainText(settings.pricing.description);
+  await page.getByTestId('language-select').first().selectOption('de');
+  await expect(page.getByTestId('test-license-tile')).toContainText(settings.test_license.description_de);
+  await expect(page.getByTestId('purchase-tile')).toContainText(settings.pricing.description_de);
+  await expect(page.getByTestId('test-license-tile')).not.toContainText(settings.test_license.description);
 });

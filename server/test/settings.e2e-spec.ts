@@ -21,7 +21,14 @@ describe(`settings (${process.env.TEST_DB})`, () => {
   it('publishes the spec defaults without a session, and nothing private', async () => {
     const response = await t.api().get('/api/settings').expect(200);
     expect(response.body.success).toBe(true);
-    expect(response.body.data.test_license).toEqual({ enabled: true, duration_days: 7, max_devices: 1, description: expect.any(String) });
+    expect(response.body.data.test_license).toEqual({
+      enabled: true,
+      duration_days: 7,
+      max_devices: 1,
+      description: 'Try the full streaming server free for 7 days on one device.',
+      description_de: 'Testen Sie den vollständigen Streaming-Server 7 Tage lang kostenlos auf einem Gerät.',
+    });
+    expect(response.body.data.pricing.description_de).toBe('Pro Gerät und Monat. Mengenpreise auf Anfrage.');
     expect(response.body.data.pricing).toMatchObject({
       price_per_device: 10,
       currency: 'USD',
@@ -46,6 +53,19 @@ describe(`settings (${process.env.TEST_DB})`, () => {
     expect(response.body.data.pricing.price_per_device).toBe(12.5);
     expect((await t.api().get('/api/settings')).body.data.pricing.price_per_device).toBe(12.5);
     await patch('pricing.price_per_device', 10).expect(200);
+  });
+
+  it('keeps a German text beside each tile description: set by PATCH, kept by a PUT that leaves it out, empty allowed', async () => {
+    await patch('test_license.description_de', '  Zehn Tage gratis.  ').expect(200);
+    expect((await t.api().get('/api/settings')).body.data.test_license.description_de).toBe('Zehn Tage gratis.');
+    const { license_server, ...rest } = await adminSettings();
+    delete rest.test_license.description_de;
+    const put = { ...rest, license_server: { url: license_server.url, timeout_seconds: license_server.timeout_seconds } };
+    await t.api().put('/api/admin/settings').set(bearer(admin)).send(put).expect(200);
+    expect((await adminSettings()).test_license.description_de).toBe('Zehn Tage gratis.');
+    await patch('pricing.description_de', '').expect(200);
+    expect((await t.api().get('/api/settings')).body.data.pricing.description_de).toBe('');
+    await patch('pricing.description_de', 'x'.repeat(501)).expect(400);
   });
 
   it.each([

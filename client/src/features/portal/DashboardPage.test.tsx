@@ -14,7 +14,7 @@ const DAY = 86_400_000;
 
 const settings = (change: (s: PublicSettingsDto) => void = () => undefined): PublicSettingsDto => {
   const value: PublicSettingsDto = {
-    test_license: { enabled: true, duration_days: 7, max_devices: 1, description: 'Try it for a week.' },
+    test_license: { enabled: true, duration_days: 7, max_devices: 1, description: 'Try it for a week.', description_de: 'Eine Woche testen.' },
     pricing: {
       price_per_device: 10,
       currency: 'USD',
@@ -22,6 +22,7 @@ const settings = (change: (s: PublicSettingsDto) => void = () => undefined): Pub
       max_duration_months: 12,
       max_devices: 100,
       description: 'Per device, per month.',
+      description_de: 'Pro Gerät und Monat.',
     },
     app_info: { name: 'StreamHub', version: '1.0.0', description: '', support_email: 's@x.io', website: 'https://x.io' },
     features: {

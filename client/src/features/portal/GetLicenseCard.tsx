@@ -27,6 +27,10 @@ interface TileProps {
   testId: string;
 }
 
+/** A settings text in the reader's language: the German one where it is set, else the English one. */
+const inLocale = (text: { description: string; description_de?: string }, locale: string) =>
+  (locale.startsWith('de') && text.description_de) || text.description;
+
 /** One way to a license: what it is, its terms, and the button that asks for it. */
 function Tile({ color, icon: Icon, title, description, terms, button, testId }: TileProps) {
   return (
@@ -80,7 +84,7 @@ export function GetLicenseCard({ settings, loading, error, onRetry, onRequestTes
               color="violet"
               icon={IconFlask}
               title="dashboard.getLicense.test.title"
-              description={settings.test_license.description}
+              description={inLocale(settings.test_license, intl.locale)}
               terms={
                 <FormattedMessage
                   id="dashboard.getLicense.test.terms"
@@ -100,7 +104,7 @@ export function GetLicenseCard({ settings, loading, error, onRetry, onRequestTes
               color="blue"
               icon={IconShoppingCart}
               title="dashboard.getLicense.purchase.title"
-              description={settings.pricing.description}
+              description={inLocale(settings.pricing, intl.locale)}
               terms={
                 <span data-testid="price-per-device">
                   <FormattedMessage

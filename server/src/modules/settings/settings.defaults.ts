@@ -6,6 +6,7 @@ export const DEFAULT_SETTINGS = {
     max_devices: 1,
     max_per_user: 1,
     description: 'Try the full streaming server free for 7 days on one device.',
+    description_de: 'Testen Sie den vollständigen Streaming-Server 7 Tage lang kostenlos auf einem Gerät.',
   },
   pricing: {
     price_per_device_cents: 1000,
@@ -14,6 +15,7 @@ export const DEFAULT_SETTINGS = {
     max_duration_months: 12,
     max_devices: 100,
     description: 'Per device, per month. Volume pricing on request.',
+    description_de: 'Pro Gerät und Monat. Mengenpreise auf Anfrage.',
   },
   app_info: {
     name: 'StreamHub',

@@ -130,6 +130,7 @@ export class SettingsService {
         duration_days: trial.duration_days,
         max_devices: trial.max_devices,
         description: trial.description,
+        description_de: trial.description_de,
       },
       pricing: {
         price_per_device: fromCents(pricing.price_per_device_cents),
@@ -138,6 +139,7 @@ export class SettingsService {
         min_duration_months: pricing.min_duration_months,
         max_devices: pricing.max_devices,
         description: pricing.description,
+        description_de: pricing.description_de,
       },
       app_info: { ...all.app_info },
       features: { ...all.features },
@@ -207,8 +209,8 @@ function toAdminView(all: SettingsGroups): AdminSettingsDto {
 function fromInput(dto: UpdateSettingsDto, current: SettingsGroups): SettingsGroups {
   const { price_per_device, ...pricing } = dto.pricing;
   return {
-    test_license: { ...current.test_license, ...dto.test_license },
-    pricing: { ...current.pricing, ...pricing, price_per_device_cents: toCents(price_per_device) },
+    test_license: { ...current.test_license, ...withoutUndefined(dto.test_license) },
+    pricing: { ...current.pricing, ...withoutUndefined(pricing), price_per_device_cents: toCents(price_per_device) },
     app_info: { ...current.app_info, ...dto.app_info },
     features: { ...current.features, ...dto.features },
     license_server: {
@@ -218,6 +220,10 @@ function fromInput(dto: UpdateSettingsDto, current: SettingsGroups): SettingsGro
     },
   };
 }
+
+/** An optional field left out of a PUT keeps its stored value (DTO instances carry it as undefined). */
+const withoutUndefined = <T extends object>(group: T): Partial<T> =>
+  Object.fromEntries(Object.entries(group).filter(([, value]) => value !== undefined)) as Partial<T>;
 
 /** Rules across fields, which the per-field bounds cannot express. */
 function checkAgreement(groups: SettingsGroups): void {

@@ -18,6 +18,11 @@ export interface PricingSettingsDto {
    */
   description: string;
   /**
+   * The same in German, shown to German readers (up to 500 characters; empty: the English one).
+   * @maxLength 500
+   */
+  description_de: string;
+  /**
    * Most devices in one purchase (1 to 100).
    * @minimum 1
    * @maximum 100

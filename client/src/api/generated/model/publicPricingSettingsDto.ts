@@ -9,6 +9,7 @@
 export interface PublicPricingSettingsDto {
   currency: string;
   description: string;
+  description_de: string;
   max_devices: number;
   max_duration_months: number;
   min_duration_months: number;

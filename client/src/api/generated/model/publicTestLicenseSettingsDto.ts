@@ -8,6 +8,7 @@
 
 export interface PublicTestLicenseSettingsDto {
   description: string;
+  description_de: string;
   duration_days: number;
   /** True when test licenses are enabled here and in features.test_license_enabled. */
   enabled: boolean;

@@ -13,6 +13,11 @@ export interface TestLicenseSettingsDto {
    */
   description: string;
   /**
+   * The same in German, shown to German readers (up to 500 characters; empty: the English one).
+   * @maxLength 500
+   */
+  description_de: string;
+  /**
    * Lifetime of a test license in days (1 to 365).
    * @minimum 1
    * @maximum 365

@@ -62,6 +62,13 @@ export class TestLicenseSettingsDto {
   @IsString()
   @MaxLength(500)
   description: string;
+
+  /** The same in German, shown to German readers (up to 500 characters; empty: the English one). */
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(500)
+  description_de: string;
 }
 
 /** The public part of the test-license group. */
@@ -71,6 +78,7 @@ export class PublicTestLicenseSettingsDto {
   duration_days: number;
   max_devices: number;
   description: string;
+  description_de: string;
 }
 
 /** Pricing of purchased licenses: total = devices × months × price_per_device. */
@@ -109,6 +117,13 @@ export class PricingSettingsDto {
   @IsString()
   @MaxLength(500)
   description: string;
+
+  /** The same in German, shown to German readers (up to 500 characters; empty: the English one). */
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(500)
+  description_de: string;
 }
 
 export class AppInfoSettingsDto {
@@ -224,12 +239,14 @@ export const PATCHABLE_SETTING_KEYS = [
   'test_license.max_devices',
   'test_license.max_per_user',
   'test_license.description',
+  'test_license.description_de',
   'pricing.price_per_device',
   'pricing.currency',
   'pricing.min_duration_months',
   'pricing.max_duration_months',
   'pricing.max_devices',
   'pricing.description',
+  'pricing.description_de',
   'app_info.name',
   'app_info.version',
   'app_info.description',
@@ -264,6 +281,7 @@ export class PublicPricingSettingsDto {
   min_duration_months: number;
   max_devices: number;
   description: string;
+  description_de: string;
 }
 
 /** What anyone may read: the client dashboard's Get License card and modals use it. */
