@@ -3,7 +3,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createVerifiedClient, fitsViewport, loginAsAdmin, loginAsClient, seriousAxeViolations } from './support/portal';
+import { createVerifiedClient, ensureRelease, fitsViewport, loginAsAdmin, loginAsClient, seriousAxeViolations } from './support/portal';
 
 const base = () => process.env.E2E_BASE_URL!;
 const LICENSE_HEADER = '-----BEGIN STREAMHUB LICENSE-----';
@@ -66,7 +66,8 @@ test.describe('Client licenses and devices', () => {
   let workDir: string;
   let script: ChildProcess | null = null;
 
-  test.beforeEach(() => {
+  test.beforeEach(async ({ page }) => {
+    await ensureRelease(page);
     workDir = mkdtempSync(join(tmpdir(), 'license-test-script-'));
   });
   test.afterEach(() => {
@@ -238,20 +239,29 @@ test.describe('Client licenses and devices', () => {
     await expect(page.getByTestId(`license-${key}`).getByText('Ready to activate')).toBeVisible();
   });
 
-  test('shows a refused second trial as the server words it', async ({ page }) => {
+  test('shows the used trial before the click, with the reason the server would give', async ({ page }) => {
     await loginAsClient(page, await createVerifiedClient(page));
+    const tile = page.getByTestId('test-license-tile');
+    await expect(tile.getByRole('button', { name: 'Request Test License' })).toBeEnabled();
     await takeTrial(page);
-    await page.getByRole('button', { name: 'Request Test License' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Request Test License' });
-    await chooseProduct(page, dialog);
-    await dialog.getByRole('button', { name: 'Request Test License' }).click();
-    await expect(dialog.getByRole('alert')).toHaveText(
-      /^Failed to generate test license: You have reached the limit of 1 test license per account\.$/,
+    await expect(tile.getByRole('button', { name: 'Request Test License' })).toBeDisabled();
+    await expect(page.getByTestId('test-license-tile-refusal')).toHaveText('You have used your test license: the limit is 1 per account.');
+    await page.reload();
+    await expect(tile.getByRole('button', { name: 'Request Test License' })).toBeDisabled();
+    await page.getByTestId('language-select').first().selectOption('de');
+    await expect(page.getByTestId('test-license-tile-refusal')).toHaveText(
+      'Sie haben Ihre Testlizenz bereits genutzt: Das Limit liegt bei 1 pro Konto.',
     );
+    await expect(page.getByTestId('purchase-tile').getByRole('button')).toBeEnabled();
   });
 
   test('the dashboard with licenses and its open modals has no serious accessibility violations and fits 390 px', async ({ page }) => {
     await loginAsClient(page, await createVerifiedClient(page));
+    // The test-license dialog first: once the trial is taken, its button is off.
+    await page.getByRole('button', { name: 'Request Test License' }).click();
+    await expect(page.getByRole('dialog', { name: 'Request Test License' })).toBeVisible();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByRole('dialog', { name: 'Request Test License' }).getByRole('button', { name: 'Cancel' }).click();
     const key = await takeTrial(page);
     await page.request.post('/api/license-server/activate', {
       data: { license_key: key, server_uid: `sh-axe-${Date.now()}`, nonce: 'axe-nonce-0123456789abcdef', device_name: 'Studio A' },
@@ -264,11 +274,6 @@ test.describe('Client licenses and devices', () => {
     await expect(page.getByRole('dialog', { name: 'Purchase License' })).toBeVisible();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole('dialog', { name: 'Purchase License' }).getByRole('button', { name: 'Cancel' }).click();
-
-    await page.getByRole('button', { name: 'Request Test License' }).click();
-    await expect(page.getByRole('dialog', { name: 'Request Test License' })).toBeVisible();
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.getByRole('dialog', { name: 'Request Test License' }).getByRole('button', { name: 'Cancel' }).click();
 
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByTestId(`license-${key}`)).toBeVisible();

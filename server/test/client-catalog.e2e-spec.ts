@@ -29,6 +29,8 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
   const filesOf = new Map<number, number[]>();
   let appName: string;
   let productsBeforeAnyVersion: string[];
+  let requestsBeforeAnyVersion: Array<{ status: number; message: string }>;
+  let optionsBeforeAnyVersion: unknown;
   let expectedProducts: string[];
 
   const catalog = async (path: string, query: Record<string, string | number> = {}): Promise<CatalogPage> =>
@@ -39,6 +41,15 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
     client = (await t.signUpClient()).token;
     appName = (await t.api().get('/api/settings').set(bearer(client)).expect(200)).body.data.app_info.name;
     productsBeforeAnyVersion = (await t.api().get('/api/licenses/products').set(bearer(client)).expect(200)).body.data;
+    optionsBeforeAnyVersion = (await t.api().get('/api/licenses/options').set(bearer(client)).expect(200)).body.data;
+    requestsBeforeAnyVersion = [];
+    for (const body of [
+      { license_type: 'trial', product_name: `${appName} v1.0.0` },
+      { license_type: 'paid', product_name: `${appName} v1.0.0`, max_activations: 1, duration_months: 1 },
+    ]) {
+      const response = await t.api().post('/api/licenses').set(bearer(client)).send(body);
+      requestsBeforeAnyVersion.push({ status: response.status, message: response.body.message });
+    }
     // 13 versions: release dates out of creation order, two pairs on the same day (the id decides), and the
     // latest one neither the newest release nor the last created.
     const dates = ['2025-03-01', '2025-01-10', '2025-05-20', '2025-05-20', '2025-02-14', '2025-07-01', '2025-04-04'];
@@ -170,8 +181,17 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
     expect(response.body.data[0]).toBe(`${appName} v4.4.0`);
   });
 
-  it("offers the app's current version as the product while no version exists", () => {
-    expect(productsBeforeAnyVersion).toEqual([`${appName} v1.0.0`]);
+  it('offers no product and refuses trials and purchases, saying why, until the first version exists', async () => {
+    expect(productsBeforeAnyVersion).toEqual([]);
+    const why = 'No release is available yet: a license can be requested once the first version is published.';
+    expect(requestsBeforeAnyVersion).toEqual([
+      { status: 409, message: why },
+      { status: 409, message: why },
+    ]);
+    expect(optionsBeforeAnyVersion).toEqual({ trial: { available: false, reason: why }, purchase: { available: false, reason: why } });
+    const after = (await t.api().get('/api/licenses/options').set(bearer(client)).expect(200)).body.data;
+    expect(after).toEqual({ trial: { available: true, reason: null }, purchase: { available: true, reason: null } });
+    expect((await t.api().get('/api/licenses').set(bearer(client)).expect(200)).body.data).toEqual([]);
   });
 
   it('needs a session for the catalog and the product choices', async () => {

@@ -69,6 +69,25 @@ describe(`licenses (${process.env.TEST_DB})`, () => {
       expect(response.body.message).toMatch(/limit of 1 test license/);
     });
 
+    it('says before the click what a request would answer: the used test license, switched-off kinds, with the reason', async () => {
+      const options = async (token: string) => (await t.api().get('/api/licenses/options').set(bearer(token)).expect(200)).body.data;
+      const fresh = await t.signUpClient();
+      expect(await options(fresh.token)).toEqual({ trial: { available: true, reason: null }, purchase: { available: true, reason: null } });
+      expect((await options(alice.token)).trial).toEqual({
+        available: false,
+        reason: 'You have reached the limit of 1 test license per account.',
+      });
+      await patchSetting('features.test_license_enabled', false);
+      await patchSetting('features.purchase_license_enabled', false);
+      expect(await options(fresh.token)).toEqual({
+        trial: { available: false, reason: 'Test licenses are currently not available.' },
+        purchase: { available: false, reason: 'Purchasing licenses is currently not available.' },
+      });
+      await patchSetting('features.test_license_enabled', true);
+      await patchSetting('features.purchase_license_enabled', true);
+      await t.api().get('/api/licenses/options').expect(401);
+    });
+
     it('follows a raised max_per_user, then refuses again', async () => {
       await patchSetting('test_license.max_per_user', 2);
       await requestLicense(alice.token, { license_type: 'trial' }).expect(201);

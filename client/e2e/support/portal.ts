@@ -152,6 +152,19 @@ export async function createVersionByApi(
   return (await response.json()).data as CreatedVersion;
 }
 
+/**
+ * Makes sure a version is published: licenses can be requested only once one is. Another worker may be uploading
+ * the same one at the same moment, so a duplicate (409) is as good as an upload.
+ */
+export async function ensureRelease(page: Page, version = '1.0.0'): Promise<void> {
+  const token = await adminToken(page);
+  const response = await page.request.post(`${base()}/api/admin/upload`, {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { version, release_date: '2026-01-15' },
+  });
+  expect([201, 409], await response.text()).toContain(response.status());
+}
+
 /** A distribution file uploaded through the admin API (multipart POST /api/admin/distribution-files). */
 export async function uploadFileByApi(
   page: Page,

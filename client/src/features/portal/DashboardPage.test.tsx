@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DeviceDto, LicenseDto, PublicSettingsDto } from '../../api/generated/model';
+import type { DeviceDto, LicenseDto, LicenseOptionsDto, PublicSettingsDto } from '../../api/generated/model';
 import { TOKEN_KEY } from '../../api/http-client';
 import { USER_KEY } from '../../lib/auth/session';
 import { jsonResponse, renderWithProviders } from '../../test/render';
@@ -14,7 +14,13 @@ const DAY = 86_400_000;
 
 const settings = (change: (s: PublicSettingsDto) => void = () => undefined): PublicSettingsDto => {
   const value: PublicSettingsDto = {
-    test_license: { enabled: true, duration_days: 7, max_devices: 1, description: 'Try it for a week.', description_de: 'Eine Woche testen.' },
+    test_license: {
+      enabled: true,
+      duration_days: 7,
+      max_devices: 1,
+      description: 'Try it for a week.',
+      description_de: 'Eine Woche testen.',
+    },
     pricing: {
       price_per_device: 10,
       currency: 'USD',
@@ -76,7 +82,10 @@ interface ApiState {
   licenses?: LicenseDto[];
   devices?: DeviceDto[];
   versions?: Array<{ version: string; is_latest: 0 | 1 }>;
+  options?: LicenseOptionsDto;
 }
+
+const NO_RELEASE = 'No release is available yet: a license can be requested once the first version is published.';
 
 function stubApi(state: ApiState, extra?: Route) {
   const fetchMock = vi.fn(async (url: string, init: RequestInit = {}) => {
@@ -99,11 +108,16 @@ function stubApi(state: ApiState, extra?: Route) {
       return jsonResponse(200, { success: true, data, meta: { total: data.length, page: 1, limit: 10, pages: 1 } });
     }
     if (url === '/api/licenses/products') {
-      // The server's product names: one per version, latest first; the app's current version while none exist.
+      // The server's product names: one per version, latest first; none before the first version.
       const appInfo = (state.settings ?? settings()).app_info;
       const versions = [...(state.versions ?? [])].sort((a, b) => b.is_latest - a.is_latest).map((v) => v.version);
-      const names = versions.length ? versions : appInfo.version ? [appInfo.version] : [];
-      return jsonResponse(200, { success: true, data: names.map((version) => `${appInfo.name} v${version}`) });
+      return jsonResponse(200, { success: true, data: versions.map((version) => `${appInfo.name} v${version}`) });
+    }
+    if (url === '/api/licenses/options') {
+      const open = { available: true, reason: null };
+      const closed = { available: false, reason: NO_RELEASE };
+      const data = state.options ?? (state.versions?.length ? { trial: open, purchase: open } : { trial: closed, purchase: closed });
+      return jsonResponse(200, { success: true, data });
     }
     if (url.startsWith('/api/devices?')) return jsonResponse(200, page(state.devices ?? []));
     return jsonResponse(404, { message: `no stub for ${url}` });
@@ -168,7 +182,7 @@ describe('client dashboard', () => {
 
   it('updates the Total while typing, refuses out-of-range values, and buys with only the chosen values', async () => {
     const user = userEvent.setup();
-    const fetchMock = stubApi({}, (url, init) => {
+    const fetchMock = stubApi({ versions: [{ version: '1.0.0', is_latest: 1 }] }, (url, init) => {
       if (url === '/api/licenses' && init.method === 'POST') {
         return jsonResponse(201, {
           success: true,
@@ -269,7 +283,9 @@ describe('client dashboard', () => {
 
   it('shows why the products could not be loaded, with Retry', async () => {
     const user = userEvent.setup();
-    stubApi({}, (url) => (url === '/api/licenses/products' ? jsonResponse(500, { message: 'Database unavailable' }) : undefined));
+    stubApi({ versions: [{ version: '1.0.0', is_latest: 1 }] }, (url) =>
+      url === '/api/licenses/products' ? jsonResponse(500, { message: 'Database unavailable' }) : undefined,
+    );
     renderDashboard();
     await user.click(await screen.findByRole('button', { name: 'Purchase License' }));
     const dialog = await screen.findByRole('dialog');
@@ -279,7 +295,7 @@ describe('client dashboard', () => {
 
   it('counts an empty (non-numeric) device field as 1', async () => {
     const user = userEvent.setup();
-    stubApi({});
+    stubApi({ versions: [{ version: '1.0.0', is_latest: 1 }] });
     renderDashboard();
     await user.click(await screen.findByRole('button', { name: 'Purchase License' }));
     const dialog = await screen.findByRole('dialog');
@@ -287,20 +303,33 @@ describe('client dashboard', () => {
     expect(within(dialog).getByTestId('purchase-total').textContent).toBe('$10.00');
   });
 
-  it('says so when there is no product to choose, and cannot submit', async () => {
-    const user = userEvent.setup();
-    stubApi({ settings: settings((s) => (s.app_info.version = '')) });
+  it('before the first release, shows both tiles off with the reason, in the chosen language', async () => {
+    stubApi({ versions: [] });
     renderDashboard();
-    await user.click(await screen.findByRole('button', { name: 'Request Test License' }));
-    const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByTestId('no-products').textContent).toContain('No products are available yet');
-    expect((within(dialog).getByRole('button', { name: 'Request Test License' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(await screen.findByTestId('test-license-tile-refusal')).toHaveProperty('textContent', NO_RELEASE);
+    expect(screen.getByTestId('purchase-tile-refusal').textContent).toBe(NO_RELEASE);
+    expect((screen.getByRole('button', { name: 'Request Test License' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Purchase License' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('shows the server refusal of a trial as it is, and Test License Created on success', async () => {
+  it('shows a used test license as used before the click, with the reason', async () => {
+    const limit = 'You have reached the limit of 1 test license per account.';
+    stubApi({
+      versions: [{ version: '1.0.0', is_latest: 1 }],
+      options: { trial: { available: false, reason: limit }, purchase: { available: true, reason: null } },
+    });
+    renderDashboard();
+    expect((await screen.findByTestId('test-license-tile-refusal')).textContent).toBe(
+      'You have used your test license: the limit is 1 per account.',
+    );
+    expect((screen.getByRole('button', { name: 'Request Test License' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Purchase License' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('shows the server refusal of a trial (a race the tile could not know of), and Test License Created on success', async () => {
     const user = userEvent.setup();
     let refuse = true;
-    stubApi({}, (url, init) => {
+    stubApi({ versions: [{ version: '1.0.0', is_latest: 1 }] }, (url, init) => {
       if (url !== '/api/licenses' || init.method !== 'POST') return undefined;
       if (refuse) return jsonResponse(409, { statusCode: 409, message: 'You have reached the limit of 1 test license per account.' });
       return jsonResponse(201, { success: true, message: 'Test License Created', data: { license: license(), order: null } });
@@ -311,7 +340,7 @@ describe('client dashboard', () => {
     expect(within(dialog).getByTestId('test-license-info').textContent).toBe('A test license is valid for 7 days on 1 device.');
     await user.click(within(dialog).getByRole('button', { name: 'Request Test License' }));
     expect(
-      await within(dialog).findByText('Failed to generate test license: You have reached the limit of 1 test license per account.'),
+      await within(dialog).findByText('Failed to generate test license: You have used your test license: the limit is 1 per account.'),
     ).toBeTruthy();
     refuse = false;
     await user.click(within(dialog).getByRole('button', { name: 'Request Test License' }));

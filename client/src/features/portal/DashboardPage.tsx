@@ -4,7 +4,7 @@ import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
-import { useListLicenseProducts } from '../../api/generated/endpoints/licenses/licenses';
+import { useLicenseOptions, useListLicenseProducts } from '../../api/generated/endpoints/licenses/licenses';
 import { useGetPublicSettings } from '../../api/generated/endpoints/settings/settings';
 import { useAuth } from '../../lib/auth/auth-context';
 import { paths } from '../../lib/paths';
@@ -50,6 +50,8 @@ function Dashboard() {
   const [success, setSuccess] = useState<SuccessContent | null>(null);
   const [error, setError] = useState<string | null>(null);
   const config = settings.data?.data;
+  // What the Get License tiles may offer this client (no release yet, the test license used…), asked again after a license.
+  const options = useLicenseOptions();
 
   // The server's product names (one per version, latest first), read when a license dialog opens.
   const productList = useListLicenseProducts({ query: { enabled: modal !== null } });
@@ -89,6 +91,7 @@ function Dashboard() {
 
         <GetLicenseCard
           settings={config}
+          options={options.data?.data}
           loading={settings.isLoading}
           error={settings.error}
           onRetry={() => settings.refetch()}
@@ -107,6 +110,7 @@ function Dashboard() {
           testLicense={config.test_license}
           onCreated={(license) => {
             setModal(null);
+            void options.refetch();
             setSuccess(testLicenseCreated(license));
           }}
         />

@@ -2,13 +2,16 @@ import { Button, Card, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon, Title 
 import { IconFlask, IconShoppingCart, type TablerIcon } from '@tabler/icons-react';
 import { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { PublicSettingsDto } from '../../api/generated/model';
+import type { LicenseOptionDto, LicenseOptionsDto, PublicSettingsDto } from '../../api/generated/model';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import type { MessageId } from '../../i18n/message-id';
+import { localizeServerMessage } from '../../lib/server-messages';
 import { formatMoney } from './license-pricing';
 
 interface GetLicenseCardProps {
   settings: PublicSettingsDto | undefined;
+  /** Whether this client may take each kind now, with the server's reason where not (undefined while loading). */
+  options: LicenseOptionsDto | undefined;
   loading: boolean;
   error: Error | null;
   onRetry: () => void;
@@ -24,6 +27,8 @@ interface TileProps {
   /** What the license gives, or costs. */
   terms: ReactNode;
   button: ReactNode;
+  /** Why the button is off, from the server. */
+  refusal?: string | null;
   testId: string;
 }
 
@@ -32,7 +37,7 @@ const inLocale = (text: { description: string; description_de?: string }, locale
   (locale.startsWith('de') && text.description_de) || text.description;
 
 /** One way to a license: what it is, its terms, and the button that asks for it. */
-function Tile({ color, icon: Icon, title, description, terms, button, testId }: TileProps) {
+function Tile({ color, icon: Icon, title, description, terms, button, refusal, testId }: TileProps) {
   return (
     <Card withBorder radius="md" p="md" bg={`var(--mantine-color-${color}-0)`} data-testid={testId}>
       <Stack gap="xs" h="100%">
@@ -49,14 +54,21 @@ function Tile({ color, icon: Icon, title, description, terms, button, testId }: 
           {terms}
         </Text>
         {button}
+        {refusal && (
+          <Text fz="xs" c="dimmed" data-testid={`${testId}-refusal`}>
+            {refusal}
+          </Text>
+        )}
       </Stack>
     </Card>
   );
 }
 
 /** Get License: the Test License tile (only when enabled) and the Purchase License tile with the server's price. */
-export function GetLicenseCard({ settings, loading, error, onRetry, onRequestTest, onPurchase }: GetLicenseCardProps) {
+export function GetLicenseCard({ settings, options, loading, error, onRetry, onRequestTest, onPurchase }: GetLicenseCardProps) {
   const intl = useIntl();
+  const refusal = (option: LicenseOptionDto | undefined) => (option?.reason ? localizeServerMessage(intl, option.reason) : null);
+  const unavailable = (option: LicenseOptionDto | undefined) => !option || !option.available;
   const testEnabled = !!settings?.test_license.enabled;
   const purchaseEnabled = !!settings?.features.purchase_license_enabled;
   return (
@@ -92,10 +104,11 @@ export function GetLicenseCard({ settings, loading, error, onRetry, onRequestTes
                 />
               }
               button={
-                <Button mt="auto" variant="light" color="violet" onClick={onRequestTest}>
+                <Button mt="auto" variant="light" color="violet" onClick={onRequestTest} disabled={unavailable(options?.trial)}>
                   <FormattedMessage id="dashboard.getLicense.test.button" />
                 </Button>
               }
+              refusal={refusal(options?.trial)}
               testId="test-license-tile"
             />
           )}
@@ -114,10 +127,11 @@ export function GetLicenseCard({ settings, loading, error, onRetry, onRequestTes
                 </span>
               }
               button={
-                <Button mt="auto" onClick={onPurchase}>
+                <Button mt="auto" onClick={onPurchase} disabled={unavailable(options?.purchase)}>
                   <FormattedMessage id="dashboard.getLicense.purchase.button" />
                 </Button>
               }
+              refusal={refusal(options?.purchase)}
               testId="purchase-tile"
             />
           )}

@@ -51,6 +51,9 @@ const KEY_ATTEMPTS = 5;
  * Licenses as clients and the activation API see them: issuing (trials, orders), the client's view, signed license
  * files, seats, and the rules the admin and sync services build on (sync stamps, expiry, revoking devices).
  */
+const trialLimitReached = (max: number) =>
+  ApiError.conflict(`You have reached the limit of ${max} test license${max === 1 ? '' : 's'} per account.`);
+
 @Injectable()
 export class LicensesService {
   private readonly logger = new Logger('Licenses');
@@ -108,12 +111,19 @@ export class LicensesService {
    * A test license for the signed-in user. Duration and devices come from the settings; refused (403) when
    * test licenses are off, and (409) when the user already holds test_license.max_per_user of them.
    */
-  async createTrial(user: AuthUser, productName: string): Promise<LicenseEntity> {
+  /** Why `user` may not take a test license now (null: they may); createTrial refuses with the same. */
+  async trialRefusal(user: AuthUser): Promise<ApiError | null> {
     const all = await this.settings.getAll();
-    if (!this.settings.trialsEnabled(all)) throw ApiError.forbidden('Test licenses are currently not available.');
+    if (!this.settings.trialsEnabled(all)) return ApiError.forbidden('Test licenses are currently not available.');
     const max = all.test_license.max_per_user;
-    const tooMany = () => ApiError.conflict(`You have reached the limit of ${max} test license${max === 1 ? '' : 's'} per account.`);
-    if ((await this.licenses.countTrials(user.id)) >= max) throw tooMany();
+    return (await this.licenses.countTrials(user.id)) >= max ? trialLimitReached(max) : null;
+  }
+
+  async createTrial(user: AuthUser, productName: string): Promise<LicenseEntity> {
+    const refusal = await this.trialRefusal(user);
+    if (refusal) throw refusal;
+    const all = await this.settings.getAll();
+    const max = all.test_license.max_per_user;
 
     const license = await this.issue({
       product_name: productName,
@@ -127,7 +137,7 @@ export class LicensesService {
     const rank = await this.licenses.countTrials(user.id, license.id);
     if (rank > max) {
       await this.licenses.delete(license.id);
-      throw tooMany();
+      throw trialLimitReached(max);
     }
     return license;
   }

@@ -1,5 +1,5 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { CreateLicenseDto } from '../licenses/dto/create-license.dto';
@@ -8,6 +8,8 @@ import { LicenseProductsService } from '../licenses/license-products.service';
 import { LicensesService } from '../licenses/licenses.service';
 import { LicenseRequestResponseDto, toOrderDto } from './dto/order.dto';
 import { OrdersService } from './orders.service';
+import { ApiEnvelopeResponse } from '../../common/response';
+import { LicenseOptionsDto, LicenseOptionsResponseDto } from './dto/license-options.dto';
 
 /**
  * POST /api/licenses: a client's request for a license. It lives with orders because a paid license is an
@@ -23,7 +25,22 @@ export class LicenseRequestsController {
   ) {}
 
   /**
-   * Issues a license to the signed-in user. `trial`: duration and devices from the test-license settings
+   * Whether the caller may take a test license or buy one now, with the reason where not (no release yet, test
+   * licenses or purchases switched off, the test-license limit reached): what POST would answer, before the click.
+   */
+  @Get('options')
+  @ApiEnvelopeResponse(LicenseOptionsResponseDto)
+  async licenseOptions(@CurrentUser() user: AuthUser): Promise<LicenseOptionsDto> {
+    const noRelease = await this.products.releaseRefusal();
+    const option = (refusal: Error | null) => ({ available: !refusal, reason: refusal?.message ?? null });
+    return {
+      trial: option(noRelease ?? (await this.licenses.trialRefusal(user))),
+      purchase: option((await this.orders.purchaseRefusal()) ?? noRelease),
+    };
+  }
+
+  /**
+   * Issues a license to the signed-in user (409 before the first version is published). `trial`: duration and devices from the test-license settings
    * (403 when test licenses are off, 409 at the per-user limit). `paid`: an order for max_activations devices ×
    * duration_months, charged through the payment provider at the server's price. duration_days, price and
    * user_email are accepted for compatibility and ignored.

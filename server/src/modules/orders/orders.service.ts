@@ -52,6 +52,12 @@ export class OrdersService implements OnApplicationBootstrap {
     private readonly products: LicenseProductsService,
   ) {}
 
+  /** Why no one may buy now (null: they may); create refuses with the same. */
+  async purchaseRefusal(): Promise<ApiError | null> {
+    const { features } = await this.settings.getAll();
+    return features.purchase_license_enabled ? null : ApiError.forbidden('Purchasing licenses is currently not available.');
+  }
+
   /**
    * Creates a pending order. Devices and months are checked against the pricing settings and the price is
    * devices × months × price_per_device in cents, whatever the client thinks it costs.
@@ -61,8 +67,9 @@ export class OrdersService implements OnApplicationBootstrap {
     request: OrderRequest,
     fields: OrderFieldNames = { devices: 'devices', months: 'months' },
   ): Promise<OrderEntity> {
-    const { pricing, features } = await this.settings.getAll();
-    if (!features.purchase_license_enabled) throw ApiError.forbidden('Purchasing licenses is currently not available.');
+    const refusal = await this.purchaseRefusal();
+    if (refusal) throw refusal;
+    const { pricing } = await this.settings.getAll();
     const devices = request.devices ?? 1;
     const months = request.months ?? 1;
     const errors: Record<string, string[]> = {};

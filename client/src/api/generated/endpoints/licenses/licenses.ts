@@ -35,6 +35,7 @@ import type {
   ExtendLicenseDto,
   GeneratedKeyResponseDto,
   LicenseListResponseDto,
+  LicenseOptionsResponseDto,
   LicenseProductListResponseDto,
   LicenseRequestResponseDto,
   LicenseStatsResponseDto,
@@ -1159,7 +1160,7 @@ export function useListMyLicenses<TData = Awaited<ReturnType<typeof listMyLicens
 
 
 /**
- * @summary Issues a license to the signed-in user. `trial`: duration and devices from the test-license settings
+ * @summary Issues a license to the signed-in user (409 before the first version is published). `trial`: duration and devices from the test-license settings
 (403 when test licenses are off, 409 at the per-user limit). `paid`: an order for max_activations devices ×
 duration_months, charged through the payment provider at the server's price. duration_days, price and
 user_email are accepted for compatibility and ignored.
@@ -1217,7 +1218,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type CreateLicenseMutationError = ErrorType<unknown>
 
     /**
- * @summary Issues a license to the signed-in user. `trial`: duration and devices from the test-license settings
+ * @summary Issues a license to the signed-in user (409 before the first version is published). `trial`: duration and devices from the test-license settings
 (403 when test licenses are off, 409 at the per-user limit). `paid`: an order for max_activations devices ×
 duration_months, charged through the payment provider at the server's price. duration_days, price and
 user_email are accepted for compatibility and ignored.
@@ -1236,6 +1237,107 @@ export const useCreateLicense = <TError = ErrorType<unknown>,
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * @summary Whether the caller may take a test license or buy one now, with the reason where not (no release yet, test
+licenses or purchases switched off, the test-license limit reached): what POST would answer, before the click.
+ */
+export const getLicenseOptionsUrl = () => {
+
+
+  
+
+  return `/api/licenses/options`
+}
+
+export const licenseOptions = async ( options?: RequestInit): Promise<LicenseOptionsResponseDto> => {
+  
+  return httpClient<LicenseOptionsResponseDto>(getLicenseOptionsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getLicenseOptionsQueryKey = () => {
+    return [
+    `/api/licenses/options`
+    ] as const;
+    }
+
+    
+export const getLicenseOptionsQueryOptions = <TData = Awaited<ReturnType<typeof licenseOptions>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof licenseOptions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getLicenseOptionsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof licenseOptions>>> = ({ signal }) => licenseOptions({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof licenseOptions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type LicenseOptionsQueryResult = NonNullable<Awaited<ReturnType<typeof licenseOptions>>>
+export type LicenseOptionsQueryError = ErrorType<unknown>
+
+
+export function useLicenseOptions<TData = Awaited<ReturnType<typeof licenseOptions>>, TError = ErrorType<unknown>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof licenseOptions>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof licenseOptions>>,
+          TError,
+          Awaited<ReturnType<typeof licenseOptions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useLicenseOptions<TData = Awaited<ReturnType<typeof licenseOptions>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof licenseOptions>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof licenseOptions>>,
+          TError,
+          Awaited<ReturnType<typeof licenseOptions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useLicenseOptions<TData = Awaited<ReturnType<typeof licenseOptions>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof licenseOptions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Whether the caller may take a test license or buy one now, with the reason where not (no release yet, test
+licenses or purchases switched off, the test-license limit reached): what POST would answer, before the click.
+ */
+
+export function useLicenseOptions<TData = Awaited<ReturnType<typeof licenseOptions>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof licenseOptions>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getLicenseOptionsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * @summary The product choices of the test and purchase dialogs: "{app_info.name} v{version}" per version, latest first.
  */
 export const getListLicenseProductsUrl = () => {
