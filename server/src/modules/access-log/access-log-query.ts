@@ -95,14 +95,11 @@ export interface RowTests {
 /** Per segment, the rows each kind of term (its letter) matches. */
 export type TermTally = Map<number, Map<string, number>>;
 
-/**
- * Term entries a search reads, first few, then more: enough to tell a common term (a path in every segment: 200
- * segments hold more matches than a list counts), else up to TERM_ENTRIES_MAX.
- */
+/** Term entries a search reads, first few (enough to tell a term in every segment), then more. */
 export const TERM_ENTRIES_READS = [200, 1_000, 5_000];
 /**
- * Term entries a search reads at most to find its segments. More, and the term is common (a path prefix covering
- * thousands of paths): its rows are found by reading segments in order instead, where they are frequent.
+ * More entries than this, and the term is common (a path prefix covering thousands of paths): its rows are found by
+ * reading segments in order instead, where they are frequent.
  */
 export const TERM_ENTRIES_MAX = TERM_ENTRIES_READS[TERM_ENTRIES_READS.length - 1];
 /**
@@ -133,7 +130,7 @@ export class AccessLogQuery {
     this.status = this.term && /^\d{3}$/.test(this.term) ? Number(this.term) : null;
   }
 
-  /** A search or a user filter: the rows are found through the terms, else every segment's rows match. */
+  /** A search or a user filter: rows are found through the terms. */
   get searching(): boolean {
     return this.term !== null || this.user !== null;
   }
@@ -144,7 +141,6 @@ export class AccessLogQuery {
     return JSON.stringify([this.term, this.user, level ?? null, from?.getTime() ?? null, to?.getTime() ?? null]);
   }
 
-  /** Segments that may hold rows passing the date and level filters. */
   segmentFilter(): SegmentFilter {
     const { from, to, level } = this.filters;
     return { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(level ? { level } : {}) };
@@ -169,7 +165,6 @@ export class AccessLogQuery {
     return { head, exact, atLeast: exact ?? 0 };
   }
 
-  /** The tests of a segment's rows (see RowTests). */
   rowTests(segment: SegmentRows): RowTests {
     const from = this.filters.from?.getTime();
     const to = this.filters.to?.getTime();
@@ -188,10 +183,7 @@ export class AccessLogQuery {
     return { passes, filtered, matched };
   }
 
-  /**
-   * The term lookups of the search and of the user filter (a segment must match both): each the terms starting
-   * with one of its prefixes or equal to one of its exact values.
-   */
+  /** The term lookups of the search and of the user filter (a segment must match both). */
   lookups(): TermLookup[] {
     const lookups: TermLookup[] = [];
     if (this.term !== null) {
