@@ -1,6 +1,6 @@
 import type { Cache } from '../../common/cache';
 import type { AccessLogRow } from './access-log.entity';
-import { COUNT_CAP, WINDOW_MAX, WINDOW_MIN } from './access-log.constants';
+import { COUNT_CAP } from './access-log.constants';
 import { SegmentRows, TERM_KIND } from './access-log-segments';
 
 /**
@@ -109,9 +109,6 @@ export const TERM_ENTRIES_MAX = TERM_ENTRIES_READS[TERM_ENTRIES_READS.length - 1
 export const STATUS_PROBE_ENTRIES = 1_000;
 /** A common term of at most this many distinct values is looked up by value, segment by segment. */
 export const FEW_VALUES = 8;
-
-/** Rows of the newest entries a search first reads for a page that needs `need` matches. */
-export const windowSize = (need: number) => Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 20));
 
 /** The filters of a list or export, compiled: what segments may hold matches, and the test of each row. */
 export class AccessLogQuery {

@@ -1,6 +1,6 @@
 import type { Cache } from '../../common/cache';
 import type { AccessLogRow } from './access-log.entity';
-import { COUNT_CAP, ESTIMATE_MARGIN } from './access-log.constants';
+import { COUNT_CAP, ESTIMATE_MARGIN, windowSize } from './access-log.constants';
 import {
   AccessLogFilters,
   AccessLogPage,
@@ -17,7 +17,6 @@ import {
   STATUS_PROBE_ENTRIES,
   TERM_ENTRIES_READS,
   TermTally,
-  windowSize,
 } from './access-log-query';
 import { AccessLogRepository } from './access-log.repository';
 import { SegmentRows } from './access-log-segments';

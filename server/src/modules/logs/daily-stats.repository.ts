@@ -25,10 +25,7 @@ export class DailyStatsRepository {
 
   /** The statements `add` runs, to run in one transaction with others (see DownloadLogsRepository). */
   additions(counts: Map<string, number>): SqlStatement[] {
-    const upsert =
-      this.sql.engine === 'mysql'
-        ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = value + VALUES(value)'
-        : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = value + excluded.value';
+    const upsert = this.upsert(true);
     return [...counts].map(([key, value]) => {
       const [metric, day, dimension] = key.split('\t');
       return { sql: upsert, params: [day, metric, dimension.slice(0, 100), value] };
@@ -37,11 +34,7 @@ export class DailyStatsRepository {
 
   /** Sets the day's figure, replacing what was there. */
   async set(metric: string, day: string, value: number, dimension: string): Promise<void> {
-    const upsert =
-      this.sql.engine === 'mysql'
-        ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)'
-        : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = excluded.value';
-    await this.sql.run(upsert, [day, metric, dimension, value]);
+    await this.sql.run(this.upsert(false), [day, metric, dimension, value]);
   }
 
   /** Each dimension's sum over the days from `from` to `to` (inclusive), largest first. */
@@ -60,5 +53,12 @@ export class DailyStatsRepository {
       [metric, from, to],
     );
     return rows.map((row) => ({ day: row.day, dimension: row.dimension, value: Number(row.value) }));
+  }
+
+  /** INSERT of a (day, metric, dimension, value) row that, where the row exists, adds to its value or replaces it. */
+  private upsert(add: boolean): string {
+    const insert = 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?)';
+    if (this.sql.engine === 'mysql') return `${insert} ON DUPLICATE KEY UPDATE value = ${add ? 'value + ' : ''}VALUES(value)`;
+    return `${insert} ON CONFLICT (day, metric, dimension) DO UPDATE SET value = ${add ? 'value + ' : ''}excluded.value`;
   }
 }
