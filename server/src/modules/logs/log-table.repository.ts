@@ -161,8 +161,8 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
       this.sql.all<{ id: number }>(`SELECT id FROM (${wanted.sql}) u ${order} LIMIT ${limit} OFFSET ${offset}`, wanted.params),
       this.countMembers(table, members, counted),
     ]);
-    const pageIds = ids.map((row) => Number(row.id));
-    return result(await this.byIds(table, pageIds, order), total);
+    const idsFound = ids.map((row) => Number(row.id));
+    return result(await this.byIds(table, idsFound, order), total);
   }
 
   /**
