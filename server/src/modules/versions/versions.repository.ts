@@ -78,11 +78,7 @@ export class VersionsRepository {
     return totals.total('', counterOf(this.versions.createQueryBuilder('v')));
   }
 
-  /**
-   * One page of versions in the client catalog's order: latest first, then newest release, then id. The page's ids
-   * come from the index in that order alone (MariaDB would sort every row for `SELECT *` at a deep offset), then
-   * those rows.
-   */
+  /** One page of versions in the client catalog's order (latest first, newest release, id): ids first, as `page`. */
   catalogPage(request: PageRequest, defaultLimit: number, totals: ListTotals): Promise<Page<VersionEntity>> {
     return readPageByIds(
       this.versions.createQueryBuilder('v'),
@@ -163,7 +159,6 @@ export class VersionsRepository {
     }
   }
 
-  /** Whether there was a row to delete. */
   async delete(id: number): Promise<boolean> {
     const result = await this.versions.delete({ id });
     return !!result.affected;
@@ -204,11 +199,6 @@ export class VersionsRepository {
   /** Every version marked for syncing, by id. */
   markedForSync(): Promise<VersionEntity[]> {
     return this.versions.find({ where: { license_server_sync: true }, order: { id: 'ASC' } });
-  }
-
-  /** Versions marked for syncing after `afterId`, by id, `limit` at a time. */
-  markedForSyncAfter(afterId: number, limit: number): Promise<VersionEntity[]> {
-    return this.versions.find({ where: { license_server_sync: true, id: MoreThan(afterId) }, order: { id: 'ASC' }, take: limit });
   }
 
   countMarkedForSync(): Promise<number> {
