@@ -151,7 +151,6 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
     }
   }
 
-  /** Whether there was a row to delete. */
   async delete(id: number): Promise<boolean> {
     const result = await this.files.delete({ id });
     return !!result.affected;
@@ -168,12 +167,9 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
 
   /** Files, downloads and bytes per OS (an aggregate of every file: read off the event loop on SQLite). */
   async figuresByOs(): Promise<OsFigures[]> {
-    const rows = await OffLoopReads.for(this.files.manager.connection).rows<{
-      os_type: OsType;
-      count: string | number;
-      downloads: string | number;
-      size: string | number;
-    }>(
+    const rows = await OffLoopReads.for(this.files.manager.connection).rows<
+      { os_type: OsType } & Record<'count' | 'downloads' | 'size', string | number>
+    >(
       this.files
         .createQueryBuilder('f')
         .select('f.os_type', 'os_type')
