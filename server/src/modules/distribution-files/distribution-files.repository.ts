@@ -125,7 +125,6 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
     return this.files.findOneBy({ id });
   }
 
-  /** Files of these versions, by OS, architecture and name. */
   forVersions(versionIds: number[]): Promise<DistributionFileEntity[]> {
     return this.files.find({ where: { version_id: In(versionIds) }, order: { os_type: 'ASC', architecture: 'ASC', file_name: 'ASC' } });
   }
@@ -197,7 +196,6 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
     this.counter.add(id);
   }
 
-  /** Stores the counts still held in memory. */
   flushDownloadCounts(): Promise<void> {
     return this.counter.flush();
   }

@@ -18,7 +18,6 @@ export class DailyStatsRepository {
     this.sql = PreparedSql.for(dataSource);
   }
 
-  /** Adds counts to the days' figures (`metric\tday\tdimension` → amount), in one transaction. */
   add(counts: Map<string, number>): Promise<void> {
     return this.sql.atomically(this.additions(counts));
   }
@@ -32,12 +31,10 @@ export class DailyStatsRepository {
     });
   }
 
-  /** Sets the day's figure, replacing what was there. */
   async set(metric: string, day: string, value: number, dimension: string): Promise<void> {
     await this.sql.run(this.upsert(false), [day, metric, dimension, value]);
   }
 
-  /** Each dimension's sum over the days from `from` to `to` (inclusive), largest first. */
   async totals(metric: string, from: string, to: string): Promise<Array<{ dimension: string; value: number }>> {
     const rows = await this.sql.all<{ dimension: string; value: number | string }>(
       'SELECT dimension, SUM(value) AS value FROM daily_stats WHERE metric = ? AND day >= ? AND day <= ? GROUP BY dimension ORDER BY value DESC',
@@ -46,7 +43,6 @@ export class DailyStatsRepository {
     return rows.map((row) => ({ dimension: row.dimension, value: Number(row.value) }));
   }
 
-  /** The figures of days from `from` to `to` (inclusive, YYYY-MM-DD). */
   async range(metric: string, from: string, to: string): Promise<DailyValue[]> {
     const rows = await this.sql.all<DailyValue>(
       'SELECT day, dimension, value FROM daily_stats WHERE metric = ? AND day >= ? AND day <= ? ORDER BY day',

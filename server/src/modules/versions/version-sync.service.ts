@@ -64,7 +64,6 @@ export class VersionSyncService {
     return this.versions.countMarkedForSync();
   }
 
-  /** The versions with these numbers. */
   forNumbers(numbers: string[]): Promise<VersionEntity[]> {
     return this.versions.findByNumbers(numbers);
   }

@@ -89,7 +89,6 @@ export class VersionsRepository {
     );
   }
 
-  /** Version numbers in the client catalog's order (latest first, newest release, id): all, or the first `limit`. */
   async numbers(limit?: number): Promise<string[]> {
     const qb = this.versions
       .createQueryBuilder('v')
@@ -115,7 +114,6 @@ export class VersionsRepository {
     return this.versions.existsBy({ version: number });
   }
 
-  /** Every version as a choice (no changelog or keys), latest first, then by release date. */
   choices(): Promise<VersionChoice[]> {
     return this.versions.find({
       select: { id: true, version: true, release_date: true, is_stable: true, is_latest: true },
@@ -131,7 +129,6 @@ export class VersionsRepository {
     return ids.length ? this.versions.findBy({ id: In(ids) }) : Promise.resolve([]);
   }
 
-  /** The versions with these numbers. */
   findByNumbers(numbers: string[]): Promise<VersionEntity[]> {
     return numbers.length ? this.versions.findBy({ version: In(numbers) }) : Promise.resolve([]);
   }
@@ -196,7 +193,6 @@ export class VersionsRepository {
 
   // ---- the license-server sync ----------------------------------------------------------------
 
-  /** Every version marked for syncing, by id. */
   markedForSync(): Promise<VersionEntity[]> {
     return this.versions.find({ where: { license_server_sync: true }, order: { id: 'ASC' } });
   }
