@@ -16,15 +16,11 @@ export interface AppConfig {
   publicUrl: string;
   /** PUBLIC_URL was given: download links use it; otherwise they follow the origin of the request. */
   publicUrlSet: boolean;
-  /**
-   * Hosts (host or host:port, lower case) that links may be made for when PUBLIC_URL is not set (ALLOWED_HOSTS);
-   * null: any host, which only development allows.
-   */
+  /** ALLOWED_HOSTS: hosts (host or host:port) links may be made for without PUBLIC_URL; null: any, development only. */
   allowedHosts: string[] | null;
   dataDir: string;
   database: DatabaseConfig;
   admin: { email: string; password: string | null };
-  /** Two-factor sign-in of administrators. */
   mfa: {
     /** ADMIN_REQUIRE_MFA: an admin without two-factor sign-in must enrol at the next sign-in. */
     required: boolean;
@@ -47,10 +43,7 @@ export interface AppConfig {
     graceSeconds: number;
   };
   throttle: {
-    /**
-     * REDIS_URL: where rate-limit counters live when several instances must share them (redis://host:6379/db);
-     * null keeps them in this process's memory.
-     */
+    /** REDIS_URL: where rate-limit counters live when several instances share them; null: this process's memory. */
     redisUrl: string | null;
     /** REDIS_KEY_PREFIX: starts every counter's key, so several portals (or test runs) can share one Redis. */
     redisKeyPrefix: string;
@@ -87,10 +80,7 @@ export interface LogsConfig {
     mode: 'all' | 'errors' | 'off';
     /** ACCESS_LOG_SAMPLE: the share of responses under 400 that get a row (0-1). */
     sampleRatio: number;
-    /**
-     * ACCESS_LOG_OUTPUT: where the rows go: the database (System Logs), stdout as one JSON line each (what Vector,
-     * Promtail or Fluent Bit read), or both.
-     */
+    /** ACCESS_LOG_OUTPUT: the database (System Logs), stdout as JSON lines (for a log shipper), or both. */
     output: AccessLogOutput;
   };
   /** Days each log keeps its rows (LOG_RETENTION_DAYS, or LOG_RETENTION_DAYS_AUDIT/_ACCESS/_REMOTE/_DOWNLOADS). */
@@ -350,13 +340,12 @@ function byteSize(name: string, raw: string, problems: string[]): number {
   return bytes;
 }
 
-/**
- * TRUST_PROXY as Express reads `trust proxy`: true or false, a number of proxy hops (the compose file's 1: one
- * proxy in front), or a comma-separated list of addresses, CIDR subnets and the names loopback, linklocal and
- * uniquelocal. A bare "1" is a hop count, never the address 0.0.0.1.
- */
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
+/**
+ * TRUST_PROXY as Express reads `trust proxy`: true or false, a number of proxy hops (the compose file's 1: one
+ * proxy in front), or a comma-separated list of addresses, CIDR subnets and TRUST_PROXY_NAMES.
+ */
 function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
   const value = raw?.trim().toLowerCase() ?? '';
   if (value === '' || value === 'false') return false;
@@ -422,7 +411,6 @@ function parseSigningKey(raw: string | undefined, problems: string[]): string | 
   return null;
 }
 
-/** A shared secret between two portals: long enough not to be guessed. */
 function syncApiToken(raw: string | undefined, problems: string[]): string | null {
   const token = raw?.trim();
   if (!token) return null;

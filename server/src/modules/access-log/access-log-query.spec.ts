@@ -1,5 +1,5 @@
 import { Cache } from '../../common/cache';
-import { COUNT_CAP, WINDOW_MAX, WINDOW_MIN } from './access-log.constants';
+import { COUNT_CAP, WINDOW_MAX, WINDOW_MIN, windowSize } from './access-log.constants';
 import {
   AccessLogQuery,
   afterTermEntries,
@@ -12,7 +12,6 @@ import {
   TERM_ENTRIES_MAX,
   TERM_ENTRIES_READS,
   TermEntry,
-  windowSize,
 } from './access-log-query';
 import { encodeSegments, NewAccessLogRow, SegmentRows } from './access-log-segments';
 

@@ -1,6 +1,6 @@
 import type { Cache } from '../../common/cache';
 import type { AccessLogRow } from './access-log.entity';
-import { COUNT_CAP, WINDOW_MAX, WINDOW_MIN } from './access-log.constants';
+import { COUNT_CAP } from './access-log.constants';
 import { SegmentRows, TERM_KIND } from './access-log-segments';
 
 /**
@@ -95,14 +95,11 @@ export interface RowTests {
 /** Per segment, the rows each kind of term (its letter) matches. */
 export type TermTally = Map<number, Map<string, number>>;
 
-/**
- * Term entries a search reads, first few, then more: enough to tell a common term (a path in every segment: 200
- * segments hold more matches than a list counts), else up to TERM_ENTRIES_MAX.
- */
+/** Term entries a search reads, first few (enough to tell a term in every segment), then more. */
 export const TERM_ENTRIES_READS = [200, 1_000, 5_000];
 /**
- * Term entries a search reads at most to find its segments. More, and the term is common (a path prefix covering
- * thousands of paths): its rows are found by reading segments in order instead, where they are frequent.
+ * More entries than this, and the term is common (a path prefix covering thousands of paths): its rows are found by
+ * reading segments in order instead, where they are frequent.
  */
 export const TERM_ENTRIES_MAX = TERM_ENTRIES_READS[TERM_ENTRIES_READS.length - 1];
 /**
@@ -112,9 +109,6 @@ export const TERM_ENTRIES_MAX = TERM_ENTRIES_READS[TERM_ENTRIES_READS.length - 1
 export const STATUS_PROBE_ENTRIES = 1_000;
 /** A common term of at most this many distinct values is looked up by value, segment by segment. */
 export const FEW_VALUES = 8;
-
-/** Rows of the newest entries a search first reads for a page that needs `need` matches. */
-export const windowSize = (need: number) => Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 20));
 
 /** The filters of a list or export, compiled: what segments may hold matches, and the test of each row. */
 export class AccessLogQuery {
@@ -133,7 +127,7 @@ export class AccessLogQuery {
     this.status = this.term && /^\d{3}$/.test(this.term) ? Number(this.term) : null;
   }
 
-  /** A search or a user filter: the rows are found through the terms, else every segment's rows match. */
+  /** A search or a user filter: rows are found through the terms. */
   get searching(): boolean {
     return this.term !== null || this.user !== null;
   }
@@ -144,7 +138,6 @@ export class AccessLogQuery {
     return JSON.stringify([this.term, this.user, level ?? null, from?.getTime() ?? null, to?.getTime() ?? null]);
   }
 
-  /** Segments that may hold rows passing the date and level filters. */
   segmentFilter(): SegmentFilter {
     const { from, to, level } = this.filters;
     return { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(level ? { level } : {}) };
@@ -169,7 +162,6 @@ export class AccessLogQuery {
     return { head, exact, atLeast: exact ?? 0 };
   }
 
-  /** The tests of a segment's rows (see RowTests). */
   rowTests(segment: SegmentRows): RowTests {
     const from = this.filters.from?.getTime();
     const to = this.filters.to?.getTime();
@@ -188,10 +180,7 @@ export class AccessLogQuery {
     return { passes, filtered, matched };
   }
 
-  /**
-   * The term lookups of the search and of the user filter (a segment must match both): each the terms starting
-   * with one of its prefixes or equal to one of its exact values.
-   */
+  /** The term lookups of the search and of the user filter (a segment must match both). */
   lookups(): TermLookup[] {
     const lookups: TermLookup[] = [];
     if (this.term !== null) {

@@ -64,7 +64,6 @@ export interface TermCounts {
   warnings: number;
 }
 
-/** Term counts by key. */
 class Tally<K> extends Map<K, TermCounts> {
   add(key: K, hits: number, errors: number, warnings: number): void {
     const counts = this.get(key);
@@ -83,8 +82,7 @@ const FRAME_BYTES = 64;
  * The body and terms of the segment of `rows` from `start`: as many rows as fit SEGMENT_MAX_ROWS and
  * SEGMENT_MAX_BYTES (at least one); `end` is where the next segment starts. Texts repeat across a batch (a
  * heartbeat's route and path, a server's address, a browser's user agent), so each goes into the body once and a
- * row holds numbers only: a heartbeat's row takes about 30 bytes instead of 140 and is encoded in a fifth of the
- * time JSON of the rows would take.
+ * row holds numbers only.
  */
 function encodeSegment(rows: NewAccessLogRow[], start: number): { segment: EncodedSegment; end: number } {
   const strings: string[] = [];
@@ -215,7 +213,7 @@ export class SegmentRows {
     return this.t + this.r[place * FIELDS + 10];
   }
 
-  /** The places among the segment's texts of the row's route, path, e-mail and address (NONE for none). */
+  /** route, path, email, ip: the place of the row's text among the segment's texts (NONE for none). */
   route(place: number): number {
     return this.r[place * FIELDS + 1];
   }
@@ -246,9 +244,8 @@ export class SegmentRows {
 
   /**
    * The places, in order, of the rows matching a search for `term` (a path, route, address or e-mail starting with
-   * it, or the status `status`) and, where `user` is given, whose e-mail starts with `user`; null where no row does. Texts are tested
-   * once each, then the rows on their numbers, in one pass. Cached for a few searches: an open list asks again with
-   * the same search every 30 s.
+   * it, or the status `status`) and, where `user` is given, whose e-mail starts with `user`; null where no row does.
+   * Texts are tested once each, then the rows on their numbers. Cached: an open list repeats its search every 30 s.
    */
   matching(term: string | null, status: number | null, user: string | null): number[] | null {
     const key = `${term ?? ''}\u0000${status ?? ''}\u0000${user ?? ''}`;
@@ -280,7 +277,6 @@ export class SegmentRows {
     return found;
   }
 
-  /** Whether a row of the segment has this status. */
   hasStatus(status: number): boolean {
     if (!this.statuses) {
       this.statuses = new Set();

@@ -1,6 +1,6 @@
 import type { Cache } from '../../common/cache';
 import type { AccessLogRow } from './access-log.entity';
-import { COUNT_CAP, ESTIMATE_MARGIN } from './access-log.constants';
+import { COUNT_CAP, ESTIMATE_MARGIN, windowSize } from './access-log.constants';
 import {
   AccessLogFilters,
   AccessLogPage,
@@ -17,7 +17,6 @@ import {
   STATUS_PROBE_ENTRIES,
   TERM_ENTRIES_READS,
   TermTally,
-  windowSize,
 } from './access-log-query';
 import { AccessLogRepository } from './access-log.repository';
 import { SegmentRows } from './access-log-segments';
@@ -27,33 +26,31 @@ import { AccessLogTermsRepository } from './access-log-terms.repository';
  * The access log's storage engine.
  *
  * Why: every API request writes an access row (a streaming server's heartbeat as much as an admin's page), and the
- * rows are read rarely (the System Logs screen, an export). Stored as a table row per request, each request would
- * cost the database a row and its index entries, and the portal the CPU to send them; stored in segments, it costs
- * a small share of one row and the few terms its values add. The gain is write CPU; reads pay with a planner of
- * their own, this one.
+ * rows are read rarely (the System Logs screen, an export). A table row per request would cost the database a row
+ * and its index entries each time; a segment costs a small share of one row and the few terms its values add. The
+ * gain is write CPU; reads pay with a planner of their own, this one.
  *
  * A segment (access_log_segments; encoding in access-log-segments.ts) is a batch of rows the writer stored at once
- * (up to SEGMENT_MAX_ROWS rows and SEGMENT_MAX_BYTES bytes): its rows in a compact JSON body (each distinct text
- * once, each row as numbers), and a head a list reads without opening it: first and last time, row count, counts of
- * errors (5xx) and warnings (4xx). A row's id is its segment's id × SEGMENT_ID_STRIDE + its place. The writer
- * (access-log-writer.ts) appends a quiet portal's few rows to the segment it wrote last while that holds fewer than
- * OPEN_BELOW rows, so segments stay large.
+ * (up to SEGMENT_MAX_ROWS rows and SEGMENT_MAX_BYTES bytes): its rows in a compact JSON body, and a head a list
+ * reads without opening it (time span, row count, 5xx and 4xx counts). A row's id is its segment's id ×
+ * SEGMENT_ID_STRIDE + its place. The writer (access-log-writer.ts) appends a quiet portal's few rows to its last
+ * segment while that holds fewer than OPEN_BELOW rows, so segments stay large.
  *
- * The term index (access_log_terms; lookups in access-log-terms.repository.ts) holds each distinct searchable value
- * of a segment once (path, route, address, e-mail, status; lower-cased, behind a letter for its kind: `p/api/me`,
- * `s404`), with how many of the segment's rows have it (all, 5xx, 4xx), on a covering index of (value, segment_id,
- * counts). A term points to segments; their rows are then tested one by one.
+ * The term index (access_log_terms; access-log-terms.repository.ts) holds each distinct searchable value of a
+ * segment once (path, route, address, e-mail, status; lower-cased, behind a letter for its kind: `p/api/me`,
+ * `s404`), with how many of the segment's rows have it (all, 5xx, 4xx). A term points to segments; their rows are
+ * then tested one by one.
  *
  * How a list is planned (the choices in access-log-query.ts, the reads here):
- * - Without a search, heads newest (or oldest) first give the page's segments and the count (exact from the heads
- *   where a date filter does not cut through a segment); only segments whose rows are shown or tested are opened.
+ * - Without a search, heads in the list's order give the page's segments and the count (exact from the heads where
+ *   a date filter does not cut through a segment); only segments whose rows are shown or tested are opened.
  * - A search first looks through the newest rows passing the filters (windowSize of them): a common term fills its
  *   page there, and its total is estimated from its share when that is far past COUNT_CAP.
- * - A rarer term is looked up in the index: the entries read (a few hundred, then more, up to TERM_ENTRIES_MAX) name
- *   its segments and how many rows each holds. A term with more entries is common: the segments are walked in order
- *   instead, passing by unread those without it where it is a status or a few values (ranges of the index).
- * - Counting stops past COUNT_CAP; a count past it is cached for its filters (the service's cache). Parsed segments
- *   are cached too (an open screen asks every 30 s); within one request each head and body is read once.
+ * - A rarer term is looked up in the index, a few hundred entries, then more, up to TERM_ENTRIES_MAX. A term with
+ *   more entries is common: the segments are walked in order instead, passing by unread those without it where it
+ *   is a status or a few values (ranges of the index).
+ * - Counting stops past COUNT_CAP; a count past it is cached for its filters, and parsed segments are cached too
+ *   (an open screen asks every 30 s). Within one request each head and body is read once.
  */
 
 /** What one request has read (a page and its count read the same heads, and may open the same segments). */
@@ -77,10 +74,7 @@ function readOnce<T>(reads: Reads | undefined, key: string, read: () => Promise<
   return reading;
 }
 
-/**
- * The segments a list reads, in its order, a read of heads at a time (a new walk each call); `atLeast`: matching
- * rows they hold at least, where known before the walk.
- */
+/** The segments a list reads, in its order, a read of heads at a time; `atLeast`: matching rows known before the walk. */
 type Segments = (() => AsyncIterable<Candidate[]>) & { atLeast?: number };
 
 /** Of the segments from `first` to `last`, those holding the term (see AccessLogTermsRepository.holding). */
@@ -91,7 +85,6 @@ const FIRST_HEADS = 32;
 const HEADS_PER_READ = 256;
 /** Segments whose rows are read in one statement at most (1, then 2, 4 and 8 as a walk goes on). */
 const BODIES_PER_READ = 8;
-/** Rows per export batch. */
 const EXPORT_BATCH = 1_000;
 
 /** The caches the service holds for the store: parsed segments by parsedKey, counts past COUNT_CAP by countKey. */
@@ -100,10 +93,7 @@ export interface AccessLogCaches {
   counts: Cache<number>;
 }
 
-/**
- * Reads the access log (see the top of this file): a page of rows and its count for a list, every matching row for
- * an export.
- */
+/** Reads the access log (see the top of this file): a page of rows and its count, or every matching row for an export. */
 export class AccessLogStore {
   constructor(
     private readonly segments: AccessLogRepository,
@@ -124,7 +114,6 @@ export class AccessLogStore {
       limit,
     });
 
-    // Segments the page's rows and its count both read are read and parsed once.
     const reads = newReads();
     const countKey = query.countKey();
     const knownCapped = (this.caches.counts.peek(countKey) ?? 0) > COUNT_CAP;

@@ -8,6 +8,8 @@ export const COUNT_CAP = 10_000;
 /** Rows of the newest (or oldest) entries a search first looks through, at least and at most. */
 export const WINDOW_MIN = 500;
 export const WINDOW_MAX = 20_000;
+/** Rows of the newest entries a search first reads for a page that needs `need` matches. */
+export const windowSize = (need: number) => Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 20));
 /** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
 export const ESTIMATE_MARGIN = 3;
 /**

@@ -1,10 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
-/**
- * One HTTP request to the API (not /api/health, not the web client's files): an entry of the Access Logs. (A type,
- * not an interface: exports take it as a RawRow.)
- */
+/** One HTTP request to the API (not /api/health, nor the web client's files); a type, so exports take it as a RawRow. */
 export type AccessLogRow = {
   /** The segment's id × SEGMENT_ID_STRIDE + the row's place in it (access-log-segments.ts). */
   id: number;
@@ -23,12 +20,7 @@ export type AccessLogRow = {
   created_at: Date;
 };
 
-/**
- * The access log is kept in segments: each batch of rows the writer stores (up to 2,000 rows, up to 64,000 bytes)
- * is one row here, its rows in a compact JSON body (access-log-segments.ts), with what a list reads without opening
- * it: its time span, row count and counts of errors and warnings. A request costs the database a small share of a
- * row and the terms its row adds (see AccessLogTermEntity), instead of a row and its index entries.
- */
+/** A batch of access rows stored as one row, with the head a list reads without opening it (see access-log-store.ts). */
 @Entity('access_log_segments')
 @Index('IDX_access_log_segments_last_at', ['last_at'])
 export class AccessLogSegmentEntity {
@@ -58,10 +50,8 @@ export class AccessLogSegmentEntity {
 }
 
 /**
- * What a search or the user filter looks up: each distinct searchable value of a segment (path, route, address,
- * e-mail, status, lower-cased, behind a letter for its kind: `p/api/me`, `i10.0.0.7`, `s404`) once, with how many
- * of its rows have it. A value repeats across a batch (paths, routes, statuses, a server's address), so a segment
- * holds far fewer terms than rows. A term points to segments; the rows are then tested one by one.
+ * Each distinct searchable value of a segment once (`p/api/me`, `i10.0.0.7`, `s404`), with how many of its rows
+ * have it: values repeat across a batch, so a segment holds far fewer terms than rows (see access-log-store.ts).
  */
 @Entity('access_log_terms')
 // Covering: a search reads a term's segments and counts from the index alone, never the table (bigger than memory).

@@ -37,10 +37,7 @@ export class AccessLogRepository {
     this.sql = PreparedSql.for(dataSource);
   }
 
-  /**
-   * The heads of segments passing `filter`, in id order (`descending`), after the segment `after` (null: from the
-   * first), `limit` of them.
-   */
+  /** `limit` heads of segments passing `filter`, in id order, after the segment `after` (null: from the first). */
   heads(filter: SegmentFilter, descending: boolean, after: number | null, limit: number): Promise<SegmentHead[]> {
     const where = this.where(filter);
     const [direction, beyond] = descending ? ['DESC', '<'] : ['ASC', '>'];
@@ -101,10 +98,7 @@ export class AccessLogRepository {
     ]);
   }
 
-  /**
-   * Deletes the oldest `limit` segments whose every row is older than `before`, with their terms, in one
-   * transaction; resolves to how many segments and rows went.
-   */
+  /** Deletes the oldest `limit` segments whose every row is older than `before`, with their terms, in one transaction. */
   async deleteOlder(before: Date, limit: number): Promise<{ segments: number; rows: number }> {
     const old = await this.sql.all<{ id: number; row_count: number }>(
       `SELECT id, row_count FROM ${this.sql.quote(SEGMENTS)} WHERE last_at < ? ORDER BY last_at LIMIT ${limit}`,
@@ -120,7 +114,6 @@ export class AccessLogRepository {
     return { segments: old.length, rows: old.reduce((sum, segment) => sum + Number(segment.row_count), 0) };
   }
 
-  /** Deletes every segment and term. */
   async clear(): Promise<void> {
     const statements = [TERMS, SEGMENTS].map((table) => ({
       sql: this.sql.engine === 'mysql' ? `TRUNCATE TABLE ${this.sql.quote(table)}` : `DELETE FROM ${this.sql.quote(table)}`,

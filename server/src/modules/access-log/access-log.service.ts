@@ -140,10 +140,7 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
     });
   }
 
-  /**
-   * A page of the log as stored: rows still held (a second's at most) are not stored for it, lest every read of a
-   * busy log write a few rows of its own.
-   */
+  /** A page of the log as stored: held rows (a second's at most) are not flushed, lest every read of a busy log write. */
   list(filters: AccessLogFilters): Promise<AccessLogPage> {
     return this.store.page(filters);
   }
@@ -194,10 +191,7 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
   }
 }
 
-/**
- * The row as one line on stdout: its fields as stored (the time is the line's own), and the request's id as on
- * every line logged while it was handled.
- */
+/** The row as one JSON line on stdout (the time is the line's own), with the request's id as on its other lines. */
 function writeLine(stdout: PinoLogger, row: NewAccessLogRow, requestId: string | null): void {
   const { created_at: _createdAt, ...fields } = row;
   stdout.info({ ...fields, reqId: requestId }, `${row.method} ${row.path} ${row.status} (${row.duration_ms} ms)`);

@@ -11,11 +11,11 @@ import { userTypeOf } from '../users/dto/admin-user.dto';
 import type { UserEntity } from '../users/users.service';
 import { UserProfileService } from '../users/user-profile.service';
 import { PasswordHasher, pendingEmailOf, UsersService } from '../users/users.service';
-import { forHowLong, linksVoided } from './auth.service';
+import { forHowLong, letter, passwordChangedMail } from './mails';
 import { ChangeEmailDto, ChangePasswordDto, ProfileDto, SessionDto, UpdateProfileDto } from './dto/account.dto';
+import { WRONG_PASSWORD } from './mfa.service';
 import { SessionsService } from './sessions.service';
 
-export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect.';
 const TOO_MANY_WRONG_PASSWORDS = 'Too many wrong passwords. Please try again in {minutes} minutes.';
 const TOO_MANY_EMAIL_CHANGES = 'Too many e-mail changes requested. Please try again in {minutes} minutes.';
 export const EMAIL_LINK_INVALID = 'This confirmation link is invalid or has expired.';
@@ -69,19 +69,9 @@ export class AccountService implements BeforeApplicationShutdown {
       const tokenVersion = await this.users.changePassword(transaction, user.id, dto.password);
       return this.sessions.keepOnly(transaction, user.id, user.sessionId, tokenVersion);
     });
+    const how = 'from its profile page, and every other device signed in to it was signed out';
     this.afterResponse.run('Password changed mail', () =>
-      this.mail.send({
-        to: account.email,
-        subject: 'Your password was changed',
-        text: [
-          `Hello ${account.first_name || account.email},`,
-          '',
-          `The password of your StreamHub account was changed at ${new Date().toISOString()} from its profile page, and every other device signed in to it was signed out.`,
-          ...linksVoided(pendingEmailOf(account)),
-          '',
-          `If this was not you, reset your password at once at ${this.config.publicUrl}/forgot-password and tell us.`,
-        ].join('\n'),
-      }),
+      this.mail.send(passwordChangedMail(account, how, pendingEmailOf(account), this.config.publicUrl)),
     );
     return ended;
   }
@@ -95,29 +85,19 @@ export class AccountService implements BeforeApplicationShutdown {
     const token = await this.users.requestEmailChange(userId, dto.email, ttl);
     const name = account.first_name || account.email;
     this.afterResponse.run('E-mail change mails', async () => {
-      await this.mail.send({
-        to: dto.email,
-        subject: 'Confirm your new e-mail address',
-        text: [
-          `Hello ${name},`,
-          '',
-          'Please confirm that this is the new e-mail address of your StreamHub account:',
-          `${this.config.publicUrl}/confirm-email?token=${encodeURIComponent(token)}`,
-          '',
+      await this.mail.send(
+        letter(dto.email, 'Confirm your new e-mail address', name, [
+          'Please confirm that this is the new e-mail address of your StreamHub account:\n' +
+            `${this.config.publicUrl}/confirm-email?token=${encodeURIComponent(token)}`,
           `The link works once and expires in ${forHowLong(ttl)}. Until then you sign in with ${account.email}. If you did not ask for this, ignore this message.`,
-        ].join('\n'),
-      });
-      await this.mail.send({
-        to: account.email,
-        subject: 'A new e-mail address was requested for your account',
-        text: [
-          `Hello ${name},`,
-          '',
+        ]),
+      );
+      await this.mail.send(
+        letter(account.email, 'A new e-mail address was requested for your account', name, [
           `Someone signed in to your StreamHub account asked to change its e-mail address to ${dto.email}. It changes once the link mailed there is opened.`,
-          '',
           `If this was not you, change your password at once (${this.config.publicUrl}/forgot-password) and tell us.`,
-        ].join('\n'),
-      });
+        ]),
+      );
     });
     return toProfile(await this.profiles.profile(userId));
   }
@@ -128,17 +108,12 @@ export class AccountService implements BeforeApplicationShutdown {
     if (!changed) throw ApiError.badRequest(EMAIL_LINK_INVALID);
     const { user, previousEmail } = changed;
     this.afterResponse.run('E-mail changed mail', () =>
-      this.mail.send({
-        to: previousEmail,
-        subject: 'Your e-mail address was changed',
-        text: [
-          `Hello ${user.first_name || previousEmail},`,
-          '',
+      this.mail.send(
+        letter(previousEmail, 'Your e-mail address was changed', user.first_name || previousEmail, [
           `The e-mail address of your StreamHub account is now ${user.email}; sign in with it from now on. Links mailed before (password reset) no longer work.`,
-          '',
           `If this was not you, tell us at once.`,
-        ].join('\n'),
-      }),
+        ]),
+      ),
     );
     return user;
   }
@@ -162,7 +137,7 @@ export class AccountService implements BeforeApplicationShutdown {
     const account = await this.users.get(userId);
     if (await this.hasher.verify(account.password_hash, password)) return account;
     await this.wrongPasswords.hit(key);
-    throw ApiError.badRequest(WRONG_CURRENT_PASSWORD, { current_password: [WRONG_CURRENT_PASSWORD] });
+    throw ApiError.badRequest(WRONG_PASSWORD, { current_password: [WRONG_PASSWORD] });
   }
 }
 

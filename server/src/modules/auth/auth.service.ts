@@ -9,6 +9,7 @@ import { PasswordHasher } from '../users/users.service';
 import type { UserEntity } from '../users/users.service';
 import { UsersService } from '../users/users.service';
 import { LoginThrottle } from './login-throttle';
+import { forHowLong, letter, passwordChangedMail } from './mails';
 import { AdminEnrolledSessionDto, AdminSessionDataDto, LoginDto, LoginResponseDto, MfaChallengeDto, RegisterDto } from './dto/auth.dto';
 import { MfaChallenge, MfaChallenges } from './mfa-challenges';
 import { MfaProof, MfaService } from './mfa.service';
@@ -120,19 +121,9 @@ export class AuthService implements BeforeApplicationShutdown {
     if (!reset) throw ApiError.badRequest(RESET_LINK_INVALID);
     const { user, voidedEmail } = reset;
     await this.sessions.endAllOf(user.id);
+    const how = 'through a reset link, and every device signed in to it was signed out';
     this.afterResponse.run('Password changed mail', () =>
-      this.mail.send({
-        to: user.email,
-        subject: 'Your password was changed',
-        text: [
-          `Hello ${user.first_name || user.email},`,
-          '',
-          `The password of your StreamHub account was changed at ${new Date().toISOString()} through a reset link, and every device signed in to it was signed out.`,
-          ...linksVoided(voidedEmail),
-          '',
-          `If this was not you, reset your password at once at ${this.config.publicUrl}/forgot-password and tell us.`,
-        ].join('\n'),
-      }),
+      this.mail.send(passwordChangedMail(user, how, voidedEmail, this.config.publicUrl)),
     );
     return user;
   }
@@ -215,18 +206,13 @@ export class AuthService implements BeforeApplicationShutdown {
     if (!user || !user.is_active) return;
     const ttl = this.config.passwordResetTtlSeconds;
     const token = await this.users.issuePasswordResetToken(user.id, ttl);
-    await this.mail.send({
-      to: user.email,
-      subject: 'Reset your password',
-      text: [
-        `Hello ${user.first_name || user.email},`,
-        '',
-        'Someone, hopefully you, asked to reset the password of your StreamHub account. Choose a new password here:',
-        `${this.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`,
-        '',
+    await this.mail.send(
+      letter(user.email, 'Reset your password', user.first_name || user.email, [
+        'Someone, hopefully you, asked to reset the password of your StreamHub account. Choose a new password here:\n' +
+          `${this.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`,
         `The link works once and expires in ${forHowLong(ttl)}. If you did not ask for it, ignore this message: your password stays as it is.`,
-      ].join('\n'),
-    });
+      ]),
+    );
   }
 
   private async sendVerificationMail(user: UserEntity): Promise<boolean> {
@@ -234,43 +220,16 @@ export class AuthService implements BeforeApplicationShutdown {
     const link = `${this.config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
     const hours = Math.round(this.config.verificationTokenTtlSeconds / 3600);
     try {
-      await this.mail.send({
-        to: user.email,
-        subject: 'Verify your e-mail address',
-        text: [
-          `Hello ${user.first_name || user.email},`,
-          '',
-          'Please confirm your e-mail address to activate your StreamHub account:',
-          link,
-          '',
+      await this.mail.send(
+        letter(user.email, 'Verify your e-mail address', user.first_name || user.email, [
+          `Please confirm your e-mail address to activate your StreamHub account:\n${link}`,
           `The link works once and expires in ${hours} hours. If you did not register, ignore this message.`,
-        ].join('\n'),
-      });
+        ]),
+      );
       return true;
     } catch (error) {
       this.logger.error(`Verification mail to ${user.email} failed: ${(error as Error).message}`);
       return false;
     }
   }
-}
-
-/**
- * What a password-changed notice says of the links it voided: always that links mailed before no longer work, and
- * by name the new address a pending change would have moved the account to (someone with the old password may
- * have asked for it).
- */
-export function linksVoided(voidedEmail: string | null): string[] {
-  return [
-    '',
-    voidedEmail
-      ? `The change of your e-mail address to ${voidedEmail} that was waiting for confirmation is cancelled, and every link mailed before (password reset, e-mail confirmation) no longer works.`
-      : 'Every link mailed before (password reset, e-mail confirmation) no longer works.',
-  ];
-}
-
-/** '1 hour', '3 hours', '45 minutes': how long a mailed link works, as the mail says it. */
-export function forHowLong(seconds: number): string {
-  if (seconds >= 3600 && seconds % 3600 === 0) return seconds === 3600 ? '1 hour' : `${seconds / 3600} hours`;
-  const minutes = Math.max(1, Math.round(seconds / 60));
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }

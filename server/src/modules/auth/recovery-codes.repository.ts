@@ -23,10 +23,8 @@ export class RecoveryCodesRepository {
   async replace(transaction: Transaction, userId: number, codeHashes: string[]): Promise<void> {
     const manager = managerOf(transaction);
     await manager.delete(RecoveryCodeEntity, { user_id: userId });
-    await manager.insert(
-      RecoveryCodeEntity,
-      codeHashes.map((code_hash) => ({ user_id: userId, code_hash, used_at: null })),
-    );
+    const rows = codeHashes.map((code_hash) => ({ user_id: userId, code_hash, used_at: null }));
+    await manager.insert(RecoveryCodeEntity, rows);
   }
 
   async deleteAll(transaction: Transaction, userId: number): Promise<void> {

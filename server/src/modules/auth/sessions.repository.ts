@@ -29,7 +29,6 @@ export type NewSession = Pick<
 >;
 export type SessionInfo = Pick<SessionEntity, 'id' | 'created_at' | 'last_used_at' | 'ip' | 'user_agent' | 'expires_at'>;
 
-/** The sessions table: one row per signed-in token. */
 @Injectable()
 export class SessionsRepository {
   private readonly sql: PreparedSql;
@@ -47,13 +46,8 @@ export class SessionsRepository {
    * token_version, the user active, and (for an admin with two factors) begun with the second factor.
    */
   async live(sessionId: string, userId: number, now: Date): Promise<LiveSession | null> {
-    const row = await this.sql.one<{ sid: string; id: number; email: string; role: UserRole }>(RESOLVE_SQL, [
-      sessionId,
-      userId,
-      now,
-      true,
-      true,
-    ]);
+    const params = [sessionId, userId, now, true, true];
+    const row = await this.sql.one<{ sid: string; id: number; email: string; role: UserRole }>(RESOLVE_SQL, params);
     return row ? { sessionId: row.sid, userId: Number(row.id), email: row.email, role: row.role } : null;
   }
 

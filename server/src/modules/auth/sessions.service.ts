@@ -39,9 +39,8 @@ export class SessionsService {
 
   /**
    * Tokens already verified, with their claims: the same bytes verify the same way every time, so a token in use has
-   * its HMAC checked once (a share of every authenticated request's CPU); its expiry is checked on each use, and
-   * its session row (logout, deactivation, password change) is read on each use as before. No token outlives the
-   * session ttl, nor its cache entry.
+   * its HMAC checked once; its expiry and its session row (logout, deactivation, password change) are checked on
+   * each use. No token outlives the session ttl, nor its cache entry.
    */
   private readonly verified: Cache<TokenClaims>;
 

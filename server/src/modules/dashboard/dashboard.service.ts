@@ -29,16 +29,14 @@ const PREVIOUS_TTL_MS = 10 * 60_000;
 /** Chart ranges cached at most. */
 const CHART_RANGES = 16;
 
+type PreviousPeriod = { since: Date; licensesActive: number };
+
 /** The admin Dashboard: key figures with the previous period, recent activity, and charts per day. */
 @Injectable()
 export class DashboardService implements OnApplicationBootstrap {
   private readonly figures = new Cache<DashboardDto>({ max: 1, ttlMs: TTL_MS, staleWhileRevalidate: true });
   private readonly charts = new Cache<DownloadStatsDto>({ max: CHART_RANGES, ttlMs: TTL_MS, staleWhileRevalidate: true });
-  private readonly previous = new Cache<{ since: Date; licensesActive: number }>({
-    max: 1,
-    ttlMs: PREVIOUS_TTL_MS,
-    staleWhileRevalidate: true,
-  });
+  private readonly previous = new Cache<PreviousPeriod>({ max: 1, ttlMs: PREVIOUS_TTL_MS, staleWhileRevalidate: true });
   /** The figures and the default charts, counted at boot; they stand in while no row was added to what they count. */
   private readonly warmFigures: WarmAtBoot<DashboardDto>;
   private readonly warmCharts: WarmAtBoot<DownloadStatsDto>;
@@ -146,7 +144,7 @@ export class DashboardService implements OnApplicationBootstrap {
   }
 
   /** When the previous period began, and the licenses active then (see PREVIOUS_TTL_MS). */
-  private previousPeriod(): Promise<{ since: Date; licensesActive: number }> {
+  private previousPeriod(): Promise<PreviousPeriod> {
     return this.previous.get('previous', async () => {
       const since = new Date(Date.now() - PERIOD_DAYS * DAY_MS);
       return { since, licensesActive: await this.licenses.countActiveAt(since) };

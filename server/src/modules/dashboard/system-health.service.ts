@@ -127,15 +127,9 @@ export class SystemHealthService implements OnApplicationBootstrap {
   private async measureDatabaseSize(): Promise<number | null> {
     if (this.config.database.type === 'sqlite') {
       const path = this.config.database.path;
-      const sizes = await Promise.all(
-        [path, `${path}-wal`].map((file) =>
-          stat(file).then(
-            (s) => s.size,
-            () => 0,
-          ),
-        ),
-      );
-      return sizes.reduce((sum, size) => sum + size, 0);
+      // A file that is not there (no WAL yet) takes no space.
+      const files = await Promise.all([path, `${path}-wal`].map((file) => stat(file).catch(() => null)));
+      return files.reduce((sum, info) => sum + (info?.size ?? 0), 0);
     }
     return this.figures.mysqlSize();
   }

@@ -125,7 +125,6 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
     return this.files.findOneBy({ id });
   }
 
-  /** Files of these versions, by OS, architecture and name. */
   forVersions(versionIds: number[]): Promise<DistributionFileEntity[]> {
     return this.files.find({ where: { version_id: In(versionIds) }, order: { os_type: 'ASC', architecture: 'ASC', file_name: 'ASC' } });
   }
@@ -151,7 +150,6 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
     }
   }
 
-  /** Whether there was a row to delete. */
   async delete(id: number): Promise<boolean> {
     const result = await this.files.delete({ id });
     return !!result.affected;
@@ -168,12 +166,9 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
 
   /** Files, downloads and bytes per OS (an aggregate of every file: read off the event loop on SQLite). */
   async figuresByOs(): Promise<OsFigures[]> {
-    const rows = await OffLoopReads.for(this.files.manager.connection).rows<{
-      os_type: OsType;
-      count: string | number;
-      downloads: string | number;
-      size: string | number;
-    }>(
+    const rows = await OffLoopReads.for(this.files.manager.connection).rows<
+      { os_type: OsType } & Record<'count' | 'downloads' | 'size', string | number>
+    >(
       this.files
         .createQueryBuilder('f')
         .select('f.os_type', 'os_type')
@@ -201,7 +196,6 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
     this.counter.add(id);
   }
 
-  /** Stores the counts still held in memory. */
   flushDownloadCounts(): Promise<void> {
     return this.counter.flush();
   }

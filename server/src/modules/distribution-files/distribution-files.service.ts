@@ -122,7 +122,7 @@ export class DistributionFilesService {
 
     const storageKey = `files/${randomUUID()}${extension}`;
     await this.storage.commit(upload, storageKey);
-    let inserted: number | 'duplicate' | 'no-version';
+    let inserted: number | 'duplicate' | 'no-version' | null = null;
     try {
       inserted = await this.files.insert({
         version_id: version.id,
@@ -136,15 +136,11 @@ export class DistributionFilesService {
         download_count: 0,
         created_by: actor.id,
       });
-    } catch (error) {
-      await this.storage.remove(storageKey);
-      throw error;
+    } finally {
+      if (typeof inserted !== 'number') await this.storage.remove(storageKey);
     }
-    if (inserted === 'duplicate' || inserted === 'no-version') {
-      await this.storage.remove(storageKey);
-      if (inserted === 'duplicate') throw duplicateName(fileName, version.version);
-      throw ApiError.notFound(`Version ${dto.version_id} not found`);
-    }
+    if (inserted === 'duplicate') throw duplicateName(fileName, version.version);
+    if (typeof inserted !== 'number') throw ApiError.notFound(`Version ${dto.version_id} not found`);
     this.changed();
     return this.get(inserted);
   }
@@ -202,11 +198,7 @@ export class DistributionFilesService {
   @OnAwaitedEvent(VERSION_RENAMED)
   async renameVersion({ versionId, version, transaction }: VersionRenamedEvent): Promise<() => void> {
     await this.files.setVersionNumber(transaction, versionId, version);
-    return () => {
-      this.totals.clear();
-      this.searchIds.clear();
-      this.catalogFiles.clear();
-    };
+    return () => this.changed();
   }
 
   /**
@@ -228,7 +220,6 @@ export class DistributionFilesService {
     this.files.countDownload(id);
   }
 
-  /** Stores the counts still held in memory. */
   flushDownloadCounts(): Promise<void> {
     return this.files.flushDownloadCounts();
   }

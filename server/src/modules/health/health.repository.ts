@@ -6,7 +6,6 @@ import { DataSource } from 'typeorm';
 export class HealthRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Whether the database runs a statement now. */
   async reachable(): Promise<boolean> {
     try {
       await this.dataSource.query('SELECT 1');

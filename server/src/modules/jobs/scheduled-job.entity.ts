@@ -25,7 +25,6 @@ export class ScheduledJobEntity {
   @Column({ type: 'int', nullable: true })
   last_duration_ms: number | null;
 
-  /** 'ok' or 'failed'. */
   @Column({ type: 'varchar', length: 10, nullable: true })
   last_outcome: 'ok' | 'failed' | null;
 

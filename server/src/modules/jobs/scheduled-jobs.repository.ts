@@ -13,7 +13,6 @@ export class ScheduledJobsRepository {
     this.sql = PreparedSql.for(jobs.manager.connection);
   }
 
-  /** Every job that has run, by name. */
   list(): Promise<ScheduledJobEntity[]> {
     return this.jobs.find({ order: { name: 'ASC' } });
   }

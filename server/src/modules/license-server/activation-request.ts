@@ -26,8 +26,8 @@ const isOptionalText = (field: string): field is OptionalText => Object.prototyp
 
 /**
  * Checks an activation API body by the same rules as ActivationRequestDto / DeactivationRequestDto (which stay
- * the documented contract), without class-transformer and class-validator: this is the heartbeat path, where
- * those two cost a tenth of the request. activation-request.spec.ts proves both agree.
+ * the documented contract), without class-transformer and class-validator, which are costly on the heartbeat
+ * path. activation-request.spec.ts proves both agree.
  */
 export function parseActivationRequest(body: unknown, withDetails: boolean): ActivationRequest {
   // No prototype: a body key named `constructor` or `__proto__` is a field like any other, never an inherited member.

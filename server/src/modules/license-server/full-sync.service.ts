@@ -62,7 +62,6 @@ export class FullSyncService {
     await this.runs.cancelRunning(new Date());
   }
 
-  /** The newest run, or null. */
   latest(): Promise<SyncRunEntity | null> {
     return this.runs.latest();
   }

@@ -54,7 +54,7 @@ export class LicenseServerConnection implements BeforeApplicationShutdown {
     }
   }
 
-  /** Pages of a pull, each call guarded. */
+  /** Pages of a pull, each call guarded (see `guarded`). */
   async *guardedPages<T extends { id: number }>(
     client: LicenseServerClient,
     path: string,

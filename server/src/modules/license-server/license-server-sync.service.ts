@@ -72,10 +72,8 @@ export class LicenseServerSyncService {
         const counts = await this.connection.guarded(this.push.pushVersions(client, versions));
         result = { synced_count: counts.created, updated_count: counts.updated };
       } else {
-        await this.versions.markSynced(
-          versions.map((v) => v.id),
-          at,
-        );
+        const ids = versions.map((v) => v.id);
+        await this.versions.markSynced(ids, at);
       }
       await this.settings.recordSyncState({ versions_synced_at: at.toISOString(), last_error: null });
       return result;

@@ -124,7 +124,6 @@ export class ReconcileService {
     }
   }
 
-  /** The newest reconcile, or null. */
   latest(): Promise<SyncReconcileEntity | null> {
     return this.reconciles.latest();
   }

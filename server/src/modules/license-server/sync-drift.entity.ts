@@ -11,7 +11,6 @@ export class SyncDriftEntity {
   @Column({ type: 'int' })
   reconcile_id: number;
 
-  /** 'license' or 'version'. */
   @Column({ type: 'varchar', length: 16 })
   kind: 'license' | 'version';
 

@@ -18,7 +18,6 @@ export class SyncDriftRepository {
     this.sql = PreparedSql.for(drift.manager.connection);
   }
 
-  /** Writes drift rows in one multi-row INSERT. */
   async insertMany(rows: DriftRow[]): Promise<void> {
     await this.sql.insertMany('sync_drift', ['reconcile_id', 'kind', 'item_key', 'drift'], rows);
   }
@@ -27,7 +26,6 @@ export class SyncDriftRepository {
     return this.drift.countBy({ reconcile_id: reconcileId, drift });
   }
 
-  /** Deletes the drift of every reconcile but this one. */
   async deleteAllBut(reconcileId: number): Promise<void> {
     await this.drift.delete({ reconcile_id: Not(reconcileId) });
   }

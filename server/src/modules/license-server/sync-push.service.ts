@@ -121,24 +121,14 @@ export class SyncPushService {
     await deliver('license', async (keys) => {
       const licenses = await this.licenses.forKeys(keys);
       // A license deleted meanwhile needs no push (its revocation is queued on its own).
-      await this.queue.settled(
-        'license',
-        without(
-          keys,
-          licenses.map((license) => license.license_key),
-        ),
-      );
+      const found = licenses.map((license) => license.license_key);
+      await this.queue.settled('license', without(keys, found));
       await this.pushLicenses(client, licenses);
     });
     await deliver('version', async (numbers) => {
       const versions = await this.versions.forNumbers(numbers);
-      await this.queue.settled(
-        'version',
-        without(
-          numbers,
-          versions.map((version) => version.version),
-        ),
-      );
+      const found = versions.map((version) => version.version);
+      await this.queue.settled('version', without(numbers, found));
       await this.pushVersions(client, versions);
     });
     await deliver('revocation', async (keys) => {

@@ -9,7 +9,6 @@ export class SyncReconcileEntity {
   @Column({ type: 'varchar', length: 500 })
   target_url: string;
 
-  /** 'running', 'completed' or 'failed'. */
   @Column({ type: 'varchar', length: 16 })
   status: 'running' | 'completed' | 'failed';
 

@@ -10,9 +10,8 @@ export class SyncReconcilesRepository {
 
   /** A new reconcile towards `url`, running from now. */
   start(url: string): Promise<SyncReconcileEntity> {
-    return this.reconciles.save(
-      this.reconciles.create({ target_url: url, status: 'running', error: null, started_at: new Date(), finished_at: null }),
-    );
+    const reconcile = { target_url: url, status: 'running' as const, error: null, started_at: new Date(), finished_at: null };
+    return this.reconciles.save(this.reconciles.create(reconcile));
   }
 
   save(reconcile: SyncReconcileEntity): Promise<SyncReconcileEntity> {
@@ -23,7 +22,6 @@ export class SyncReconcilesRepository {
     await this.reconciles.update({ id }, { status: 'failed', error, finished_at: new Date() });
   }
 
-  /** The newest reconcile, or null. */
   latest(): Promise<SyncReconcileEntity | null> {
     return this.reconciles.findOne({ where: {}, order: { id: 'DESC' } });
   }

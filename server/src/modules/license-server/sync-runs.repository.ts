@@ -14,17 +14,14 @@ export class SyncRunsRepository {
     return this.runs.save(this.runs.create(run));
   }
 
-  /** Cancels the run in progress, if any. */
   async cancelRunning(now: Date): Promise<void> {
     await this.runs.update({ status: 'running' }, { status: 'cancelled', finished_at: now, updated_at: now });
   }
 
-  /** The newest run, or null. */
   latest(): Promise<SyncRunEntity | null> {
     return this.runs.findOne({ where: {}, order: { id: 'DESC' } });
   }
 
-  /** The newest run in progress, or null. */
   latestRunning(): Promise<SyncRunEntity | null> {
     return this.runs.findOne({ where: { status: 'running' }, order: { id: 'DESC' } });
   }

@@ -18,14 +18,12 @@ export class TestScriptArchive {
       .filter((name) => statSync(join(TEST_SCRIPT_DIR, name)).isFile())
       .sort();
     const mtime = Math.max(...names.map((name) => Math.floor(statSync(join(TEST_SCRIPT_DIR, name)).mtimeMs / 1000)));
-    this.archive = tarGz(
-      names.map((name) => ({
-        name: `${TEST_SCRIPT_FOLDER}/${name}`,
-        content: readFileSync(join(TEST_SCRIPT_DIR, name)),
-        mode: name.endsWith('.mjs') || name.endsWith('.sh') ? 0o755 : 0o644,
-      })),
-      mtime,
-    );
+    const entries = names.map((name) => ({
+      name: `${TEST_SCRIPT_FOLDER}/${name}`,
+      content: readFileSync(join(TEST_SCRIPT_DIR, name)),
+      mode: name.endsWith('.mjs') || name.endsWith('.sh') ? 0o755 : 0o644,
+    }));
+    this.archive = tarGz(entries, mtime);
     return this.archive;
   }
 }

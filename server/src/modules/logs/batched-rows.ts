@@ -1,26 +1,78 @@
-import { Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Cache } from '../../common/cache';
 import { IntervalBatch } from '../../database/interval-batch';
+import { CAPPED_COUNT_TTL_MS, CAPPED_COUNTS_MAX } from '../access-log/access-log.constants';
+import { countPastCap } from '../access-log/access-log.service';
+import type { RawRow } from './log-export';
+import { LogFilters, LogPage, pruneInBatches } from './log-listing';
+import type { LogTableRepository } from './log-table.repository';
 
-/** Held rows are written at least this often, and at once when this many are held. */
+/**
+ * Held rows are written at least this often, and at once when MAX_HELD_ROWS are held: at thousands of small
+ * downloads a second, a second's rows in one SQLite transaction would hold the event loop while every response waits.
+ */
 const WRITE_EVERY_MS = 1000;
 const MAX_HELD_ROWS = 500;
 
 /**
- * Write-behind for log rows nobody waits for (remote-log entries, download rows): held, and written hundreds at a
- * time, where each row's indexes cost far less than a few rows at a time. A failed write keeps its rows for the
- * next try; the owner flushes before it reads the table and at shutdown. `maxBacklog`: see IntervalBatch.
+ * A log whose rows nobody waits for (remote-log entries, download rows): held, and written hundreds at a time,
+ * where each row's indexes cost far less than a few rows at a time, and awaiting a write per request would cost
+ * every heartbeat a share of its CPU. A failed write keeps its rows for the next try; every read of the table
+ * stores what is held first, and so does shutdown.
  */
-export function writtenBehind<T>(
-  write: (rows: T[]) => Promise<void>,
-  table: string,
-  logger: Logger,
-  { maxBacklog, maxHeld = MAX_HELD_ROWS }: { maxBacklog?: number; maxHeld?: number } = {},
-): IntervalBatch<T> {
-  return new IntervalBatch<T>(
-    write,
-    WRITE_EVERY_MS,
-    (error) => logger.error(`Rows of ${table} not stored yet (kept for the next try): ${(error as Error).message}`),
-    maxHeld,
-    maxBacklog,
-  );
+export abstract class WrittenBehindLog<Entry, Row, Filters extends LogFilters = LogFilters>
+  implements BeforeApplicationShutdown, OnApplicationShutdown
+{
+  protected readonly writer: IntervalBatch<Entry>;
+  /** Counts past COUNT_CAP (see countPastCap), cleared when this service removes rows. */
+  private readonly counts = new Cache<number>({ max: CAPPED_COUNTS_MAX, ttlMs: CAPPED_COUNT_TTL_MS });
+
+  protected constructor(
+    protected readonly repository: LogTableRepository<Row, Filters>,
+    write: (rows: Entry[]) => Promise<void>,
+    table: string,
+    logger: Logger,
+  ) {
+    this.writer = new IntervalBatch<Entry>(
+      write,
+      WRITE_EVERY_MS,
+      (error) => logger.error(`Rows of ${table} not stored yet (kept for the next try): ${(error as Error).message}`),
+      MAX_HELD_ROWS,
+    );
+  }
+
+  async list(filters: Filters): Promise<LogPage<Row>> {
+    await this.writer.flush();
+    return this.repository.page(filters, (key, count) => countPastCap(this.counts, key, count));
+  }
+
+  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts). */
+  async *batches(filters: Filters): AsyncGenerator<RawRow[]> {
+    await this.writer.flush();
+    yield* this.repository.batches(filters);
+  }
+
+  /** Deletes rows older than `before` in batches; returns how many went. */
+  async prune(before: Date): Promise<number> {
+    await this.writer.flush();
+    return pruneInBatches((batch) => this.repository.deleteOlder(before, batch), this.counts);
+  }
+
+  async clear(): Promise<void> {
+    await this.writer.flush();
+    await this.repository.clear();
+    this.counts.clear();
+  }
+
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.writer.flush();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.writer.flush().catch(() => undefined);
+  }
 }

@@ -18,33 +18,23 @@ export class DailyStatsRepository {
     this.sql = PreparedSql.for(dataSource);
   }
 
-  /** Adds counts to the days' figures (`metric\tday\tdimension` → amount), in one transaction. */
   add(counts: Map<string, number>): Promise<void> {
     return this.sql.atomically(this.additions(counts));
   }
 
   /** The statements `add` runs, to run in one transaction with others (see DownloadLogsRepository). */
   additions(counts: Map<string, number>): SqlStatement[] {
-    const upsert =
-      this.sql.engine === 'mysql'
-        ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = value + VALUES(value)'
-        : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = value + excluded.value';
+    const upsert = this.upsert(true);
     return [...counts].map(([key, value]) => {
       const [metric, day, dimension] = key.split('\t');
       return { sql: upsert, params: [day, metric, dimension.slice(0, 100), value] };
     });
   }
 
-  /** Sets the day's figure, replacing what was there. */
   async set(metric: string, day: string, value: number, dimension: string): Promise<void> {
-    const upsert =
-      this.sql.engine === 'mysql'
-        ? 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)'
-        : 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?) ON CONFLICT (day, metric, dimension) DO UPDATE SET value = excluded.value';
-    await this.sql.run(upsert, [day, metric, dimension, value]);
+    await this.sql.run(this.upsert(false), [day, metric, dimension, value]);
   }
 
-  /** Each dimension's sum over the days from `from` to `to` (inclusive), largest first. */
   async totals(metric: string, from: string, to: string): Promise<Array<{ dimension: string; value: number }>> {
     const rows = await this.sql.all<{ dimension: string; value: number | string }>(
       'SELECT dimension, SUM(value) AS value FROM daily_stats WHERE metric = ? AND day >= ? AND day <= ? GROUP BY dimension ORDER BY value DESC',
@@ -53,12 +43,18 @@ export class DailyStatsRepository {
     return rows.map((row) => ({ dimension: row.dimension, value: Number(row.value) }));
   }
 
-  /** The figures of days from `from` to `to` (inclusive, YYYY-MM-DD). */
   async range(metric: string, from: string, to: string): Promise<DailyValue[]> {
     const rows = await this.sql.all<DailyValue>(
       'SELECT day, dimension, value FROM daily_stats WHERE metric = ? AND day >= ? AND day <= ? ORDER BY day',
       [metric, from, to],
     );
     return rows.map((row) => ({ day: row.day, dimension: row.dimension, value: Number(row.value) }));
+  }
+
+  /** INSERT of a (day, metric, dimension, value) row that, where the row exists, adds to its value or replaces it. */
+  private upsert(add: boolean): string {
+    const insert = 'INSERT INTO daily_stats (day, metric, dimension, value) VALUES (?, ?, ?, ?)';
+    if (this.sql.engine === 'mysql') return `${insert} ON DUPLICATE KEY UPDATE value = ${add ? 'value + ' : ''}VALUES(value)`;
+    return `${insert} ON CONFLICT (day, metric, dimension) DO UPDATE SET value = ${add ? 'value + ' : ''}excluded.value`;
   }
 }

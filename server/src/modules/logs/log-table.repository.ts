@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { Param, PreparedSql } from '../../database/prepared-sql';
-import { COUNT_CAP, ESTIMATE_MARGIN, WINDOW_MAX, WINDOW_MIN } from '../access-log/access-log.constants';
+import { COUNT_CAP, ESTIMATE_MARGIN, windowSize } from '../access-log/access-log.constants';
 import type { CountPastCap, LogFilters, LogPage } from './log-listing';
 import type { RawRow } from './log-export';
 
@@ -56,8 +56,8 @@ const or = (conditions: Condition[]): Condition => ({
 /**
  * A log table (audit, remote, download logs), paged newest (or oldest) first; the rows come by id after the page's
  * ids are found on an index (a deep page skips index entries, not rows). A search first looks through the newest
- * entries that pass the filters (a window of at most WINDOW_MAX rows, read along created_at): a common term fills
- * its page there. A rare one then goes to the UNION of one index-backed query per way the term can match, each cut
+ * entries that pass the filters (a window of windowSize rows, read along created_at): a common term fills its page
+ * there. A rare one then goes to the UNION of one index-backed query per way the term can match, each cut
  * at the rows the page needs: few rows match, so few are read. Neither scans the table. Each log's repository says
  * how its table is filtered and searched.
  */
@@ -118,7 +118,7 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
     // the first `need` matches (matches sort first), and how many entries the window held and matched. Only the
     // columns the test reads come out of the window; the page's rows are then read by id.
     const need = offset + limit;
-    const size = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 20));
+    const size = windowSize(need);
     const where = and(base);
     const scan = or(this.scanMatches(term));
     const [windowed, span] = await Promise.all([
@@ -161,14 +161,8 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
       this.sql.all<{ id: number }>(`SELECT id FROM (${wanted.sql}) u ${order} LIMIT ${limit} OFFSET ${offset}`, wanted.params),
       this.countMembers(table, members, counted),
     ]);
-    return result(
-      await this.byIds(
-        table,
-        ids.map((row) => Number(row.id)),
-        order,
-      ),
-      total,
-    );
+    const idsFound = ids.map((row) => Number(row.id));
+    return result(await this.byIds(table, idsFound, order), total);
   }
 
   /**
@@ -206,7 +200,6 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
     return this.sql.run(`DELETE FROM ${table} WHERE id <= ? AND created_at < ?`, [Number(last.id), before]);
   }
 
-  /** Deletes every row. */
   async clear(): Promise<void> {
     const table = this.sql.quote(this.tableName);
     await this.sql.run(this.sql.engine === 'mysql' ? `TRUNCATE TABLE ${table}` : `DELETE FROM ${table}`, []);
@@ -221,7 +214,7 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
   /**
    * The ways of matching, each in a form its index reads in created_at order. A prefix on an index of (column,
    * created_at) spans many values, so its rows come off the index unordered and the newest need a sort of every
-   * match (800,000 for a common path). A prefix matching at most PREFIX_SORTED_ROWS rows (counted on the index)
+   * match. A prefix matching at most PREFIX_SORTED_ROWS rows (counted on the index)
    * stays as it is: sorting that few costs less than splitting it. A commoner one covering at most PREFIX_VALUES
    * values becomes one equality per value, each read in order along the index (a page's entries each). A prefix
    * nothing starts with is dropped. MariaDB/MySQL only: SQLite's LIKE is case-insensitive and reads no BINARY index.
@@ -244,7 +237,7 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
   /**
    * The distinct values a prefix covers, up to PREFIX_VALUES + 1, each the next one along the column's index (one
    * entry read per value, one statement each). Not SELECT DISTINCT … LIMIT: MariaDB may read the whole range for it
-   * (1.7 million entries for a common path) rather than skip from value to value. Nor a recursive CTE: there the
+   * rather than skip from value to value. Nor a recursive CTE: there the
    * step's bound is a column of the CTE, not a constant, so MariaDB seeks only by the prefix and reads every entry
    * of the previous value (every row of a common path).
    */
@@ -282,7 +275,7 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
 
   /**
    * Rows any member matches, up to COUNT_CAP + 1: each member counted alone on its index first (one member over
-   * the cap caps the total: no need to merge 10,000s of ids); only members that each match few are merged.
+   * the cap caps the total, with no ids merged); only members that each match few are merged.
    */
   private async countMembers(table: string, members: Condition[], counted: CountPastCap): Promise<number> {
     if (!members.length) return 0;

@@ -1,30 +1,16 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Cache } from '../../common/cache';
+import { Injectable, Logger } from '@nestjs/common';
 import { MAX_LENGTH } from '../../database/column-lengths';
-import { IntervalBatch } from '../../database/interval-batch';
-import { CAPPED_COUNT_TTL_MS, CAPPED_COUNTS_MAX } from '../access-log/access-log.constants';
-import { countPastCap } from '../access-log/access-log.service';
-import { writtenBehind } from './batched-rows';
-import type { RawRow } from './log-export';
-import { LogFilters, LogPage, pruneInBatches } from './log-listing';
+import { WrittenBehindLog } from './batched-rows';
 import { RemoteLogEntity } from './remote-log.entity';
 import { RemoteLogEntry, RemoteLogsRepository, SyncedRemoteLog } from './remote-logs.repository';
 
 export type { RemoteLogEntry, SyncedRemoteLog } from './remote-logs.repository';
 
-/** Records every call of the activation API, written in batches. */
+/** Records every call of the activation API, written in batches; clearing it clears what was pulled from a license server too. */
 @Injectable()
-export class RemoteLogsService implements BeforeApplicationShutdown, OnApplicationShutdown {
-  private readonly logger = new Logger('RemoteLogs');
-  // Nobody waits for an entry, as for access and download rows: held and written hundreds at a time, where
-  // awaiting a write per request would cost every heartbeat a share of its CPU. A read of the log stores what is
-  // held first, and so does shutdown.
-  private readonly writer: IntervalBatch<RemoteLogEntry>;
-  /** Counts past COUNT_CAP (see countPastCap), cleared when this service removes rows. */
-  private readonly counts = new Cache<number>({ max: CAPPED_COUNTS_MAX, ttlMs: CAPPED_COUNT_TTL_MS });
-
-  constructor(private readonly repository: RemoteLogsRepository) {
-    this.writer = writtenBehind<RemoteLogEntry>((rows) => this.repository.insert(rows), 'remote_logs', this.logger);
+export class RemoteLogsService extends WrittenBehindLog<RemoteLogEntry, RemoteLogEntity> {
+  constructor(protected override readonly repository: RemoteLogsRepository) {
+    super(repository, (rows) => repository.insert(rows), 'remote_logs', new Logger('RemoteLogs'));
   }
 
   /** Queues the entry: stored within a second, or by `flush`, or at shutdown. */
@@ -50,41 +36,5 @@ export class RemoteLogsService implements BeforeApplicationShutdown, OnApplicati
   /** Stores entries pulled from a license server; an entry already pulled (same server and id) is skipped. */
   importFrom(origin: string, entries: SyncedRemoteLog[]): Promise<void> {
     return this.repository.importFrom(origin, entries);
-  }
-
-  async list(filters: LogFilters): Promise<LogPage<RemoteLogEntity>> {
-    await this.writer.flush();
-    return this.repository.page(filters, (key, count) => countPastCap(this.counts, key, count));
-  }
-
-  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts). */
-  async *batches(filters: LogFilters): AsyncGenerator<RawRow[]> {
-    await this.writer.flush();
-    yield* this.repository.batches(filters);
-  }
-
-  /** Deletes entries older than `before` in batches; returns how many went. */
-  async prune(before: Date): Promise<number> {
-    await this.writer.flush();
-    return pruneInBatches((batch) => this.repository.deleteOlder(before, batch), this.counts);
-  }
-
-  /** Deletes every remote log entry (what was pulled from a license server too). */
-  async clear(): Promise<void> {
-    await this.writer.flush();
-    await this.repository.clear();
-    this.counts.clear();
-  }
-
-  flush(): Promise<void> {
-    return this.writer.flush();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.writer.flush();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.writer.flush().catch(() => undefined);
   }
 }

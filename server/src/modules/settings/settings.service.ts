@@ -154,10 +154,7 @@ export class SettingsService {
   /** Replaces the whole document (PUT). A missing `license_server.api_token` keeps the stored one. */
   async replace(dto: UpdateSettingsDto): Promise<AdminSettingsDto> {
     const current = await this.getAll();
-    const next = fromInput(dto, current);
-    checkAgreement(next);
-    await this.saveAll(current, next);
-    return toAdminView(next);
+    return this.saveAll(current, fromInput(dto, current));
   }
 
   /** Changes one value (PATCH `{key: 'pricing.price_per_device', value: 12}`), checked like PUT. */
@@ -174,17 +171,19 @@ export class SettingsService {
     }
     const dto: UpdateSettingsDto = Object.assign(toInputView(current), { [group]: instance });
     if (field !== 'api_token') delete (dto.license_server as Partial<LicenseServerSettingsInputDto>).api_token;
-    const next = fromInput(dto, current);
-    checkAgreement(next);
-    await this.saveAll(current, next);
-    return toAdminView(next);
+    return this.saveAll(current, fromInput(dto, current));
   }
 
-  /** Stores every group; a new license-server URL or token is announced, so the sync brings that server in step. */
-  private async saveAll(current: SettingsGroups, groups: SettingsGroups): Promise<void> {
+  /**
+   * Checks the rules across fields, then stores every group; a new license-server URL or token is announced, so the
+   * sync brings that server in step.
+   */
+  private async saveAll(current: SettingsGroups, groups: SettingsGroups): Promise<AdminSettingsDto> {
+    checkAgreement(groups);
     await this.settings.writeAll(GROUP_KEYS.map((key) => [key, groups[key]]));
     const [before, after] = [current.license_server, groups.license_server];
     if (before.url !== after.url || before.api_token !== after.api_token) notify(this.events, LICENSE_SERVER_CHANGED, { url: after.url });
+    return toAdminView(groups);
   }
 }
 

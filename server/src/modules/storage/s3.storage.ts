@@ -90,19 +90,11 @@ export class S3Storage extends FileStorage {
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     do {
-      const page = await this.client
-        .send(
-          new ListMultipartUploadsCommand({
-            Bucket: this.bucket,
-            Prefix: TEMP_PREFIX,
-            KeyMarker: keyMarker,
-            UploadIdMarker: uploadIdMarker,
-          }),
-        )
-        .catch((error: unknown) => {
-          this.logger.warn(`The store does not list multipart uploads, so unfinished ones are not aborted: ${String(error)}`);
-          return null;
-        });
+      const list = { Bucket: this.bucket, Prefix: TEMP_PREFIX, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker };
+      const page = await this.client.send(new ListMultipartUploadsCommand(list)).catch((error: unknown) => {
+        this.logger.warn(`The store does not list multipart uploads, so unfinished ones are not aborted: ${String(error)}`);
+        return null;
+      });
       for (const upload of page?.Uploads ?? []) {
         if (!upload.UploadId || !leftover(upload.Key, upload.Initiated)) continue;
         await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));

@@ -100,8 +100,7 @@ export class AdminUsersService {
     if (revokeSessions) user.token_version += 1;
     const stored = await this.users.saveUnlessEmailTaken(user);
     if (!stored) throw duplicateEmail();
-    this.totals.clear();
-    await this.trigrams.rewrite(stored.id);
+    await this.accounts.announceChange(stored.id, true);
     return stored;
   }
 

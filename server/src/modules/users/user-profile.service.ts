@@ -1,7 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
-import { notify, USER_CHANGED } from '../../common/events';
-import { UserTrigramsRepository } from './user-trigrams.repository';
 import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
@@ -21,11 +18,8 @@ export class UserProfileService {
   constructor(
     private readonly accounts: UsersService,
     private readonly users: UsersRepository,
-    private readonly trigrams: UserTrigramsRepository,
-    private readonly events: EventEmitter2,
   ) {}
 
-  /** The user's account, or 404. */
   profile(id: number): Promise<UserEntity> {
     return this.accounts.get(id);
   }
@@ -42,8 +36,7 @@ export class UserProfileService {
     });
     const stored = await this.users.save(user);
     // The admin list searches by name.
-    notify(this.events, USER_CHANGED, { userId: id });
-    await this.trigrams.rewrite(id);
+    await this.accounts.announceChange(id, true);
     return stored;
   }
 }

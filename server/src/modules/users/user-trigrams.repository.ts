@@ -60,11 +60,8 @@ export class UserTrigramsRepository {
     await this.dataSource.transaction(async (manager) => {
       const [user] = (await manager.query('SELECT email, first_name, last_name FROM users WHERE id = ? FOR UPDATE', [userId])) as Named[];
       await manager.query(`DELETE FROM ${USER_TRIGRAMS_TABLE} WHERE user_id = ?`, [userId]);
-      if (user)
-        await insertPostings(
-          manager,
-          userTrigrams(user).map((trigram) => [trigram, userId]),
-        );
+      const postings = user ? userTrigrams(user).map((trigram): [string, number] => [trigram, userId]) : [];
+      await insertPostings(manager, postings);
     });
   }
 

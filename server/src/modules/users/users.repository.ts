@@ -61,7 +61,6 @@ export interface UserCounts {
   total_before: number;
 }
 
-/** The users table. */
 @Injectable()
 export class UsersRepository {
   constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
@@ -172,8 +171,7 @@ export class UsersRepository {
 
   /**
    * Sets the password while the reset token is still the user's (two requests racing with one link change it
-   * once), voids every outstanding link and raises token_version; `verify`: the address counts as verified from
-   * now on. Whether the token was still there.
+   * once), as UsersService.resetPassword says; whether the token was still there.
    */
   async resetPassword(id: number, tokenHash: string, passwordHash: string, verify: boolean): Promise<boolean> {
     const { affected } = await this.users
@@ -198,10 +196,7 @@ export class UsersRepository {
     return this.users.findOneBy({ pending_email_token_hash: tokenHash });
   }
 
-  /**
-   * Makes `email` the user's address while the link's token is still theirs, verified, with every outstanding link
-   * void: 'changed', 'spent' when the token was used meanwhile, 'taken' when another account has the address.
-   */
+  /** Makes `email` the user's address while the link's token is still theirs (see UsersService.confirmEmailChange). */
   async confirmPendingEmail(id: number, tokenHash: string, email: string): Promise<'changed' | 'spent' | 'taken'> {
     try {
       const { affected } = await this.users
@@ -218,28 +213,18 @@ export class UsersRepository {
   }
 
   /** Sets the password in `transaction`, voids every outstanding link and raises token_version; the new version. */
-  async changePassword(transaction: Transaction, id: number, passwordHash: string): Promise<number> {
+  changePassword(transaction: Transaction, id: number, passwordHash: string): Promise<number> {
+    return this.raiseTokenVersion(transaction, id, { password_hash: passwordHash, ...NO_OUTSTANDING_LINKS });
+  }
+
+  /** Raises token_version in `transaction`, with `fields` set too; the new version. */
+  async raiseTokenVersion(transaction: Transaction, id: number, fields: Partial<UserEntity> = {}): Promise<number> {
     await managerOf(transaction)
       .createQueryBuilder()
       .update(UserEntity)
-      .set({ password_hash: passwordHash, ...NO_OUTSTANDING_LINKS, token_version: () => 'token_version + 1' })
+      .set({ ...fields, token_version: () => 'token_version + 1' })
       .where('id = :id', { id })
       .execute();
-    return this.tokenVersionOf(transaction, id);
-  }
-
-  /** Raises token_version in `transaction`; the new version. */
-  async raiseTokenVersion(transaction: Transaction, id: number): Promise<number> {
-    await managerOf(transaction)
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({ token_version: () => 'token_version + 1' })
-      .where('id = :id', { id })
-      .execute();
-    return this.tokenVersionOf(transaction, id);
-  }
-
-  private async tokenVersionOf(transaction: Transaction, id: number): Promise<number> {
     const { token_version } = await managerOf(transaction).findOneOrFail(UserEntity, {
       where: { id },
       select: { id: true, token_version: true },

@@ -62,7 +62,6 @@ export class UsersService {
     private readonly events: EventEmitter2,
   ) {}
 
-  /** The user, or 404. */
   async get(id: number): Promise<UserEntity> {
     const user = await this.users.findById(id);
     if (!user) throw ApiError.notFound(`User ${id} not found`);
@@ -98,7 +97,7 @@ export class UsersService {
     });
     const stored = await this.users.saveUnlessEmailTaken(user);
     if (!stored) throw duplicateEmail();
-    await this.changed(stored.id, true);
+    await this.announceChange(stored.id, true);
     return stored;
   }
 
@@ -126,7 +125,7 @@ export class UsersService {
     if (!user || !user.verification_token_expires || user.verification_token_expires.getTime() < Date.now()) return null;
     markVerified(user);
     const stored = await this.users.save(user);
-    await this.changed(stored.id);
+    await this.announceChange(stored.id);
     return stored;
   }
 
@@ -149,23 +148,19 @@ export class UsersService {
     if (!user || !user.is_active || !user.password_reset_expires || user.password_reset_expires.getTime() <= Date.now()) return null;
     const passwordHash = await this.hasher.hash(password);
     if (!(await this.users.resetPassword(user.id, tokenHash, passwordHash, !user.is_verified))) return null;
-    if (!user.is_verified) await this.changed(user.id);
+    if (!user.is_verified) await this.announceChange(user.id);
     return { user: await this.get(user.id), voidedEmail: pendingEmailOf(user) };
   }
 
   /**
-   * Sets a new password inside the caller's transaction, voids every outstanding link (reset, e-mail change,
-   * confirmation) and raises token_version (so every other session and any sign-in challenge in flight dies);
-   * returns the new version.
+   * Sets a new password inside the caller's transaction, voids every outstanding link and raises token_version (so
+   * every other session and any sign-in challenge in flight dies); returns the new version.
    */
   async changePassword(transaction: Transaction, id: number, password: string): Promise<number> {
     return this.users.changePassword(transaction, id, await this.hasher.hash(password));
   }
 
-  /**
-   * Raises token_version inside the caller's transaction, so every session of the account ends but those the
-   * caller carries over; returns the new version.
-   */
+  /** Raises token_version inside the caller's transaction: every session ends but those the caller carries over. */
   raiseTokenVersion(transaction: Transaction, id: number): Promise<number> {
     return this.users.raiseTokenVersion(transaction, id);
   }
@@ -194,15 +189,12 @@ export class UsersService {
     const confirmed = await this.users.confirmPendingEmail(user.id, tokenHash, user.pending_email);
     if (confirmed === 'taken') throw duplicateEmail();
     if (confirmed === 'spent') return null;
-    await this.changed(user.id, true);
+    await this.announceChange(user.id, true);
     return { user: await this.get(user.id), previousEmail: user.email };
   }
 
-  /**
-   * A user was added or changed in a way the admin list's filters see; `searchedText`: the e-mail or name may have
-   * changed, so the search's trigram postings are rewritten.
-   */
-  private async changed(userId: number, searchedText = false): Promise<void> {
+  /** A change the admin list's filters see; `searchedText`: the e-mail or name may have changed (trigrams rewritten). */
+  async announceChange(userId: number, searchedText = false): Promise<void> {
     notify(this.events, USER_CHANGED, { userId });
     if (searchedText) await this.trigrams.rewrite(userId);
   }

@@ -57,14 +57,13 @@ export class VersionSyncService {
 
   /** Versions marked for syncing after `afterId`, by id, `limit` at a time (a full sync). */
   forSyncAfter(afterId: number, limit: number): Promise<VersionEntity[]> {
-    return this.versions.markedForSyncAfter(afterId, limit);
+    return this.versions.after(afterId, limit, true);
   }
 
   countForSync(): Promise<number> {
     return this.versions.countMarkedForSync();
   }
 
-  /** The versions with these numbers. */
   forNumbers(numbers: string[]): Promise<VersionEntity[]> {
     return this.versions.findByNumbers(numbers);
   }

@@ -78,11 +78,7 @@ export class VersionsRepository {
     return totals.total('', counterOf(this.versions.createQueryBuilder('v')));
   }
 
-  /**
-   * One page of versions in the client catalog's order: latest first, then newest release, then id. The page's ids
-   * come from the index in that order alone (MariaDB would sort every row for `SELECT *` at a deep offset), then
-   * those rows.
-   */
+  /** One page of versions in the client catalog's order (latest first, newest release, id): ids first, as `page`. */
   catalogPage(request: PageRequest, defaultLimit: number, totals: ListTotals): Promise<Page<VersionEntity>> {
     return readPageByIds(
       this.versions.createQueryBuilder('v'),
@@ -93,7 +89,6 @@ export class VersionsRepository {
     );
   }
 
-  /** Version numbers in the client catalog's order (latest first, newest release, id): all, or the first `limit`. */
   async numbers(limit?: number): Promise<string[]> {
     const qb = this.versions
       .createQueryBuilder('v')
@@ -119,7 +114,6 @@ export class VersionsRepository {
     return this.versions.existsBy({ version: number });
   }
 
-  /** Every version as a choice (no changelog or keys), latest first, then by release date. */
   choices(): Promise<VersionChoice[]> {
     return this.versions.find({
       select: { id: true, version: true, release_date: true, is_stable: true, is_latest: true },
@@ -135,7 +129,6 @@ export class VersionsRepository {
     return ids.length ? this.versions.findBy({ id: In(ids) }) : Promise.resolve([]);
   }
 
-  /** The versions with these numbers. */
   findByNumbers(numbers: string[]): Promise<VersionEntity[]> {
     return numbers.length ? this.versions.findBy({ version: In(numbers) }) : Promise.resolve([]);
   }
@@ -163,7 +156,6 @@ export class VersionsRepository {
     }
   }
 
-  /** Whether there was a row to delete. */
   async delete(id: number): Promise<boolean> {
     const result = await this.versions.delete({ id });
     return !!result.affected;
@@ -201,14 +193,8 @@ export class VersionsRepository {
 
   // ---- the license-server sync ----------------------------------------------------------------
 
-  /** Every version marked for syncing, by id. */
   markedForSync(): Promise<VersionEntity[]> {
     return this.versions.find({ where: { license_server_sync: true }, order: { id: 'ASC' } });
-  }
-
-  /** Versions marked for syncing after `afterId`, by id, `limit` at a time. */
-  markedForSyncAfter(afterId: number, limit: number): Promise<VersionEntity[]> {
-    return this.versions.find({ where: { license_server_sync: true, id: MoreThan(afterId) }, order: { id: 'ASC' }, take: limit });
   }
 
   countMarkedForSync(): Promise<number> {

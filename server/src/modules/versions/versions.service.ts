@@ -47,7 +47,6 @@ export class VersionsService {
     private readonly events: EventEmitter2,
   ) {}
 
-  /** Uploaded version files kept in storage: how many, and their bytes. */
   storageUsage(): Promise<{ files: number; bytes: number }> {
     return this.versions.storageUsage();
   }
@@ -88,7 +87,7 @@ export class VersionsService {
         storageKey = `versions/${randomUUID()}${upload.extension}`;
         await this.storage.commit(upload, storageKey);
       }
-      let id: number | null;
+      let id: number | null = null;
       try {
         id = await this.versions.insert({
           version: dto.version,
@@ -107,14 +106,11 @@ export class VersionsService {
           license_server_sync: dto.sync_to_license_server ?? true,
           created_by: actor.id,
         });
-      } catch (error) {
-        if (storageKey) await this.storage.remove(storageKey);
-        throw error;
+      } finally {
+        // Not stored (an error, or the number taken meanwhile): the committed file goes too.
+        if (id === null && storageKey) await this.storage.remove(storageKey);
       }
-      if (id === null) {
-        if (storageKey) await this.storage.remove(storageKey);
-        throw duplicateVersion(dto.version);
-      }
+      if (id === null) throw duplicateVersion(dto.version);
       if (dto.is_latest) await this.versions.makeLatest(id);
       else await this.versions.ensureLatest();
       return this.get(id);

@@ -99,6 +99,11 @@ function SyncBatchOf(type: () => new () => object): PropertyDecorator {
   return applyDecorators(IsArray(), ArrayMaxSize(SYNC_BATCH_MAX), IsObject({ each: true }), ValidateNested({ each: true }), Type(type));
 }
 
+/** A response's object, checked as `type`. */
+const Nested = (type: () => new () => object) => applyDecorators(Type(type), ValidateNested());
+/** A response's list, each item checked as `type`. */
+const NestedList = (type: () => new () => object) => applyDecorators(Type(type), ValidateNested({ each: true }), IsArray());
+
 export class PushVersionsDto {
   @SyncBatchOf(() => SyncVersionDto)
   versions: SyncVersionDto[];
@@ -184,8 +189,7 @@ export class SyncCountsDto {
 
 export class SyncCountsResponseDto {
   success: boolean;
-  @ValidateNested()
-  @Type(() => SyncCountsDto)
+  @Nested(() => SyncCountsDto)
   data: SyncCountsDto;
 }
 
@@ -201,24 +205,19 @@ export class SyncLicenseStateDto extends SyncLicenseDto {
 }
 
 export class PushLicensesResultDto extends SyncCountsDto {
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => SyncLicenseStateDto)
+  @NestedList(() => SyncLicenseStateDto)
   licenses: SyncLicenseStateDto[];
 }
 
 export class PushLicensesResponseDto {
   success: boolean;
-  @ValidateNested()
-  @Type(() => PushLicensesResultDto)
+  @Nested(() => PushLicensesResultDto)
   data: PushLicensesResultDto;
 }
 
 export class SyncLicensePageDto {
   success: boolean;
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => SyncLicenseStateDto)
+  @NestedList(() => SyncLicenseStateDto)
   data: SyncLicenseStateDto[];
 }
 
@@ -277,9 +276,7 @@ export class SyncDeviceDto extends SyncPushedDeviceDto {
 
 export class SyncDevicePageDto {
   success: boolean;
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => SyncDeviceDto)
+  @NestedList(() => SyncDeviceDto)
   data: SyncDeviceDto[];
 }
 
@@ -342,9 +339,7 @@ export class SyncRemoteLogDto {
 
 export class SyncRemoteLogPageDto {
   success: boolean;
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => SyncRemoteLogDto)
+  @NestedList(() => SyncRemoteLogDto)
   data: SyncRemoteLogDto[];
 }
 
@@ -367,8 +362,7 @@ export class PushDevicesResultDto {
 
 export class PushDevicesResponseDto {
   success: boolean;
-  @ValidateNested()
-  @Type(() => PushDevicesResultDto)
+  @Nested(() => PushDevicesResultDto)
   data: PushDevicesResultDto;
 }
 
@@ -398,9 +392,7 @@ export class SyncChecksumDto {
 
 export class SyncChecksumPageDto {
   success: boolean;
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => SyncChecksumDto)
+  @NestedList(() => SyncChecksumDto)
   data: SyncChecksumDto[];
 }
 
@@ -415,8 +407,7 @@ export class SyncRevocationDto {
 
 export class SyncRevocationResponseDto {
   success: boolean;
-  @ValidateNested()
-  @Type(() => SyncRevocationDto)
+  @Nested(() => SyncRevocationDto)
   data: SyncRevocationDto;
 }
 
@@ -427,8 +418,7 @@ export class SyncDeactivationDto {
 
 export class SyncDeactivationResponseDto {
   success: boolean;
-  @ValidateNested()
-  @Type(() => SyncDeactivationDto)
+  @Nested(() => SyncDeactivationDto)
   data: SyncDeactivationDto;
 }
 

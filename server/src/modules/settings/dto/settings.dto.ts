@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -205,31 +206,24 @@ export class LicenseServerSettingsDto {
   timeout_seconds: number;
 }
 
+/** A settings group of the document: required, and checked as `type` (applied in the order stacked decorators were). */
+const Group = (type: () => new () => object) => applyDecorators(IsDefined(), Type(type), ValidateNested());
+
 /** The whole settings document, as the admin settings screen writes it with PUT. */
 export class UpdateSettingsDto {
-  @ValidateNested()
-  @Type(() => TestLicenseSettingsDto)
-  @IsDefined()
+  @Group(() => TestLicenseSettingsDto)
   test_license: TestLicenseSettingsDto;
 
-  @ValidateNested()
-  @Type(() => PricingSettingsDto)
-  @IsDefined()
+  @Group(() => PricingSettingsDto)
   pricing: PricingSettingsDto;
 
-  @ValidateNested()
-  @Type(() => AppInfoSettingsDto)
-  @IsDefined()
+  @Group(() => AppInfoSettingsDto)
   app_info: AppInfoSettingsDto;
 
-  @ValidateNested()
-  @Type(() => FeaturesSettingsDto)
-  @IsDefined()
+  @Group(() => FeaturesSettingsDto)
   features: FeaturesSettingsDto;
 
-  @ValidateNested()
-  @Type(() => LicenseServerSettingsInputDto)
-  @IsDefined()
+  @Group(() => LicenseServerSettingsInputDto)
   license_server: LicenseServerSettingsInputDto;
 }
 
