@@ -4,11 +4,11 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { LicenseRequestResultDto, PublicPricingSettingsDto } from '../../api/generated/model';
 import { FormModal } from '../../components/FormModal';
 import { useFormSubmit } from '../../components/use-form-submit';
+import { formatMoney } from '../../i18n/format';
 import {
   countValue,
   DEVICES_MIN,
   devicesValid,
-  formatMoney,
   licenseTotal,
   maxDevices,
   maxMonths,
@@ -55,7 +55,7 @@ export function PurchaseLicenseModal({ opened, onClose, products, pricing, onPur
   const devices = countValue(form.values.devices);
   const months = countValue(form.values.months);
   const valid = devicesValid(devices, pricing) && monthsValid(months, pricing);
-  const money = (amount: number) => formatMoney(amount, pricing.currency, intl.locale);
+  const money = (amount: number) => formatMoney(intl, amount, pricing.currency);
 
   useOnlyProductChosen(form, products);
   // Devices and months: whole numbers in the server's range, named with it.

@@ -1,7 +1,8 @@
 import { Code, Table } from '@mantine/core';
 import { ReactNode } from 'react';
-import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
+import { FormattedDate, FormattedMessage } from 'react-intl';
 import type { LicenseDto, LicenseRequestResultDto } from '../../api/generated/model';
+import { Money } from '../../components/Money';
 import type { SuccessContent } from './SuccessDialog';
 
 function Details({ rows }: { rows: Array<[ReactNode, ReactNode]> }) {
@@ -61,7 +62,7 @@ export const licensePurchased = ({ license, order }: LicenseRequestResultDto): S
               ],
               [
                 <FormattedMessage id="licenses.form.total" />,
-                <FormattedNumber value={order.amount} style="currency" currency={order.currency} />,
+                <Money amount={order.amount} currency={order.currency} />,
               ],
             ] as Array<[ReactNode, ReactNode]>)
           : []),
