@@ -5,16 +5,7 @@ import type { LicenseRequestResultDto, PublicPricingSettingsDto } from '../../ap
 import { FormModal } from '../../components/FormModal';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { formatMoney } from '../../i18n/format';
-import {
-  countValue,
-  DEVICES_MIN,
-  devicesValid,
-  licenseTotal,
-  maxDevices,
-  maxMonths,
-  minMonths,
-  monthsValid,
-} from './license-pricing';
+import { countValue, DEVICES_MIN, devicesValid, licenseTotal, maxDevices, maxMonths, minMonths, monthsValid } from './license-pricing';
 import { firstProduct, ProductOptions, ProductSelect, useLicenseRequest, useOnlyProductChosen } from './ProductSelect';
 
 interface PurchaseLicenseModalProps {

@@ -60,10 +60,7 @@ export const licensePurchased = ({ license, order }: LicenseRequestResultDto): S
                 <FormattedMessage id="licenses.success.purchase.duration" />,
                 <FormattedMessage id="licenses.success.purchase.months" values={{ months: order.months }} />,
               ],
-              [
-                <FormattedMessage id="licenses.form.total" />,
-                <Money amount={order.amount} currency={order.currency} />,
-              ],
+              [<FormattedMessage id="licenses.form.total" />, <Money amount={order.amount} currency={order.currency} />],
             ] as Array<[ReactNode, ReactNode]>)
           : []),
         [<FormattedMessage id="licenses.fields.key" />, <Code>{license.license_key}</Code>],

@@ -39,6 +39,16 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
   const weeks = licensesPerWeek(stats.licenses_per_day, stats.from);
   const lastDevices = stats.active_devices_per_day.at(-1)?.active ?? 0;
   const range = { from: day(stats.from), to: day(stats.to) };
+  // Tooltip titles: the day, or a week's days (Nov 5 – 11, the last week up to the range's end). Recharts also asks
+  // with no label at all, which stays as it is.
+  const isDay = (label: ReactNode): label is string => typeof label === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(label);
+  const dayLabel = (label: ReactNode) => (isDay(label) ? day(label) : label);
+  const weekLabel = (label: ReactNode) => {
+    if (!isDay(label)) return label;
+    const start = Date.parse(`${label}T00:00:00Z`);
+    const end = Math.min(start + 6 * 86_400_000, Date.parse(`${stats.to}T00:00:00Z`));
+    return intl.formatDateTimeRange(start, end, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  };
 
   return (
     <Stack gap="sm">
@@ -60,6 +70,7 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
           valueFormatter={number}
           yAxisProps={counts}
           xAxisProps={{ tickFormatter: day, minTickGap: 24 }}
+          tooltipProps={{ labelFormatter: dayLabel }}
           series={[
             { name: 'windows', label: t('admin.files.os.windows'), color: 'blue.6' },
             { name: 'linux', label: t('admin.files.os.linux'), color: 'orange.6' },
@@ -86,6 +97,7 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
             valueFormatter={number}
             yAxisProps={counts}
             xAxisProps={{ tickFormatter: day }}
+            tooltipProps={{ labelFormatter: weekLabel }}
             series={[
               { name: 'trial', label: t('admin.dashboard.charts.trial'), color: 'teal.6' },
               { name: 'paid', label: t('admin.dashboard.charts.paid'), color: 'violet.6' },
@@ -106,6 +118,7 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
             valueFormatter={number}
             yAxisProps={counts}
             xAxisProps={{ tickFormatter: day, minTickGap: 24 }}
+            tooltipProps={{ labelFormatter: dayLabel }}
             series={[{ name: 'active', label: t('admin.dashboard.charts.activeDevices'), color: 'green.7' }]}
           />
         </ChartCard>

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activityColor,
-  changePercent,
-  healthColor,
-  licensesPerWeek,
-  relativeTime,
-  shortDay,
-  uptimeParts,
-} from './dashboard-display';
+import { activityColor, changePercent, healthColor, licensesPerWeek, relativeTime, shortDay, uptimeParts } from './dashboard-display';
 
 describe('dashboard display', () => {
   it('computes the change against 30 days ago, and none without a base to compare with', () => {
