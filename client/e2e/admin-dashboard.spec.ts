@@ -13,6 +13,23 @@ async function usersTotal(page: Page): Promise<number> {
   return (await response.json()).meta.overall_total as number;
 }
 
+/** The dashboard's statistics as the server gives them. */
+async function statistics(page: Page) {
+  const token = await adminToken(page);
+  const response = await page.request.get('/api/admin/dashboard', { headers: { Authorization: `Bearer ${token}` } });
+  return (await response.json()).data.statistics as {
+    downloads: { total: number };
+    orders: { revenue_total: number; currency: string };
+  };
+}
+
+/** A headline figure as the cards write it: in full below 10,000, in short form (12.3K) from there. */
+const headline = (value: number, options: Intl.NumberFormatOptions = {}) =>
+  new Intl.NumberFormat('en-US', {
+    ...options,
+    ...(value >= 10_000 ? { notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 1 } : {}),
+  }).format(value);
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -29,8 +46,11 @@ test.describe('Admin Dashboard', () => {
   test('shows the server’s figures, and a new customer after Refresh', async ({ page }) => {
     await expect(stat(page, 'users')).toBeVisible();
     expect(Number(await stat(page, 'users').getAttribute('title'))).toBe(await usersTotal(page));
-    await expect(stat(page, 'downloads')).toHaveText(/^\d+(\.\d)?K$/);
-    await expect(stat(page, 'revenue')).toHaveText(/^\$\d+(\.\d)?K$/);
+    // Figures below 10,000 in full (2 downloads read "2", not "0K"; $60 reads "$60.00", not "$0.1K").
+    const { downloads, orders } = await statistics(page);
+    await expect(stat(page, 'downloads')).toHaveText(headline(downloads.total));
+    await expect(stat(page, 'revenue')).toHaveText(headline(orders.revenue_total, { style: 'currency', currency: orders.currency }));
+    await expect(stat(page, 'revenue')).toHaveText(/^\$[\d,.]+K?$/);
 
     await createVerifiedClient(page);
     const expected = await usersTotal(page);
@@ -93,7 +113,16 @@ test.describe('Admin Dashboard', () => {
     for (const chart of ['chart-downloads', 'chart-licenses', 'chart-devices']) {
       await expect(page.getByTestId(chart).locator('svg.recharts-surface').first()).toBeVisible();
     }
-    await expect(page.getByTestId('chart-downloads')).toContainText(/\d+ downloads from/);
+    await expect(page.getByTestId('chart-downloads')).toContainText(/\d+ downloads? from/);
+    // The weekly axis starts on the day the subtitle names, and every axis counts in whole numbers.
+    const licenses = page.getByTestId('chart-licenses');
+    const from = (await licenses.getByText(/ from .+ to /).innerText()).match(/ from (.+) to /)![1];
+    await expect(licenses.locator('.recharts-xAxis .recharts-cartesian-axis-tick-value').first()).toHaveText(from);
+    for (const chart of ['chart-downloads', 'chart-licenses', 'chart-devices']) {
+      const ticks = await page.getByTestId(chart).locator('.recharts-yAxis .recharts-cartesian-axis-tick-value').allInnerTexts();
+      expect(ticks.length, chart).toBeGreaterThan(1);
+      for (const tick of ticks) expect(tick, chart).toMatch(/^\d{1,3}(,\d{3})*$/);
+    }
   });
 
   test('shows the license-server sync in System Health, and a license server that does not answer as a warning with its reason', async ({

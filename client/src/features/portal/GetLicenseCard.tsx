@@ -4,9 +4,9 @@ import { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { LicenseOptionDto, LicenseOptionsDto, PublicSettingsDto } from '../../api/generated/model';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { formatMoney } from '../../i18n/format';
 import type { MessageId } from '../../i18n/message-id';
 import { localizeServerMessage } from '../../lib/server-messages';
-import { formatMoney } from './license-pricing';
 
 interface GetLicenseCardProps {
   settings: PublicSettingsDto | undefined;
@@ -122,7 +122,7 @@ export function GetLicenseCard({ settings, options, loading, error, onRetry, onR
                 <span data-testid="price-per-device">
                   <FormattedMessage
                     id="dashboard.getLicense.purchase.price"
-                    values={{ price: formatMoney(settings.pricing.price_per_device, settings.pricing.currency, intl.locale) }}
+                    values={{ price: formatMoney(intl, settings.pricing.price_per_device, settings.pricing.currency) }}
                   />
                 </span>
               }

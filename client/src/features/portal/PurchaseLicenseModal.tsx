@@ -4,17 +4,8 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { LicenseRequestResultDto, PublicPricingSettingsDto } from '../../api/generated/model';
 import { FormModal } from '../../components/FormModal';
 import { useFormSubmit } from '../../components/use-form-submit';
-import {
-  countValue,
-  DEVICES_MIN,
-  devicesValid,
-  formatMoney,
-  licenseTotal,
-  maxDevices,
-  maxMonths,
-  minMonths,
-  monthsValid,
-} from './license-pricing';
+import { formatMoney } from '../../i18n/format';
+import { countValue, DEVICES_MIN, devicesValid, licenseTotal, maxDevices, maxMonths, minMonths, monthsValid } from './license-pricing';
 import { firstProduct, ProductOptions, ProductSelect, useLicenseRequest, useOnlyProductChosen } from './ProductSelect';
 
 interface PurchaseLicenseModalProps {
@@ -55,7 +46,7 @@ export function PurchaseLicenseModal({ opened, onClose, products, pricing, onPur
   const devices = countValue(form.values.devices);
   const months = countValue(form.values.months);
   const valid = devicesValid(devices, pricing) && monthsValid(months, pricing);
-  const money = (amount: number) => formatMoney(amount, pricing.currency, intl.locale);
+  const money = (amount: number) => formatMoney(intl, amount, pricing.currency);
 
   useOnlyProductChosen(form, products);
   // Devices and months: whole numbers in the server's range, named with it.

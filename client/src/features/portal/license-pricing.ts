@@ -40,8 +40,3 @@ export function licenseTotal(devices: number, months: number, pricePerDevice: nu
   const cents = Math.round(pricePerDevice * 100);
   return (devices * months * cents) / 100;
 }
-
-/** Money in the locale's format, e.g. $30.00 (en) or 30,00 $ (de). */
-export function formatMoney(amount: number, currency: string, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
-}

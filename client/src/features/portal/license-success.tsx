@@ -1,7 +1,8 @@
 import { Code, Table } from '@mantine/core';
 import { ReactNode } from 'react';
-import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
+import { FormattedDate, FormattedMessage } from 'react-intl';
 import type { LicenseDto, LicenseRequestResultDto } from '../../api/generated/model';
+import { Money } from '../../components/Money';
 import type { SuccessContent } from './SuccessDialog';
 
 function Details({ rows }: { rows: Array<[ReactNode, ReactNode]> }) {
@@ -59,10 +60,7 @@ export const licensePurchased = ({ license, order }: LicenseRequestResultDto): S
                 <FormattedMessage id="licenses.success.purchase.duration" />,
                 <FormattedMessage id="licenses.success.purchase.months" values={{ months: order.months }} />,
               ],
-              [
-                <FormattedMessage id="licenses.form.total" />,
-                <FormattedNumber value={order.amount} style="currency" currency={order.currency} />,
-              ],
+              [<FormattedMessage id="licenses.form.total" />, <Money amount={order.amount} currency={order.currency} />],
             ] as Array<[ReactNode, ReactNode]>)
           : []),
         [<FormattedMessage id="licenses.fields.key" />, <Code>{license.license_key}</Code>],

@@ -7,6 +7,9 @@ import type { DownloadStatsDto } from '../../../api/generated/model';
 import type { MessageId } from '../../../i18n/message-id';
 import { licensesPerWeek, shortDay } from './dashboard-display';
 
+/** Every chart counts things: its axis shows whole numbers only (never 0.5 downloads). */
+const counts = { allowDecimals: false };
+
 function ChartCard({ title, summary, testId, children }: { title: MessageId; summary: string; testId: string; children: ReactNode }) {
   return (
     <Card withBorder radius="md" p="md" data-testid={testId}>
@@ -33,9 +36,19 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
   const day = (value: string) => shortDay(value, intl.locale);
   const number = (value: number) => intl.formatNumber(value);
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-  const weeks = licensesPerWeek(stats.licenses_per_day);
+  const weeks = licensesPerWeek(stats.licenses_per_day, stats.from);
   const lastDevices = stats.active_devices_per_day.at(-1)?.active ?? 0;
   const range = { from: day(stats.from), to: day(stats.to) };
+  // Tooltip titles: the day, or a week's days (Nov 5 – 11, the last week up to the range's end). Recharts also asks
+  // with no label at all, which stays as it is.
+  const isDay = (label: ReactNode): label is string => typeof label === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(label);
+  const dayLabel = (label: ReactNode) => (isDay(label) ? day(label) : label);
+  const weekLabel = (label: ReactNode) => {
+    if (!isDay(label)) return label;
+    const start = Date.parse(`${label}T00:00:00Z`);
+    const end = Math.min(start + 6 * 86_400_000, Date.parse(`${stats.to}T00:00:00Z`));
+    return intl.formatDateTimeRange(start, end, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  };
 
   return (
     <Stack gap="sm">
@@ -44,7 +57,7 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
         testId="chart-downloads"
         summary={t('admin.dashboard.charts.downloadsSummary', {
           ...range,
-          total: number(sum(stats.downloads_per_day.map((d) => d.total))),
+          total: sum(stats.downloads_per_day.map((d) => d.total)),
         })}
       >
         <AreaChart
@@ -55,7 +68,9 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
           withLegend
           withDots={false}
           valueFormatter={number}
+          yAxisProps={counts}
           xAxisProps={{ tickFormatter: day, minTickGap: 24 }}
+          tooltipProps={{ labelFormatter: dayLabel }}
           series={[
             { name: 'windows', label: t('admin.files.os.windows'), color: 'blue.6' },
             { name: 'linux', label: t('admin.files.os.linux'), color: 'orange.6' },
@@ -69,8 +84,8 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
           testId="chart-licenses"
           summary={t('admin.dashboard.charts.licensesSummary', {
             ...range,
-            trial: number(sum(weeks.map((w) => w.trial))),
-            paid: number(sum(weeks.map((w) => w.paid))),
+            trial: sum(weeks.map((w) => w.trial)),
+            paid: sum(weeks.map((w) => w.paid)),
           })}
         >
           <BarChart
@@ -80,7 +95,9 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
             type="stacked"
             withLegend
             valueFormatter={number}
+            yAxisProps={counts}
             xAxisProps={{ tickFormatter: day }}
+            tooltipProps={{ labelFormatter: weekLabel }}
             series={[
               { name: 'trial', label: t('admin.dashboard.charts.trial'), color: 'teal.6' },
               { name: 'paid', label: t('admin.dashboard.charts.paid'), color: 'violet.6' },
@@ -90,7 +107,7 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
         <ChartCard
           title="admin.dashboard.charts.devices"
           testId="chart-devices"
-          summary={t('admin.dashboard.charts.devicesSummary', { count: number(lastDevices) })}
+          summary={t('admin.dashboard.charts.devicesSummary', { count: lastDevices })}
         >
           <LineChart
             h={240}
@@ -99,7 +116,9 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
             withLegend
             withDots={stats.active_devices_per_day.length < 2}
             valueFormatter={number}
+            yAxisProps={counts}
             xAxisProps={{ tickFormatter: day, minTickGap: 24 }}
+            tooltipProps={{ labelFormatter: dayLabel }}
             series={[{ name: 'active', label: t('admin.dashboard.charts.activeDevices'), color: 'green.7' }]}
           />
         </ChartCard>

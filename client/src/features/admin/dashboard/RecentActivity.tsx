@@ -2,6 +2,7 @@ import { Card, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/c
 import { IconActivity } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { ActivityDto } from '../../../api/generated/model';
+import { WrapEmails } from '../../../components/WrapEmails';
 import { activityColor, relativeTime } from './dashboard-display';
 
 /** The five newest audit entries: description or action, who, when; errors red, warnings yellow, the rest purple. */
@@ -29,10 +30,10 @@ export function RecentActivity({ entries, loading }: { entries: ActivityDto[] | 
                 </ThemeIcon>
                 <div style={{ minWidth: 0 }}>
                   <Text fz="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                    {entry.description || entry.action}
+                    <WrapEmails text={entry.description || entry.action} />
                   </Text>
                   <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {entry.user_name ?? intl.formatMessage({ id: 'admin.dashboard.activity.system' })}
+                    <WrapEmails text={entry.user_name ?? intl.formatMessage({ id: 'admin.dashboard.activity.system' })} />
                     {entry.ip_address ? ` · ${entry.ip_address}` : ''} ·{' '}
                     <time dateTime={at.toISOString()} title={intl.formatDate(at, { dateStyle: 'medium', timeStyle: 'medium' })}>
                       {intl.formatRelativeTime(...relativeTime(at, new Date()), { numeric: 'auto' })}

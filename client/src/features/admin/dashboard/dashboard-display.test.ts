@@ -1,23 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activityColor,
-  changePercent,
-  healthColor,
-  inThousands,
-  licensesPerWeek,
-  relativeTime,
-  shortDay,
-  uptimeParts,
-} from './dashboard-display';
+import { activityColor, changePercent, healthColor, licensesPerWeek, relativeTime, shortDay, uptimeParts } from './dashboard-display';
 
 describe('dashboard display', () => {
-  it('shows totals in thousands with K, in the reader’s number format', () => {
-    expect(inThousands(12_345, 'en')).toBe('12.3K');
-    expect(inThousands(12_345, 'de')).toBe('12,3K');
-    expect(inThousands(0, 'en')).toBe('0K');
-    expect(inThousands(1_250_000, 'en')).toBe('1,250K');
-  });
-
   it('computes the change against 30 days ago, and none without a base to compare with', () => {
     expect(changePercent(112, 100)).toBe(12);
     expect(changePercent(50, 100)).toBe(-50);
@@ -44,15 +28,21 @@ describe('dashboard display', () => {
     expect(uptimeParts(-5)).toEqual({ days: 0, hours: 0, minutes: 0 });
   });
 
-  it('sums licenses per ISO week, named by its Monday', () => {
-    const weeks = licensesPerWeek([
-      { day: '2026-11-22', trial: 1, paid: 0 }, // Sunday: the week of Monday 16 Nov
-      { day: '2026-11-23', trial: 2, paid: 1 }, // Monday
-      { day: '2026-11-25', trial: 0, paid: 3 },
-    ]);
-    expect(weeks).toEqual([
-      { week: '2026-11-16', trial: 1, paid: 0 },
-      { week: '2026-11-23', trial: 2, paid: 4 },
+  it('sums licenses per week of seven days counted from the first day of the range, named by its first day', () => {
+    const days = (from: string, count: number) =>
+      Array.from({ length: count }, (_, i) => new Date(Date.parse(`${from}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10));
+    // 5 Nov 2026 is a Thursday: the weeks start on Thursdays, the last one (4 Dec) is two days long.
+    const range = days('2026-11-05', 30).map((day) => ({ day, trial: 0, paid: 0 }));
+    range[0] = { day: '2026-11-05', trial: 1, paid: 0 };
+    range[6] = { day: '2026-11-11', trial: 0, paid: 2 };
+    range[7] = { day: '2026-11-12', trial: 2, paid: 1 };
+    range[29] = { day: '2026-12-04', trial: 0, paid: 3 };
+    expect(licensesPerWeek(range, '2026-11-05')).toEqual([
+      { week: '2026-11-05', trial: 1, paid: 2 },
+      { week: '2026-11-12', trial: 2, paid: 1 },
+      { week: '2026-11-19', trial: 0, paid: 0 },
+      { week: '2026-11-26', trial: 0, paid: 0 },
+      { week: '2026-12-03', trial: 0, paid: 3 },
     ]);
   });
 

@@ -4,11 +4,6 @@ import type { LicensesPerDayDto, LogLevel, SystemHealthDtoStatus } from '../../.
 export const REFRESH_MS = 30_000;
 export const RECENT_ACTIVITY_LIMIT = 5;
 
-/** Totals 'in thousands with K' as the stat cards show them: 12,345 → 12.3K. */
-export function inThousands(value: number, locale: string): string {
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value / 1000)}K`;
-}
-
 /**
  * The change against the figure of 30 days ago, in whole percent, or null when there was nothing to compare with.
  * The spec's client printed fixed labels (+12%, +8%, …); we show the real change instead of invented numbers.
@@ -38,13 +33,19 @@ export function uptimeParts(seconds: number): { days: number; hours: number; min
   return { days: Math.floor(total / 1440), hours: Math.floor((total % 1440) / 60), minutes: total % 60 };
 }
 
-/** Licenses issued per ISO week (weeks start on Monday, named by that Monday), from the per-day figures. */
-export function licensesPerWeek(days: LicensesPerDayDto[]): Array<{ week: string; trial: number; paid: number }> {
+const DAY_MS = 86_400_000;
+
+/**
+ * Licenses issued per week of the range: weeks of seven days counted from `from` (the first day the chart's subtitle
+ * names), each named by its first day; the last one may be shorter.
+ */
+export function licensesPerWeek(days: LicensesPerDayDto[], from: string): Array<{ week: string; trial: number; paid: number }> {
+  const start = Date.parse(`${from}T00:00:00Z`);
   const weeks = new Map<string, { week: string; trial: number; paid: number }>();
   for (const { day, trial, paid } of days) {
-    const date = new Date(`${day}T00:00:00Z`);
-    date.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7));
-    const week = date.toISOString().slice(0, 10);
+    const offset = Math.floor((Date.parse(`${day}T00:00:00Z`) - start) / (7 * DAY_MS));
+    if (offset < 0) continue;
+    const week = new Date(start + offset * 7 * DAY_MS).toISOString().slice(0, 10);
     const entry = weeks.get(week) ?? { week, trial: 0, paid: 0 };
     entry.trial += trial;
     entry.paid += paid;
