@@ -87,6 +87,9 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
         type: 'info',
         action: 'user.create',
         description: 'Create user: audited@portal.test',
+        subject: 'audited@portal.test',
+        status: null,
+        reason: null,
         user_name: ADMIN.email,
         ip_address: FROM,
       });
@@ -104,6 +107,18 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
       // The fields sent are named, but a password's value never reaches the log.
       expect(entry.context).toMatchObject({ method: 'POST', route: '/api/admin/users', fields: ['email', 'password', 'first_name'] });
       expect(JSON.stringify(entry)).not.toContain('audited-pass-1');
+      // A refusal keeps the parts of its message as fields too, for screens to say it in their language.
+      await asAdmin(t.api().post('/api/admin/users')).send({ email: 'audited@portal.test', password: 'audited-pass-1' }).expect(409);
+      await flushLogs();
+      const [refused] = (await asAdmin(t.api().get('/api/admin/activity')).expect(200)).body.data;
+      expect(refused).toMatchObject({
+        type: 'warning',
+        action: 'user.create',
+        subject: 'audited@portal.test',
+        status: 409,
+        reason: expect.any(String),
+      });
+      expect(refused.description).toBe(`Create user refused (409) for audited@portal.test: ${refused.reason}`);
     });
 
     it('records a refused action at level warning with its status and reason', async () => {

@@ -76,6 +76,7 @@ export class DashboardService implements OnApplicationBootstrap {
       type: entry.level,
       action: entry.action,
       description: entry.message,
+      ...messageFields(entry.context),
       user_name: entry.actor_email,
       ip_address: entry.ip_address,
       activity_time: entry.created_at,
@@ -190,4 +191,20 @@ function daysBetween(from: string, to: string): string[] {
   for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`) && days.length < 366; t += DAY_MS)
     days.push(dayOf(new Date(t)));
   return days;
+}
+
+/** The fields of an audit entry's message kept in its context (entries written before they were kept have none). */
+function messageFields(json: string | null): Pick<ActivityDto, 'subject' | 'status' | 'reason'> {
+  let context: Record<string, unknown> = {};
+  try {
+    context = (json && (JSON.parse(json) as Record<string, unknown>)) || {};
+  } catch {
+    // A context that is not JSON has no fields to give.
+  }
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+  return {
+    subject: text(context.subject),
+    status: typeof context.status === 'number' ? context.status : null,
+    reason: text(context.reason),
+  };
 }

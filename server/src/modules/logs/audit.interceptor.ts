@@ -82,7 +82,14 @@ export class AuditInterceptor implements NestInterceptor {
       target: spec.target ? { type: spec.target, id: targetId ?? null } : null,
       ip: request.ip ?? null,
       userAgent: request.get('user-agent') ?? null,
-      context: { ...(status ? { status } : {}), method: request.method, route: routeOf(request), ...describeBody(body) },
+      // What the message says, as fields: screens compose it in the reader's language from these and the action.
+      context: {
+        ...(status ? { status, reason } : {}),
+        ...(name ? { subject: name } : {}),
+        method: request.method,
+        route: routeOf(request),
+        ...describeBody(body),
+      },
     });
   }
 }

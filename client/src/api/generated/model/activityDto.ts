@@ -10,10 +10,26 @@ import type { LogLevel } from './logLevel';
 export interface ActivityDto {
   action: string;
   activity_time: string;
+  /** The stored English message; screens compose their own from action, subject, status and reason. */
   description: string;
   id: number;
   /** @nullable */
   ip_address: string | null;
+  /**
+   * Why it was refused, as the server said it.
+   * @nullable
+   */
+  reason: string | null;
+  /**
+   * The HTTP status of a refusal; null when the action succeeded.
+   * @nullable
+   */
+  status: number | null;
+  /**
+   * What was acted on (an e-mail address, a key, a version, #id), as in the message.
+   * @nullable
+   */
+  subject: string | null;
   /** error, warning, or other (the level otherwise). */
   type: LogLevel;
   /**

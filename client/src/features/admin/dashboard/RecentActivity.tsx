@@ -3,9 +3,10 @@ import { IconActivity } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { ActivityDto } from '../../../api/generated/model';
 import { WrapEmails } from '../../../components/WrapEmails';
+import { describeAudit } from '../../../lib/audit-messages';
 import { activityColor, relativeTime } from './dashboard-display';
 
-/** The five newest audit entries: description or action, who, when; errors red, warnings yellow, the rest purple. */
+/** The five newest audit entries in the reader's language (see describeAudit), who, when; errors red, warnings yellow, the rest purple. */
 export function RecentActivity({ entries, loading }: { entries: ActivityDto[] | undefined; loading: boolean }) {
   const intl = useIntl();
   return (
@@ -30,7 +31,7 @@ export function RecentActivity({ entries, loading }: { entries: ActivityDto[] | 
                 </ThemeIcon>
                 <div style={{ minWidth: 0 }}>
                   <Text fz="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                    <WrapEmails text={entry.description || entry.action} />
+                    <WrapEmails text={describeAudit(intl, entry)} />
                   </Text>
                   <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                     <WrapEmails text={entry.user_name ?? intl.formatMessage({ id: 'admin.dashboard.activity.system' })} />

@@ -93,7 +93,14 @@ export class ActivityDto {
   @ApiProperty({ enum: LOG_LEVELS, enumName: 'LogLevel' })
   type: LogLevel;
   action: string;
+  /** The stored English message; screens compose their own from action, subject, status and reason. */
   description: string;
+  /** What was acted on (an e-mail address, a key, a version, #id), as in the message. */
+  subject: string | null;
+  /** The HTTP status of a refusal; null when the action succeeded. */
+  status: number | null;
+  /** Why it was refused, as the server said it. */
+  reason: string | null;
   /** Who did it (their e-mail address), or null for the system. */
   user_name: string | null;
   ip_address: string | null;
