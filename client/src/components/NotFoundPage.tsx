@@ -1,9 +1,10 @@
-import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconHome } from '@tabler/icons-react';
 import { FormattedMessage } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../lib/paths';
 import classes from './layouts/centered.module.css';
+import { MessageText, MessageTitle } from './Message';
 
 export function NotFoundPage() {
   const navigate = useNavigate();
@@ -13,12 +14,8 @@ export function NotFoundPage() {
         <Text fz={96} fw={900} c="violet.6" lh={1}>
           404
         </Text>
-        <Title order={1} fz={28}>
-          <FormattedMessage id="notFound.title" />
-        </Title>
-        <Text c="dimmed">
-          <FormattedMessage id="notFound.text" />
-        </Text>
+        <MessageTitle order={1} fz={28} message="notFound.title" />
+        <MessageText c="dimmed" message="notFound.text" />
         <Group mt="sm">
           <Button component={Link} to={paths.home} leftSection={<IconHome size={16} />}>
             <FormattedMessage id="notFound.home" />

@@ -1,7 +1,8 @@
 import { Box, Button, Group, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconChevronsLeft, IconChevronsRight } from '@tabler/icons-react';
 import { ReactNode } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { useIntl } from 'react-intl';
+import { MessageText } from './Message';
 
 interface PagerBarProps {
   page: number;
@@ -49,9 +50,14 @@ export function PagerBar({ page, pages, onPage, summary, withEdges = true }: Pag
           leftSection={<IconChevronLeft size={14} />}
           {...label('pager.previous')}
         />
-        <Text fz="sm" px={4} style={{ whiteSpace: 'nowrap' }} data-testid="page-indicator">
-          <FormattedMessage id="pager.pageOf" values={{ page, pages }} />
-        </Text>
+        <MessageText
+          fz="sm"
+          px={4}
+          style={{ whiteSpace: 'nowrap' }}
+          data-testid="page-indicator"
+          message="pager.pageOf"
+          values={{ page, pages }}
+        />
         <Button
           size="xs"
           variant="default"

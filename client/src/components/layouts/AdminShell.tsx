@@ -1,4 +1,4 @@
-import { AppShell, Badge, Box, Burger, Group, NavLink, ScrollArea, Text, Title, Tooltip } from '@mantine/core';
+import { AppShell, Badge, Box, Burger, Group, NavLink, ScrollArea, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconDashboard, IconFiles, IconKey, IconListDetails, IconPackage, IconShieldLock, IconUsers } from '@tabler/icons-react';
 import { ReactNode } from 'react';
@@ -10,6 +10,7 @@ import { LogoutButton } from './LogoutButton';
 import { UserMenu } from './UserMenu';
 import { useAuth } from '../../lib/auth/auth-context';
 import { paths } from '../../lib/paths';
+import { MessageText, MessageTitle } from '../Message';
 
 const SECTIONS = [
   { to: paths.admin.dashboard, label: 'admin.nav.dashboard', icon: IconDashboard },
@@ -46,17 +47,19 @@ export function AdminShell({ children }: { children: ReactNode }) {
             <Box visibleFrom="xs" display="flex">
               <IconShieldLock size={24} color="var(--mantine-color-violet-6)" aria-hidden />
             </Box>
-            <Title order={1} fz={{ base: 'md', sm: 'lg' }} style={{ whiteSpace: 'nowrap' }}>
-              <FormattedMessage id="admin.title" />
-            </Title>
+            <MessageTitle order={1} fz={{ base: 'md', sm: 'lg' }} style={{ whiteSpace: 'nowrap' }} message="admin.title" />
             <Box visibleFrom="sm" display="flex">
               <SandboxPaymentsBadge testId="sandbox-payments" />
             </Box>
           </Group>
           <Group gap="sm" wrap="nowrap">
-            <Text size="sm" visibleFrom="sm" data-testid="welcome">
-              <FormattedMessage id="admin.welcome" values={{ name: user?.first_name || 'Admin' }} />
-            </Text>
+            <MessageText
+              size="sm"
+              visibleFrom="sm"
+              data-testid="welcome"
+              message="admin.welcome"
+              values={{ name: user?.first_name || 'Admin' }}
+            />
             <UserMenu profilePath={paths.admin.profile} homePath={paths.admin.dashboard} onLogout={signOut} />
             <LanguageSelect />
             <LogoutButton onLogout={signOut} />

@@ -1,13 +1,14 @@
-import { AppShell, Box, Group, Text, Title } from '@mantine/core';
+import { AppShell, Box, Group, Text } from '@mantine/core';
 import { IconBroadcast } from '@tabler/icons-react';
 import { ReactNode } from 'react';
-import { FormattedMessage } from 'react-intl';
+
 import { useNavigate } from 'react-router';
 import { LanguageSelect } from '../LanguageSelect';
 import { LogoutButton } from './LogoutButton';
 import { UserMenu } from './UserMenu';
 import { useAuth } from '../../lib/auth/auth-context';
 import { paths } from '../../lib/paths';
+import { MessageText, MessageTitle } from '../Message';
 
 /** Client Portal: header with the welcome line, language and Logout (which ends at /login). */
 export function PortalShell({ children }: { children: ReactNode }) {
@@ -26,15 +27,11 @@ export function PortalShell({ children }: { children: ReactNode }) {
             <Box visibleFrom="xs" display="flex">
               <IconBroadcast size={26} color="var(--mantine-color-violet-6)" aria-hidden />
             </Box>
-            <Title order={1} fz={{ base: 'md', sm: 'lg' }} style={{ whiteSpace: 'nowrap' }}>
-              <FormattedMessage id="portal.title" />
-            </Title>
+            <MessageTitle order={1} fz={{ base: 'md', sm: 'lg' }} style={{ whiteSpace: 'nowrap' }} message="portal.title" />
           </Group>
           <Group gap="sm" wrap="nowrap">
             <Box visibleFrom="sm" ta="right">
-              <Text size="sm" fw={500} data-testid="welcome">
-                <FormattedMessage id="portal.welcome" values={{ name }} />
-              </Text>
+              <MessageText size="sm" fw={500} data-testid="welcome" message="portal.welcome" values={{ name }} />
               <Text size="xs" c="dimmed">
                 {user?.email}
               </Text>

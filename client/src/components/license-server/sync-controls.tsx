@@ -4,6 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { LicenseServerStatusDto } from '../../api/generated/model';
 import type { MessageId } from '../../i18n/message-id';
 import { syncRecommended, WARNING_TEXT } from './sync-display';
+import { MessageText } from '../Message';
 
 /** 'Sync with License Server': orange while a sync is recommended (admin spec section 4). */
 export function SyncButton({
@@ -56,9 +57,7 @@ export function LastSync({ lastSync, testId }: { lastSync: string | null; testId
         />
       </Text>
       {syncRecommended(lastSync) && (
-        <Text fz="sm" fw={600} c={WARNING_TEXT} data-testid={`${testId}-recommended`}>
-          <FormattedMessage id="admin.versions.status.recommended" />
-        </Text>
+        <MessageText fz="sm" fw={600} c={WARNING_TEXT} data-testid={`${testId}-recommended`} message="admin.versions.status.recommended" />
       )}
     </Group>
   );

@@ -1,9 +1,10 @@
-import { Box, Button, Code, CopyButton, Group, Image, Stack, Text, TextInput } from '@mantine/core';
+import { Box, Button, Code, CopyButton, Group, Image, Stack, TextInput } from '@mantine/core';
 import { IconShieldCheck } from '@tabler/icons-react';
 import { ReactNode, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { MfaSetupDto } from '../../api/generated/model';
 import { ErrorAlert } from '../ErrorAlert';
+import { MessageText } from '../Message';
 
 /**
  * Setting up an authenticator: the QR code and the key (shown this once), and the first code that turns two-factor
@@ -36,15 +37,11 @@ export function MfaSetupPanel({
     >
       <Stack gap="md">
         {intro}
-        <Text fz="sm">
-          <FormattedMessage id="mfa.setup.scan" />
-        </Text>
+        <MessageText fz="sm" message="mfa.setup.scan" />
         <Box bg="white" p="xs" style={{ alignSelf: 'center', border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8 }}>
           <Image src={setup.qr_code} alt={intl.formatMessage({ id: 'mfa.setup.qrAlt' })} w={192} h={192} data-testid="mfa-qr" />
         </Box>
-        <Text fz="sm" c="dimmed">
-          <FormattedMessage id="mfa.setup.secret" />
-        </Text>
+        <MessageText fz="sm" c="dimmed" message="mfa.setup.secret" />
         <Group gap="xs" wrap="nowrap" align="center">
           <Code
             fz="sm"

@@ -1,8 +1,9 @@
-import { Button, Checkbox, CopyButton, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Checkbox, CopyButton, Group, List, Paper, Stack } from '@mantine/core';
 import { IconCopy, IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { saveFile } from '../../lib/browser-actions';
+import { MessageText, MessageTitle } from '../Message';
 
 /** The ten recovery codes, shown once: copy or download them, and say they are kept before going on. */
 export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone: () => void }) {
@@ -11,12 +12,8 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
   const text = codes.join('\n');
   return (
     <Stack gap="md" data-testid="recovery-codes">
-      <Title order={2} fz="lg">
-        <FormattedMessage id="mfa.codes.title" />
-      </Title>
-      <Text fz="sm">
-        <FormattedMessage id="mfa.codes.text" />
-      </Text>
+      <MessageTitle order={2} fz="lg" message="mfa.codes.title" />
+      <MessageText fz="sm" message="mfa.codes.text" />
       <Paper withBorder p="md" bg="gray.0">
         <List listStyleType="none" spacing={4} ff="monospace" fz="md" style={{ columns: 2, columnGap: 24 }}>
           {codes.map((code) => (

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, PasswordInput, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useForm, UseFormReturnType } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconMailForward } from '@tabler/icons-react';
@@ -22,6 +22,7 @@ import { applyFieldErrors, formatFieldErrors } from '../../lib/field-errors';
 import { NewPasswordValues, validateNewPassword } from '../../lib/password-rules';
 import { localizeServerMessage } from '../../lib/server-messages';
 import type { MessageId } from '../../i18n/message-id';
+import { MessageText } from '../../components/Message';
 
 export function Section({ title, children, testId }: { title: ReactNode; children: ReactNode; testId: string }) {
   return (
@@ -153,9 +154,7 @@ export function EmailCard({ profile }: { profile: ProfileDto }) {
 
   return (
     <Section title={<FormattedMessage id="account.email.title" />} testId="email-address">
-      <Text fz="sm">
-        <FormattedMessage id="account.email.current" values={{ email: <strong>{profile.email}</strong> }} />
-      </Text>
+      <MessageText fz="sm" message="account.email.current" values={{ email: <strong>{profile.email}</strong> }} />
       {outcome.note('account.email.sent')}
       {profile.pending_email && profile.pending_email_expires && (
         <Alert color="blue" variant="light" icon={<IconMailForward size={18} />} data-testid="pending-email">
@@ -226,9 +225,7 @@ export function PasswordCard() {
 
   return (
     <Section title={<FormattedMessage id="account.password.title" />} testId="password">
-      <Text fz="sm" c="dimmed">
-        <FormattedMessage id="account.password.text" />
-      </Text>
+      <MessageText fz="sm" c="dimmed" message="account.password.text" />
       {outcome.note('account.password.changed')}
       <form onSubmit={submit} noValidate>
         <Stack gap="md">

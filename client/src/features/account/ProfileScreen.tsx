@@ -1,5 +1,5 @@
-import { Container, Loader, Stack, Title } from '@mantine/core';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { Container, Loader, Stack } from '@mantine/core';
+import { useIntl } from 'react-intl';
 import { useGetProfile } from '../../api/generated/endpoints/account/account';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAuth } from '../../lib/auth/auth-context';
@@ -7,6 +7,7 @@ import { localizeServerMessage } from '../../lib/server-messages';
 import { EmailCard, PasswordCard, PersonalInfoCard } from './ProfileCards';
 import { SessionsCard } from './SessionsCard';
 import { TwoFactorCard } from './TwoFactorCard';
+import { MessageTitle } from '../../components/Message';
 
 /** The signed-in user's own account: profile, e-mail address, password, two-factor sign-in (admins), and sessions. */
 export function ProfileScreen() {
@@ -17,9 +18,7 @@ export function ProfileScreen() {
   return (
     <Container size="md" py="md" px={0}>
       <Stack gap="lg">
-        <Title order={1} fz="h2">
-          <FormattedMessage id="account.title" />
-        </Title>
+        <MessageTitle order={1} fz="h2" message="account.title" />
         {profile.isLoading && <Loader />}
         {profile.error && <ErrorAlert onRetry={() => profile.refetch()}>{localizeServerMessage(intl, profile.error.message)}</ErrorAlert>}
         {data && (

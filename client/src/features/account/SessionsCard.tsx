@@ -15,6 +15,7 @@ import { SuccessAlert } from '../../components/SuccessAlert';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { Section } from './ProfileCards';
 import { describeUserAgent } from './session-display';
+import { MessageText } from '../../components/Message';
 
 function When({ value }: { value: string }) {
   return (
@@ -134,9 +135,7 @@ export function SessionsCard() {
             <FormattedMessage id="account.sessions.signOutOthers" />
           </Button>
         ) : (
-          <Text fz="sm" c="dimmed">
-            <FormattedMessage id="account.sessions.onlyThis" />
-          </Text>
+          <MessageText fz="sm" c="dimmed" message="account.sessions.onlyThis" />
         ))}
     </Section>
   );

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Loader, Modal, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Loader, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
@@ -19,6 +19,7 @@ import { RecoveryCodesPanel } from '../../components/mfa/RecoveryCodesPanel';
 import { SuccessAlert } from '../../components/SuccessAlert';
 import { localizeServerMessage } from '../../lib/server-messages';
 import type { MessageId } from '../../i18n/message-id';
+import { MessageText, MessageTitle } from '../../components/Message';
 
 /** Six digits are a code from the app; anything else is taken for a recovery code. */
 const secondFactor = (entered: string): SecondFactorDto => {
@@ -46,9 +47,7 @@ export function TwoFactorCard() {
         <Group justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap">
             <IconShieldLock size={22} color="var(--mantine-color-violet-6)" aria-hidden />
-            <Title order={2} fz="lg">
-              <FormattedMessage id="mfa.title" />
-            </Title>
+            <MessageTitle order={2} fz="lg" message="mfa.title" />
           </Group>
           {state && (
             <Badge color={state.enabled ? 'teal' : 'gray'} variant="light" data-testid="mfa-state">
@@ -63,11 +62,7 @@ export function TwoFactorCard() {
         )}
         {status.isLoading && <Loader size="sm" />}
         {status.error && <ErrorAlert onRetry={() => status.refetch()}>{localize(status.error.message)}</ErrorAlert>}
-        {state?.required && (
-          <Text fz="sm" c="dimmed">
-            <FormattedMessage id="mfa.card.required" />
-          </Text>
-        )}
+        {state?.required && <MessageText fz="sm" c="dimmed" message="mfa.card.required" />}
 
         {codes ? (
           <RecoveryCodesPanel
@@ -116,9 +111,7 @@ export function TwoFactorCard() {
         ) : (
           state && (
             <>
-              <Text fz="sm">
-                <FormattedMessage id="mfa.card.offText" />
-              </Text>
+              <MessageText fz="sm" message="mfa.card.offText" />
               <Button style={{ alignSelf: 'flex-start' }} onClick={() => setDialog('setup')}>
                 <FormattedMessage id="mfa.card.setUp" />
               </Button>

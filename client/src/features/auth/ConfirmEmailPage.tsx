@@ -1,4 +1,4 @@
-import { Button, Text } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearchParams } from 'react-router';
@@ -10,6 +10,7 @@ import { WaitingPanel } from '../../components/WaitingPanel';
 import { useAuth } from '../../lib/auth/auth-context';
 import { paths } from '../../lib/paths';
 import { localizeServerMessage } from '../../lib/server-messages';
+import { MessageText } from '../../components/Message';
 
 /** Landing page of the link mailed to a new address: makes it the account's address, once. */
 export default function ConfirmEmailPage() {
@@ -34,9 +35,7 @@ export default function ConfirmEmailPage() {
       {confirm.isPending && <WaitingPanel message="confirmEmail.checking" />}
       {confirm.isSuccess && (
         <DonePanel>
-          <Text fw={600}>
-            <FormattedMessage id="confirmEmail.success" values={{ email: confirm.data.data.email }} />
-          </Text>
+          <MessageText fw={600} message="confirmEmail.success" values={{ email: confirm.data.data.email }} />
           {next && (
             <Button component={Link} to={next} fullWidth>
               <FormattedMessage id={signedIn ? 'confirmEmail.toProfile' : 'verify.toLogin'} />

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, SimpleGrid, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconUserExclamation } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -17,6 +17,7 @@ import { formatFieldErrors } from '../../lib/field-errors';
 import { RegistrationValues, validateRegistration } from './registration';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { OtherDoor } from './AuthLinks';
+import { MessageText, MessageTitle } from '../../components/Message';
 
 /** Time the success panel stays before the user is taken to /login (spec section 9). */
 export const REGISTRATION_REDIRECT_MS = 2000;
@@ -62,15 +63,9 @@ export default function RegisterPage() {
     return (
       <AuthLayout title={<FormattedMessage id="register.title" />}>
         <DonePanel>
-          <Title order={2} fz="xl">
-            <FormattedMessage id="register.success.title" />
-          </Title>
-          <Text c="dimmed">
-            <FormattedMessage id="register.success.text" />
-          </Text>
-          <Text fz="sm" c="dimmed">
-            <FormattedMessage id="register.success.redirect" />
-          </Text>
+          <MessageTitle order={2} fz="xl" message="register.success.title" />
+          <MessageText c="dimmed" message="register.success.text" />
+          <MessageText fz="sm" c="dimmed" message="register.success.redirect" />
         </DonePanel>
       </AuthLayout>
     );

@@ -1,4 +1,4 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearchParams } from 'react-router';
@@ -10,6 +10,7 @@ import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { DonePanel } from '../../components/DonePanel';
 import { WaitingPanel } from '../../components/WaitingPanel';
 import { localizeServerMessage } from '../../lib/server-messages';
+import { MessageText } from '../../components/Message';
 
 /** Landing page of the link in the verification mail: verifies once, or offers a new link. */
 export default function VerifyEmailPage() {
@@ -34,9 +35,7 @@ export default function VerifyEmailPage() {
       {verify.isPending && <WaitingPanel message="verify.checking" />}
       {verify.isSuccess && (
         <DonePanel>
-          <Text fw={600}>
-            <FormattedMessage id="verify.success" />
-          </Text>
+          <MessageText fw={600} message="verify.success" />
           <Button component={Link} to={paths.login} state={{ notice: 'verified' }} fullWidth>
             <FormattedMessage id="verify.toLogin" />
           </Button>
@@ -47,9 +46,7 @@ export default function VerifyEmailPage() {
           <ErrorAlert>
             {verify.error ? localizeServerMessage(intl, verify.error.message) : intl.formatMessage({ id: 'verify.invalid' })}
           </ErrorAlert>
-          <Text fz="sm">
-            <FormattedMessage id="verify.resendText" />
-          </Text>
+          <MessageText fz="sm" message="verify.resendText" />
           <EmailInput required={false} autoComplete={undefined} value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
           <Button disabled={!email.trim()} loading={resend.isPending} onClick={() => resend.mutate({ data: { email: email.trim() } })}>
             <FormattedMessage id="verify.resend" />

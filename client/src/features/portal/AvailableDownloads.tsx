@@ -31,6 +31,7 @@ import {
 } from './download-display';
 import type { SuccessContent } from './SuccessDialog';
 import { DOWNLOADS_PAGE_SIZE, useClientVersionPage } from './use-client-versions';
+import { MessageText, MessageTitle } from '../../components/Message';
 
 interface AvailableDownloadsProps {
   onSuccess: (content: SuccessContent) => void;
@@ -111,13 +112,9 @@ function LinuxInstall({ files, onSuccess, onError }: { files: DistributionFileDt
     <Stack gap="xs" data-testid="linux-install">
       <Group gap="xs">
         <IconPackage size={18} color="var(--mantine-color-violet-7)" aria-hidden />
-        <Title order={4} fz="sm">
-          <FormattedMessage id="dashboard.downloads.install.title" />
-        </Title>
+        <MessageTitle order={4} fz="sm" message="dashboard.downloads.install.title" />
       </Group>
-      <Text fz="sm" c="dimmed">
-        <FormattedMessage id="dashboard.downloads.install.text" />
-      </Text>
+      <MessageText fz="sm" c="dimmed" message="dashboard.downloads.install.text" />
       <Group align="flex-end" gap="sm">
         {files.length > 1 && (
           <Select
@@ -141,11 +138,7 @@ function LinuxInstall({ files, onSuccess, onError }: { files: DistributionFileDt
           <Code block fz="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="install-command">
             {commandOf(shown.link)}
           </Code>
-          {!shown.link.install_command && (
-            <Text fz="xs" c="dimmed">
-              <FormattedMessage id="dashboard.downloads.install.downloadOnly" />
-            </Text>
-          )}
+          {!shown.link.install_command && <MessageText fz="xs" c="dimmed" message="dashboard.downloads.install.downloadOnly" />}
           <Text fz="xs" c="dimmed" data-testid="install-command-validity">
             <FormattedMessage
               id="dashboard.downloads.install.validUntil"
@@ -184,9 +177,7 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
             {version.is_latest === 1 && (
               <>
                 {' '}
-                <Text span inherit c="teal.9" data-testid="version-latest">
-                  <FormattedMessage id="dashboard.downloads.latest" />
-                </Text>
+                <MessageText span inherit c="teal.9" data-testid="version-latest" message="dashboard.downloads.latest" />
               </>
             )}
           </Title>
@@ -202,18 +193,12 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
             {version.changelog}
           </Text>
         ) : (
-          <Text fz="sm" c="dimmed" fs="italic" data-testid="version-changelog">
-            <FormattedMessage id="dashboard.downloads.noDescription" />
-          </Text>
+          <MessageText fz="sm" c="dimmed" fs="italic" data-testid="version-changelog" message="dashboard.downloads.noDescription" />
         )}
         {files.length === 0 ? (
           <Stack gap={2} align="center" ta="center" p="sm" data-testid="version-no-files">
-            <Text fw={600} fz="sm">
-              <FormattedMessage id="dashboard.downloads.noFiles.title" />
-            </Text>
-            <Text fz="sm" c="dimmed">
-              <FormattedMessage id="dashboard.downloads.noFiles.text" />
-            </Text>
+            <MessageText fw={600} fz="sm" message="dashboard.downloads.noFiles.title" />
+            <MessageText fz="sm" c="dimmed" message="dashboard.downloads.noFiles.text" />
           </Stack>
         ) : (
           <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">

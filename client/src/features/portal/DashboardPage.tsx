@@ -1,4 +1,4 @@
-import { Button, Card, Center, Container, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Center, Container, Loader, Stack } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -20,6 +20,7 @@ import { PurchaseLicenseModal } from './PurchaseLicenseModal';
 import { SuccessContent, SuccessDialog } from './SuccessDialog';
 import { TestLicenseModal } from './TestLicenseModal';
 import { TestScriptCommand } from './TestScriptCommand';
+import { MessageText, MessageTitle } from '../../components/Message';
 
 /** 'Access Denied' when there is no session to restore. */
 function AccessDenied() {
@@ -28,12 +29,8 @@ function AccessDenied() {
       <Card withBorder radius="md" p="xl" maw={420} ta="center" data-testid="access-denied">
         <Stack align="center" gap="sm">
           <IconLock size={40} color="var(--mantine-color-red-6)" aria-hidden />
-          <Title order={1} fz="h2">
-            <FormattedMessage id="dashboard.accessDenied.title" />
-          </Title>
-          <Text c="dimmed">
-            <FormattedMessage id="dashboard.accessDenied.text" />
-          </Text>
+          <MessageTitle order={1} fz="h2" message="dashboard.accessDenied.title" />
+          <MessageText c="dimmed" message="dashboard.accessDenied.text" />
           <Button component={Link} to={paths.login}>
             <FormattedMessage id="dashboard.accessDenied.login" />
           </Button>
@@ -71,12 +68,8 @@ function Dashboard() {
     <Container size="lg" py="md" px={0}>
       <Stack gap="lg">
         <Card withBorder radius="md" p="xl">
-          <Title order={1} fz="h2">
-            <FormattedMessage id="dashboard.greeting" values={{ name: user?.first_name || user?.email }} />
-          </Title>
-          <Text c="dimmed" mt="xs">
-            <FormattedMessage id="dashboard.intro" />
-          </Text>
+          <MessageTitle order={1} fz="h2" message="dashboard.greeting" values={{ name: user?.first_name || user?.email }} />
+          <MessageText c="dimmed" mt="xs" message="dashboard.intro" />
         </Card>
 
         {error && (

@@ -7,6 +7,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatMoney } from '../../i18n/format';
 import type { MessageId } from '../../i18n/message-id';
 import { localizeServerMessage } from '../../lib/server-messages';
+import { MessageText, MessageTitle } from '../../components/Message';
 
 interface GetLicenseCardProps {
   settings: PublicSettingsDto | undefined;
@@ -73,12 +74,8 @@ export function GetLicenseCard({ settings, options, loading, error, onRetry, onR
   const purchaseEnabled = !!settings?.features.purchase_license_enabled;
   return (
     <Card withBorder radius="md" p="lg" component="section" aria-labelledby="get-license-title">
-      <Title order={2} fz="xl" id="get-license-title">
-        <FormattedMessage id="dashboard.getLicense.title" />
-      </Title>
-      <Text c="dimmed" fz="sm" mb="md">
-        <FormattedMessage id="dashboard.getLicense.subtitle" />
-      </Text>
+      <MessageTitle order={2} fz="xl" id="get-license-title" message="dashboard.getLicense.title" />
+      <MessageText c="dimmed" fz="sm" mb="md" message="dashboard.getLicense.subtitle" />
       {loading ? (
         <Group justify="center" p="md">
           <Loader size="sm" />
@@ -86,9 +83,7 @@ export function GetLicenseCard({ settings, options, loading, error, onRetry, onR
       ) : error || !settings ? (
         <ErrorAlert onRetry={onRetry}>{intl.formatMessage({ id: 'dashboard.errors.load' }, { message: error?.message ?? '' })}</ErrorAlert>
       ) : !testEnabled && !purchaseEnabled ? (
-        <Text fz="sm" c="dimmed" data-testid="get-license-none">
-          <FormattedMessage id="dashboard.getLicense.none" />
-        </Text>
+        <MessageText fz="sm" c="dimmed" data-testid="get-license-none" message="dashboard.getLicense.none" />
       ) : (
         <SimpleGrid cols={{ base: 1, sm: testEnabled && purchaseEnabled ? 2 : 1 }}>
           {testEnabled && (

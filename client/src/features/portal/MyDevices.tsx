@@ -15,6 +15,7 @@ import { useFlash } from '../../components/use-flash';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { DashboardSection, listRows } from './DashboardSection';
 import { deviceStatusColor, myListParams } from './license-display';
+import { MessageText } from '../../components/Message';
 
 /** My Devices: 20 a page, newest first; the page is in the URL as devices_page. */
 export const MY_DEVICES: ListSpec<NoFilters, 'created_at'> = {
@@ -135,9 +136,13 @@ export function MyDevices({ onError }: { onError: (message: string) => void }) {
               </Field>
             </SimpleGrid>
             {device.deactivated_at && (
-              <Text fz="xs" c="dimmed" mt="xs">
-                <FormattedMessage id="devices.deactivatedAt" values={{ when: <When value={device.deactivated_at} /> }} />
-              </Text>
+              <MessageText
+                fz="xs"
+                c="dimmed"
+                mt="xs"
+                message="devices.deactivatedAt"
+                values={{ when: <When value={device.deactivated_at} /> }}
+              />
             )}
           </Card>
         ))}

@@ -13,6 +13,7 @@ import { expiresSoon } from '../../lib/license-expiry';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { DashboardSection, listRows } from './DashboardSection';
 import { CLIENT_WARNING_DAYS, licenseStatusColor, myListParams, readyToActivate } from './license-display';
+import { MessageText } from '../../components/Message';
 
 /** My Licenses: 20 a page, newest first; the page is in the URL as licenses_page (the test-script command offers the first page's keys). */
 export const MY_LICENSES: ListSpec<NoFilters, 'created_at'> = {
@@ -77,26 +78,20 @@ function LicenseCard({ license, onDownloaded, onError }: { license: LicenseDto }
           </Group>
         )}
         <div>
-          <Text fz="xs" c="dimmed">
-            <FormattedMessage id="licenses.fields.key" />
-          </Text>
+          <MessageText fz="xs" c="dimmed" message="licenses.fields.key" />
           <Code block fz={{ base: 'xs', xs: 'sm' }} style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }} data-testid="license-key">
             {license.license_key}
           </Code>
         </div>
         <SimpleGrid cols={2} spacing="xs">
           <div>
-            <Text fz="xs" c="dimmed">
-              <FormattedMessage id="licenses.fields.expires" />
-            </Text>
+            <MessageText fz="xs" c="dimmed" message="licenses.fields.expires" />
             <Text fz="sm">
               <FormattedDate value={license.expires_at} dateStyle="medium" />
             </Text>
           </div>
           <div>
-            <Text fz="xs" c="dimmed">
-              <FormattedMessage id="licenses.fields.devices" />
-            </Text>
+            <MessageText fz="xs" c="dimmed" message="licenses.fields.devices" />
             <Text fz="sm" data-testid="license-devices">
               {license.current_activations}/{license.max_activations}
             </Text>
@@ -105,9 +100,7 @@ function LicenseCard({ license, onDownloaded, onError }: { license: LicenseDto }
         {ready && (
           <Group gap={6} c="teal.9" fz="sm">
             <IconCircleCheck size={16} aria-hidden />
-            <Text fz="sm" c="teal.9" fw={500}>
-              <FormattedMessage id="licenses.readyToActivate" />
-            </Text>
+            <MessageText fz="sm" c="teal.9" fw={500} message="licenses.readyToActivate" />
           </Group>
         )}
         <Group gap="xs" mt="auto">

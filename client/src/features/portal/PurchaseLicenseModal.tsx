@@ -1,12 +1,13 @@
 import { Divider, Group, NumberInput, SimpleGrid, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { useIntl } from 'react-intl';
 import type { LicenseRequestResultDto, PublicPricingSettingsDto } from '../../api/generated/model';
 import { FormModal } from '../../components/FormModal';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { formatMoney } from '../../i18n/format';
 import { countValue, DEVICES_MIN, devicesValid, licenseTotal, maxDevices, maxMonths, minMonths, monthsValid } from './license-pricing';
 import { firstProduct, ProductOptions, ProductSelect, useLicenseRequest, useOnlyProductChosen } from './ProductSelect';
+import { MessageText } from '../../components/Message';
 
 interface PurchaseLicenseModalProps {
   opened: boolean;
@@ -97,22 +98,21 @@ export function PurchaseLicenseModal({ opened, onClose, products, pricing, onPur
       </SimpleGrid>
       <Divider />
       <Group justify="space-between" fz="sm">
-        <Text fz="sm" c="dimmed">
-          <FormattedMessage id="licenses.form.pricePerDevice" />
-        </Text>
+        <MessageText fz="sm" c="dimmed" message="licenses.form.pricePerDevice" />
         <Text fz="sm" data-testid="purchase-unit-price">
           {money(pricing.price_per_device)}
         </Text>
       </Group>
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <div>
-          <Text fw={700}>
-            <FormattedMessage id="licenses.form.total" />
-          </Text>
+          <MessageText fw={700} message="licenses.form.total" />
           {valid && (
-            <Text fz="xs" c="dimmed">
-              <FormattedMessage id="licenses.form.totalFormula" values={{ devices, months, price: money(pricing.price_per_device) }} />
-            </Text>
+            <MessageText
+              fz="xs"
+              c="dimmed"
+              message="licenses.form.totalFormula"
+              values={{ devices, months, price: money(pricing.price_per_device) }}
+            />
           )}
         </div>
         <Text fw={700} fz="xl" data-testid="purchase-total" aria-live="polite">

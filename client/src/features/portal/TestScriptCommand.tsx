@@ -1,4 +1,4 @@
-import { Button, Card, Code, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Code, Group, Select, Stack } from '@mantine/core';
 import { IconCopy, IconTerminal2 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -7,6 +7,7 @@ import { useListMyLicenses } from '../../api/generated/endpoints/licenses/licens
 import { myListParams } from './license-display';
 import { copyText } from '../../lib/browser-actions';
 import { MY_LICENSES } from './MyLicenses';
+import { MessageText, MessageTitle } from '../../components/Message';
 
 /** Folder and script inside the archive (server/src/modules/license-server/test-script-archive.ts). */
 const SCRIPT_FOLDER = 'streamhub-license-test';
@@ -56,13 +57,9 @@ export function TestScriptCommand({ onCopied, onError }: TestScriptCommandProps)
       <Stack gap="sm">
         <Group gap="xs">
           <IconTerminal2 size={22} color="var(--mantine-color-violet-6)" aria-hidden />
-          <Title order={2} fz="xl" id="test-script-title">
-            <FormattedMessage id="licenses.testScript.title" />
-          </Title>
+          <MessageTitle order={2} fz="xl" id="test-script-title" message="licenses.testScript.title" />
         </Group>
-        <Text fz="sm" c="dimmed">
-          <FormattedMessage id="licenses.testScript.text" />
-        </Text>
+        <MessageText fz="sm" c="dimmed" message="licenses.testScript.text" />
         {keys.length > 1 && (
           <Select
             label={intl.formatMessage({ id: 'licenses.testScript.license' })}
@@ -73,11 +70,7 @@ export function TestScriptCommand({ onCopied, onError }: TestScriptCommandProps)
             maw={420}
           />
         )}
-        {!key && (
-          <Text fz="sm" c="dimmed" data-testid="test-script-no-license">
-            <FormattedMessage id="licenses.testScript.noLicense" />
-          </Text>
-        )}
+        {!key && <MessageText fz="sm" c="dimmed" data-testid="test-script-no-license" message="licenses.testScript.noLicense" />}
         <Code block fz="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="test-script-command">
           {command}
         </Code>

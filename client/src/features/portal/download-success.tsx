@@ -3,6 +3,7 @@ import { FormattedDate, FormattedMessage } from 'react-intl';
 import type { DownloadLinkDto } from '../../api/generated/model';
 import { formatBytes } from '../../i18n/format';
 import type { SuccessContent } from './SuccessDialog';
+import { MessageText } from '../../components/Message';
 
 /** 'Download Started': the file, its size and the SHA-256 to check it against. */
 export const downloadStartedContent = (link: DownloadLinkDto, locale: string): SuccessContent => ({
@@ -16,9 +17,7 @@ export const downloadStartedContent = (link: DownloadLinkDto, locale: string): S
         />
       </Text>
       <div>
-        <Text fz="xs" c="dimmed">
-          <FormattedMessage id="dashboard.downloads.success.sha" />
-        </Text>
+        <MessageText fz="xs" c="dimmed" message="dashboard.downloads.success.sha" />
         <Code block fz="xs" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }} data-testid="download-sha256">
           {link.file_hash}
         </Code>
@@ -32,9 +31,12 @@ export const commandCopiedContent = (link: DownloadLinkDto): SuccessContent => (
   title: <FormattedMessage id="dashboard.downloads.success.copied.title" />,
   body: (
     <Stack gap="xs" data-testid="command-copied">
-      <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
-        <FormattedMessage id="dashboard.downloads.success.copied.text" values={{ file: link.file_name }} />
-      </Text>
+      <MessageText
+        fz="sm"
+        style={{ overflowWrap: 'anywhere' }}
+        message="dashboard.downloads.success.copied.text"
+        values={{ file: link.file_name }}
+      />
       <Text fz="sm" c="dimmed">
         <FormattedMessage
           id="dashboard.downloads.success.copied.valid"

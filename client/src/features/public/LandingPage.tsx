@@ -24,6 +24,7 @@ import type { MessageId } from '../../i18n/message-id';
 import { Logo } from '../../components/layouts/Logo';
 import { PublicHeader } from './PublicHeader';
 import classes from './public.module.css';
+import { MessageText, MessageTitle } from '../../components/Message';
 
 const FEATURES: Array<{ title: MessageId; text: MessageId; icon: typeof IconBolt; color: string }> = [
   { title: 'landing.features.performance.title', text: 'landing.features.performance.text', icon: IconBolt, color: 'yellow' },
@@ -118,9 +119,7 @@ function Hero() {
                 values={{ accent: (chunks) => <span className={classes.heroAccent}>{chunks}</span> }}
               />
             </Title>
-            <Text fz={{ base: 'md', sm: 'lg' }} c="gray.3" maw={520}>
-              <FormattedMessage id="landing.hero.subtitle" />
-            </Text>
+            <MessageText fz={{ base: 'md', sm: 'lg' }} c="gray.3" maw={520} message="landing.hero.subtitle" />
             <Group gap="sm">
               <Button component={Link} to={paths.register} size="lg" rightSection={<IconArrowRight size={18} />}>
                 <FormattedMessage id="landing.hero.trial" />
@@ -129,9 +128,7 @@ function Hero() {
                 <FormattedMessage id="landing.hero.demo" />
               </Button>
             </Group>
-            <Text fz="sm" c="gray.4">
-              <FormattedMessage id="landing.hero.note" />
-            </Text>
+            <MessageText fz="sm" c="gray.4" message="landing.hero.note" />
           </Stack>
           <Card className={classes.heroPanel} p="lg" aria-hidden style={{ alignSelf: 'center' }}>
             <Group justify="space-between" mb="md">
@@ -355,12 +352,8 @@ function CallToAction() {
   return (
     <Box component="section" className={classes.cta}>
       <Container size="md" ta="center">
-        <Title order={2} fz={{ base: 26, sm: 34 }} c="white">
-          <FormattedMessage id="landing.cta.title" />
-        </Title>
-        <Text mt="sm" fz="lg" c="violet.0">
-          <FormattedMessage id="landing.cta.text" />
-        </Text>
+        <MessageTitle order={2} fz={{ base: 26, sm: 34 }} c="white" message="landing.cta.title" />
+        <MessageText mt="sm" fz="lg" c="violet.0" message="landing.cta.text" />
         <Group justify="center" mt="xl">
           <Button component={Link} to={paths.register} size="lg" variant="white" color="violet">
             <FormattedMessage id="landing.hero.trial" />
@@ -402,9 +395,7 @@ function Footer() {
             </Anchor>
           </Group>
         </Group>
-        <Text fz="xs" mt="lg" c="gray.5">
-          <FormattedMessage id="landing.footer.copyright" values={{ year: new Date().getFullYear() }} />
-        </Text>
+        <MessageText fz="xs" mt="lg" c="gray.5" message="landing.footer.copyright" values={{ year: new Date().getFullYear() }} />
       </Container>
     </Box>
   );

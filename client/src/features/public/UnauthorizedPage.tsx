@@ -1,10 +1,11 @@
-import { Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Group, Stack, ThemeIcon } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth/auth-context';
 import { paths } from '../../lib/paths';
 import classes from '../../components/layouts/centered.module.css';
+import { MessageText, MessageTitle } from '../../components/Message';
 
 /** Shown to a signed-in client who opened an admin page; the page itself is not shown. */
 export default function UnauthorizedPage() {
@@ -15,12 +16,8 @@ export default function UnauthorizedPage() {
         <ThemeIcon size={72} radius="xl" color="red" variant="light">
           <IconLock size={40} />
         </ThemeIcon>
-        <Title order={1} fz={28}>
-          <FormattedMessage id="unauthorized.title" />
-        </Title>
-        <Text c="dimmed">
-          <FormattedMessage id="unauthorized.text" />
-        </Text>
+        <MessageTitle order={1} fz={28} message="unauthorized.title" />
+        <MessageText c="dimmed" message="unauthorized.text" />
         <Group>
           <Button component={Link} to={status === 'signedIn' ? paths.dashboard : paths.login}>
             <FormattedMessage id={status === 'signedIn' ? 'unauthorized.dashboard' : 'unauthorized.login'} />
