@@ -17,6 +17,7 @@ export const VERSION_RENAMED = 'version.renamed';
 export const JOB_FAILED = 'job.failed';
 export const LICENSE_SERVER_CHANGED = 'license-server.changed';
 export const USER_CHANGED = 'user.changed';
+export const DEVICES_CHANGED = 'devices.changed';
 
 /** A license was revoked (by an admin, before a delete, or by a portal syncing with this one): its devices lose their seats. */
 export interface LicenseRevokedEvent {
@@ -90,6 +91,8 @@ export interface Notifications {
   [JOB_FAILED]: JobFailedEvent;
   [LICENSE_SERVER_CHANGED]: LicenseServerChangedEvent;
   [USER_CHANGED]: UserChangedEvent;
+  /** Devices were added, gave their seats back or changed status here: the admin list and stats count anew. */
+  [DEVICES_CHANGED]: Record<string, never>;
 }
 
 export type AwaitedEvent = keyof AwaitedEvents;

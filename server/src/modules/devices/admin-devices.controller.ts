@@ -2,7 +2,7 @@ import { Audit } from '../../common/audit.decorator';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { pageMeta } from '../../common/pagination';
-import { DevicesService } from './devices.service';
+import { AdminDevicesService } from './admin-devices.service';
 import {
   AdminDeactivateDeviceDto,
   AdminDeviceListResponseDto,
@@ -18,7 +18,7 @@ import { AdminOnly } from '../../common/admin-only.decorator';
 @AdminOnly()
 @Controller('admin/devices')
 export class AdminDevicesController {
-  constructor(private readonly devices: DevicesService) {}
+  constructor(private readonly devices: AdminDevicesService) {}
 
   /** Every device: search over server_uid, name, host, license key and owner e-mail; filter by status; 25 per page. */
   @Get()
@@ -57,7 +57,7 @@ export class AdminDevicesController {
     return {
       success: true,
       message: 'Device deactivated',
-      data: toAdminDeviceDto(await this.devices.adminDeactivate(dto.license_key, dto.server_uid)),
+      data: toAdminDeviceDto(await this.devices.deactivate(dto.license_key, dto.server_uid)),
     };
   }
 }

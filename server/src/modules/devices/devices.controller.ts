@@ -4,7 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { pageMeta } from '../../common/pagination';
-import { DevicesService } from './devices.service';
+import { CustomerDevicesService } from './customer-devices.service';
 import { DeviceListResponseDto, DeviceResponseDto, toDeviceDto } from './dto/device.dto';
 import { IdParam } from '../../common/id-param';
 
@@ -12,7 +12,7 @@ import { IdParam } from '../../common/id-param';
 @ApiTags('devices')
 @Controller('devices')
 export class DevicesController {
-  constructor(private readonly devices: DevicesService) {}
+  constructor(private readonly devices: CustomerDevicesService) {}
 
   /** Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as inactive. */
   @Get()

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { ActivationCode, DevicesService, SeatOutcome } from '../devices/devices.service';
+import type { ActivationCode } from '../devices/devices.constants';
+import { DeviceSeatsService, SeatOutcome } from '../devices/device-seats.service';
 import { normalizeLicenseKey } from '../licenses/licenses.service';
 import { LicenseSigningService } from '../licenses/license-signing.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
@@ -37,7 +38,7 @@ export class LicenseServerService {
   private readonly heartbeatSeconds: number;
 
   constructor(
-    private readonly devices: DevicesService,
+    private readonly devices: DeviceSeatsService,
     private readonly signing: LicenseSigningService,
     private readonly remoteLogs: RemoteLogsService,
     private readonly throttle: ActivationThrottle,

@@ -6,7 +6,7 @@ import { LicenseEntity } from './license.entity';
 import { LicensesRepository } from './licenses.repository';
 import { LicensesService } from './licenses.service';
 import { extended } from '../../common/extended';
-import { turnAfter } from '../../common/turns';
+import { yieldToEventLoop } from '../../common/yield-to-event-loop';
 
 /** A license as portals exchange it when syncing with a license server. */
 export type SyncedLicense = Pick<
@@ -42,7 +42,7 @@ export class LicenseSyncService {
   async markSynced(pushed: SyncedLicense[], at: Date): Promise<void> {
     for (const [i, license] of pushed.entries()) {
       await this.licenses.markSyncedWhere(toSyncedLicense(license), at);
-      await turnAfter(i);
+      await yieldToEventLoop(i);
     }
   }
 
@@ -86,7 +86,7 @@ export class LicenseSyncService {
     let created = 0;
     let updated = 0;
     for (const [i, state] of states.entries()) {
-      await turnAfter(i);
+      await yieldToEventLoop(i);
       const local = known.get(state.license_key);
       if (!local) {
         await this.insertSynced(state, state.current_activations, at);
@@ -118,7 +118,7 @@ export class LicenseSyncService {
     const known = await this.byKeys(items);
     // A key pushed twice in one batch counts once, as last pushed.
     for (const [i, item] of [...new Map(items.map((pushed) => [pushed.license_key, pushed])).values()].entries()) {
-      await turnAfter(i);
+      await yieldToEventLoop(i);
       const local = known.get(item.license_key);
       if (!local) {
         await this.insertSynced(item, 0, at);
