@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ApiError } from '../../common/api-error';
 import { Cache } from '../../common/cache';
-import { DEVICE_DEACTIVATING, DEVICES_CHANGED, emitAwaited, OnNotification } from '../../common/events';
+import { DEVICE_DEACTIVATING, DEVICES_WRITTEN, emitAwaited, OnNotification } from '../../common/events';
 import { ListTotals } from '../../common/list-totals';
 import type { LicenseEntity } from '../licenses/licenses.service';
 import { LicensesService, normalizeLicenseKey } from '../licenses/licenses.service';
@@ -16,7 +16,7 @@ const VERSIONS_IN_STATS = 20;
 /** Device Management for admins: the list, a license's devices, deactivation and the stats. */
 @Injectable()
 export class AdminDevicesService implements OnApplicationBootstrap {
-  /** The admin list's totals and the stats; dropped when a device is added, released or marked (DEVICES_CHANGED). */
+  /** The admin list's totals and the stats; dropped when a device is added, released or marked (DEVICES_WRITTEN). */
   private readonly totals = new ListTotals();
   private readonly figures = new Cache<DeviceStatsDto>({ max: 16, ttlMs: 60_000, staleWhileRevalidate: true });
 
@@ -32,8 +32,8 @@ export class AdminDevicesService implements OnApplicationBootstrap {
     setTimeout(() => void this.stats().catch(() => undefined), 0);
   }
 
-  @OnNotification(DEVICES_CHANGED)
-  devicesChanged(): void {
+  @OnNotification(DEVICES_WRITTEN)
+  devicesWritten(): void {
     this.totals.clear();
     this.figures.clear();
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { DEVICES_CHANGED, LICENSE_REVOKED, type LicenseRevokedEvent, notify, OnAwaitedEvent } from '../../common/events';
+import { DEVICES_WRITTEN, LICENSE_REVOKED, type LicenseRevokedEvent, notify, OnAwaitedEvent } from '../../common/events';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { MAX_LENGTH } from '../../database/column-lengths';
@@ -59,7 +59,7 @@ function details(identity: DeviceIdentity, stored: DeviceDetails | null = null):
 /**
  * Seats and the activation API. A device holds a seat while deactivated_at is null; seats are counted in
  * licenses.current_activations, taken with one conditional UPDATE and given back when a device is deactivated.
- * Every change of a device's seat or status here is announced (DEVICES_CHANGED) for the admin's figures.
+ * Every change of a device's seat or status here is announced (DEVICES_WRITTEN) for the admin's figures.
  */
 @Injectable()
 export class DeviceSeatsService {
@@ -74,8 +74,8 @@ export class DeviceSeatsService {
   ) {}
 
   /** Devices were added, released or marked: the admin list's totals and the stats count anew. */
-  changed(): void {
-    notify(this.events, DEVICES_CHANGED, {});
+  written(): void {
+    notify(this.events, DEVICES_WRITTEN, {});
   }
 
   /**
@@ -143,7 +143,7 @@ export class DeviceSeatsService {
             throw error;
           });
     if (!stored) await giveBack();
-    this.changed();
+    this.written();
     const device = await this.devices.getOf(license.id, identity.server_uid);
     return { code: 'VALID', license: (await this.licenses.findById(license.id)) ?? license, device };
   }
@@ -195,7 +195,7 @@ export class DeviceSeatsService {
   /** Deactivates one device; only the request that flips deactivated_at gives the seat back. */
   async release(device: DeviceEntity): Promise<void> {
     const flipped = await this.devices.deactivate(device.id);
-    this.changed();
+    this.written();
     if (flipped) await this.licenses.releaseSeats(device.license_id, 1);
   }
 
@@ -208,7 +208,7 @@ export class DeviceSeatsService {
   /** Deactivates every seat-holding device of a license; returns how many. */
   async deactivateAllForLicense(licenseId: number): Promise<number> {
     const count = await this.devices.deactivateAllOfLicense(licenseId);
-    if (count) this.changed();
+    if (count) this.written();
     await this.licenses.releaseSeats(licenseId, count);
     return count;
   }

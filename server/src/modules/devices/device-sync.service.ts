@@ -88,7 +88,7 @@ export class DeviceSyncService {
         counts.unchanged++;
       }
     }
-    this.seats.changed();
+    this.seats.written();
     return counts;
   }
 
@@ -113,7 +113,7 @@ export class DeviceSyncService {
         changed++;
       }
     }
-    if (changed) this.seats.changed();
+    if (changed) this.seats.written();
     return changed;
   }
 
@@ -131,7 +131,7 @@ export class DeviceSyncService {
   async markSilentDevicesInactive(): Promise<number> {
     try {
       const marked = await this.devices.markSilentInactive(this.seats.silentCutoff());
-      if (marked) this.seats.changed();
+      if (marked) this.seats.written();
       return marked;
     } catch (error) {
       this.logger.error(`Marking silent devices inactive failed: ${(error as Error).message}`);

@@ -102,6 +102,7 @@ export class LicenseSyncService {
       if (Object.keys(changes).length > 1) updated++;
       await this.licenses.updateIfSynced(local.id, changes);
     }
+    this.core.written();
     return { created, updated };
   }
 
@@ -134,6 +135,7 @@ export class LicenseSyncService {
       if (item.status === 'revoked' && local.status !== 'revoked') await this.core.deactivateDevices(local.id);
       updated++;
     }
+    if (created || updated) this.core.written();
     const stored = await this.byKeys(items);
     return { created, updated, licenses: [...stored.values()].map(toSyncedState) };
   }
@@ -148,6 +150,7 @@ export class LicenseSyncService {
     const license = await this.core.findByKey(key);
     if (!license) return { found: false, deactivated: 0 };
     await this.licenses.update(license.id, { status: 'revoked', synced_at: new Date() });
+    this.core.written();
     return { found: true, deactivated: await this.core.deactivateDevices(license.id) };
   }
 

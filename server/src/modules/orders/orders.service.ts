@@ -193,7 +193,7 @@ export class OrdersService implements OnApplicationBootstrap {
     );
   }
 
-  /** Kept for a minute and recounted in the background (KeptFigures); an order made or paid here counts anew. */
+  /** Kept for a minute and recounted in the background; an order made or paid here counts anew. */
   async statistics(): Promise<OrderStatisticsDto> {
     const { currency } = await this.settings.get('pricing');
     return this.figures.get(currency, () => this.countStatistics(currency));
