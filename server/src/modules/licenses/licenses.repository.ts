@@ -4,8 +4,8 @@ import { Brackets, FindOptionsWhere, In, IsNull, LessThanOrEqual, MoreThan, Not,
 import { isUniqueViolation } from '../../database/driver-errors';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { Param, PreparedSql } from '../../database/prepared-sql';
-import { Page, sortColumn } from '../../common/pagination';
-import { engineOf, readPage, readPageByIds, startsWith } from '../../database/pages';
+import { Page } from '../../common/pagination';
+import { engineOf, readPage, readPageByIds, sortColumn, startsWith } from '../../database/pages';
 import type { ListTotals } from '../../common/list-totals';
 import { LICENSE_EXPORT_SELECT, RawLicenseRow } from './license-export';
 import { AdminLicenseSortKey, ListAdminLicensesQueryDto } from './dto/admin-license.dto';

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository } from 'typeorm';
 import type { ListTotals } from '../../common/list-totals';
-import { Page, sortColumn } from '../../common/pagination';
+import { Page } from '../../common/pagination';
 import { EntityRows } from '../../database/entity-rows';
 import { OffLoopReads } from '../../database/off-loop-reads';
-import { engineOf, readPage, readPageByIds, startsWith } from '../../database/pages';
+import { engineOf, readPage, readPageByIds, sortColumn, startsWith } from '../../database/pages';
 import { ListOrdersQueryDto } from './dto/create-order.dto';
 import { OrderEntity, OrderStatus } from './order.entity';
 
