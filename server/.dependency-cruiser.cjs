@@ -26,7 +26,7 @@ const PUBLIC_FILES = [
  */
 const DATABASE_ACCESS = [
   '(^|/)node_modules/(typeorm|@nestjs/typeorm|mysql2|better-sqlite3)/',
-  '^src/database/(prepared-sql|off-loop-reads|entity-rows|pages|driver-errors|transaction-manager)\\.ts$',
+  '^src/database/(prepared-sql|off-loop-reads|pages|driver-errors|transaction-manager)\\.ts$',
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */

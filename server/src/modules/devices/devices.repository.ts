@@ -1,10 +1,9 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import type { ListTotals } from '../../common/list-totals';
 import { Page } from '../../common/pagination';
 import { isUniqueViolation } from '../../database/driver-errors';
-import { EntityRows } from '../../database/entity-rows';
 import { GroupCommit } from '../../database/group-commit';
 import { GroupRead } from '../../database/group-read';
 import { OffLoopReads } from '../../database/off-loop-reads';
@@ -217,7 +216,7 @@ export class DevicesRepository implements BeforeApplicationShutdown {
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'activated_at'), id: 'd.id', fixed: ['d.activated_at'] },
       { cache: totals, key, count, known },
-      (ids) => EntityRows.of(this.devices).byIdsWith(ids, 'license'),
+      (ids) => this.devices.find({ where: { id: In(ids) }, relations: { license: true } }),
     )) as DevicePage;
   }
 

@@ -4,7 +4,6 @@ import { In, Repository } from 'typeorm';
 import type { ListTotals } from '../../common/list-totals';
 import { Page } from '../../common/pagination';
 import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-errors';
-import { EntityRows } from '../../database/entity-rows';
 import { IntervalBatch } from '../../database/interval-batch';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { likePattern, readPageByIds, sortColumn } from '../../database/pages';
@@ -106,7 +105,7 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id', fixed: ['f.created_at'] },
       totals,
-      (ids) => EntityRows.of(this.files).byIdsWith(ids, 'version'),
+      (ids) => this.files.find({ where: { id: In(ids) }, relations: { version: true } }),
     )) as Page<FileWithVersion>;
   }
 

@@ -9,7 +9,6 @@ import { RemoteLogsService } from '../logs/remote-logs.service';
 import { ActivationRequest } from './activation-request';
 import { ActivationThrottle } from './activation-throttle';
 import { ActivationAnswerDto, PublicKeyDto } from './dto/activation.dto';
-import { extended } from '../../common/extended';
 
 export type LicenseServerAction = ActivationAnswerDto['action'];
 
@@ -75,7 +74,7 @@ export class LicenseServerService {
     }
     let outcome: SeatOutcome;
     let written: Promise<void> = Promise.resolve();
-    const identity = extended({ ...request }, { ip });
+    const identity = Object.assign({ ...request }, { ip });
     if (action === 'activate') outcome = await this.devices.activate(license, identity);
     else if (action === 'validate') ({ written, ...outcome } = await this.devices.validate(license, identity, device));
     else outcome = await this.devices.deactivate(license, request.server_uid);
@@ -141,7 +140,7 @@ export class LicenseServerService {
     const signature = this.signing.sign(Buffer.from(text, 'utf8')).toString('base64');
     const success = action === 'deactivate' ? code === 'DEACTIVATED' : valid;
     return {
-      data: extended(signed, { signature }),
+      data: Object.assign(signed, { signature }),
       body: `{"success":${success},"data":${text.slice(0, -1)},"signature":"${signature}"}}`,
     };
   }

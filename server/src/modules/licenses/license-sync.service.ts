@@ -5,7 +5,6 @@ import { effectiveStatus } from './license-status';
 import { LicenseEntity } from './license.entity';
 import { LicensesRepository } from './licenses.repository';
 import { LicensesService } from './licenses.service';
-import { extended } from '../../common/extended';
 import { yieldToEventLoop } from '../../common/yield-to-event-loop';
 
 /** A license as portals exchange it when syncing with a license server. */
@@ -192,7 +191,7 @@ export function licenseChecksum(license: LicenseEntity): string {
 }
 
 function toSyncedState(license: LicenseEntity): SyncedLicenseState {
-  return extended(toSyncedLicense(license), {
+  return Object.assign(toSyncedLicense(license), {
     status: effectiveStatus(license),
     id: license.id,
     current_activations: license.current_activations,

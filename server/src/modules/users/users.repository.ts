@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import type { ListTotals } from '../../common/list-totals';
 import { Page } from '../../common/pagination';
 import { isUniqueViolation } from '../../database/driver-errors';
-import { EntityRows } from '../../database/entity-rows';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { counterOf, engineOf, readPageByIds, sortColumn, whereSearch } from '../../database/pages';
 import { managerOf, type Transaction } from '../../database/transaction-manager';
@@ -105,7 +104,7 @@ export class UsersRepository {
         query,
         { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'u.id', defaultLimit: 10, unique: query.sort === 'email' },
         { cache: totals, key, count },
-        (ids) => EntityRows.of(this.users).byIds(ids),
+        (ids) => this.users.findBy({ id: In(ids) }),
       ),
       totals.total('all', counterOf(this.users.createQueryBuilder('u'))),
     ]);
