@@ -22,15 +22,14 @@ export default tseslint.config(
   },
   {
     // The mappers that build a list's or an export's objects, one a row: a key an object literal adds after a spread
-    // takes V8's slow path on Node 20, about 1.5 µs a key a row, and leaves an object that is slower to serialize
-    // (see common/extended.ts).
+    // takes V8's slow path on Node 20 and leaves an object that is slower to serialize; Object.assign adds it fast.
     files: ['src/modules/*/dto/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: 'ObjectExpression > SpreadElement ~ Property',
-          message: 'A key after a spread is slow on Node 20: use extended(base, { ... }) from common/extended.',
+          message: 'A key after a spread is slow on Node 20: use Object.assign(base, { ... }).',
         },
       ],
     },

@@ -5,7 +5,8 @@ import { parse } from 'yaml';
 import { gzipSync } from 'node:zlib';
 import { DeviceEntity } from '../src/modules/devices/device.entity';
 import { DevicesRepository } from '../src/modules/devices/devices.repository';
-import { DevicesService } from '../src/modules/devices/devices.service';
+import { DeviceSeatsService } from '../src/modules/devices/device-seats.service';
+import { DeviceSyncService } from '../src/modules/devices/device-sync.service';
 import { DrainState } from '../src/modules/health/drain-state.service';
 import { LicenseEntity } from '../src/modules/licenses/license.entity';
 import { AccessLogService } from '../src/modules/access-log/access-log.service';
@@ -422,7 +423,7 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
   });
 
   it('finds the same license and device for lookups made together (one batched statement on MySQL) as for each alone', async () => {
-    const devices = t.app.get(DevicesService);
+    const devices = t.app.get(DeviceSeatsService);
     const licenses = await Promise.all([1, 2].map(() => issueLicense(t, { max_activations: 3 })));
     const uids = [serverUid(), serverUid(), serverUid()];
     await callLicenseServer(t, 'activate', { license_key: licenses[0].license_key, server_uid: uids[0] }).expect(200);
@@ -436,7 +437,7 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
       // Equal to a stored key under MariaDB's accent-insensitive collation, but not the key: no match on either engine.
       [`${licenses[0].license_key.slice(0, 4)}\u0301${licenses[0].license_key.slice(4)}`, uids[0]],
     ];
-    const summary = ({ license, device }: Awaited<ReturnType<DevicesService['lookup']>>) => ({
+    const summary = ({ license, device }: Awaited<ReturnType<DeviceSeatsService['lookup']>>) => ({
       license: license && { id: license.id, key: license.license_key, seats: license.current_activations },
       device: device && { id: device.id, license_id: device.license_id, status: device.status },
     });
@@ -458,7 +459,7 @@ describe(`activation API and devices (${process.env.TEST_DB})`, () => {
     const [first, second] = await devicesOf(issued.id);
     const longAgo = new Date(Date.now() - (t.config.licensing.deviceInactiveAfterSeconds + 60) * 1000);
     await setDate(t, 'devices', first.id, 'last_activity_at', longAgo);
-    expect(await t.app.get(DevicesService).markSilentDevicesInactive()).toBeGreaterThanOrEqual(1);
+    expect(await t.app.get(DeviceSyncService).markSilentDevicesInactive()).toBeGreaterThanOrEqual(1);
     expect((await devicesOf(issued.id)).map((d) => d.status)).toEqual(['inactive', 'active']);
 
     await setDate(t, 'devices', second.id, 'last_activity_at', longAgo);

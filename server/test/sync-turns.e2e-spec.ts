@@ -1,4 +1,4 @@
-import { DevicesService } from '../src/modules/devices/devices.service';
+import { DeviceSyncService } from '../src/modules/devices/device-sync.service';
 import { LicenseSyncService, SyncedLicense } from '../src/modules/licenses/license-sync.service';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -57,7 +57,7 @@ describe(`a pushed batch gives other requests turns (${process.env.TEST_DB})`, (
       activated_at: now,
       last_activity_at: now,
     }));
-    const adopted = await turnsDuring(() => t.app.get(DevicesService).adoptFromPortal(devices));
+    const adopted = await turnsDuring(() => t.app.get(DeviceSyncService).adoptFromPortal(devices));
     expect(adopted.result).toEqual({ created: 500, unchanged: 0, refused: 0 });
     expect(adopted.turns).toBeGreaterThanOrEqual(500 / 50 - 1);
   });

@@ -17,6 +17,8 @@ export const VERSION_RENAMED = 'version.renamed';
 export const JOB_FAILED = 'job.failed';
 export const LICENSE_SERVER_CHANGED = 'license-server.changed';
 export const USER_CHANGED = 'user.changed';
+export const DEVICES_WRITTEN = 'devices.written';
+export const LICENSES_WRITTEN = 'licenses.written';
 
 /** A license was revoked (by an admin, before a delete, or by a portal syncing with this one): its devices lose their seats. */
 export interface LicenseRevokedEvent {
@@ -90,6 +92,10 @@ export interface Notifications {
   [JOB_FAILED]: JobFailedEvent;
   [LICENSE_SERVER_CHANGED]: LicenseServerChangedEvent;
   [USER_CHANGED]: UserChangedEvent;
+  /** Devices were added, gave their seats back or changed status here: the admin list and stats count anew. */
+  [DEVICES_WRITTEN]: Record<string, never>;
+  /** Licenses were added, changed or removed, or seats taken or given back, here: the admin list and stats count anew. */
+  [LICENSES_WRITTEN]: Record<string, never>;
 }
 
 export type AwaitedEvent = keyof AwaitedEvents;

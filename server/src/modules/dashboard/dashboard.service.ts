@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { Cache } from '../../common/cache';
-import { DevicesService } from '../devices/devices.service';
+import { AdminDevicesService } from '../devices/admin-devices.service';
 import { DistributionFilesService } from '../distribution-files/distribution-files.service';
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
 import { AdminLicensesService } from '../licenses/admin-licenses.service';
@@ -46,7 +46,7 @@ export class DashboardService implements OnApplicationBootstrap {
     private readonly licenses: AdminLicensesService,
     private readonly files: DistributionFilesService,
     private readonly orders: OrdersService,
-    private readonly devices: DevicesService,
+    private readonly devices: AdminDevicesService,
     private readonly audit: AuditLogService,
     private readonly dailyStats: DailyStatsService,
     private readonly health: SystemHealthService,

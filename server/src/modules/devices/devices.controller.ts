@@ -1,31 +1,33 @@
 import { Audit } from '../../common/audit.decorator';
-import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { pageMeta } from '../../common/pagination';
-import { DevicesService } from './devices.service';
-import { DeviceListResponseDto, DeviceResponseDto, toDeviceDto } from './dto/device.dto';
+import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
+import { CustomerDevicesService } from './customer-devices.service';
+import { DeviceDto, DeviceListResponseDto, DeviceResponseDto, toDeviceDto } from './dto/device.dto';
 import { IdParam } from '../../common/id-param';
 
 /** My Devices: the servers that activated the caller's licenses. */
 @ApiTags('devices')
 @Controller('devices')
 export class DevicesController {
-  constructor(private readonly devices: DevicesService) {}
+  constructor(private readonly devices: CustomerDevicesService) {}
 
   /** Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as inactive. */
   @Get()
-  async listMyDevices(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<DeviceListResponseDto> {
+  @ApiEnvelopeResponse(DeviceListResponseDto)
+  async listMyDevices(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<Reply<DeviceDto[]>> {
     const { rows, total, page, limit } = await this.devices.listForUser(user, query.page ?? 1, query.limit ?? 50);
-    return { success: true, data: rows.map(toDeviceDto), meta: pageMeta(total, page, limit) };
+    return pageOf(rows.map(toDeviceDto), pageMeta(total, page, limit));
   }
 
   /** Deactivates one of the caller's devices and frees its seat, so the license can move to another server. */
   @Post(':id/deactivate')
   @Audit('device.deactivate_own', 'Deactivate own device', 'device')
-  @HttpCode(200)
-  async deactivateMyDevice(@IdParam() id: number, @CurrentUser() user: AuthUser): Promise<DeviceResponseDto> {
-    return { success: true, message: 'Device deactivated', data: toDeviceDto(await this.devices.deactivateOwn(id, user)) };
+  @ApiEnvelopeResponse(DeviceResponseDto, { message: 'Device deactivated' })
+  async deactivateMyDevice(@IdParam() id: number, @CurrentUser() user: AuthUser): Promise<DeviceDto> {
+    return toDeviceDto(await this.devices.deactivateOwn(id, user));
   }
 }

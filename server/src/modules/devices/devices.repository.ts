@@ -1,12 +1,21 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
+import type { ListTotals } from '../../common/list-totals';
+import { Page } from '../../common/pagination';
+import { isUniqueViolation } from '../../database/driver-errors';
 import { GroupCommit } from '../../database/group-commit';
 import { GroupRead } from '../../database/group-read';
+import { OffLoopReads } from '../../database/off-loop-reads';
+import { engineOf, readPage, readPageByIds, sortColumn, startsWith } from '../../database/pages';
 import { PreparedSql } from '../../database/prepared-sql';
-import { JOINABLE_LICENSES, readJoinedLicense } from '../licenses/licenses.repository';
+import { JOINABLE_LICENSES, keyPrefixes, readJoinedLicense } from '../licenses/licenses.repository';
 import type { LicenseEntity } from '../licenses/licenses.service';
 import { DeviceEntity } from './device.entity';
+import { DeviceSortKey, ListAdminDevicesQueryDto } from './dto/device.dto';
+
+export type DeviceWithLicense = DeviceEntity & { license: LicenseEntity };
+export type DevicePage = Page<DeviceWithLicense>;
 
 export type DeviceDetails = Pick<DeviceEntity, 'device_name' | 'hostname' | 'product' | 'version' | 'last_ip'>;
 
@@ -18,6 +27,16 @@ export interface Heartbeat {
 }
 
 const L = JOINABLE_LICENSES;
+
+const SORT_COLUMNS: Record<DeviceSortKey, string> = {
+  activated_at: 'd.activated_at',
+  last_activity_at: 'd.last_activity_at',
+  server_uid: 'd.server_uid',
+  device_name: 'd.device_name',
+};
+
+/** Devices a search finds at most of each kind (server_uid, hostname, name, owner e-mail, key). */
+const SEARCH_MATCHES = 2000;
 
 const LOOKUP_COLUMNS =
   `SELECT ${L.columns}, ` +
@@ -41,7 +60,7 @@ function batchLookupSql(keys: number, uids: number): string {
 }
 
 /**
- * The activation API's statements on the devices table, by prepared statements straight on the driver, where
+ * The devices table. The activation API's hot path goes by prepared statements straight on the driver, where
  * building TypeORM queries would cost more than running them: the lookup of license and device (joined with the
  * licenses table as the licenses module defines it), and group-committed heartbeats.
  */
@@ -52,13 +71,252 @@ export class DevicesRepository implements BeforeApplicationShutdown {
   private readonly lookups = new GroupRead<[string, string], Record<string, unknown> | undefined>((pairs) => this.lookupMany(pairs));
   private readonly heartbeats = new GroupCommit<Heartbeat>((beats) => this.writeHeartbeats(beats));
 
-  constructor(@InjectRepository(DeviceEntity) devices: Repository<DeviceEntity>) {
+  constructor(@InjectRepository(DeviceEntity) private readonly devices: Repository<DeviceEntity>) {
     this.sql = PreparedSql.for(devices.manager.connection);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.heartbeats.drain();
   }
+
+  // ---- one device ------------------------------------------------------------------------------
+
+  /** The device of a server on a license. */
+  find(licenseId: number, serverUid: string): Promise<DeviceEntity | null> {
+    return this.devices.findOneBy({ license_id: licenseId, server_uid: serverUid });
+  }
+
+  exists(licenseId: number, serverUid: string): Promise<boolean> {
+    return this.devices.existsBy({ license_id: licenseId, server_uid: serverUid });
+  }
+
+  /** One that must exist (it was just written). */
+  get(id: number): Promise<DeviceEntity> {
+    return this.devices.findOneByOrFail({ id });
+  }
+
+  /** The device of a server on a license, which must exist (it was just written). */
+  getOf(licenseId: number, serverUid: string): Promise<DeviceEntity> {
+    return this.devices.findOneByOrFail({ license_id: licenseId, server_uid: serverUid });
+  }
+
+  findWithLicense(id: number): Promise<DeviceEntity | null> {
+    return this.devices.findOne({ where: { id }, relations: { license: true } });
+  }
+
+  async getWithLicense(id: number): Promise<DeviceWithLicense> {
+    return (await this.devices.findOneOrFail({ where: { id }, relations: { license: true } })) as DeviceWithLicense;
+  }
+
+  /** The devices of a license, newest activation first. */
+  ofLicense(licenseId: number): Promise<DeviceEntity[]> {
+    return this.devices.find({ where: { license_id: licenseId }, order: { activated_at: 'DESC', id: 'DESC' } });
+  }
+
+  async insert(device: Partial<DeviceEntity>): Promise<void> {
+    await this.devices.insert(device);
+  }
+
+  /** A new device; false when the license already has one of this server (another request's, a moment ago). */
+  async insertUnlessTaken(device: Partial<DeviceEntity>): Promise<boolean> {
+    try {
+      await this.insert(device);
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async update(id: number, changes: Partial<DeviceEntity>): Promise<void> {
+    await this.devices.update({ id }, changes);
+  }
+
+  /** Takes a deactivated device back into use; false when another request did so a moment ago. */
+  async reactivate(id: number, changes: Partial<DeviceEntity>): Promise<boolean> {
+    const result = await this.devices
+      .createQueryBuilder()
+      .update()
+      .set({ ...changes, deactivated_at: null })
+      .where('id = :id AND deactivated_at IS NOT NULL', { id })
+      .execute();
+    return result.affected === 1;
+  }
+
+  /** Deactivates a device; true only for the request that flipped deactivated_at. */
+  async deactivate(id: number): Promise<boolean> {
+    const result = await this.devices
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'inactive', deactivated_at: new Date() })
+      .where('id = :id AND deactivated_at IS NULL', { id })
+      .execute();
+    return result.affected === 1;
+  }
+
+  // ---- many devices ----------------------------------------------------------------------------
+
+  /** Deactivates every seat-holding device of a license; returns how many. */
+  async deactivateAllOfLicense(licenseId: number): Promise<number> {
+    const result = await this.devices
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'inactive', deactivated_at: new Date() })
+      .where('license_id = :licenseId AND deactivated_at IS NULL', { licenseId })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  /** Active devices that have not reported since `cutoff` become inactive; returns how many. */
+  async markSilentInactive(cutoff: Date): Promise<number> {
+    const result = await this.devices
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'inactive' })
+      .where('status = :active AND last_activity_at < :cutoff', { active: 'active', cutoff })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  /** Devices on a user's licenses, newest activation first. */
+  async pageForUser(userId: number, page: number, limit: number): Promise<DevicePage> {
+    const qb = this.devices.createQueryBuilder('d').innerJoinAndSelect('d.license', 'l').where('l.user_id = :userId', { userId });
+    return (await readPage(qb, { page, limit }, { by: 'd.activated_at', id: 'd.id' })) as DevicePage;
+  }
+
+  /**
+   * The admin list: every sort and filter has an index; a status is as of `cutoff` (an active device silent since
+   * counts as inactive). `known`: the total when the owner has it anyway, else counted through `totals`.
+   */
+  async pageForAdmin(query: ListAdminDevicesQueryDto, cutoff: Date, totals: ListTotals, known?: number): Promise<DevicePage> {
+    const qb = this.devices.createQueryBuilder('d');
+    const term = query.search?.trim();
+    if (term) {
+      const ids = await this.searchIds(term, engineOf(qb));
+      if (ids.length) qb.andWhere('d.id IN (:...searchIds)', { searchIds: ids });
+      else qb.andWhere('1 = 0');
+    }
+    // The count reads ranges of (status, last_activity_at), at most EXACT_TOTAL_CAP + 1 entries.
+    const count = qb.clone();
+    if (query.status === 'active')
+      count.andWhere("d.status = 'active' AND (d.last_activity_at IS NULL OR d.last_activity_at >= :cutoff)", { cutoff });
+    else if (query.status === 'inactive')
+      count.andWhere("(d.status = 'inactive' OR (d.status = 'active' AND d.last_activity_at < :cutoff))", { cutoff });
+    else if (query.status) count.andWhere('d.status = :status', { status: query.status });
+    // COALESCE(x, x) is x, but no index range: the list reads (status, activated_at) or activated_at in order and
+    // checks the rest on the way, instead of sorting every device of a range (as whereStatus of licenses).
+    const silent = 'COALESCE(d.last_activity_at, d.last_activity_at) < :cutoff';
+    if (query.status === 'active') qb.andWhere(`d.status = 'active' AND NOT COALESCE(${silent}, 0)`, { cutoff });
+    else if (query.status === 'inactive')
+      qb.andWhere(`(COALESCE(d.status, d.status) = 'inactive' OR (COALESCE(d.status, d.status) = 'active' AND ${silent}))`, { cutoff });
+    else if (query.status) qb.andWhere('d.status = :status', { status: query.status });
+    const key = JSON.stringify([term ?? '', query.status ?? '']);
+    return (await readPageByIds(
+      qb,
+      query,
+      { by: sortColumn(SORT_COLUMNS, query.sort, 'activated_at'), id: 'd.id', fixed: ['d.activated_at'] },
+      { cache: totals, key, count, known },
+      (ids) => this.devices.find({ where: { id: In(ids) }, relations: { license: true } }),
+    )) as DevicePage;
+  }
+
+  /**
+   * The devices a search finds, each kind by its own index range (an OR of them would have MariaDB read every
+   * device): server_uid, hostname or device name starting with the term, and the devices of licenses whose owner
+   * e-mail or key (any case, hyphens or not) starts with it; at most SEARCH_MATCHES of each kind.
+   */
+  private async searchIds(term: string, engine: 'sqlite' | 'mysql'): Promise<number[]> {
+    const firstIds = async (table: 'devices' | 'licenses', [where, params]: [string, Record<string, unknown>]) => {
+      const alias = table === 'devices' ? 'd' : 'l';
+      const rows = await this.devices.manager
+        .createQueryBuilder()
+        .select(`${alias}.id`, 'id')
+        .from(table, alias)
+        .where(where, params)
+        .limit(SEARCH_MATCHES)
+        .getRawMany<{ id: number | string }>();
+      return rows.map((row) => Number(row.id));
+    };
+    const licenseIds = (
+      await Promise.all([
+        firstIds('licenses', startsWith(engine, 'l.user_email', 'email', term.toLowerCase())),
+        ...keyPrefixes(term).map((key) => firstIds('licenses', startsWith(engine, 'l.license_key_compact', 'key', key))),
+      ])
+    ).flat();
+    const found = await Promise.all([
+      licenseIds.length ? firstIds('devices', ['d.license_id IN (:...licenseIds)', { licenseIds }]) : [],
+      ...(term.includes('@')
+        ? []
+        : [
+            firstIds('devices', startsWith(engine, 'd.server_uid', 'uid', term)),
+            firstIds('devices', startsWith(engine, 'd.hostname', 'host', term)),
+            firstIds('devices', startsWith(engine, 'd.device_name', 'name', term)),
+          ]),
+    ]);
+    return [...new Set(found.flat())];
+  }
+
+  /**
+   * Devices per status as of `cutoff` and whether they hold a seat. Aggregates over every device: off the event
+   * loop on SQLite (OffLoopReads), as are the other figures.
+   */
+  async countByStatus(cutoff: Date): Promise<Array<{ status: string; holding: boolean; count: number }>> {
+    const status = "CASE WHEN d.status = 'active' AND d.last_activity_at < :cutoff THEN 'inactive' ELSE d.status END";
+    const holding = 'CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END';
+    const rows = await this.reads().rows<{ status: string; holding: string | number; count: string | number }>(
+      this.devices
+        .createQueryBuilder('d')
+        .select(status, 'status')
+        .addSelect(holding, 'holding')
+        .addSelect('COUNT(*)', 'count')
+        .setParameters({ cutoff })
+        .groupBy(status)
+        .addGroupBy(holding),
+    );
+    return rows.map((row) => ({ status: row.status, holding: Number(row.holding) === 1, count: Number(row.count) }));
+  }
+
+  countReportedSince(since: Date): Promise<number> {
+    return this.reads().count(this.devices.createQueryBuilder('d').where('d.last_activity_at >= :since', { since }));
+  }
+
+  /** Seat-holding devices per reported version ('unknown' when none), most first. */
+  async countByVersion(limit: number): Promise<Array<{ name: string; count: number }>> {
+    const rows = await this.reads().rows<{ name: string; count: string | number }>(
+      this.devices
+        .createQueryBuilder('d')
+        .select("COALESCE(d.version, 'unknown')", 'name')
+        .addSelect('COUNT(*)', 'count')
+        .where('d.deactivated_at IS NULL')
+        .groupBy("COALESCE(d.version, 'unknown')")
+        .orderBy('count', 'DESC')
+        .limit(limit),
+    );
+    return rows.map((row) => ({ name: row.name, count: Number(row.count) }));
+  }
+
+  /** Devices after `afterId`, by id, with their licenses: all, or those holding a seat. */
+  async after(afterId: number, limit: number, onlySeatHolders: boolean): Promise<DeviceWithLicense[]> {
+    const rows = await this.devices
+      .createQueryBuilder('d')
+      .innerJoinAndSelect('d.license', 'l')
+      .where(`d.id > :afterId${onlySeatHolders ? ' AND d.deactivated_at IS NULL' : ''}`, { afterId })
+      .orderBy('d.id', 'ASC')
+      .take(limit)
+      .getMany();
+    return rows as DeviceWithLicense[];
+  }
+
+  /** Devices holding a seat: off the event loop on SQLite. */
+  countSeatHolders(): Promise<number> {
+    return this.reads().count(this.devices.createQueryBuilder('d').where('d.deactivated_at IS NULL'));
+  }
+
+  private reads(): OffLoopReads {
+    return OffLoopReads.for(this.devices.manager.connection);
+  }
+
+  // ---- the activation API's hot path -----------------------------------------------------------
 
   /** The license of a key and this server's device on it, by one prepared statement. */
   async lookup(licenseKey: string, serverUid: string): Promise<{ license: LicenseEntity | null; device: DeviceEntity | null }> {

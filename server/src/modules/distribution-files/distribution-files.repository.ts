@@ -2,12 +2,11 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import type { ListTotals } from '../../common/list-totals';
-import { Page, sortColumn } from '../../common/pagination';
+import { Page } from '../../common/pagination';
 import { isForeignKeyViolation, isUniqueViolation } from '../../database/driver-errors';
-import { EntityRows } from '../../database/entity-rows';
 import { IntervalBatch } from '../../database/interval-batch';
 import { OffLoopReads } from '../../database/off-loop-reads';
-import { likePattern, readPageByIds } from '../../database/pages';
+import { likePattern, readPageByIds, sortColumn } from '../../database/pages';
 import { PreparedSql } from '../../database/prepared-sql';
 import { managerOf, type Transaction } from '../../database/transaction-manager';
 import type { VersionEntity } from '../versions/versions.service';
@@ -106,7 +105,7 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id', fixed: ['f.created_at'] },
       totals,
-      (ids) => EntityRows.of(this.files).byIdsWith(ids, 'version'),
+      (ids) => this.files.find({ where: { id: In(ids) }, relations: { version: true } }),
     )) as Page<FileWithVersion>;
   }
 

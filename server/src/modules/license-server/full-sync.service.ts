@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { DevicesService } from '../devices/devices.service';
+import { DeviceSyncService } from '../devices/device-sync.service';
 import { LicenseSyncService } from '../licenses/license-sync.service';
 import { VersionSyncService } from '../versions/version-sync.service';
 import { SyncChecksumPageDto } from './dto/sync.dto';
@@ -25,7 +25,7 @@ export class FullSyncService {
     private readonly runs: SyncRunsRepository,
     private readonly versions: VersionSyncService,
     private readonly licenses: LicenseSyncService,
-    private readonly devices: DevicesService,
+    private readonly devices: DeviceSyncService,
     private readonly push: SyncPushService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

@@ -9,7 +9,7 @@ import {
   OnAwaitedEvent,
   OnNotification,
 } from '../../common/events';
-import { DevicesService } from '../devices/devices.service';
+import { DeviceSyncService } from '../devices/device-sync.service';
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
 import { LicenseSyncService } from '../licenses/license-sync.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
@@ -49,7 +49,7 @@ export class LicenseServerSyncService {
     private readonly settings: SettingsService,
     private readonly versions: VersionSyncService,
     private readonly licenses: LicenseSyncService,
-    private readonly devices: DevicesService,
+    private readonly devices: DeviceSyncService,
     private readonly remoteLogs: RemoteLogsService,
     private readonly push: SyncPushService,
     private readonly jobs: ScheduledJobsService,

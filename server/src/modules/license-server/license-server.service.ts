@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { ActivationCode, DevicesService, SeatOutcome } from '../devices/devices.service';
+import type { ActivationCode } from '../devices/devices.constants';
+import { DeviceSeatsService, SeatOutcome } from '../devices/device-seats.service';
 import { normalizeLicenseKey } from '../licenses/licenses.service';
 import { LicenseSigningService } from '../licenses/license-signing.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
@@ -36,7 +37,7 @@ export class LicenseServerService {
   private readonly heartbeatSeconds: number;
 
   constructor(
-    private readonly devices: DevicesService,
+    private readonly devices: DeviceSeatsService,
     private readonly signing: LicenseSigningService,
     private readonly remoteLogs: RemoteLogsService,
     private readonly throttle: ActivationThrottle,
@@ -73,7 +74,7 @@ export class LicenseServerService {
     }
     let outcome: SeatOutcome;
     let written: Promise<void> = Promise.resolve();
-    const identity = { ...request, ip };
+    const identity = Object.assign({ ...request }, { ip });
     if (action === 'activate') outcome = await this.devices.activate(license, identity);
     else if (action === 'validate') ({ written, ...outcome } = await this.devices.validate(license, identity, device));
     else outcome = await this.devices.deactivate(license, request.server_uid);
@@ -139,7 +140,7 @@ export class LicenseServerService {
     const signature = this.signing.sign(Buffer.from(text, 'utf8')).toString('base64');
     const success = action === 'deactivate' ? code === 'DEACTIVATED' : valid;
     return {
-      data: { ...signed, signature },
+      data: Object.assign(signed, { signature }),
       body: `{"success":${success},"data":${text.slice(0, -1)},"signature":"${signature}"}}`,
     };
   }

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/public.decorator';
 import { ApiEnvelopeResponse } from '../../common/response';
 import { SYNC_TOKEN } from '../../openapi';
-import { DevicesService } from '../devices/devices.service';
+import { DeviceSyncService } from '../devices/device-sync.service';
 import { LicenseSyncService } from '../licenses/license-sync.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { VersionSyncService } from '../versions/version-sync.service';
@@ -42,7 +42,7 @@ export class SyncApiController {
   constructor(
     private readonly versions: VersionSyncService,
     private readonly licenses: LicenseSyncService,
-    private readonly devices: DevicesService,
+    private readonly devices: DeviceSyncService,
     private readonly remoteLogs: RemoteLogsService,
   ) {}
 

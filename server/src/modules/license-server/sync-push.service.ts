@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { type SyncedDevice } from '../devices/devices.service';
+import { type SyncedDevice } from '../devices/device-sync.service';
 import { LicenseSyncService, toSyncedLicense } from '../licenses/license-sync.service';
 import { type LicenseEntity } from '../licenses/licenses.service';
 import { SettingsService } from '../settings/settings.service';

@@ -1,8 +1,9 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { pageMeta } from '../../common/pagination';
+import { ApiEnvelopeResponse, pageOf, Reply, withMessage } from '../../common/response';
 import { sendExport } from '../../common/streamed-export';
 import {
   CreateAdminLicenseDto,
@@ -12,13 +13,19 @@ import {
   UpdateAdminLicenseDto,
 } from './dto/admin-license.dto';
 import {
+  AdminLicenseDto,
   AdminLicenseListResponseDto,
   AdminLicenseResponseDto,
+  AvailableVersionsDto,
   AvailableVersionsResponseDto,
   DeleteLicenseResponseDto,
+  DeleteLicenseResultDto,
+  GeneratedKeyDto,
   GeneratedKeyResponseDto,
+  LicenseStatsDto,
   LicenseStatsResponseDto,
   RevokeLicenseResponseDto,
+  RevokeLicenseResultDto,
   toAdminLicenseDto,
 } from './dto/license.dto';
 import { LICENSE_EXPORT_COLUMNS, licenseCsvLine, licenseJsonText } from './license-export';
@@ -41,22 +48,25 @@ export class AdminLicensesController {
 
   /** Lists licenses: search by key or e-mail start or product name; sort license_key, expires_at, created_at (default created_at desc); 25 per page by default. */
   @Get()
-  async listAdminLicenses(@Query() query: ListAdminLicensesQueryDto): Promise<AdminLicenseListResponseDto> {
+  @ApiEnvelopeResponse(AdminLicenseListResponseDto)
+  async listAdminLicenses(@Query() query: ListAdminLicensesQueryDto): Promise<Reply<AdminLicenseDto[]>> {
     const { rows, total, page, limit } = await this.licenses.list(query);
-    return { success: true, data: rows.map(toAdminLicenseDto), meta: pageMeta(total, page, limit) };
+    return pageOf(rows.map(toAdminLicenseDto), pageMeta(total, page, limit));
   }
 
   /** Issues a license. Product is one of "{app} Pro|Enterprise|Basic"; the key is generated unless one is typed. */
   @Post()
   @Audit('license.create', 'Create license', 'license')
-  async createAdminLicense(@Body() dto: CreateAdminLicenseDto): Promise<AdminLicenseResponseDto> {
-    return { success: true, message: 'License created successfully', data: toAdminLicenseDto(await this.licenses.create(dto)) };
+  @ApiEnvelopeResponse(AdminLicenseResponseDto, { status: 201, message: 'License created successfully' })
+  async createAdminLicense(@Body() dto: CreateAdminLicenseDto): Promise<AdminLicenseDto> {
+    return toAdminLicenseDto(await this.licenses.create(dto));
   }
 
   /** Totals by status, test and paid licenses, licenses expiring within 30 days, and seats in use. */
   @Get('stats')
-  async getLicenseStats(): Promise<LicenseStatsResponseDto> {
-    return { success: true, data: await this.licenses.stats() };
+  @ApiEnvelopeResponse(LicenseStatsResponseDto)
+  getLicenseStats(): Promise<LicenseStatsDto> {
+    return this.licenses.stats();
   }
 
   /** Every license (optionally searched or filtered) as a CSV or JSON file download. */
@@ -76,76 +86,72 @@ export class AdminLicensesController {
 
   /** Product choices: the admin tiers ("{app} Pro|Enterprise|Basic") and the versions clients may license ("{app} v{version}"). */
   @Get('available-versions')
-  async listAvailableVersions(): Promise<AvailableVersionsResponseDto> {
-    return { success: true, data: await this.products.availableVersions() };
+  @ApiEnvelopeResponse(AvailableVersionsResponseDto)
+  listAvailableVersions(): Promise<AvailableVersionsDto> {
+    return this.products.availableVersions();
   }
 
   /** A fresh, unused key (SH- and 125 random bits), for the Create License form. */
   @Post('generate-key')
-  @HttpCode(200)
-  async generateLicenseKey(): Promise<GeneratedKeyResponseDto> {
-    return { success: true, data: { license_key: await this.core.generateUniqueKey() } };
+  @ApiEnvelopeResponse(GeneratedKeyResponseDto)
+  async generateLicenseKey(): Promise<GeneratedKeyDto> {
+    return { license_key: await this.core.generateUniqueKey() };
   }
 
   @Get(':id')
-  async getAdminLicense(@IdParam() id: number): Promise<AdminLicenseResponseDto> {
-    return { success: true, data: toAdminLicenseDto(await this.licenses.get(id)) };
+  @ApiEnvelopeResponse(AdminLicenseResponseDto)
+  async getAdminLicense(@IdParam() id: number): Promise<AdminLicenseDto> {
+    return toAdminLicenseDto(await this.licenses.get(id));
   }
 
   /** Edits product, e-mail, expiry, max activations or the trial mark; the key never changes. */
   @Put(':id')
   @Audit('license.update', 'Update license', 'license')
-  async updateAdminLicense(@IdParam() id: number, @Body() dto: UpdateAdminLicenseDto): Promise<AdminLicenseResponseDto> {
-    return { success: true, message: 'License updated successfully', data: toAdminLicenseDto(await this.licenses.update(id, dto)) };
+  @ApiEnvelopeResponse(AdminLicenseResponseDto, { message: 'License updated successfully' })
+  async updateAdminLicense(@IdParam() id: number, @Body() dto: UpdateAdminLicenseDto): Promise<AdminLicenseDto> {
+    return toAdminLicenseDto(await this.licenses.update(id, dto));
   }
 
   /** Deletes for good: deactivates its devices and revokes it on the license server; answers with both outcomes. */
   @Delete(':id')
   @Audit('license.delete', 'Delete license', 'license')
-  async deleteAdminLicense(@IdParam() id: number): Promise<DeleteLicenseResponseDto> {
+  @ApiEnvelopeResponse(DeleteLicenseResponseDto)
+  async deleteAdminLicense(@IdParam() id: number): Promise<Reply<DeleteLicenseResultDto>> {
     const { license, deactivated, serverRevocationSuccess } = await this.licenses.remove(id);
     const message =
       'License deleted successfully from local database' +
       (serverRevocationSuccess ? ' and revoked on license server' : ' (warning: could not revoke on license server)') +
       `. ${deactivated} installations deactivated.`;
-    return {
-      success: true,
-      message,
-      data: {
-        id: license.id,
-        license_key: license.license_key,
-        server_revocation_success: serverRevocationSuccess,
-        deactivated_installations: deactivated,
-      },
-    };
+    return withMessage(message, {
+      id: license.id,
+      license_key: license.license_key,
+      server_revocation_success: serverRevocationSuccess,
+      deactivated_installations: deactivated,
+    });
   }
 
   /** Status revoked and every device deactivated; the user loses access until the license is activated again. */
   @Post(':id/revoke')
   @Audit('license.revoke', 'Revoke license', 'license')
-  @HttpCode(200)
-  async revokeLicense(@IdParam() id: number): Promise<RevokeLicenseResponseDto> {
+  @ApiEnvelopeResponse(RevokeLicenseResponseDto, { message: 'License revoked successfully' })
+  async revokeLicense(@IdParam() id: number): Promise<RevokeLicenseResultDto> {
     const { license, deactivated } = await this.licenses.revoke(id);
-    return {
-      success: true,
-      message: 'License revoked successfully',
-      data: { ...toAdminLicenseDto(license), deactivated_installations: deactivated },
-    };
+    return { ...toAdminLicenseDto(license), deactivated_installations: deactivated };
   }
 
   /** Makes a revoked or pending license active again (an expired one must be extended). */
   @Post(':id/activate')
   @Audit('license.activate', 'Activate license', 'license')
-  @HttpCode(200)
-  async activateLicense(@IdParam() id: number): Promise<AdminLicenseResponseDto> {
-    return { success: true, message: 'License activated successfully', data: toAdminLicenseDto(await this.licenses.activate(id)) };
+  @ApiEnvelopeResponse(AdminLicenseResponseDto, { message: 'License activated successfully' })
+  async activateLicense(@IdParam() id: number): Promise<AdminLicenseDto> {
+    return toAdminLicenseDto(await this.licenses.activate(id));
   }
 
   /** Extends by `days` or `months` (default 30 days); an expired license becomes active again. */
   @Post(':id/extend')
   @Audit('license.extend', 'Extend license', 'license')
-  @HttpCode(200)
-  async extendLicense(@IdParam() id: number, @Body() dto: ExtendLicenseDto): Promise<AdminLicenseResponseDto> {
-    return { success: true, message: 'License extended successfully', data: toAdminLicenseDto(await this.licenses.extend(id, dto)) };
+  @ApiEnvelopeResponse(AdminLicenseResponseDto, { message: 'License extended successfully' })
+  async extendLicense(@IdParam() id: number, @Body() dto: ExtendLicenseDto): Promise<AdminLicenseDto> {
+    return toAdminLicenseDto(await this.licenses.extend(id, dto));
   }
 }

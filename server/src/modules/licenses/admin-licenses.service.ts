@@ -1,7 +1,9 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ApiError } from '../../common/api-error';
-import { emitAwaited, LICENSE_DELETED } from '../../common/events';
+import { Cache } from '../../common/cache';
+import { emitAwaited, LICENSE_DELETED, LICENSES_WRITTEN, OnNotification } from '../../common/events';
+import { ListTotals } from '../../common/list-totals';
 import { SettingsService } from '../settings/settings.service';
 import { UsersService } from '../users/users.service';
 import { CreateAdminLicenseDto, ExtendLicenseDto, ListAdminLicensesQueryDto, UpdateAdminLicenseDto } from './dto/admin-license.dto';
@@ -21,6 +23,11 @@ const EXPORT_BATCH = 1_000;
 /** License Management for admins: list, create, edit, revoke, activate, extend, delete, stats and export. */
 @Injectable()
 export class AdminLicensesService implements OnApplicationBootstrap {
+  /** The list's totals, the stats and the product names the search compares with; dropped on every write here. */
+  private readonly totals = new ListTotals();
+  private readonly figures = new Cache<LicenseStatsDto>({ max: 1, ttlMs: 60_000, staleWhileRevalidate: true });
+  private readonly productNames = new Cache<string[]>({ max: 1, ttlMs: 60_000, staleWhileRevalidate: true });
+
   constructor(
     private readonly licenses: LicensesRepository,
     private readonly core: LicensesService,
@@ -29,20 +36,35 @@ export class AdminLicensesService implements OnApplicationBootstrap {
     private readonly events: EventEmitter2,
   ) {}
 
-  /** The list as of now (reads never write: an active license past its expiry shows, and filters, as expired). */
   /** Counts the stats once at start, in the background, so the first admin to open them does not wait for the count. */
   onApplicationBootstrap(): void {
     setTimeout(() => void this.stats().catch(() => undefined), 0);
   }
 
+  @OnNotification(LICENSES_WRITTEN)
+  licensesWritten(): void {
+    this.totals.clear();
+    this.figures.clear();
+    this.productNames.clear();
+  }
+
+  /** The list as of now (reads never write: an active license past its expiry shows, and filters, as expired). */
   async list(query: ListAdminLicensesQueryDto): Promise<LicensePage> {
     const now = new Date();
     // Unsearched, the total of a status (or of all) is in the stats, which are kept anyway: no count of its own
     // (unless they are still being counted, just after a start or a change: then the list counts as searched ones do).
     const stats = !query.search?.trim() && query.is_trial === undefined ? this.keptStats() : undefined;
     const known = stats ? (query.status ? stats[query.status] : stats.total) : undefined;
-    const found = await this.licenses.pageForAdmin(query, now, known);
+    const found = await this.licenses.pageForAdmin(query, now, await this.productsMatching(query.search), this.totals, known);
     return { ...found, rows: found.rows.map((license) => asOf(license, now.getTime())) };
+  }
+
+  /** The product names licenses have that a search term is part of (any case); none for an e-mail. */
+  private async productsMatching(search: string | undefined): Promise<string[]> {
+    const term = search?.trim().toLowerCase();
+    if (!term || term.includes('@')) return [];
+    const names = await this.productNames.get('product-names', () => this.licenses.productNames());
+    return names.filter((name) => name.toLowerCase().includes(term));
   }
 
   async get(id: number): Promise<LicenseEntity> {
@@ -123,8 +145,10 @@ export class AdminLicensesService implements OnApplicationBootstrap {
     const license = await this.get(id);
     // Revoked first, so no activation can take a seat between the deactivation and the delete.
     await this.licenses.update(id, { status: 'revoked' });
+    this.licensesWritten();
     const deactivated = await this.core.deactivateDevices(id);
     await this.licenses.delete(id);
+    this.licensesWritten();
     const answers = await emitAwaited(this.events, LICENSE_DELETED, { licenseKey: license.license_key });
     return { license, deactivated, serverRevocationSuccess: answers.every(Boolean) };
   }
@@ -166,15 +190,15 @@ export class AdminLicensesService implements OnApplicationBootstrap {
 
   // ---- figures and export ----------------------------------------------------------------------
 
-  /** Kept for a minute and recounted in the background (KeptFigures); a change made here counts anew at once. */
+  /** Kept for a minute and recounted in the background; a change made here counts anew at once. */
   stats(): Promise<LicenseStatsDto> {
-    return this.licenses.stats.get('stats', () => this.countStats());
+    return this.figures.get('stats', () => this.countStats());
   }
 
   /** The stats as kept, starting a recount when they are stale or missing, without waiting for it. */
   private keptStats(): LicenseStatsDto | undefined {
     void this.stats().catch(() => undefined);
-    return this.licenses.stats.peek('stats');
+    return this.figures.peek('stats');
   }
 
   private async countStats(): Promise<LicenseStatsDto> {
@@ -219,7 +243,7 @@ export class AdminLicensesService implements OnApplicationBootstrap {
    * meanwhile.
    */
   async *exportBatches(filter: { search?: string; status?: LicenseStatus }): AsyncGenerator<RawLicenseRow[]> {
-    const read = await this.licenses.exportReader(filter);
+    const read = await this.licenses.exportReader(filter, await this.productsMatching(filter.search));
     let next: Promise<RawLicenseRow[]> | null = read(0, EXPORT_BATCH);
     try {
       while (next) {

@@ -5,8 +5,7 @@ import { effectiveStatus } from './license-status';
 import { LicenseEntity } from './license.entity';
 import { LicensesRepository } from './licenses.repository';
 import { LicensesService } from './licenses.service';
-import { extended } from '../../common/extended';
-import { turnAfter } from '../../common/turns';
+import { yieldToEventLoop } from '../../common/yield-to-event-loop';
 
 /** A license as portals exchange it when syncing with a license server. */
 export type SyncedLicense = Pick<
@@ -42,7 +41,7 @@ export class LicenseSyncService {
   async markSynced(pushed: SyncedLicense[], at: Date): Promise<void> {
     for (const [i, license] of pushed.entries()) {
       await this.licenses.markSyncedWhere(toSyncedLicense(license), at);
-      await turnAfter(i);
+      await yieldToEventLoop(i);
     }
   }
 
@@ -86,7 +85,7 @@ export class LicenseSyncService {
     let created = 0;
     let updated = 0;
     for (const [i, state] of states.entries()) {
-      await turnAfter(i);
+      await yieldToEventLoop(i);
       const local = known.get(state.license_key);
       if (!local) {
         await this.insertSynced(state, state.current_activations, at);
@@ -102,6 +101,7 @@ export class LicenseSyncService {
       if (Object.keys(changes).length > 1) updated++;
       await this.licenses.updateIfSynced(local.id, changes);
     }
+    this.core.written();
     return { created, updated };
   }
 
@@ -118,7 +118,7 @@ export class LicenseSyncService {
     const known = await this.byKeys(items);
     // A key pushed twice in one batch counts once, as last pushed.
     for (const [i, item] of [...new Map(items.map((pushed) => [pushed.license_key, pushed])).values()].entries()) {
-      await turnAfter(i);
+      await yieldToEventLoop(i);
       const local = known.get(item.license_key);
       if (!local) {
         await this.insertSynced(item, 0, at);
@@ -134,6 +134,7 @@ export class LicenseSyncService {
       if (item.status === 'revoked' && local.status !== 'revoked') await this.core.deactivateDevices(local.id);
       updated++;
     }
+    if (created || updated) this.core.written();
     const stored = await this.byKeys(items);
     return { created, updated, licenses: [...stored.values()].map(toSyncedState) };
   }
@@ -148,6 +149,7 @@ export class LicenseSyncService {
     const license = await this.core.findByKey(key);
     if (!license) return { found: false, deactivated: 0 };
     await this.licenses.update(license.id, { status: 'revoked', synced_at: new Date() });
+    this.core.written();
     return { found: true, deactivated: await this.core.deactivateDevices(license.id) };
   }
 
@@ -189,7 +191,7 @@ export function licenseChecksum(license: LicenseEntity): string {
 }
 
 function toSyncedState(license: LicenseEntity): SyncedLicenseState {
-  return extended(toSyncedLicense(license), {
+  return Object.assign(toSyncedLicense(license), {
     status: effectiveStatus(license),
     id: license.id,
     current_activations: license.current_activations,

@@ -1,10 +1,18 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { pageMeta } from '../../common/pagination';
-import { LicenseListResponseDto, LicenseProductListResponseDto, LicenseVerificationResponseDto, toLicenseDto } from './dto/license.dto';
+import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
+import {
+  LicenseDto,
+  LicenseListResponseDto,
+  LicenseProductListResponseDto,
+  LicenseVerificationDto,
+  LicenseVerificationResponseDto,
+  toLicenseDto,
+} from './dto/license.dto';
 import { VerifyLicenseDto } from './dto/verify-license.dto';
 import { LicenseProductsService } from './license-products.service';
 import { LicensesService } from './licenses.service';
@@ -21,15 +29,17 @@ export class LicensesController {
 
   /** The caller's licenses, newest first (default 50 per page). */
   @Get()
-  async listMyLicenses(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<LicenseListResponseDto> {
+  @ApiEnvelopeResponse(LicenseListResponseDto)
+  async listMyLicenses(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<Reply<LicenseDto[]>> {
     const { rows, total, page, limit } = await this.licenses.listForUser(user, query.page ?? 1, query.limit ?? 50);
-    return { success: true, data: rows.map(toLicenseDto), meta: pageMeta(total, page, limit) };
+    return pageOf(rows.map(toLicenseDto), pageMeta(total, page, limit));
   }
 
   /** The product choices of the test and purchase dialogs: "{app_info.name} v{version}" per version, latest first. */
   @Get('products')
-  async listLicenseProducts(): Promise<LicenseProductListResponseDto> {
-    return { success: true, data: await this.products.clientProducts() };
+  @ApiEnvelopeResponse(LicenseProductListResponseDto)
+  listLicenseProducts(): Promise<string[]> {
+    return this.products.clientProducts();
   }
 
   /**
@@ -37,9 +47,9 @@ export class LicensesController {
    * checked; the full license is returned only for the caller's own keys.
    */
   @Post('verify')
-  @HttpCode(200)
-  async verifyLicense(@Body() dto: VerifyLicenseDto, @CurrentUser() user: AuthUser): Promise<LicenseVerificationResponseDto> {
-    return { success: true, data: await this.licenses.verify(dto.license_key, user) };
+  @ApiEnvelopeResponse(LicenseVerificationResponseDto)
+  verifyLicense(@Body() dto: VerifyLicenseDto, @CurrentUser() user: AuthUser): Promise<LicenseVerificationDto> {
+    return this.licenses.verify(dto.license_key, user);
   }
 
   /**

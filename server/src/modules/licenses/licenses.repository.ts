@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, FindOptionsWhere, In, IsNull, LessThanOrEqual, MoreThan, Not, Repository, SelectQueryBuilder } from 'typeorm';
+import { isUniqueViolation } from '../../database/driver-errors';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { Param, PreparedSql } from '../../database/prepared-sql';
-import { Page, sortColumn } from '../../common/pagination';
-import { engineOf, readPage, readPageByIds, startsWith } from '../../database/pages';
-import { ListTotals } from '../../common/list-totals';
-import { Cache } from '../../common/cache';
-import type { LicenseStatsDto } from './dto/license.dto';
+import { Page } from '../../common/pagination';
+import { engineOf, readPage, readPageByIds, sortColumn, startsWith } from '../../database/pages';
+import type { ListTotals } from '../../common/list-totals';
 import { LICENSE_EXPORT_SELECT, RawLicenseRow } from './license-export';
 import { AdminLicenseSortKey, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
 import { LicenseEntity, LicenseStatus } from './license.entity';
-import { EntityRows } from '../../database/entity-rows';
 
 export type LicensePage = Page<LicenseEntity>;
 
@@ -87,12 +85,6 @@ export function readJoinedLicense(row: Record<string, unknown>, readDate: (value
  */
 @Injectable()
 export class LicensesRepository {
-  /** Totals of the admin list (bounded; see ListTotals) and the figures behind the stats, both dropped on any write here. */
-  private readonly totals = new ListTotals();
-  /** The admin list's stats, counted by AdminLicensesService (which clears nothing: this repository's writes do). */
-  readonly stats = new Cache<LicenseStatsDto>({ max: 1, ttlMs: 60_000, staleWhileRevalidate: true });
-  private readonly productNameList = new Cache<string[]>({ max: 1, ttlMs: 60_000, staleWhileRevalidate: true });
-
   /** Aggregates over every license (stats, dashboard figures) read off the event loop on SQLite. */
   private readonly reads: OffLoopReads;
 
@@ -102,13 +94,6 @@ export class LicensesRepository {
   constructor(@InjectRepository(LicenseEntity) private readonly licenses: Repository<LicenseEntity>) {
     this.reads = OffLoopReads.for(licenses.manager.connection);
     this.sql = PreparedSql.for(licenses.manager.connection);
-  }
-
-  /** Something was written: totals and figures are counted anew. */
-  private changed(): void {
-    this.totals.clear();
-    this.stats.clear();
-    this.productNameList.clear();
   }
 
   // ---- lookups ---------------------------------------------------------------------------------
@@ -153,19 +138,26 @@ export class LicensesRepository {
   /** Inserts a license; returns its id. */
   async insert(row: NewLicenseRow | Omit<NewLicenseRow, 'order_id'>): Promise<number> {
     const result = await this.licenses.insert({ ...row, license_key_compact: compactKey(row.license_key) });
-    this.changed();
     return result.identifiers[0].id as number;
+  }
+
+  /** Inserts a license; returns its id, or null when another license has its key or its order. */
+  async insertUnlessTaken(row: NewLicenseRow): Promise<number | null> {
+    try {
+      return await this.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
   }
 
   /** Updates one license, optionally only while it still matches `where` (e.g. still pending sync). */
   async update(id: number, changes: Partial<LicenseEntity>, where: FindOptionsWhere<LicenseEntity> = {}): Promise<void> {
     await this.licenses.update({ ...where, id }, changes);
-    this.changed();
   }
 
   async delete(id: number): Promise<void> {
     await this.licenses.delete({ id });
-    this.changed();
   }
 
   /**
@@ -183,7 +175,6 @@ export class LicensesRepository {
         now: new Date(),
       })
       .execute();
-    this.changed();
     return result.affected === 1;
   }
 
@@ -195,7 +186,6 @@ export class LicensesRepository {
       .set({ current_activations: () => `CASE WHEN current_activations > ${count} THEN current_activations - ${count} ELSE 0 END` })
       .where('id = :id', { id: licenseId })
       .execute();
-    this.changed();
   }
 
   /** Active licenses past their expiry become expired; returns how many. */
@@ -206,7 +196,6 @@ export class LicensesRepository {
       .set({ status: 'expired' })
       .where('status = :active AND expires_at <= :now', { active: 'active', now })
       .execute();
-    if (result.affected) this.changed();
     return result.affected ?? 0;
   }
 
@@ -230,15 +219,22 @@ export class LicensesRepository {
 
   /**
    * The admin list: searched, filtered, sorted (created_at by default), paged; every filter and sort has an index
-   * that serves it. Status is as of `now` (see whereStatus); the total is exact up to EXACT_TOTAL_CAP (ListTotals).
+   * that serves it. Status is as of `now` (see whereStatus); `products`: the product names the search matches. The
+   * total is `known`, or counted through `totals` (exact up to EXACT_TOTAL_CAP).
    */
-  async pageForAdmin(query: ListAdminLicensesQueryDto, now = new Date(), knownTotal?: number): Promise<LicensePage> {
+  async pageForAdmin(
+    query: ListAdminLicensesQueryDto,
+    now: Date,
+    products: string[],
+    totals: ListTotals,
+    known?: number,
+  ): Promise<LicensePage> {
     // Expired licenses the job has not stored yet are few (it runs every minute); when there are none, `expired`
     // is just the stored status, which (status, created_at) serves in order.
     const pastDue = query.status === 'expired' && (await this.licenses.existsBy({ status: 'active', expires_at: LessThanOrEqual(now) }));
     const filtered = async (forCount: boolean) => {
       const qb = this.licenses.createQueryBuilder('l');
-      await this.whereAdminSearch(qb, query.search);
+      await this.whereAdminSearch(qb, query.search, products);
       if (query.status === 'expired' && !pastDue) qb.andWhere("l.status = 'expired'");
       else if (query.status) whereStatus(qb, query.status, now, forCount);
       if (query.is_trial !== undefined) qb.andWhere('l.is_trial = :trial', { trial: query.is_trial });
@@ -250,24 +246,22 @@ export class LicensesRepository {
       qb,
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id', unique: query.sort === 'license_key', fixed: ['l.created_at'] },
-      { cache: this.totals, key, count: query.status ? await filtered(true) : undefined, known: knownTotal },
-      (ids) => EntityRows.of(this.licenses).byIds(ids),
+      { cache: totals, key, count: query.status ? await filtered(true) : undefined, known },
+      (ids) => this.licenses.findBy({ id: In(ids) }),
     );
   }
 
   /**
    * The admin search, by what the term looks like, each through an index: part of a key (any case, hyphens or
-   * not) is a prefix of the compact key; an e-mail is a prefix of user_email; other text a prefix of user_email or
-   * of product_name. No `LIKE '%…%'`: over a million licenses that reads every row.
+   * not) is a prefix of the compact key; an e-mail is a prefix of user_email; other text a prefix of user_email, or
+   * one of the `products` it matches. No `LIKE '%…%'`: over a million licenses that reads every row.
    */
-  private async whereAdminSearch(qb: SelectQueryBuilder<LicenseEntity>, search: string | undefined): Promise<void> {
+  private async whereAdminSearch(qb: SelectQueryBuilder<LicenseEntity>, search: string | undefined, products: string[]): Promise<void> {
     const term = search?.trim();
     if (!term) return;
     const engine = engineOf(qb);
     const parts: Array<[string, Record<string, string | string[]>]> = [startsWith(engine, 'l.user_email', 'email', term.toLowerCase())];
     keyPrefixes(term).forEach((key, i) => parts.push(startsWith(engine, 'l.license_key_compact', `key${i}`, key)));
-    const lower = term.toLowerCase();
-    const products = term.includes('@') ? [] : (await this.productNames()).filter((name) => name.toLowerCase().includes(lower));
     if (products.length) {
       // A product matches many licenses: alone, its condition reads (product_name, created_at) in order; with the
       // other parts in an OR, every match would be sorted. So the others join only when they match anything.
@@ -281,37 +275,36 @@ export class LicensesRepository {
   }
 
   /**
-   * Every product name licenses have (a few): read by one index seek per name, kept for a minute. One statement per
-   * name with the previous one bound: in a recursive CTE, MariaDB reads the whole index for each step instead.
+   * Every product name licenses have (a few): read by one index seek per name. One statement per name with the
+   * previous one bound: in a recursive CTE, MariaDB reads the whole index for each step instead.
    */
-  private productNames(): Promise<string[]> {
-    return this.productNameList.get('product-names', async () => {
-      const names: string[] = [];
-      for (let after: string | null = null; names.length < MAX_PRODUCT_NAMES;) {
-        const [row]: Array<{ name: string | null }> = await this.licenses.query(
-          after === null
-            ? 'SELECT MIN(product_name) AS name FROM licenses'
-            : 'SELECT MIN(product_name) AS name FROM licenses WHERE product_name > ?',
-          after === null ? [] : [after],
-        );
-        if (row?.name == null) break;
-        names.push((after = row.name));
-      }
-      return names;
-    });
+  async productNames(): Promise<string[]> {
+    const names: string[] = [];
+    for (let after: string | null = null; names.length < MAX_PRODUCT_NAMES;) {
+      const [row]: Array<{ name: string | null }> = await this.licenses.query(
+        after === null
+          ? 'SELECT MIN(product_name) AS name FROM licenses'
+          : 'SELECT MIN(product_name) AS name FROM licenses WHERE product_name > ?',
+        after === null ? [] : [after],
+      );
+      if (row?.name == null) break;
+      names.push((after = row.name));
+    }
+    return names;
   }
 
   /**
-   * Reads the licenses matching the filters (the admin list's search; status as of `now`) in id order, as raw rows
-   * of the export's columns (a million entities would cost more to build than to write). The filters are resolved
-   * once (a search may look up product names); each call then reads `size` rows after `afterId`.
+   * Reads the licenses matching the filters (the admin list's search, `products` as there; status as of `now`) in
+   * id order, as raw rows of the export's columns (a million entities would cost more to build than to write). Each
+   * call reads `size` rows after `afterId`.
    */
   async exportReader(
     filter: { search?: string; status?: LicenseStatus },
+    products: string[],
     now = new Date(),
   ): Promise<(afterId: number, size: number) => Promise<RawLicenseRow[]>> {
     const base = this.licenses.createQueryBuilder('l');
-    await this.whereAdminSearch(base, filter.search);
+    await this.whereAdminSearch(base, filter.search, products);
     if (filter.status) whereStatus(base, filter.status, now);
     base.select([]);
     for (const column of LICENSE_EXPORT_SELECT) {
@@ -422,7 +415,6 @@ export class LicensesRepository {
   /** Updates a license unless it changed here and waits to be pushed. */
   async updateIfSynced(id: number, changes: Partial<LicenseEntity>): Promise<void> {
     await this.licenses.update({ id, synced_at: Not(IsNull()) }, changes);
-    this.changed();
   }
 
   /** Licenses after `afterId`, by id. */

@@ -3,8 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
-import { emitAwaited, LICENSE_CHANGED, LICENSE_REVOKED, notify } from '../../common/events';
-import { isUniqueViolation } from '../../database/driver-errors';
+import { emitAwaited, LICENSE_CHANGED, LICENSE_REVOKED, LICENSES_WRITTEN, notify } from '../../common/events';
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
 import { SettingsService } from '../settings/settings.service';
 import { LicenseVerificationDto, toLicenseDto } from './dto/license.dto';
@@ -77,40 +76,38 @@ export class LicensesService {
     throw new Error('Could not generate an unused license key');
   }
 
-  /** Inserts a license; a generated key that collides is replaced and the insert retried. */
+  /**
+   * Inserts a license; a generated key that collides is replaced and the insert retried. For an order that has its
+   * license already (another attempt for it won the race), that license.
+   */
   async issue(fields: NewLicense): Promise<LicenseEntity> {
     const syncedAt = await this.selfSyncStamp();
-    for (let attempt = 0; ; attempt++) {
-      const license_key = fields.license_key ?? generateLicenseKey();
-      try {
-        const id = await this.licenses.insert({
-          license_key,
-          product_name: fields.product_name,
-          user_id: fields.user_id,
-          user_email: fields.user_email,
-          is_trial: fields.is_trial,
-          expires_at: fields.expires_at,
-          max_activations: fields.max_activations,
-          current_activations: 0,
-          status: fields.status ?? 'active',
-          order_id: fields.order_id ?? null,
-          synced_at: syncedAt,
-        });
+    for (let attempt = 0; attempt <= KEY_ATTEMPTS; attempt++) {
+      const id = await this.licenses.insertUnlessTaken({
+        license_key: fields.license_key ?? generateLicenseKey(),
+        product_name: fields.product_name,
+        user_id: fields.user_id,
+        user_email: fields.user_email,
+        is_trial: fields.is_trial,
+        expires_at: fields.expires_at,
+        max_activations: fields.max_activations,
+        current_activations: 0,
+        status: fields.status ?? 'active',
+        order_id: fields.order_id ?? null,
+        synced_at: syncedAt,
+      });
+      if (id !== null) {
+        this.written();
         if (!syncedAt) notify(this.events, LICENSE_CHANGED, { licenseId: id });
-        return await this.licenses.getById(id);
-      } catch (error) {
-        const keyTaken = isUniqueViolation(error) && /license_key/.test(String((error as Error).message));
-        if (keyTaken && fields.license_key) throw keyInUse();
-        if (keyTaken && attempt < KEY_ATTEMPTS) continue;
-        throw error;
+        return this.licenses.getById(id);
       }
+      const winner = fields.order_id == null ? null : await this.licenses.findByOrderId(fields.order_id);
+      if (winner) return winner;
+      if (fields.license_key) throw keyInUse();
     }
+    throw new Error('Could not generate an unused license key');
   }
 
-  /**
-   * A test license for the signed-in user. Duration and devices come from the settings; refused (403) when
-   * test licenses are off, and (409) when the user already holds test_license.max_per_user of them.
-   */
   /** Why `user` may not take a test license now (null: they may); createTrial refuses with the same. */
   async trialRefusal(user: AuthUser): Promise<ApiError | null> {
     const all = await this.settings.getAll();
@@ -119,6 +116,10 @@ export class LicensesService {
     return (await this.licenses.countTrials(user.id)) >= max ? trialLimitReached(max) : null;
   }
 
+  /**
+   * A test license for the signed-in user. Duration and devices come from the settings; refused (403) when
+   * test licenses are off, and (409) when the user already holds test_license.max_per_user of them.
+   */
   async createTrial(user: AuthUser, productName: string): Promise<LicenseEntity> {
     const refusal = await this.trialRefusal(user);
     if (refusal) throw refusal;
@@ -137,6 +138,7 @@ export class LicensesService {
     const rank = await this.licenses.countTrials(user.id, license.id);
     if (rank > max) {
       await this.licenses.delete(license.id);
+      this.written();
       throw trialLimitReached(max);
     }
     return license;
@@ -146,24 +148,15 @@ export class LicensesService {
   async issueForOrder(order: OrderedLicense): Promise<LicenseEntity> {
     const existing = await this.licenses.findByOrderId(order.order_id);
     if (existing) return existing;
-    try {
-      return await this.issue({
-        product_name: order.product_name,
-        user_id: order.user_id,
-        user_email: order.user_email,
-        is_trial: false,
-        expires_at: addMonths(new Date(), order.months),
-        max_activations: order.devices,
-        order_id: order.order_id,
-      });
-    } catch (error) {
-      // The unique order_id: another attempt for this order won the race; theirs is the license.
-      if (isUniqueViolation(error)) {
-        const winner = await this.licenses.findByOrderId(order.order_id);
-        if (winner) return winner;
-      }
-      throw error;
-    }
+    return this.issue({
+      product_name: order.product_name,
+      user_id: order.user_id,
+      user_email: order.user_email,
+      is_trial: false,
+      expires_at: addMonths(new Date(), order.months),
+      max_activations: order.devices,
+      order_id: order.order_id,
+    });
   }
 
   // ---- the client's view -----------------------------------------------------------------------
@@ -255,8 +248,10 @@ export class LicensesService {
   }
 
   /** Takes one seat if the license is active, unexpired and has one free (atomically: never past max_activations). */
-  takeSeat(licenseId: number): Promise<boolean> {
-    return this.licenses.takeSeat(licenseId);
+  async takeSeat(licenseId: number): Promise<boolean> {
+    const taken = await this.licenses.takeSeat(licenseId);
+    this.written();
+    return taken;
   }
 
   /** Gives back seats of deactivated devices (never below zero). */
@@ -264,6 +259,7 @@ export class LicensesService {
     const n = Math.floor(count);
     if (!(n > 0)) return;
     await this.licenses.releaseSeats(licenseId, n);
+    this.written();
   }
 
   // ---- rules the admin and sync services share -------------------------------------------------
@@ -274,17 +270,23 @@ export class LicensesService {
    */
   @Cron(CronExpression.EVERY_MINUTE, { name: 'license-expiry' })
   async expiryJob(): Promise<void> {
-    await this.jobs.run('license-expiry', 60, () => this.licenses.expireDue(new Date()));
+    await this.jobs.run('license-expiry', 60, () => this.expireNow());
   }
 
   /** Moves active licenses past their expiry to expired now; returns how many (the job's work). */
   async expireDue(): Promise<number> {
     try {
-      return await this.licenses.expireDue(new Date());
+      return await this.expireNow();
     } catch (error) {
       this.logger.error(`Expiring licenses failed: ${(error as Error).message}`);
       return 0;
     }
+  }
+
+  private async expireNow(): Promise<number> {
+    const expired = await this.licenses.expireDue(new Date());
+    if (expired) this.written();
+    return expired;
   }
 
   /** The license as of now: one past its expiry shows as expired (not stored here: the expiry job does that). */
@@ -296,6 +298,7 @@ export class LicensesService {
   async saveChanges(id: number, changes: Partial<LicenseEntity>): Promise<void> {
     const syncedAt = await this.selfSyncStamp();
     await this.licenses.update(id, { ...changes, synced_at: syncedAt });
+    this.written();
     if (!syncedAt) notify(this.events, LICENSE_CHANGED, { licenseId: id });
   }
 
@@ -303,6 +306,11 @@ export class LicensesService {
   async deactivateDevices(licenseId: number): Promise<number> {
     const answers = await emitAwaited(this.events, LICENSE_REVOKED, { licenseId });
     return answers.reduce((sum, count) => sum + count, 0);
+  }
+
+  /** Licenses were written here: the admin list's totals and the stats count anew (AdminLicensesService). */
+  written(): void {
+    notify(this.events, LICENSES_WRITTEN, {});
   }
 
   /** The sync stamp of a change: now while the portal is its own license server, else null (pending) until pushed. */

@@ -1,15 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AdminOnly } from '../../common/admin-only.decorator';
 import { Audit } from '../../common/audit.decorator';
+import { ApiEnvelopeResponse, pageOf, Reply, withMessage } from '../../common/response';
 import { sendExport } from '../../common/streamed-export';
 import {
   ClearLogsDto,
   ClearLogsResponseDto,
+  ClearLogsResultDto,
   ExportLogsQueryDto,
+  LogEntryDto,
   LogListResponseDto,
   LogsQueryDto,
+  SystemLogsDto,
   SystemLogsQueryDto,
   SystemLogsResponseDto,
 } from './dto/logs.dto';
@@ -25,32 +29,35 @@ export class LogsController {
 
   /** Local and remote entries (`data.local_logs`, `data.remote_logs`), merged in time order; `source` asks for one part. */
   @Get('system')
-  async listSystemLogs(@Query() query: SystemLogsQueryDto): Promise<SystemLogsResponseDto> {
+  @ApiEnvelopeResponse(SystemLogsResponseDto)
+  async listSystemLogs(@Query() query: SystemLogsQueryDto): Promise<Reply<SystemLogsDto>> {
     const { data, meta } = await this.logs.system(query, query.source);
-    return { success: true, data, meta };
+    return new Reply({ data, meta });
   }
 
   /** One entry per API request: method, route and path, status, duration, bytes, user, address. */
   @Get('access')
-  async listAccessLogs(@Query() query: LogsQueryDto): Promise<LogListResponseDto> {
+  @ApiEnvelopeResponse(LogListResponseDto)
+  async listAccessLogs(@Query() query: LogsQueryDto): Promise<Reply<LogEntryDto[]>> {
     const { entries, meta } = await this.logs.accessLogs(query);
-    return { success: true, data: entries, meta };
+    return pageOf(entries, meta);
   }
 
   /** One entry per download of a distribution file. */
   @Get('downloads')
-  async listDownloadLogs(@Query() query: LogsQueryDto): Promise<LogListResponseDto> {
+  @ApiEnvelopeResponse(LogListResponseDto)
+  async listDownloadLogs(@Query() query: LogsQueryDto): Promise<Reply<LogEntryDto[]>> {
     const { entries, meta } = await this.logs.downloadLogs(query);
-    return { success: true, data: entries, meta };
+    return pageOf(entries, meta);
   }
 
   /** Empties one log (system: its remote part). The audit trail keeps who did it, and is never cleared itself. */
   @Delete()
-  @HttpCode(200)
   @Audit('logs.clear', 'Clear logs', 'logs')
-  async clearLogs(@Body() dto: ClearLogsDto): Promise<ClearLogsResponseDto> {
+  @ApiEnvelopeResponse(ClearLogsResponseDto)
+  async clearLogs(@Body() dto: ClearLogsDto): Promise<Reply<ClearLogsResultDto>> {
     const cleared = await this.logs.clear(dto.type);
-    return { success: true, message: `Cleared: ${cleared.join(', ')} logs`, data: { type: dto.type, cleared } };
+    return withMessage(`Cleared: ${cleared.join(', ')} logs`, { type: dto.type, cleared });
   }
 
   /** The entries of one log (filters as in the lists) as `{type}_logs_{date}.json` or `.csv`, streamed, oldest first. */

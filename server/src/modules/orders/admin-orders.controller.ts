@@ -1,8 +1,17 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { pageMeta } from '../../common/pagination';
+import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
 import { ListOrdersQueryDto } from './dto/create-order.dto';
-import { AdminOrderListResponseDto, OrderStatisticsResponseDto, PaymentProviderStatusResponseDto, toAdminOrderDto } from './dto/order.dto';
+import {
+  AdminOrderDto,
+  AdminOrderListResponseDto,
+  OrderStatisticsDto,
+  OrderStatisticsResponseDto,
+  PaymentProviderStatusDto,
+  PaymentProviderStatusResponseDto,
+  toAdminOrderDto,
+} from './dto/order.dto';
 import { PAYMENT_PROVIDER, PaymentProvider, SandboxPaymentProvider } from './payment-provider';
 import { OrdersService } from './orders.service';
 import { AdminOnly } from '../../common/admin-only.decorator';
@@ -18,24 +27,26 @@ export class AdminOrdersController {
 
   /** Every order: search over user_email and product_name, filter by status, sort created_at, amount or status (default created_at desc, 25 per page). */
   @Get()
-  async listAdminOrders(@Query() query: ListOrdersQueryDto): Promise<AdminOrderListResponseDto> {
+  @ApiEnvelopeResponse(AdminOrderListResponseDto)
+  async listAdminOrders(@Query() query: ListOrdersQueryDto): Promise<Reply<AdminOrderDto[]>> {
     const { rows, licenses, total, page, limit } = await this.orders.list(query);
-    return {
-      success: true,
-      data: rows.map((order) => toAdminOrderDto(order, licenses.get(order.id) ?? null)),
-      meta: pageMeta(total, page, limit),
-    };
+    return pageOf(
+      rows.map((order) => toAdminOrderDto(order, licenses.get(order.id) ?? null)),
+      pageMeta(total, page, limit),
+    );
   }
 
   /** Order counts by outcome and paid revenue. */
   @Get('statistics/summary')
-  async getOrderStatistics(): Promise<OrderStatisticsResponseDto> {
-    return { success: true, data: await this.orders.statistics() };
+  @ApiEnvelopeResponse(OrderStatisticsResponseDto)
+  getOrderStatistics(): Promise<OrderStatisticsDto> {
+    return this.orders.statistics();
   }
 
   /** Which payment provider processes orders, and whether it is the sandbox (no money moves). */
   @Get('payment-provider')
-  getPaymentProvider(): PaymentProviderStatusResponseDto {
-    return { success: true, data: { name: this.payments.name, sandbox: this.payments instanceof SandboxPaymentProvider } };
+  @ApiEnvelopeResponse(PaymentProviderStatusResponseDto)
+  getPaymentProvider(): PaymentProviderStatusDto {
+    return { name: this.payments.name, sandbox: this.payments instanceof SandboxPaymentProvider };
   }
 }

@@ -2,13 +2,13 @@ import { Audit } from '../../common/audit.decorator';
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
+import { ApiEnvelopeResponse, Reply, withMessage } from '../../common/response';
 import { CreateLicenseDto } from '../licenses/dto/create-license.dto';
 import { toLicenseDto } from '../licenses/dto/license.dto';
 import { LicenseProductsService } from '../licenses/license-products.service';
 import { LicensesService } from '../licenses/licenses.service';
-import { LicenseRequestResponseDto, toOrderDto } from './dto/order.dto';
+import { LicenseRequestResponseDto, LicenseRequestResultDto, toOrderDto } from './dto/order.dto';
 import { OrdersService } from './orders.service';
-import { ApiEnvelopeResponse } from '../../common/response';
 import { LicenseOptionsDto, LicenseOptionsResponseDto } from './dto/license-options.dto';
 
 /**
@@ -47,21 +47,18 @@ export class LicenseRequestsController {
    */
   @Post()
   @Audit('license.request', 'Request license', 'license')
-  async createLicense(@CurrentUser() user: AuthUser, @Body() dto: CreateLicenseDto): Promise<LicenseRequestResponseDto> {
+  @ApiEnvelopeResponse(LicenseRequestResponseDto, { status: 201 })
+  async createLicense(@CurrentUser() user: AuthUser, @Body() dto: CreateLicenseDto): Promise<Reply<LicenseRequestResultDto>> {
     if (dto.license_type === 'trial') {
       await this.products.assertClientProduct(dto.product_name);
       const license = await this.licenses.createTrial(user, dto.product_name);
-      return { success: true, message: 'Test License Created', data: { license: toLicenseDto(license), order: null } };
+      return withMessage('Test License Created', { license: toLicenseDto(license), order: null });
     }
     const { order, license } = await this.orders.purchase(
       user,
       { product_name: dto.product_name, devices: dto.max_activations, months: dto.duration_months },
       { devices: 'max_activations', months: 'duration_months' },
     );
-    return {
-      success: true,
-      message: 'License Purchased Successfully!',
-      data: { license: toLicenseDto(license), order: toOrderDto(order, license) },
-    };
+    return withMessage('License Purchased Successfully!', { license: toLicenseDto(license), order: toOrderDto(order, license) });
   }
 }

@@ -1,12 +1,13 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { pageMeta } from '../../common/pagination';
+import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
 import { toLicenseDto } from '../licenses/dto/license.dto';
 import { CreateOrderDto } from './dto/create-order.dto';
-import { OrderListResponseDto, OrderResponseDto, PaymentResponseDto, toOrderDto } from './dto/order.dto';
+import { OrderDto, OrderListResponseDto, OrderResponseDto, PaymentResponseDto, PaymentResultDto, toOrderDto } from './dto/order.dto';
 import { OrdersService } from './orders.service';
 import { IdParam } from '../../common/id-param';
 
@@ -18,21 +19,21 @@ export class OrdersController {
 
   /** The caller's orders, newest first (default 50 per page). */
   @Get()
-  async listMyOrders(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<OrderListResponseDto> {
+  @ApiEnvelopeResponse(OrderListResponseDto)
+  async listMyOrders(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<Reply<OrderDto[]>> {
     const { rows, licenses, total, page, limit } = await this.orders.listForUser(user, query.page ?? 1, query.limit ?? 50);
-    return {
-      success: true,
-      data: rows.map((order) => toOrderDto(order, licenses.get(order.id) ?? null)),
-      meta: pageMeta(total, page, limit),
-    };
+    return pageOf(
+      rows.map((order) => toOrderDto(order, licenses.get(order.id) ?? null)),
+      pageMeta(total, page, limit),
+    );
   }
 
   /** Creates a pending order for devices × months; the amount is computed on the server from the pricing settings. */
   @Post()
   @Audit('order.create', 'Create order', 'order')
-  async createOrder(@CurrentUser() user: AuthUser, @Body() dto: CreateOrderDto): Promise<OrderResponseDto> {
-    const order = await this.orders.create(user, dto);
-    return { success: true, message: 'Order created', data: toOrderDto(order, null) };
+  @ApiEnvelopeResponse(OrderResponseDto, { status: 201, message: 'Order created' })
+  async createOrder(@CurrentUser() user: AuthUser, @Body() dto: CreateOrderDto): Promise<OrderDto> {
+    return toOrderDto(await this.orders.create(user, dto), null);
   }
 
   /**
@@ -41,9 +42,9 @@ export class OrdersController {
    */
   @Post(':id/process-payment')
   @Audit('order.pay', 'Pay order', 'order')
-  @HttpCode(200)
-  async processOrderPayment(@IdParam() id: number, @CurrentUser() user: AuthUser): Promise<PaymentResponseDto> {
+  @ApiEnvelopeResponse(PaymentResponseDto, { message: 'Payment processed' })
+  async processOrderPayment(@IdParam() id: number, @CurrentUser() user: AuthUser): Promise<PaymentResultDto> {
     const { order, license } = await this.orders.processPayment(id, user);
-    return { success: true, message: 'Payment processed', data: { order: toOrderDto(order, license), license: toLicenseDto(license) } };
+    return { order: toOrderDto(order, license), license: toLicenseDto(license) };
   }
 }

@@ -8,6 +8,7 @@ import { AdminOrdersController } from './admin-orders.controller';
 import { LicenseRequestsController } from './license-requests.controller';
 import { OrderEntity } from './order.entity';
 import { OrdersController } from './orders.controller';
+import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 import { PAYMENT_PROVIDER, PaymentProvider, SandboxPaymentProvider } from './payment-provider';
 
@@ -24,7 +25,7 @@ function paymentProviderFor(config: AppConfig): PaymentProvider {
 @Module({
   imports: [TypeOrmModule.forFeature([OrderEntity]), SettingsModule, LicensesModule],
   controllers: [OrdersController, AdminOrdersController, LicenseRequestsController],
-  providers: [OrdersService, { provide: PAYMENT_PROVIDER, inject: [APP_CONFIG], useFactory: paymentProviderFor }],
+  providers: [OrdersService, OrdersRepository, { provide: PAYMENT_PROVIDER, inject: [APP_CONFIG], useFactory: paymentProviderFor }],
   exports: [OrdersService],
 })
 export class OrdersModule {}

@@ -1,11 +1,7 @@
 import { HttpStatus, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, Repository } from 'typeorm';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
-import { OffLoopReads } from '../../database/off-loop-reads';
-import { Page, sortColumn } from '../../common/pagination';
-import { engineOf, readPage, readPageByIds, startsWith } from '../../database/pages';
+import { Page } from '../../common/pagination';
 import { ListTotals } from '../../common/list-totals';
 import { Cache } from '../../common/cache';
 import { LicenseProductsService } from '../licenses/license-products.service';
@@ -15,9 +11,9 @@ import { SettingsService } from '../settings/settings.service';
 import { ListOrdersQueryDto } from './dto/create-order.dto';
 import { OrderStatisticsDto, fromCents } from './dto/order.dto';
 import { OrderEntity, OrderStatus } from './order.entity';
+import { OrdersRepository } from './orders.repository';
 import { PAYMENT_PROVIDER, PaymentProvider, PaymentResult } from './payment-provider';
 import { MAX_LENGTH } from '../../database/column-lengths';
-import { EntityRows } from '../../database/entity-rows';
 
 export interface OrderRequest {
   product_name: string;
@@ -38,14 +34,13 @@ const STALE_CLAIM_MS = 5 * 60 * 1000;
 /** How long a concurrent retry waits for the attempt that holds the claim. */
 const WAIT_FOR_CLAIM_MS = 10_000;
 const POLL_MS = 50;
-const SORT_COLUMNS = { created_at: 'o.created_at', amount: 'o.amount_cents', status: 'o.status' } as const;
 
 @Injectable()
 export class OrdersService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Orders');
 
   constructor(
-    @InjectRepository(OrderEntity) private readonly orders: Repository<OrderEntity>,
+    private readonly orders: OrdersRepository,
     @Inject(PAYMENT_PROVIDER) private readonly payments: PaymentProvider,
     private readonly settings: SettingsService,
     private readonly licenses: LicensesService,
@@ -83,7 +78,7 @@ export class OrdersService implements OnApplicationBootstrap {
     await this.products.assertClientProduct(request.product_name);
 
     this.changed();
-    const result = await this.orders.insert({
+    const id = await this.orders.insert({
       user_id: user.id,
       user_email: user.email,
       product_name: request.product_name,
@@ -95,7 +90,7 @@ export class OrdersService implements OnApplicationBootstrap {
       status: 'pending',
       payment_provider: this.payments.name,
     });
-    return this.orders.findOneByOrFail({ id: result.identifiers[0].id as number });
+    return this.orders.get(id);
   }
 
   /**
@@ -106,19 +101,9 @@ export class OrdersService implements OnApplicationBootstrap {
     const order = await this.getOwn(orderId, user);
     if (order.status === 'paid') return this.paidResult(order);
 
-    const claimed = await this.orders
-      .createQueryBuilder()
-      .update()
-      .set({ status: 'processing', failure_reason: null })
-      .where('id = :id AND (status IN (:...open) OR (status = :processing AND updated_at < :stale))', {
-        id: orderId,
-        open: ['pending', 'failed'],
-        processing: 'processing',
-        stale: new Date(Date.now() - STALE_CLAIM_MS),
-      })
-      .execute();
+    const claimed = await this.orders.claim(orderId, new Date(Date.now() - STALE_CLAIM_MS));
     this.changed();
-    if (claimed.affected !== 1) return this.waitForOutcome(orderId);
+    if (!claimed) return this.waitForOutcome(orderId);
 
     let outcome: PaymentResult;
     try {
@@ -136,10 +121,7 @@ export class OrdersService implements OnApplicationBootstrap {
     }
 
     if (outcome.status === 'declined') {
-      await this.orders.update(
-        { id: order.id, status: 'processing' },
-        { status: 'failed', failure_reason: outcome.reason.slice(0, MAX_LENGTH.paymentFailure) },
-      );
+      await this.orders.settle(order.id, { status: 'failed', failure_reason: outcome.reason.slice(0, MAX_LENGTH.paymentFailure) });
       this.changed();
       throw new ApiError(HttpStatus.PAYMENT_REQUIRED, `Payment declined: ${outcome.reason}`);
     }
@@ -152,12 +134,13 @@ export class OrdersService implements OnApplicationBootstrap {
       devices: order.devices,
       months: order.months,
     });
-    await this.orders.update(
-      { id: order.id, status: 'processing' },
-      { status: 'paid', paid_at: new Date(), payment_reference: outcome.reference.slice(0, MAX_LENGTH.paymentReference) },
-    );
+    await this.orders.settle(order.id, {
+      status: 'paid',
+      paid_at: new Date(),
+      payment_reference: outcome.reference.slice(0, MAX_LENGTH.paymentReference),
+    });
     this.changed();
-    return { order: await this.orders.findOneByOrFail({ id: order.id }), license };
+    return { order: await this.orders.get(order.id), license };
   }
 
   /** Creates the order and pays it in one step (a paid license request). */
@@ -167,40 +150,15 @@ export class OrdersService implements OnApplicationBootstrap {
   }
 
   async listForUser(user: AuthUser, page: number, limit: number): Promise<OrderPage> {
-    const qb = this.orders.createQueryBuilder('o').where('o.user_id = :userId', { userId: user.id });
-    return this.withLicenses(await readPage(qb, { page, limit }, { by: 'o.created_at', id: 'o.id' }));
+    return this.withLicenses(await this.orders.pageForUser(user.id, page, limit));
   }
 
-  /**
-   * The admin list: every sort and filter has an index; the search is a prefix of the e-mail (a term with @) or of
-   * the e-mail or product name (other text); totals are exact up to EXACT_TOTAL_CAP (ListTotals).
-   */
+  /** The admin list (see OrdersRepository.pageForAdmin), with the licenses of its orders. */
   async list(query: ListOrdersQueryDto): Promise<OrderPage> {
-    const qb = this.orders.createQueryBuilder('o');
-    const term = query.search?.trim();
-    if (term) {
-      const engine = engineOf(qb);
-      const [email, emailParams] = startsWith(engine, 'o.user_email', 'email', term.toLowerCase());
-      if (term.includes('@')) qb.andWhere(email, emailParams);
-      else
-        qb.andWhere(
-          new Brackets((where) => where.where(email, emailParams).orWhere(...startsWith(engine, 'o.product_name', 'product', term))),
-        );
-    }
-    if (query.status) qb.andWhere('o.status = :status', { status: query.status });
-    const key = JSON.stringify([term ?? '', query.status ?? '']);
-    return this.withLicenses(
-      await readPageByIds(
-        qb,
-        query,
-        { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'o.id', fixed: ['o.created_at'] },
-        { cache: this.totals, key },
-        (ids) => EntityRows.of(this.orders).byIds(ids),
-      ),
-    );
+    return this.withLicenses(await this.orders.pageForAdmin(query, this.totals));
   }
 
-  /** Kept for a minute and recounted in the background (KeptFigures); an order made or paid here counts anew. */
+  /** Kept for a minute and recounted in the background; an order made or paid here counts anew. */
   async statistics(): Promise<OrderStatisticsDto> {
     const { currency } = await this.settings.get('pricing');
     return this.figures.get(currency, () => this.countStatistics(currency));
@@ -226,49 +184,23 @@ export class OrdersService implements OnApplicationBootstrap {
   }
 
   private async countStatistics(currency: string): Promise<OrderStatisticsDto> {
-    // Aggregates over every order: off the event loop on SQLite (OffLoopReads).
-    const reads = OffLoopReads.for(this.orders.manager.connection);
-    const byStatus = await reads.rows<{ status: OrderStatus; count: string | number }>(
-      this.orders.createQueryBuilder('o').select('o.status', 'status').addSelect('COUNT(*)', 'count').groupBy('o.status'),
-    );
-    const count = (status: OrderStatus) => Number(byStatus.find((row) => row.status === status)?.count ?? 0);
-    const revenue = await reads.rows<{ currency: string; cents: string | number; devices: string | number }>(
-      this.orders
-        .createQueryBuilder('o')
-        .select('o.currency', 'currency')
-        .addSelect('SUM(o.amount_cents)', 'cents')
-        .addSelect('SUM(o.devices)', 'devices')
-        .where('o.status = :paid', { paid: 'paid' })
-        .groupBy('o.currency'),
-    );
-    const [recent] = await reads.rows<{ cents: string | number | null }>(
-      this.orders
-        .createQueryBuilder('o')
-        .select('SUM(o.amount_cents)', 'cents')
-        .where('o.status = :paid AND o.currency = :currency AND o.paid_at >= :since', {
-          paid: 'paid',
-          currency,
-          since: new Date(Date.now() - 30 * 24 * 3600 * 1000),
-        }),
-    );
-    const totalCents = Number(revenue.find((row) => row.currency === currency)?.cents ?? 0);
-    const paidInCurrency =
-      totalCents > 0
-        ? await reads.count(
-            this.orders.createQueryBuilder('o').where('o.status = :paid AND o.currency = :currency', { paid: 'paid', currency }),
-          )
-        : 0;
+    const byStatus = await this.orders.countByStatus();
+    const count = (status: OrderStatus) => byStatus.find((row) => row.status === status)?.count ?? 0;
+    const revenue = await this.orders.paidByCurrency();
+    const recentCents = await this.orders.paidCentsSince(currency, new Date(Date.now() - 30 * 24 * 3600 * 1000));
+    const totalCents = revenue.find((row) => row.currency === currency)?.cents ?? 0;
+    const paidInCurrency = totalCents > 0 ? await this.orders.countPaid(currency) : 0;
     return {
-      total_orders: byStatus.reduce((sum, row) => sum + Number(row.count), 0),
+      total_orders: byStatus.reduce((sum, row) => sum + row.count, 0),
       paid_orders: count('paid'),
       pending_orders: count('pending') + count('processing'),
       failed_orders: count('failed'),
       revenue_total: fromCents(totalCents),
       currency,
-      revenue_by_currency: revenue.map((row) => ({ currency: row.currency, amount: fromCents(Number(row.cents)) })),
-      revenue_last_30_days: fromCents(Number(recent?.cents ?? 0)),
+      revenue_by_currency: revenue.map((row) => ({ currency: row.currency, amount: fromCents(row.cents) })),
+      revenue_last_30_days: fromCents(recentCents),
       average_order_value: paidInCurrency ? Math.round(totalCents / paidInCurrency) / 100 : 0,
-      devices_sold: revenue.reduce((sum, row) => sum + Number(row.devices), 0),
+      devices_sold: revenue.reduce((sum, row) => sum + row.devices, 0),
     };
   }
 
@@ -278,7 +210,7 @@ export class OrdersService implements OnApplicationBootstrap {
 
   /** The caller's order; someone else's gets the same 404 as a missing one. */
   private async getOwn(orderId: number, user: AuthUser): Promise<OrderEntity> {
-    const order = await this.orders.findOneBy({ id: orderId });
+    const order = await this.orders.findById(orderId);
     if (!order || order.user_id !== user.id) throw ApiError.notFound('Order not found');
     return order;
   }
@@ -293,7 +225,7 @@ export class OrdersService implements OnApplicationBootstrap {
   private async waitForOutcome(orderId: number): Promise<{ order: OrderEntity; license: LicenseEntity }> {
     const deadline = Date.now() + WAIT_FOR_CLAIM_MS;
     for (;;) {
-      const order = await this.orders.findOneByOrFail({ id: orderId });
+      const order = await this.orders.get(orderId);
       if (order.status === 'paid') return this.paidResult(order);
       if (order.status === 'failed')
         throw new ApiError(HttpStatus.PAYMENT_REQUIRED, `Payment declined: ${order.failure_reason ?? 'unknown reason'}`);

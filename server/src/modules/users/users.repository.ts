@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import type { ListTotals } from '../../common/list-totals';
-import { Page, sortColumn } from '../../common/pagination';
+import { Page } from '../../common/pagination';
 import { isUniqueViolation } from '../../database/driver-errors';
-import { EntityRows } from '../../database/entity-rows';
 import { OffLoopReads } from '../../database/off-loop-reads';
-import { counterOf, engineOf, readPageByIds, whereSearch } from '../../database/pages';
+import { counterOf, engineOf, readPageByIds, sortColumn, whereSearch } from '../../database/pages';
 import { managerOf, type Transaction } from '../../database/transaction-manager';
 import { ListUsersQueryDto, UserSortKey } from './dto/list-users-query.dto';
 import { USER_TRIGRAMS_TABLE } from './user-trigrams.repository';
@@ -104,7 +103,7 @@ export class UsersRepository {
         query,
         { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'u.id', defaultLimit: 10, unique: query.sort === 'email' },
         { cache: totals, key, count },
-        (ids) => EntityRows.of(this.users).byIds(ids),
+        (ids) => this.users.findBy({ id: In(ids) }),
       ),
       totals.total('all', counterOf(this.users.createQueryBuilder('u'))),
     ]);

@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, MoreThan, Repository } from 'typeorm';
 import type { ListTotals } from '../../common/list-totals';
-import { Page, PageRequest, sortColumn } from '../../common/pagination';
+import { Page, PageRequest } from '../../common/pagination';
 import { isUniqueViolation } from '../../database/driver-errors';
-import { EntityRows } from '../../database/entity-rows';
-import { counterOf, readPageByIds, whereSearch } from '../../database/pages';
+import { counterOf, readPageByIds, sortColumn, whereSearch } from '../../database/pages';
 import { PreparedSql } from '../../database/prepared-sql';
 import { managerOf, type Transaction } from '../../database/transaction-manager';
 import { ListVersionsQueryDto, VersionSortKey } from './dto/list-versions-query.dto';
@@ -69,7 +68,7 @@ export class VersionsRepository {
       query,
       { by, id: 'v.id', unique: by === SORT_COLUMNS.version, fixed: [SORT_COLUMNS.created_at] },
       { cache: totals, key: query.search?.trim() ?? '' },
-      (ids) => EntityRows.of(this.versions).byIds(ids),
+      (ids) => this.versions.findBy({ id: In(ids) }),
     );
   }
 
@@ -85,7 +84,7 @@ export class VersionsRepository {
       { ...request, order: 'desc' },
       { by: ['v.is_latest', 'v.release_date'], id: 'v.id', defaultLimit },
       { cache: totals, key: '' },
-      (ids) => EntityRows.of(this.versions).byIds(ids),
+      (ids) => this.versions.findBy({ id: In(ids) }),
     );
   }
 

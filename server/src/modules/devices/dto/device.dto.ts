@@ -5,7 +5,6 @@ import { Trim } from '../../../common/transforms';
 import { DEVICE_STATUSES, DeviceEntity, DeviceStatus } from '../device.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
 import { MAX_LENGTH } from '../../../database/column-lengths';
-import { extended } from '../../../common/extended';
 
 /** A device as its owner sees it in My Devices. */
 export class DeviceDto {
@@ -127,5 +126,9 @@ export function toDeviceDto(device: DeviceEntity & { license: { license_key: str
 export function toAdminDeviceDto(
   device: DeviceEntity & { license: { license_key: string; product_name: string; user_email: string } },
 ): AdminDeviceDto {
-  return extended(toDeviceDto(device), { user_email: device.license.user_email, last_ip: device.last_ip, created_at: device.created_at });
+  return Object.assign(toDeviceDto(device), {
+    user_email: device.license.user_email,
+    last_ip: device.last_ip,
+    created_at: device.created_at,
+  });
 }

@@ -1,8 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Trim } from '../../../common/transforms';
-import { DEVICE_STATUSES, DeviceStatus } from '../../devices/devices.constants';
-import { ACTIVATION_CODES, ActivationCode } from '../../devices/devices.service';
+import { ACTIVATION_CODES, ActivationCode, DEVICE_STATUSES, DeviceStatus } from '../../devices/devices.constants';
 import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/licenses.constants';
 import { Envelope } from '../../../common/envelope';
 import { MAX_LENGTH } from '../../../database/column-lengths';

@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { LICENSE_STATUSES, LicenseEntity, LicenseStatus } from '../license.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
-import { extended } from '../../../common/extended';
 
 /** A license as its owner sees it in My Licenses. */
 export class LicenseDto {
@@ -133,7 +132,7 @@ export function toLicenseDto(license: LicenseEntity): LicenseDto {
 }
 
 export function toAdminLicenseDto(license: LicenseEntity): AdminLicenseDto {
-  return extended(toLicenseDto(license), {
+  return Object.assign(toLicenseDto(license), {
     user_email: license.user_email,
     user_id: license.user_id,
     order_id: license.order_id,

@@ -2,7 +2,6 @@ import { ApiProperty } from '@nestjs/swagger';
 import { LicenseDto } from '../../licenses/dto/license.dto';
 import { ORDER_STATUSES, OrderEntity, OrderStatus } from '../order.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
-import { extended } from '../../../common/extended';
 
 /** An order as its buyer sees it; money in the currency's main unit (e.g. 30 for 30 USD). */
 export class OrderDto {
@@ -101,7 +100,7 @@ export function toOrderDto(order: OrderEntity, license: { id: number; license_ke
 }
 
 export function toAdminOrderDto(order: OrderEntity, license: { id: number; license_key: string } | null): AdminOrderDto {
-  return extended(toOrderDto(order, license), { user_id: order.user_id, user_email: order.user_email, updated_at: order.updated_at });
+  return Object.assign(toOrderDto(order, license), { user_id: order.user_id, user_email: order.user_email, updated_at: order.updated_at });
 }
 
 export class PaymentProviderStatusDto {
