@@ -239,7 +239,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     admin: { email: adminEmail, password: adminPassword },
     mfa: {
       required: bool('ADMIN_REQUIRE_MFA', false),
-      encryptionKey: mfaEncryptionKey(env.MFA_ENCRYPTION_KEY, jwtSecret, problems),
+      // AES-256 key for the TOTP secrets.
+      encryptionKey: secretOrDerived(env, 'MFA_ENCRYPTION_KEY', { jwtSecret, purpose: 'mfa-secrets', deriveGiven: true }, problems),
     },
     jwt: { secret: jwtSecret, ttlSeconds },
     mail: { smtpUrl, from: env.MAIL_FROM || 'StreamHub Portal <no-reply@localhost>' },
@@ -282,7 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     storage: parseStorage(env, dataDir, int, problems),
     downloads: {
-      linkSecret: downloadLinkSecret(env.DOWNLOAD_LINK_SECRET, jwtSecret, problems),
+      linkSecret: secretOrDerived(env, 'DOWNLOAD_LINK_SECRET', { jwtSecret, purpose: 'download-links' }, problems),
       linkTtlSeconds: int('DOWNLOAD_LINK_TTL_SECONDS', 15 * 60, 1, 7 * 24 * 3600),
     },
     logs: parseLogs(env, int, problems),
@@ -380,22 +381,21 @@ function parseAllowedHosts(raw: string | undefined, problems: string[]): string[
   return hosts;
 }
 
-/** A dedicated secret when given; otherwise a key derived from the JWT secret, so every instance agrees without another file. */
-function downloadLinkSecret(given: string | undefined, jwtSecret: string, problems: string[]): Buffer {
-  if (given) {
-    if (given.length < MIN_SECRET_LENGTH) problems.push(`DOWNLOAD_LINK_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
-    return Buffer.from(given, 'utf8');
-  }
-  return Buffer.from(hkdfSync('sha256', jwtSecret || 'unset', 'streamhub-portal', 'download-links', 32));
-}
-
-/** AES-256 key for TOTP secrets: MFA_ENCRYPTION_KEY when given, else derived from the JWT secret (as download links are). */
-function mfaEncryptionKey(given: string | undefined, jwtSecret: string, problems: string[]): Buffer {
-  if (given) {
-    if (given.length < MIN_SECRET_LENGTH) problems.push(`MFA_ENCRYPTION_KEY must be at least ${MIN_SECRET_LENGTH} characters`);
-    return Buffer.from(hkdfSync('sha256', given, 'streamhub-portal', 'mfa-secrets', 32));
-  }
-  return Buffer.from(hkdfSync('sha256', jwtSecret || 'unset', 'streamhub-portal', 'mfa-secrets', 32));
+/**
+ * The dedicated secret `name` when given (as it is, or with `deriveGiven` as a 32-byte key derived from it);
+ * otherwise a key derived from the JWT secret (`purpose` tells the keys apart), so every instance agrees without
+ * another file.
+ */
+function secretOrDerived(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  { jwtSecret, purpose, deriveGiven = false }: { jwtSecret: string; purpose: string; deriveGiven?: boolean },
+  problems: string[],
+): Buffer {
+  const given = env[name];
+  if (given && given.length < MIN_SECRET_LENGTH) problems.push(`${name} must be at least ${MIN_SECRET_LENGTH} characters`);
+  if (given && !deriveGiven) return Buffer.from(given, 'utf8');
+  return Buffer.from(hkdfSync('sha256', given || jwtSecret || 'unset', 'streamhub-portal', purpose, 32));
 }
 
 /** An Ed25519 private key in PEM; literal `\n` sequences are accepted so the key fits on one environment line. */
