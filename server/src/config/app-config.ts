@@ -107,7 +107,7 @@ export interface S3Config {
   region: string;
   /** S3_FORCE_PATH_STYLE: bucket in the path (http://host/bucket/key), as MinIO expects; default true when S3_ENDPOINT is set. */
   forcePathStyle: boolean;
-  /** S3_DOWNLOADS: the portal streams the bytes (proxy) or answers 302 to a presigned URL (redirect). */
+  /** S3_DOWNLOADS: the portal streams the bytes (proxy) or responds 302 to a presigned URL (redirect). */
   downloads: 'proxy' | 'redirect';
   /** S3_PRESIGN_SECONDS: how long a redirect's presigned URL works. */
   presignSeconds: number;
@@ -129,7 +129,7 @@ export type TrustProxy = boolean | number | string[];
 export const PAYMENT_PROVIDERS = ['sandbox'] as const;
 
 export interface LicensingConfig {
-  /** Ed25519 private key (PEM) that signs license files and activation answers; null: generated once in DATA_DIR. */
+  /** Ed25519 private key (PEM) that signs license files and activation responses; null: generated once in DATA_DIR. */
   signingKeyPem: string | null;
   /** Which PaymentProvider processes orders. */
   paymentProvider: (typeof PAYMENT_PROVIDERS)[number];
@@ -448,7 +448,7 @@ function resolveJwtSecret(given: string | undefined, env: string, dataDir: strin
     problems.push('JWT_SECRET is required when NODE_ENV=production (e.g. `openssl rand -base64 48`)');
     return '';
   }
-  // Development: a generated secret kept in DATA_DIR, so sessions survive restarts.
+  // Development: a generated secret stored in DATA_DIR, so sessions survive restarts.
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(48).toString('base64url');
