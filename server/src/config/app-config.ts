@@ -107,7 +107,7 @@ export interface S3Config {
   region: string;
   /** S3_FORCE_PATH_STYLE: bucket in the path (http://host/bucket/key), as MinIO expects; default true when S3_ENDPOINT is set. */
   forcePathStyle: boolean;
-  /** S3_DOWNLOADS: the portal streams the bytes (proxy) or answers 302 to a presigned URL (redirect). */
+  /** S3_DOWNLOADS: the portal streams the bytes (proxy) or responds 302 to a presigned URL (redirect). */
   downloads: 'proxy' | 'redirect';
   /** S3_PRESIGN_SECONDS: how long a redirect's presigned URL works. */
   presignSeconds: number;
@@ -129,7 +129,7 @@ export type TrustProxy = boolean | number | string[];
 export const PAYMENT_PROVIDERS = ['sandbox'] as const;
 
 export interface LicensingConfig {
-  /** Ed25519 private key (PEM) that signs license files and activation answers; null: generated once in DATA_DIR. */
+  /** Ed25519 private key (PEM) that signs license files and activation responses; null: generated once in DATA_DIR. */
   signingKeyPem: string | null;
   /** Which PaymentProvider processes orders. */
   paymentProvider: (typeof PAYMENT_PROVIDERS)[number];
@@ -239,7 +239,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     admin: { email: adminEmail, password: adminPassword },
     mfa: {
       required: bool('ADMIN_REQUIRE_MFA', false),
-      encryptionKey: mfaEncryptionKey(env.MFA_ENCRYPTION_KEY, jwtSecret, problems),
+      // AES-256 key for the TOTP secrets.
+      encryptionKey: secretOrDerived(env, 'MFA_ENCRYPTION_KEY', { jwtSecret, purpose: 'mfa-secrets', deriveGiven: true }, problems),
     },
     jwt: { secret: jwtSecret, ttlSeconds },
     mail: { smtpUrl, from: env.MAIL_FROM || 'StreamHub Portal <no-reply@localhost>' },
@@ -282,7 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     storage: parseStorage(env, dataDir, int, problems),
     downloads: {
-      linkSecret: downloadLinkSecret(env.DOWNLOAD_LINK_SECRET, jwtSecret, problems),
+      linkSecret: secretOrDerived(env, 'DOWNLOAD_LINK_SECRET', { jwtSecret, purpose: 'download-links' }, problems),
       linkTtlSeconds: int('DOWNLOAD_LINK_TTL_SECONDS', 15 * 60, 1, 7 * 24 * 3600),
     },
     logs: parseLogs(env, int, problems),
@@ -380,22 +381,21 @@ function parseAllowedHosts(raw: string | undefined, problems: string[]): string[
   return hosts;
 }
 
-/** A dedicated secret when given; otherwise a key derived from the JWT secret, so every instance agrees without another file. */
-function downloadLinkSecret(given: string | undefined, jwtSecret: string, problems: string[]): Buffer {
-  if (given) {
-    if (given.length < MIN_SECRET_LENGTH) problems.push(`DOWNLOAD_LINK_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
-    return Buffer.from(given, 'utf8');
-  }
-  return Buffer.from(hkdfSync('sha256', jwtSecret || 'unset', 'streamhub-portal', 'download-links', 32));
-}
-
-/** AES-256 key for TOTP secrets: MFA_ENCRYPTION_KEY when given, else derived from the JWT secret (as download links are). */
-function mfaEncryptionKey(given: string | undefined, jwtSecret: string, problems: string[]): Buffer {
-  if (given) {
-    if (given.length < MIN_SECRET_LENGTH) problems.push(`MFA_ENCRYPTION_KEY must be at least ${MIN_SECRET_LENGTH} characters`);
-    return Buffer.from(hkdfSync('sha256', given, 'streamhub-portal', 'mfa-secrets', 32));
-  }
-  return Buffer.from(hkdfSync('sha256', jwtSecret || 'unset', 'streamhub-portal', 'mfa-secrets', 32));
+/**
+ * The dedicated secret `name` when given (as it is, or with `deriveGiven` as a 32-byte key derived from it);
+ * otherwise a key derived from the JWT secret (`purpose` tells the keys apart), so every instance agrees without
+ * another file.
+ */
+function secretOrDerived(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  { jwtSecret, purpose, deriveGiven = false }: { jwtSecret: string; purpose: string; deriveGiven?: boolean },
+  problems: string[],
+): Buffer {
+  const given = env[name];
+  if (given && given.length < MIN_SECRET_LENGTH) problems.push(`${name} must be at least ${MIN_SECRET_LENGTH} characters`);
+  if (given && !deriveGiven) return Buffer.from(given, 'utf8');
+  return Buffer.from(hkdfSync('sha256', given || jwtSecret || 'unset', 'streamhub-portal', purpose, 32));
 }
 
 /** An Ed25519 private key in PEM; literal `\n` sequences are accepted so the key fits on one environment line. */
@@ -448,7 +448,7 @@ function resolveJwtSecret(given: string | undefined, env: string, dataDir: strin
     problems.push('JWT_SECRET is required when NODE_ENV=production (e.g. `openssl rand -base64 48`)');
     return '';
   }
-  // Development: a generated secret kept in DATA_DIR, so sessions survive restarts.
+  // Development: a generated secret stored in DATA_DIR, so sessions survive restarts.
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(48).toString('base64url');

@@ -16,7 +16,7 @@ const LEVELS: Record<AppConfig['logLevel'], Level> = { error: 'error', warn: 'wa
 const requestIds = new AsyncLocalStorage<string>();
 /** Where withRequestIds notes the id on the request itself, for what runs outside its context (the close of the socket). */
 const REQUEST_ID = Symbol('requestId');
-/** An incoming X-Request-Id kept as it is: a proxy's or client's id that is safe to repeat in logs and headers. */
+/** An incoming X-Request-Id used as it is: a proxy's or client's id that is safe to repeat in logs and headers. */
 const SAFE_REQUEST_ID = /^[\w.:@+=/-]{1,128}$/;
 
 const loggers = new WeakMap<AppConfig, Logger>();

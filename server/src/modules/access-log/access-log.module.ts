@@ -6,7 +6,7 @@ import { AccessLogService } from './access-log.service';
 import { AccessLogTermsRepository } from './access-log-terms.repository';
 
 /**
- * The access log: one row per API request, kept in segments with a term index of their own (see
+ * The access log: one row per API request, stored in segments with a term index of their own (see
  * access-log-store.ts). The logs module lists, exports, prunes and clears it through AccessLogService.
  */
 @Module({

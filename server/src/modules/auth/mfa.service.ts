@@ -57,7 +57,7 @@ const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-
 
 /**
  * Two-factor sign-in with TOTP (RFC 6238, otpauth): enrolment with a secret shown once and confirmed by a first
- * code, ten single-use recovery codes kept as SHA-256, and the check of a second factor. A code is taken once:
+ * code, ten single-use recovery codes stored as SHA-256, and the check of a second factor. A code is taken once:
  * the step it belongs to is stored, and a code of that step or an earlier one is refused. Wrong codes are
  * counted per account and per client address (THROTTLE_LOGIN_FAILURES_PER_ACCOUNT / _PER_IP).
  */

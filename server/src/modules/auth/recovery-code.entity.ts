@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
 
-/** One single-use recovery code of an administrator's two-factor sign-in; only its SHA-256 is kept. */
+/** One single-use recovery code of an administrator's two-factor sign-in; only its SHA-256 is stored. */
 @Entity('mfa_recovery_codes')
 @Index('IDX_mfa_recovery_codes_user_id_code_hash', ['user_id', 'code_hash'])
 export class RecoveryCodeEntity {

@@ -40,7 +40,7 @@ export class SessionEntity {
   @CreateDateColumn()
   created_at: Date;
 
-  /** When the token was last used (kept to the minute, so most requests do not write). */
+  /** When the token was last used (written at most once a minute, so most requests do not write). */
   @Column({ type: 'datetime', precision: 3, nullable: true })
   last_used_at: Date | null;
 }

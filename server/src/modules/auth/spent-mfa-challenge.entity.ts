@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A second-step token (mfa_token) that gave a session: it gives no other. Kept until the token would have expired. */
+/** A second-step token (mfa_token) that gave a session: it gives no other. Stored until the token would have expired. */
 @Entity('spent_mfa_challenges')
 export class SpentMfaChallengeEntity {
   /** The token's jti. */

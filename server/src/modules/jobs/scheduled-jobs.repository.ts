@@ -30,7 +30,7 @@ export class ScheduledJobsRepository {
     return taken === 1;
   }
 
-  /** Records how a run ended; the lease is kept, so the period's run is not taken again. */
+  /** Records how a run ended; the lease stays, so the period's run is not taken again. */
   async finish(name: string, started: Date, finished: Date, error: string | null): Promise<void> {
     await this.sql.run(
       'UPDATE scheduled_jobs SET last_finished_at = ?, last_duration_ms = ?, last_outcome = ?, last_error = ?, runs = runs + 1, ' +

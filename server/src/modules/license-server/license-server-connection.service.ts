@@ -5,7 +5,7 @@ import { LicenseServerClient, LicenseServerError } from './license-server-client
 
 /**
  * The way to the external license server that settings name (license_server.url and api_token), shared by every
- * part of the sync: a client when one is configured, its failures turned into 502/504 and kept as the last error,
+ * part of the sync: a client when one is configured, its failures turned into 502/504 and recorded as the last error,
  * and one queue so that syncs, pushes, retries and reconciles of this instance run one at a time.
  */
 @Injectable()
@@ -43,7 +43,7 @@ export class LicenseServerConnection implements BeforeApplicationShutdown {
     return client;
   }
 
-  /** A license-server failure becomes a 502 (504 on a timeout) with its reason, and is kept as the last error. */
+  /** A license-server failure becomes a 502 (504 on a timeout) with its reason, and is recorded as the last error. */
   async guarded<T>(call: Promise<T>): Promise<T> {
     try {
       return await call;

@@ -117,7 +117,7 @@ export class LicenseServerSyncService {
         const pending = (await this.versions.forSync()).filter((version) => version.last_sync_at === null);
         if (pending.length) await this.syncVersions(pending.map((version) => version.id));
       } catch (error) {
-        // Kept as the last error and shown in System Health; the job itself did its part.
+        // Recorded as the last error and shown in System Health; the job itself did its part.
         this.logger.warn(`Scheduled sync failed: ${(error as Error).message}`);
       }
     });

@@ -6,7 +6,7 @@ import { SyncQueueItemEntity } from './sync-queue-item.entity';
 import { SyncQueueRepository } from './sync-queue.repository';
 
 /**
- * The retry queue: pushes to the license server that failed, kept in the database so they survive a restart, and
+ * The retry queue: pushes to the license server that failed, stored in the database so they survive a restart, and
  * tried again with a backoff that doubles with each failure (LICENSE_SERVER_RETRY_SECONDS, up to
  * LICENSE_SERVER_RETRY_MAX_SECONDS). An entry names what to push; what is pushed is its state at delivery.
  */

@@ -6,7 +6,7 @@ export { LOG_LEVELS, type LogLevel } from './logs.constants';
 
 /**
  * The audit trail (the local part of System Logs): every admin action, every security event and every server
- * error, with who did it, to what, from where. Kept by value (no foreign keys), so it outlives the accounts and
+ * error, with who did it, to what, from where. Stored by value (no foreign keys), so it outlives the accounts and
  * records it names; never cleared from the screen, only pruned after LOG_RETENTION_DAYS_AUDIT.
  */
 @Entity('audit_logs')

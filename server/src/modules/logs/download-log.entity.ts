@@ -5,7 +5,7 @@ import { MAX_LENGTH } from '../../database/column-lengths';
 export { DOWNLOAD_CHANNELS, type DownloadChannel } from './logs.constants';
 
 /**
- * One download of a distribution file: who, what, from where, when. Kept by value (no foreign keys), so the
+ * One download of a distribution file: who, what, from where, when. Stored by value (no foreign keys), so the
  * record outlives a deleted file or account, and written in batches off the download's hot path.
  */
 @Entity('download_logs')

@@ -39,7 +39,7 @@ export class DownloadLogsRepository extends LogTableRepository<DownloadLogEntity
 
   /**
    * Stores the rows and adds `dailyCounts` to the per-day figures (see DailyStatsRepository.add), in one
-   * transaction: a batch kept for another try is never counted twice.
+   * transaction: a batch held for another try is never counted twice.
    */
   insert(entries: DownloadLogEntry[], dailyCounts: Map<string, number>): Promise<void> {
     return this.sql.atomically([

@@ -11,7 +11,7 @@ export type { DownloadLogEntry, DownloadLogQuery } from './download-logs.reposit
 /**
  * The download logs: one row per download, written behind (a download never waits for its row), read per user or
  * for the admin. Each batch also adds to the per-day download figures, so charts never count log rows; rows and
- * figures are stored in one transaction, so a batch kept for another try is never counted twice. Clearing the log
+ * figures are stored in one transaction, so a batch held for another try is never counted twice. Clearing the log
  * leaves the download counts and per-day figures.
  */
 @Injectable()

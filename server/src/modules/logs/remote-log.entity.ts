@@ -3,7 +3,7 @@ import { MAX_LENGTH } from '../../database/column-lengths';
 
 /**
  * One call of the activation API by a streaming server (activate, validate, deactivate): the System Logs
- * screen's remote entries. Kept by value (no foreign keys), so the record outlives a deleted license.
+ * screen's remote entries. Stored by value (no foreign keys), so the record outlives a deleted license.
  */
 @Entity('remote_logs')
 @Index('UQ_remote_logs_origin_origin_id', ['origin', 'origin_id'], { unique: true })

@@ -30,7 +30,7 @@ const GROUP_DTOS = {
   license_server: LicenseServerSettingsInputDto,
 } as const;
 
-/** Not a settings group: where the license-server sync stands. Kept in the same table, never in the settings API. */
+/** Not a settings group: where the license-server sync stands. Stored in the same table, never in the settings API. */
 const SYNC_STATE_KEY = 'license_server_sync_state';
 
 export interface LicenseServerSyncState {

@@ -2,8 +2,8 @@ import { read } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { ByteRange, READ_CHUNK_BYTES } from './file-storage';
 
-/** How many idle chunk buffers are kept for reuse (16 MiB); busier moments allocate more, and drop them after. */
-const IDLE_CHUNKS_KEPT = 32;
+/** How many idle chunk buffers are held for reuse (16 MiB); busier moments allocate more, and drop them after. */
+const IDLE_CHUNKS_MAX = 32;
 
 /**
  * Read buffers shared by every download. A fresh 512 KiB buffer per chunk (what fs.createReadStream does) is
@@ -18,7 +18,7 @@ class ChunkPool {
   }
 
   give(buffer: Buffer): void {
-    if (this.idle.length < IDLE_CHUNKS_KEPT) this.idle.push(buffer);
+    if (this.idle.length < IDLE_CHUNKS_MAX) this.idle.push(buffer);
   }
 }
 

@@ -56,7 +56,7 @@ export class MeasuringStream extends Transform {
   }
 }
 
-/** The store failed to take an upload (not the client's doing): a 503 response, and nothing is kept. */
+/** The store failed to take an upload (not the client's doing): a 503 response, and nothing is stored. */
 export class StorageUnavailableError extends Error {
   constructor(override readonly cause: unknown) {
     super(`The file store did not accept the upload: ${(cause as Error)?.message ?? String(cause)}`);
@@ -71,7 +71,7 @@ export class StorageUnavailableError extends Error {
  * Keys are made by the portal (`files/<uuid>.<ext>`), never from a user's file name.
  */
 export abstract class FileStorage {
-  /** Streams `source` into temporary space; rejects with UploadTooLargeError beyond `maxBytes` (and keeps nothing). */
+  /** Streams `source` into temporary space; rejects with UploadTooLargeError beyond `maxBytes` (and stores nothing). */
   abstract receive(source: Readable, maxBytes: number): Promise<ReceivedUpload>;
   /** Moves a received upload under `key` (atomic on the local disk). */
   abstract commit(upload: ReceivedUpload, key: string): Promise<void>;

@@ -135,7 +135,7 @@ export class S3Storage extends FileStorage {
       source.resume();
       measure.destroy();
       await upload.abort().catch(() => undefined);
-      // A single-part upload is one PutObject; should it have landed anyway, nothing is kept.
+      // A single-part upload is one PutObject; should it have landed anyway, it is removed too.
       await this.discard(tempId).catch(() => undefined);
       // The client's doing (too large, gone away) over whatever the store said while the upload was aborted.
       throw streamError ?? new StorageUnavailableError(error);

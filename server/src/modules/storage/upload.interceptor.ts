@@ -20,7 +20,7 @@ export interface StoredUpload extends ReceivedUpload {
 
 /**
  * A multer storage engine that streams the file part straight into FileStorage.receive (temporary space,
- * SHA-256 and size computed on the way), so nothing is buffered in memory and nothing is kept on refusal.
+ * SHA-256 and size computed on the way), so nothing is buffered in memory and nothing stays behind on refusal.
  */
 class StreamingStorageEngine implements StorageEngine {
   constructor(

@@ -43,7 +43,7 @@ export async function insertPostings(manager: EntityManager | DataSource, rows: 
 
 /**
  * The users search's trigram postings on MySQL/MariaDB, which have no substring index of their own (FULLTEXT
- * matches words; SQLite uses its FTS5 trigram table instead, kept by triggers). Rewritten on every change of a
+ * matches words; SQLite uses its FTS5 trigram table instead, maintained by triggers). Rewritten on every change of a
  * user's e-mail or name; a deleted user's postings go with it (foreign key, ON DELETE CASCADE).
  */
 @Injectable()

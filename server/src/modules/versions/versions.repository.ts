@@ -44,7 +44,7 @@ export class VersionsRepository {
     this.sql = PreparedSql.for(versions.manager.connection);
   }
 
-  /** Uploaded version files kept in storage: how many, and their bytes. */
+  /** Uploaded version files in storage: how many, and their bytes. */
   async storageUsage(): Promise<{ files: number; bytes: number }> {
     const row = await this.versions
       .createQueryBuilder('v')
