@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Post, Req, Res, Type } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/public.decorator';
@@ -11,10 +11,14 @@ import {
   PublicKeyResponseDto,
 } from './dto/activation.dto';
 import { parseActivationRequest } from './activation-request';
-import { LicenseServerService } from './license-server.service';
+import { LicenseServerAction, LicenseServerService } from './license-server.service';
 import { TEST_SCRIPT_FOLDER, TestScriptArchive } from './test-script-archive';
 
 const ipOf = (request: Request) => request.ip ?? null;
+
+/** An activation API route: always 200 with a signed body, whatever the code says. */
+const ActivationRoute = (path: LicenseServerAction, body: Type<unknown>) =>
+  applyDecorators(Post(path), HttpCode(200), ApiBody({ type: body }), ApiOkResponse({ type: ActivationResponseDto }));
 
 /** How to check a signature offline, in any language: the exact bytes the portal signs (see canonical-json.ts). */
 export const SIGNED_BYTES = [
@@ -56,32 +60,25 @@ export class LicenseServerController {
   ) {}
 
   /** Activates this server (server_uid) on a license; the same server again takes no new seat. Codes: VALID, EXPIRED, REVOKED, PENDING, TOO_MANY_DEVICES, NOT_FOUND. */
-  @Post('activate')
-  @HttpCode(200)
-  @ApiBody({ type: ActivationRequestDto })
-  @ApiOkResponse({ type: ActivationResponseDto })
+  @ActivationRoute('activate', ActivationRequestDto)
   async activateServer(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const signed = await this.server.activate(parseActivationRequest(body, true), ipOf(request));
-    sendSignedResponse(response, signed.body);
+    await this.respond('activate', body, request, response);
   }
 
   /** Heartbeat: VALID while the license is usable and this server holds a seat (else EXPIRED, REVOKED, PENDING, NOT_ACTIVATED, NOT_FOUND). */
-  @Post('validate')
-  @HttpCode(200)
-  @ApiBody({ type: ActivationRequestDto })
-  @ApiOkResponse({ type: ActivationResponseDto })
+  @ActivationRoute('validate', ActivationRequestDto)
   async validateServer(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const signed = await this.server.validate(parseActivationRequest(body, true), ipOf(request));
-    sendSignedResponse(response, signed.body);
+    await this.respond('validate', body, request, response);
   }
 
   /** Gives this server's seat back (code DEACTIVATED, or NOT_ACTIVATED / NOT_FOUND). */
-  @Post('deactivate')
-  @HttpCode(200)
-  @ApiBody({ type: DeactivationRequestDto })
-  @ApiOkResponse({ type: ActivationResponseDto })
+  @ActivationRoute('deactivate', DeactivationRequestDto)
   async deactivateServer(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const signed = await this.server.deactivate(parseActivationRequest(body, false), ipOf(request));
+    await this.respond('deactivate', body, request, response);
+  }
+
+  private async respond(action: LicenseServerAction, body: unknown, request: Request, response: Response): Promise<void> {
+    const signed = await this.server.handle(action, parseActivationRequest(body, action !== 'deactivate'), ipOf(request));
     sendSignedResponse(response, signed.body);
   }
 

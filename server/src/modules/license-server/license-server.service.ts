@@ -51,18 +51,6 @@ export class LicenseServerService {
     return { algorithm: 'Ed25519', key_id: this.signing.keyId, public_key_pem: this.signing.publicKeyPem };
   }
 
-  activate(request: ActivationRequest, ip: string | null): Promise<SignedResponse> {
-    return this.handle('activate', request, ip);
-  }
-
-  validate(request: ActivationRequest, ip: string | null): Promise<SignedResponse> {
-    return this.handle('validate', request, ip);
-  }
-
-  deactivate(request: ActivationRequest, ip: string | null): Promise<SignedResponse> {
-    return this.handle('deactivate', request, ip);
-  }
-
   async handle(action: LicenseServerAction, request: ActivationRequest, ip: string | null): Promise<SignedResponse> {
     const licenseKey = normalizeLicenseKey(request.license_key);
     await this.throttle.admit(ip ?? 'unknown', licenseKey);
