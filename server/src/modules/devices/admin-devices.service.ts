@@ -50,8 +50,7 @@ export class AdminDevicesService implements OnApplicationBootstrap {
     const stats = query.search?.trim() ? undefined : this.figures.peek('stats');
     const known = stats ? (query.status ? stats[query.status] : stats.total) : undefined;
     const found = await this.devices.pageForAdmin(query, this.seats.silentCutoff(), this.totals, known);
-    this.seats.asOfNow(found.rows);
-    return found;
+    return { ...found, rows: this.seats.asOfNow(found.rows) };
   }
 
   async forLicenseKey(key: string): Promise<{ license: LicenseEntity; devices: DeviceWithLicense[] }> {

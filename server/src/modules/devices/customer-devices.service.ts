@@ -18,8 +18,7 @@ export class CustomerDevicesService {
   /** Devices on the caller's licenses, newest activation first; the status as of now. */
   async listForUser(user: AuthUser, page: number, limit: number): Promise<DevicePage> {
     const found = await this.devices.pageForUser(user.id, page, limit);
-    this.seats.asOfNow(found.rows);
-    return found;
+    return { ...found, rows: this.seats.asOfNow(found.rows) };
   }
 
   /** Frees the seat of one of the caller's devices, so the license can move to another server. */

@@ -26,18 +26,11 @@ export interface SeatOutcome {
   device: DeviceEntity | null;
 }
 
+const REFUSALS = { active: null, revoked: 'REVOKED', pending: 'PENDING', expired: 'EXPIRED' } as const;
+
 /** Why a license cannot be used right now, or null when it can. */
 export function refusalOf(license: LicenseEntity, now = Date.now()): ActivationCode | null {
-  switch (effectiveStatus(license, now)) {
-    case 'active':
-      return null;
-    case 'revoked':
-      return 'REVOKED';
-    case 'pending':
-      return 'PENDING';
-    default:
-      return 'EXPIRED';
-  }
+  return REFUSALS[effectiveStatus(license, now)];
 }
 
 /** How precisely a device's last activity is kept (heartbeats closer together than this are not written). */

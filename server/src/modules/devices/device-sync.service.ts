@@ -7,19 +7,7 @@ import { DeviceSeatsService } from './device-seats.service';
 import { DevicesRepository, DeviceWithLicense } from './devices.repository';
 
 /** A device as portals exchange it when syncing with a license server. */
-export type SyncedDevice = Pick<
-  DeviceEntity,
-  | 'id'
-  | 'server_uid'
-  | 'device_name'
-  | 'hostname'
-  | 'product'
-  | 'version'
-  | 'status'
-  | 'activated_at'
-  | 'last_activity_at'
-  | 'deactivated_at'
-> & { license_key: string };
+export type SyncedDevice = Omit<DeviceEntity, 'license_id' | 'license' | 'last_ip' | 'created_at' | 'updated_at'> & { license_key: string };
 
 /**
  * Devices kept in step with a license server (as the portal that syncs, and as the license server of another
@@ -66,7 +54,7 @@ export class DeviceSyncService {
         counts.refused++;
         continue;
       }
-      if (await this.devices.exists(license.id, fields.server_uid)) {
+      if (await this.devices.find(license.id, fields.server_uid)) {
         counts.unchanged++;
         continue;
       }

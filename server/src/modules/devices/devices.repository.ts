@@ -86,10 +86,6 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return this.devices.findOneBy({ license_id: licenseId, server_uid: serverUid });
   }
 
-  exists(licenseId: number, serverUid: string): Promise<boolean> {
-    return this.devices.existsBy({ license_id: licenseId, server_uid: serverUid });
-  }
-
   /** One that must exist (it was just written). */
   get(id: number): Promise<DeviceEntity> {
     return this.devices.findOneByOrFail({ id });

@@ -70,7 +70,7 @@ export class AdminLicensesService implements OnApplicationBootstrap {
   async get(id: number): Promise<LicenseEntity> {
     const license = await this.licenses.findById(id);
     if (!license) throw ApiError.notFound(`License ${id} not found`);
-    return this.core.withCurrentStatus(license);
+    return asOf(license);
   }
 
   /** The product names the admin Create License form offers. */

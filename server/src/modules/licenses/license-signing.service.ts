@@ -4,7 +4,6 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { canonicalJson } from './canonical-json';
 
 export const SIGNING_KEY_FILE = 'license-signing-key.pem';
 
@@ -50,11 +49,6 @@ export class LicenseSigningService {
 
   sign(data: Buffer): Buffer {
     return sign(null, data, this.load().privateKey);
-  }
-
-  /** Base64 Ed25519 signature over the canonical JSON of `value`. */
-  signCanonical(value: unknown): string {
-    return this.sign(Buffer.from(canonicalJson(value), 'utf8')).toString('base64');
   }
 
   // Loaded on first use (main.ts asks at start), so building the app for the OpenAPI generator writes no key file.

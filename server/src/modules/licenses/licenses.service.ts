@@ -173,7 +173,7 @@ export class LicensesService {
   async getVisible(id: number, user: AuthUser): Promise<LicenseEntity> {
     const license = await this.licenses.findById(id);
     if (!license || (user.role !== 'admin' && license.user_id !== user.id)) throw ApiError.notFound('License not found');
-    return this.withCurrentStatus(license);
+    return asOf(license);
   }
 
   /**
@@ -194,7 +194,7 @@ export class LicensesService {
         owned: false,
         license: null,
       };
-    const license = await this.withCurrentStatus(found);
+    const license = asOf(found);
     const owned = license.user_id === user.id;
     const code = ({ active: 'VALID', expired: 'EXPIRED', revoked: 'REVOKED', pending: 'PENDING' } as const)[license.status];
     return {
@@ -287,11 +287,6 @@ export class LicensesService {
     const expired = await this.licenses.expireDue(new Date());
     if (expired) this.written();
     return expired;
-  }
-
-  /** The license as of now: one past its expiry shows as expired (not stored here: the expiry job does that). */
-  withCurrentStatus(license: LicenseEntity): Promise<LicenseEntity> {
-    return Promise.resolve(asOf(license));
   }
 
   /** An admin's change: stored with its sync stamp, and announced when it must reach the license server. */
