@@ -109,7 +109,7 @@ export function ListTable<Row, S extends string>({ rows, rowKey, rowProps, colum
     .filter((column) => column.fold !== undefined)
     .sort((a, b) => (a.fold ?? 0) - (b.fold ?? 0))
     .map((column) => column.label);
-  const { frame, box, width, step, onScroll } = useTableFit(folding.length + 1, rows);
+  const { frame, box, width, step, onScroll } = useTableFit(folding.length + 1);
   const folded = new Set(folding.slice(0, step));
   const narrow = step > folding.length;
   const [first, ...rest] = columns;

@@ -9,17 +9,18 @@ function markHiddenEdges(frame: HTMLElement, box: HTMLElement) {
 
 /**
  * How far a table must give way to fit its box, as a step from 0 (as it is) to `steps`: the table is measured after
- * every render, before it is painted, and takes one step more while it is wider than its box; a new box width or new
- * rows measure it afresh from 0. `frame` gets data-hidden-start / data-hidden-end while part of the table is scrolled
- * out of sight on that side, so its edges can say that the table scrolls.
+ * every render, before it is painted, and takes one step more while it is wider than its box; a new box width measures
+ * it afresh from 0. New rows only ever take it further: going back would close a row's open menu whenever the list
+ * reloads. `frame` gets data-hidden-start / data-hidden-end while part of the table is scrolled out of sight on that
+ * side, so its edges can say that the table scrolls.
  */
-export function useTableFit(steps: number, rows: unknown) {
+export function useTableFit(steps: number) {
   const frame = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
-  const [fit, setFit] = useState({ width, rows, step: 0 });
-  if (fit.width !== width || fit.rows !== rows) setFit({ width, rows, step: 0 });
-  const step = fit.width === width && fit.rows === rows ? fit.step : 0;
+  const [fit, setFit] = useState({ width, step: 0 });
+  if (fit.width !== width) setFit({ width, step: 0 });
+  const step = fit.width === width ? fit.step : 0;
 
   useEffect(() => {
     const element = box.current;

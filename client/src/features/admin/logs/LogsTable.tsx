@@ -86,7 +86,7 @@ const columns = (intl: IntlShape): Array<ListColumn<LogEntryDto, 'created_at'>> 
     td: { miw: 96 },
     cell: (entry) => (
       <Stack gap={4} align="flex-start">
-        <Badge size="sm" variant="light" color={levelColor(entry.level)} c={`${levelColor(entry.level)}.9`}>
+        <Badge size="sm" variant="light" color={levelColor(entry.level)} c={`${levelColor(entry.level)}.9`} data-testid="log-level">
           {(entry.level || 'info').toUpperCase()}
         </Badge>
         {entry.source === 'remote' && (
