@@ -117,9 +117,12 @@ test.describe('Admin Dashboard', () => {
     // The weekly axis starts on the day the subtitle names, and every axis counts in whole numbers.
     const licenses = page.getByTestId('chart-licenses');
     const from = (await licenses.getByText(/ from .+ to /).innerText()).match(/ from (.+) to /)![1];
-    await expect(licenses.locator('.recharts-xAxis .recharts-cartesian-axis-tick-value').first()).toHaveText(from);
+    await expect(licenses.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value').first()).toHaveText(from);
     for (const chart of ['chart-downloads', 'chart-licenses', 'chart-devices']) {
-      const ticks = await page.getByTestId(chart).locator('.recharts-yAxis .recharts-cartesian-axis-tick-value').allInnerTexts();
+      const ticks = await page
+        .getByTestId(chart)
+        .locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')
+        .allTextContents();
       expect(ticks.length, chart).toBeGreaterThan(1);
       for (const tick of ticks) expect(tick, chart).toMatch(/^\d{1,3}(,\d{3})*$/);
     }

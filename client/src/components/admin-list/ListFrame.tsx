@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, ComboboxItem, Group, Loader, Select, SelectProps, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, ComboboxItem, Group, Loader, Select, SelectProps, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconRefresh, TablerIcon } from '@tabler/icons-react';
 import { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -7,8 +7,7 @@ import type { MessageId } from '../../i18n/message-id';
 import { ErrorAlert } from '../ErrorAlert';
 import { PagerBar } from '../PagerBar';
 import { pageRange } from '../pagination';
-import { SortableTh } from '../SortableTh';
-import type { ListMeta, TableSorting } from './use-server-list';
+import type { ListMeta } from './use-server-list';
 
 interface PageHeaderProps {
   title: ReactNode;
@@ -180,57 +179,4 @@ export function ListPager({ meta, onPage, summary, testId, withEdges = true, sin
       {text}
     </Text>
   ) : null;
-}
-
-/** A sortable column header bound to the list's sort. */
-function SortHeader<S extends string>({ sorting, column, label }: { sorting: TableSorting<S>; column: S; label: MessageId }) {
-  return (
-    <SortableTh active={sorting.sort === column} order={sorting.order} onSort={() => sorting.onSort(column)}>
-      <FormattedMessage id={label} />
-    </SortableTh>
-  );
-}
-
-/** A column of a table: its heading, with the server's sort for it when it sorts. */
-export type Column<S extends string> = MessageId | { label: MessageId; sort: S };
-
-/** A table's header row: the sortable columns bound to the list's sort, the others plain. */
-function HeaderRow<S extends string>({ columns, sorting }: { columns: Array<Column<S>>; sorting: TableSorting<S> }) {
-  return (
-    <Table.Thead>
-      <Table.Tr>
-        {columns.map((column) =>
-          typeof column === 'string' ? (
-            <Table.Th key={column}>
-              <FormattedMessage id={column} />
-            </Table.Th>
-          ) : (
-            <SortHeader key={column.label} sorting={sorting} column={column.sort} label={column.label} />
-          ),
-        )}
-      </Table.Tr>
-    </Table.Thead>
-  );
-}
-
-interface ListTableProps<S extends string> {
-  columns: Array<Column<S>>;
-  sorting: TableSorting<S>;
-  /** Below this width the table scrolls sideways inside its own box, not the page. */
-  minWidth: number;
-  testId: string;
-  /** The rows. */
-  children: ReactNode;
-}
-
-/** An admin list's table: its header row and its rows, scrolling sideways on a narrow screen. */
-export function ListTable<S extends string>({ columns, sorting, minWidth, testId, children }: ListTableProps<S>) {
-  return (
-    <Table.ScrollContainer minWidth={minWidth}>
-      <Table verticalSpacing="sm" horizontalSpacing="xs" highlightOnHover data-testid={testId}>
-        <HeaderRow columns={columns} sorting={sorting} />
-        <Table.Tbody>{children}</Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
 }

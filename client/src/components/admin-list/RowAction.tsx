@@ -1,19 +1,20 @@
 import { ActionIcon, ActionIconProps, Group, Tooltip } from '@mantine/core';
 import { IconTrash, type TablerIcon } from '@tabler/icons-react';
 import { ReactNode } from 'react';
-import { useIntl } from 'react-intl';
+import type { IntlShape } from 'react-intl';
 
-interface RowActionProps extends Omit<ActionIconProps, 'children'> {
+/** One of a row's actions: an icon button in the Actions column, or an item of the row's menu on a phone. */
+export interface RowActionItem extends Pick<ActionIconProps, 'color' | 'loading' | 'disabled'> {
   icon: TablerIcon;
   /** The accessible name, naming the row ('Delete user ada@example.com'). */
   label: string;
-  /** The short visible hint ('Delete'). */
+  /** The short visible hint ('Delete'), and the menu item's text. */
   tooltip: string;
   onClick: () => void;
 }
 
 /** An icon button in a table row's Actions cell: a tooltip for sighted users, a full name for assistive technology. */
-export function RowAction({ icon: Icon, label, tooltip, onClick, ...rest }: RowActionProps) {
+export function RowAction({ icon: Icon, label, tooltip, onClick, ...rest }: RowActionItem) {
   return (
     <Tooltip label={tooltip}>
       <ActionIcon variant="subtle" aria-label={label} onClick={onClick} {...rest}>
@@ -33,7 +34,6 @@ export function RowActions({ children }: { children: ReactNode }) {
 }
 
 /** A row's Delete: red, with 'Delete' as its hint and the row in its name. */
-export function DeleteAction(props: Omit<RowActionProps, 'icon' | 'tooltip' | 'color'>) {
-  const intl = useIntl();
-  return <RowAction icon={IconTrash} color="red" tooltip={intl.formatMessage({ id: 'common.delete' })} {...props} />;
+export function deleteAction(intl: IntlShape, item: Omit<RowActionItem, 'icon' | 'tooltip' | 'color'>): RowActionItem {
+  return { icon: IconTrash, color: 'red', tooltip: intl.formatMessage({ id: 'common.delete' }), ...item };
 }

@@ -1,9 +1,10 @@
-import { Badge, Box, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Badge, Box, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage, IntlShape, useIntl } from 'react-intl';
 import type { LogEntryDto, RemoteContextDto } from '../../../api/generated/model';
-import { ListTable } from '../../../components/admin-list/ListFrame';
+import { ListColumn, ListTable } from '../../../components/admin-list/ListTable';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
+import { WrapEmails } from '../../../components/WrapEmails';
 import { formatAdminBytes } from '../../../i18n/format';
 import type { MessageId } from '../../../i18n/message-id';
 import { levelColor, shortAgent } from './logs-display';
@@ -71,68 +72,81 @@ function Details({ entry }: { entry: LogEntryDto }) {
   );
 }
 
-/** Time (sortable), Level, Message, User / IP, Details; remote entries carry their Remote Context box. */
+/** Time (sortable), Level, Message, User / IP, Details; the level folds under the time on a narrow screen. */
+const columns = (intl: IntlShape): Array<ListColumn<LogEntryDto, 'created_at'>> => [
+  {
+    sort: 'created_at',
+    label: 'admin.logs.columns.time',
+    td: { fz: 'xs', style: { whiteSpace: 'nowrap' } },
+    cell: (entry) => intl.formatDate(entry.created_at, { dateStyle: 'short', timeStyle: 'medium' }),
+  },
+  {
+    label: 'admin.logs.columns.level',
+    fold: 1,
+    td: { miw: 96 },
+    cell: (entry) => (
+      <Stack gap={4} align="flex-start">
+        <Badge size="sm" variant="light" color={levelColor(entry.level)} c={`${levelColor(entry.level)}.9`} data-testid="log-level">
+          {(entry.level || 'info').toUpperCase()}
+        </Badge>
+        {entry.source === 'remote' && (
+          <Badge size="sm" variant="light" color="violet" c="violet.9">
+            <FormattedMessage id="admin.logs.remoteBadge" />
+          </Badge>
+        )}
+      </Stack>
+    ),
+  },
+  {
+    label: 'admin.logs.columns.message',
+    td: { maw: 420, miw: 180 },
+    cell: (entry) => (
+      <>
+        <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
+          <WrapEmails text={entry.message} />
+        </Text>
+        {entry.file_name && (
+          <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {entry.file_name}
+          </Text>
+        )}
+        {entry.remote_context && <RemoteContextBox context={entry.remote_context} />}
+      </>
+    ),
+  },
+  {
+    label: 'admin.logs.columns.user',
+    td: { maw: 240, miw: 140 },
+    cell: (entry) => (
+      <>
+        <Text fz="xs" style={{ overflowWrap: 'anywhere' }}>
+          {entry.user_email ? <WrapEmails text={entry.user_email} /> : '—'}
+        </Text>
+        <Text fz="xs" c="dimmed">
+          {entry.ip_address ?? ''}
+        </Text>
+        {entry.user_agent && (
+          <Text fz={11} c="dimmed" title={entry.user_agent} style={{ overflowWrap: 'anywhere' }}>
+            {shortAgent(entry.user_agent)}
+          </Text>
+        )}
+      </>
+    ),
+  },
+  { label: 'admin.logs.columns.details', td: { maw: 260, miw: 140 }, cell: (entry) => <Details entry={entry} /> },
+];
+
+/** The System Logs table; remote entries carry their Remote Context box. */
 export function LogsTable({ entries, sorting }: { entries: LogEntryDto[]; sorting: TableSorting<'created_at'> }) {
   const intl = useIntl();
   return (
     <ListTable
-      columns={[
-        { sort: 'created_at', label: 'admin.logs.columns.time' },
-        'admin.logs.columns.level',
-        'admin.logs.columns.message',
-        'admin.logs.columns.user',
-        'admin.logs.columns.details',
-      ]}
+      rows={entries}
+      rowKey={(entry) => `${entry.source}-${entry.id}`}
+      rowProps={(entry) => ({ 'data-testid': 'log-row', 'data-source': entry.source, 'data-level': entry.level })}
+      columns={columns(intl)}
       sorting={sorting}
-      minWidth={900}
       testId="logs-table"
-    >
-      {entries.map((entry) => (
-        <Table.Tr key={`${entry.source}-${entry.id}`} data-testid="log-row" data-source={entry.source} data-level={entry.level}>
-          <Table.Td style={{ whiteSpace: 'nowrap' }} fz="xs">
-            {intl.formatDate(entry.created_at, { dateStyle: 'short', timeStyle: 'medium' })}
-          </Table.Td>
-          <Table.Td miw={96}>
-            <Stack gap={4} align="flex-start">
-              <Badge size="sm" variant="light" color={levelColor(entry.level)} c={`${levelColor(entry.level)}.9`}>
-                {(entry.level || 'info').toUpperCase()}
-              </Badge>
-              {entry.source === 'remote' && (
-                <Badge size="sm" variant="light" color="violet" c="violet.9">
-                  <FormattedMessage id="admin.logs.remoteBadge" />
-                </Badge>
-              )}
-            </Stack>
-          </Table.Td>
-          <Table.Td maw={420}>
-            <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
-              {entry.message}
-            </Text>
-            {entry.file_name && (
-              <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                {entry.file_name}
-              </Text>
-            )}
-            {entry.remote_context && <RemoteContextBox context={entry.remote_context} />}
-          </Table.Td>
-          <Table.Td maw={240}>
-            <Text fz="xs" style={{ overflowWrap: 'anywhere' }}>
-              {entry.user_email ?? '—'}
-            </Text>
-            <Text fz="xs" c="dimmed">
-              {entry.ip_address ?? ''}
-            </Text>
-            {entry.user_agent && (
-              <Text fz={11} c="dimmed" title={entry.user_agent} style={{ overflowWrap: 'anywhere' }}>
-                {shortAgent(entry.user_agent)}
-              </Text>
-            )}
-          </Table.Td>
-          <Table.Td maw={260}>
-            <Details entry={entry} />
-          </Table.Td>
-        </Table.Tr>
-      ))}
-    </ListTable>
+    />
   );
 }

@@ -1,9 +1,9 @@
-import { Anchor, Badge, Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCloudUpload, IconExternalLink, IconPencil } from '@tabler/icons-react';
-import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
+import { FormattedDate, FormattedMessage, IntlShape, useIntl } from 'react-intl';
 import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
-import { ListTable } from '../../../components/admin-list/ListFrame';
-import { DeleteAction, RowAction, RowActions } from '../../../components/admin-list/RowAction';
+import { ListColumn, ListTable } from '../../../components/admin-list/ListTable';
+import { deleteAction } from '../../../components/admin-list/RowAction';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { WARNING_TEXT } from '../../../components/license-server/sync-display';
 import { shortKey, SYNC_COLORS } from './version-display';
@@ -44,198 +44,235 @@ function KeyLine({ label, value }: { label: string; value: string | null }) {
   );
 }
 
-/** The Version Management table: version, release date, flags, changelog, file, keys, sync state and actions. */
-export function VersionsTable({ versions, sorting, busyId, onToggleStable, onMakeLatest, onEdit, onDelete, onSync }: VersionsTableProps) {
+/** The Stable/Beta and Latest/Older toggles. */
+function Flags({ version, busy, onToggleStable, onMakeLatest }: { version: AdminVersionDto; busy: boolean } & VersionActions) {
   const intl = useIntl();
+  const values = { version: version.version };
+  return (
+    <Stack gap={6} align="flex-start">
+      <Tooltip
+        label={intl.formatMessage({
+          id: version.is_stable ? 'admin.versions.flags.toBetaHint' : 'admin.versions.flags.toStableHint',
+        })}
+      >
+        <Button
+          size="compact-xs"
+          variant="light"
+          color={version.is_stable ? 'teal' : 'yellow'}
+          c={version.is_stable ? undefined : WARNING_TEXT}
+          loading={busy}
+          aria-label={intl.formatMessage(
+            { id: version.is_stable ? 'admin.versions.flags.toBeta' : 'admin.versions.flags.toStable' },
+            values,
+          )}
+          onClick={() => onToggleStable(version)}
+          data-testid="version-stable"
+        >
+          <FormattedMessage id={version.is_stable ? 'admin.versions.flags.stable' : 'admin.versions.flags.beta'} />
+        </Button>
+      </Tooltip>
+      {version.is_latest ? (
+        // Exactly one version is the latest: it changes by marking another one, never by un-marking this.
+        <Tooltip label={intl.formatMessage({ id: 'admin.versions.flags.latestHint' })} multiline w={240}>
+          <Button
+            size="compact-xs"
+            variant="light"
+            color="violet"
+            aria-disabled
+            aria-label={intl.formatMessage({ id: 'admin.versions.flags.isLatest' }, values)}
+            onClick={(event) => event.preventDefault()}
+            style={{ cursor: 'default' }}
+            data-testid="version-latest"
+          >
+            <FormattedMessage id="admin.versions.flags.latest" />
+          </Button>
+        </Tooltip>
+      ) : (
+        <Tooltip label={intl.formatMessage({ id: 'admin.versions.flags.toLatestHint' })}>
+          <Button
+            size="compact-xs"
+            variant="light"
+            color="gray"
+            loading={busy}
+            aria-label={intl.formatMessage({ id: 'admin.versions.flags.toLatest' }, values)}
+            onClick={() => onMakeLatest(version)}
+            data-testid="version-latest"
+          >
+            <FormattedMessage id="admin.versions.flags.older" />
+          </Button>
+        </Tooltip>
+      )}
+    </Stack>
+  );
+}
 
+function SyncState({ version }: { version: AdminVersionDto }) {
+  const intl = useIntl();
+  return version.sync_status === 'synced' && version.last_sync_at ? (
+    <Tooltip
+      label={intl.formatMessage(
+        { id: 'admin.versions.sync.syncedAt' },
+        { time: intl.formatDate(version.last_sync_at, { dateStyle: 'medium', timeStyle: 'short' }) },
+      )}
+    >
+      <Badge color={SYNC_COLORS.synced} variant="dot" w="max-content" tabIndex={0} data-testid="version-sync">
+        <FormattedMessage id="admin.versions.sync.status.synced" />
+      </Badge>
+    </Tooltip>
+  ) : (
+    <Badge color={SYNC_COLORS[version.sync_status]} variant="dot" w="max-content" data-testid="version-sync">
+      <FormattedMessage id={`admin.versions.sync.status.${version.sync_status}`} />
+    </Badge>
+  );
+}
+
+/**
+ * Version, release date, flags, changelog, file, keys and sync state; the secondary facts (keys, file, changelog,
+ * sync, flags) fold under the version on a narrow screen.
+ */
+const columns = (
+  intl: IntlShape,
+  busyId: number | null,
+  actions: VersionActions,
+): Array<ListColumn<AdminVersionDto, ListAdminVersionsSort>> => [
+  {
+    sort: 'version',
+    label: 'admin.versions.columns.version',
+    cell: (version) => (
+      <>
+        <Text fw={700} fz="sm" style={{ whiteSpace: 'nowrap' }}>
+          {version.version}
+        </Text>
+        <Text fz="xs" c="dimmed">
+          <FormattedMessage id="admin.versions.added" values={{ date: intl.formatDate(version.created_at, { dateStyle: 'medium' }) }} />
+        </Text>
+      </>
+    ),
+  },
+  {
+    sort: 'release_date',
+    label: 'admin.versions.columns.releaseDate',
+    td: { fz: 'sm', style: { whiteSpace: 'nowrap' } },
+    testId: 'version-release-date',
+    // A calendar date: formatted in UTC so it never shifts by a day.
+    cell: (version) => <FormattedDate value={`${version.release_date}T00:00:00Z`} dateStyle="medium" timeZone="UTC" />,
+  },
+  {
+    label: 'admin.versions.columns.flags',
+    fold: 5,
+    cell: (version) => <Flags version={version} busy={busyId === version.id} {...actions} />,
+  },
+  {
+    label: 'admin.versions.columns.changelog',
+    fold: 3,
+    td: { maw: 260, miw: 160 },
+    cell: (version) => (
+      <>
+        {version.changelog ? (
+          <Text fz="sm" lineClamp={3} title={version.changelog} data-testid="version-changelog">
+            {version.changelog}
+          </Text>
+        ) : (
+          <Text fz="sm" c="dimmed" data-testid="version-changelog">
+            <FormattedMessage id="admin.versions.noChangelog" />
+          </Text>
+        )}
+        {version.download_url && (
+          <Anchor
+            href={version.download_url}
+            target="_blank"
+            rel="noopener noreferrer"
+            fz="xs"
+            aria-label={intl.formatMessage({ id: 'admin.versions.downloadLinkFor' }, { version: version.version })}
+          >
+            <Group gap={4} wrap="nowrap" component="span">
+              <IconExternalLink size={12} aria-hidden />
+              <FormattedMessage id="admin.versions.downloadLink" />
+            </Group>
+          </Anchor>
+        )}
+      </>
+    ),
+  },
+  {
+    label: 'admin.versions.columns.file',
+    fold: 2,
+    testId: 'version-file',
+    cell: (version) =>
+      version.file_size !== null && version.file_hash ? (
+        <Stack gap={0}>
+          {version.file_name && (
+            <Text fz="xs" fw={600} maw={200} truncate="end" title={version.file_name}>
+              {version.file_name}
+            </Text>
+          )}
+          <Text fz="xs" style={{ whiteSpace: 'nowrap' }}>
+            {formatAdminBytes(version.file_size, intl.locale)}
+          </Text>
+          <Text fz="xs" ff="monospace" c="dimmed" title={version.file_hash}>
+            {shortKey(version.file_hash)}…
+          </Text>
+        </Stack>
+      ) : (
+        <Text fz="xs" c="dimmed">
+          <FormattedMessage id="admin.versions.noFile" />
+        </Text>
+      ),
+  },
+  {
+    label: 'admin.versions.columns.keys',
+    fold: 1,
+    testId: 'version-keys',
+    cell: (version) => (
+      <>
+        <KeyLine label={intl.formatMessage({ id: 'admin.versions.keys.secret' })} value={version.secret_hash} />
+        <KeyLine label={intl.formatMessage({ id: 'admin.versions.keys.encrypt' })} value={version.encryption_key} />
+      </>
+    ),
+  },
+  { label: 'admin.versions.columns.sync', fold: 4, cell: (version) => <SyncState version={version} /> },
+];
+
+/** The Version Management table: version, release date, flags, changelog, file, keys, sync state and actions. */
+export function VersionsTable({ versions, sorting, busyId, ...actions }: VersionsTableProps) {
+  const intl = useIntl();
   return (
     <ListTable
-      columns={[
-        { sort: 'version', label: 'admin.versions.columns.version' },
-        { sort: 'release_date', label: 'admin.versions.columns.releaseDate' },
-        'admin.versions.columns.flags',
-        'admin.versions.columns.changelog',
-        'admin.versions.columns.file',
-        'admin.versions.columns.keys',
-        'admin.versions.columns.sync',
-        'admin.versions.columns.actions',
-      ]}
+      rows={versions}
+      rowKey={(version) => version.id}
+      rowProps={(version) => ({ 'data-testid': `version-row-${version.version}` })}
+      columns={columns(intl, busyId, actions)}
       sorting={sorting}
-      minWidth={980}
       testId="versions-table"
-    >
-      {versions.map((version) => {
-        const busy = busyId === version.id;
-        const values = { version: version.version };
-        return (
-          <Table.Tr key={version.id} data-testid={`version-row-${version.version}`}>
-            <Table.Td>
-              <Text fw={700} fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                {version.version}
-              </Text>
-              <Text fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                <FormattedMessage
-                  id="admin.versions.added"
-                  values={{ date: intl.formatDate(version.created_at, { dateStyle: 'medium' }) }}
-                />
-              </Text>
-            </Table.Td>
-            <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }} data-testid="version-release-date">
-              {/* A calendar date: formatted in UTC so it never shifts by a day. */}
-              <FormattedDate value={`${version.release_date}T00:00:00Z`} dateStyle="medium" timeZone="UTC" />
-            </Table.Td>
-            <Table.Td>
-              <Stack gap={6} align="flex-start">
-                <Tooltip
-                  label={intl.formatMessage({
-                    id: version.is_stable ? 'admin.versions.flags.toBetaHint' : 'admin.versions.flags.toStableHint',
-                  })}
-                >
-                  <Button
-                    size="compact-xs"
-                    variant="light"
-                    color={version.is_stable ? 'teal' : 'yellow'}
-                    c={version.is_stable ? undefined : WARNING_TEXT}
-                    loading={busy}
-                    aria-label={intl.formatMessage(
-                      { id: version.is_stable ? 'admin.versions.flags.toBeta' : 'admin.versions.flags.toStable' },
-                      values,
-                    )}
-                    onClick={() => onToggleStable(version)}
-                    data-testid="version-stable"
-                  >
-                    <FormattedMessage id={version.is_stable ? 'admin.versions.flags.stable' : 'admin.versions.flags.beta'} />
-                  </Button>
-                </Tooltip>
-                {version.is_latest ? (
-                  // Exactly one version is the latest: it changes by marking another one, never by un-marking this.
-                  <Tooltip label={intl.formatMessage({ id: 'admin.versions.flags.latestHint' })} multiline w={240}>
-                    <Button
-                      size="compact-xs"
-                      variant="light"
-                      color="violet"
-                      aria-disabled
-                      aria-label={intl.formatMessage({ id: 'admin.versions.flags.isLatest' }, values)}
-                      onClick={(event) => event.preventDefault()}
-                      style={{ cursor: 'default' }}
-                      data-testid="version-latest"
-                    >
-                      <FormattedMessage id="admin.versions.flags.latest" />
-                    </Button>
-                  </Tooltip>
-                ) : (
-                  <Tooltip label={intl.formatMessage({ id: 'admin.versions.flags.toLatestHint' })}>
-                    <Button
-                      size="compact-xs"
-                      variant="light"
-                      color="gray"
-                      loading={busy}
-                      aria-label={intl.formatMessage({ id: 'admin.versions.flags.toLatest' }, values)}
-                      onClick={() => onMakeLatest(version)}
-                      data-testid="version-latest"
-                    >
-                      <FormattedMessage id="admin.versions.flags.older" />
-                    </Button>
-                  </Tooltip>
-                )}
-              </Stack>
-            </Table.Td>
-            <Table.Td maw={260}>
-              {version.changelog ? (
-                <Text fz="sm" lineClamp={3} title={version.changelog} data-testid="version-changelog">
-                  {version.changelog}
-                </Text>
-              ) : (
-                <Text fz="sm" c="dimmed" data-testid="version-changelog">
-                  <FormattedMessage id="admin.versions.noChangelog" />
-                </Text>
-              )}
-              {version.download_url && (
-                <Anchor
-                  href={version.download_url}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  fz="xs"
-                  aria-label={intl.formatMessage({ id: 'admin.versions.downloadLinkFor' }, values)}
-                >
-                  <Group gap={4} wrap="nowrap" component="span">
-                    <IconExternalLink size={12} aria-hidden />
-                    <FormattedMessage id="admin.versions.downloadLink" />
-                  </Group>
-                </Anchor>
-              )}
-            </Table.Td>
-            <Table.Td data-testid="version-file">
-              {version.file_size !== null && version.file_hash ? (
-                <Stack gap={0}>
-                  {version.file_name && (
-                    <Text fz="xs" fw={600} maw={200} truncate="end" title={version.file_name}>
-                      {version.file_name}
-                    </Text>
-                  )}
-                  <Text fz="xs" style={{ whiteSpace: 'nowrap' }}>
-                    {formatAdminBytes(version.file_size, intl.locale)}
-                  </Text>
-                  <Text fz="xs" ff="monospace" c="dimmed" title={version.file_hash}>
-                    {shortKey(version.file_hash)}…
-                  </Text>
-                </Stack>
-              ) : (
-                <Text fz="xs" c="dimmed">
-                  <FormattedMessage id="admin.versions.noFile" />
-                </Text>
-              )}
-            </Table.Td>
-            <Table.Td data-testid="version-keys">
-              <KeyLine label={intl.formatMessage({ id: 'admin.versions.keys.secret' })} value={version.secret_hash} />
-              <KeyLine label={intl.formatMessage({ id: 'admin.versions.keys.encrypt' })} value={version.encryption_key} />
-            </Table.Td>
-            <Table.Td>
-              {version.sync_status === 'synced' && version.last_sync_at ? (
-                <Tooltip
-                  label={intl.formatMessage(
-                    { id: 'admin.versions.sync.syncedAt' },
-                    { time: intl.formatDate(version.last_sync_at, { dateStyle: 'medium', timeStyle: 'short' }) },
-                  )}
-                >
-                  <Badge color={SYNC_COLORS.synced} variant="dot" w="max-content" tabIndex={0} data-testid="version-sync">
-                    <FormattedMessage id="admin.versions.sync.status.synced" />
-                  </Badge>
-                </Tooltip>
-              ) : (
-                <Badge color={SYNC_COLORS[version.sync_status]} variant="dot" w="max-content" data-testid="version-sync">
-                  <FormattedMessage id={`admin.versions.sync.status.${version.sync_status}`} />
-                </Badge>
-              )}
-            </Table.Td>
-            <Table.Td>
-              <RowActions>
-                <RowAction
-                  icon={IconPencil}
-                  disabled={busy}
-                  tooltip={intl.formatMessage({ id: 'common.edit' })}
-                  label={intl.formatMessage({ id: 'admin.versions.actions.edit' }, values)}
-                  onClick={() => onEdit(version)}
-                />
-                {version.sync_status !== 'synced' && (
-                  <RowAction
-                    icon={IconCloudUpload}
-                    disabled={busy}
-                    tooltip={intl.formatMessage({ id: 'admin.versions.sync.one' })}
-                    label={intl.formatMessage({ id: 'admin.versions.actions.sync' }, values)}
-                    onClick={() => onSync(version)}
-                  />
-                )}
-                <DeleteAction
-                  disabled={busy}
-                  label={intl.formatMessage({ id: 'admin.versions.actions.delete' }, values)}
-                  onClick={() => onDelete(version)}
-                />
-              </RowActions>
-            </Table.Td>
-          </Table.Tr>
-        );
-      })}
-    </ListTable>
+      actions={{
+        label: 'admin.versions.columns.actions',
+        name: (version) => version.version,
+        items: (version) => {
+          const busy = busyId === version.id;
+          const values = { version: version.version };
+          return [
+            {
+              icon: IconPencil,
+              disabled: busy,
+              tooltip: intl.formatMessage({ id: 'common.edit' }),
+              label: intl.formatMessage({ id: 'admin.versions.actions.edit' }, values),
+              onClick: () => actions.onEdit(version),
+            },
+            version.sync_status !== 'synced' && {
+              icon: IconCloudUpload,
+              disabled: busy,
+              tooltip: intl.formatMessage({ id: 'admin.versions.sync.one' }),
+              label: intl.formatMessage({ id: 'admin.versions.actions.sync' }, values),
+              onClick: () => actions.onSync(version),
+            },
+            deleteAction(intl, {
+              disabled: busy,
+              label: intl.formatMessage({ id: 'admin.versions.actions.delete' }, values),
+              onClick: () => actions.onDelete(version),
+            }),
+          ];
+        },
+      }}
+    />
   );
 }
