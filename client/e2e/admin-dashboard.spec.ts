@@ -92,7 +92,7 @@ test.describe('Admin Dashboard', () => {
     await page.getByRole('button', { name: `Deactivate ${email}`, exact: true }).click();
     await expect(page.getByText('User deactivated successfully!')).toBeVisible();
 
-    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
     const entry = page.getByTestId('recent-activity').locator('[data-level]').filter({ hasText: email }).first();
     await expect(async () => {
       await refresh(page).click();

@@ -2,7 +2,7 @@ import { expect, Page, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVerifiedClient, ensureRelease } from './support/portal';
+import { ADMIN, createVerifiedClient, ensureRelease } from './support/portal';
 
 const catalog = (language: string): Record<string, string> =>
   JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), `../src/i18n/${language}.json`), 'utf8'));
@@ -58,5 +58,20 @@ test.describe('German screens', () => {
     await page.goto('/dashboard/profile');
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
     expect(await englishOn(page, phrases), '/dashboard/profile').toEqual([]);
+  });
+
+  test('show no English text of the catalog in the admin area', async ({ page }) => {
+    await page.goto('/secret-admin');
+    await page.getByLabel('E-Mail').fill(ADMIN.email);
+    await page.getByRole('textbox', { name: 'Passwort' }).fill(ADMIN.password);
+    await page.locator('button[type="submit"]').click();
+    await expect(page).toHaveURL(/\/secret-admin\/dashboard$/);
+    for (const path of ['dashboard', 'users', 'versions', 'licenses', 'files', 'logs', 'profile']) {
+      await page.goto(`/secret-admin/${path}`);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      // Lists and figures arrive after the frame: wait until nothing is loading.
+      await expect(page.locator('.mantine-Loader-root')).toHaveCount(0, { timeout: 15_000 });
+      expect(await englishOn(page, phrases), path).toEqual([]);
+    }
   });
 });

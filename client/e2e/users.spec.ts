@@ -226,13 +226,40 @@ test.describe('Users Management', () => {
     await expect(page.getByTestId('users-empty')).toBeVisible();
   });
 
-  test('shows a refused action as the error it is, never as a success', async ({ page }) => {
+  test("keeps the signed-in admin's own Deactivate and Delete off, saying why, and the dashboard one link away", async ({ page }) => {
     await search(page).fill(ADMIN.email);
     await expect(rows(page)).toHaveCount(1);
-    await page.getByRole('button', { name: `Deactivate ${ADMIN.email}` }).click();
-    await expect(page.getByText('Failed to update user status: You cannot deactivate your own account.')).toBeVisible();
-    await expect(page.getByText('User deactivated successfully!')).toHaveCount(0);
+    for (const [name, reason] of [
+      [`Deactivate ${ADMIN.email}`, 'You cannot deactivate your own account.'],
+      [`Delete ${ADMIN.email}`, 'You cannot delete your own account.'],
+    ]) {
+      const button = page.getByRole('button', { name });
+      await expect(button).toHaveAttribute('aria-disabled', 'true');
+      await button.hover();
+      await expect(page.getByRole('tooltip', { name: reason })).toBeVisible();
+      await button.click({ force: true });
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+    }
     await expect(rows(page).first()).toContainText('Active');
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/secret-admin\/dashboard$/);
+  });
+
+  test('shows a refused action as the error it is, never as a success', async ({ page }) => {
+    const email = `${marker.toLowerCase()}-2@portal.test`;
+    await search(page).fill(email);
+    await expect(rows(page)).toHaveCount(1);
+    // Another admin deletes the user while this screen still shows it.
+    const token = (await (await page.request.post('/api/admin/login', { data: ADMIN })).json()).data.token as string;
+    const listed = await page.request.get(`/api/admin/users?search=${encodeURIComponent(email)}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const userId = (await listed.json()).data[0].id as number;
+    expect((await page.request.delete(`/api/admin/users/${userId}`, { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
+    await page.getByRole('button', { name: `Delete ${email}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText(/^Failed to delete user: /)).toBeVisible();
+    await expect(page.getByText('User deleted successfully!')).toHaveCount(0);
   });
 
   test('has no serious or critical accessibility violations, with the modal open too', async ({ page }) => {

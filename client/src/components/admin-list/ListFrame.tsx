@@ -4,6 +4,7 @@ import { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import type { MessageId } from '../../i18n/message-id';
+import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../ErrorAlert';
 import { PagerBar } from '../PagerBar';
 import { pageRange } from '../pagination';
@@ -14,22 +15,18 @@ interface PageHeaderProps {
   subtitle?: ReactNode;
   /** The screen's buttons, on the right. */
   actions?: ReactNode;
-  /** A link above the title, such as Back to Dashboard. */
-  back?: { to: string; label: ReactNode };
 }
 
-/** An admin screen's title block: optional back link, title, subtitle and buttons. */
-export function PageHeader({ title, subtitle, actions, back }: PageHeaderProps) {
+/** An admin list screen's title block: the link back to the dashboard, title, subtitle and buttons. */
+export function PageHeader({ title, subtitle, actions }: PageHeaderProps) {
   return (
     <>
-      {back && (
-        <Anchor component={Link} to={back.to} fz="sm" w="fit-content">
-          <Group gap={4} wrap="nowrap">
-            <IconArrowLeft size={14} aria-hidden />
-            {back.label}
-          </Group>
-        </Anchor>
-      )}
+      <Anchor component={Link} to={paths.admin.dashboard} fz="sm" w="fit-content">
+        <Group gap={4} wrap="nowrap">
+          <IconArrowLeft size={14} aria-hidden />
+          <FormattedMessage id="admin.back" />
+        </Group>
+      </Anchor>
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <div>
           <Title order={2}>{title}</Title>

@@ -13,11 +13,21 @@ export interface RowActionItem extends Pick<ActionIconProps, 'color' | 'loading'
   onClick: () => void;
 }
 
-/** An icon button in a table row's Actions cell: a tooltip for sighted users, a full name for assistive technology. */
-export function RowAction({ icon: Icon, label, tooltip, onClick, ...rest }: RowActionItem) {
+/**
+ * An icon button in a table row's Actions cell: a tooltip for sighted users, a full name for assistive technology.
+ * A disabled one stays hoverable (data-disabled, not the attribute) so its tooltip can say why.
+ */
+export function RowAction({ icon: Icon, label, tooltip, onClick, disabled, ...rest }: RowActionItem) {
   return (
     <Tooltip label={tooltip}>
-      <ActionIcon variant="subtle" aria-label={label} onClick={onClick} {...rest}>
+      <ActionIcon
+        variant="subtle"
+        aria-label={label}
+        onClick={disabled ? undefined : onClick}
+        data-disabled={disabled || undefined}
+        aria-disabled={disabled || undefined}
+        {...rest}
+      >
         <Icon size={16} />
       </ActionIcon>
     </Tooltip>

@@ -12,7 +12,6 @@ import {
   useListDistributionFileVersions,
 } from '../../../api/generated/endpoints/distribution-files/distribution-files';
 import type { OsType } from '../../../api/generated/model';
-import { paths } from '../../../lib/paths';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
 import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
@@ -59,7 +58,6 @@ export default function FilesPage() {
     <ListScreen
       header={
         <PageHeader
-          back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.files.back" /> }}
           title={<FormattedMessage id="admin.files.title" />}
           subtitle={<FormattedMessage id="admin.files.subtitle" />}
           actions={

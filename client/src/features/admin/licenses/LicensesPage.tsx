@@ -18,7 +18,6 @@ import {
   useSyncLicenses,
 } from '../../../api/generated/endpoints/license-server/license-server';
 import type { AdminLicenseDto, LicenseStatus } from '../../../api/generated/model';
-import { paths } from '../../../lib/paths';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
 import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
@@ -103,7 +102,6 @@ export default function LicensesPage() {
     <ListScreen
       header={
         <PageHeader
-          back={{ to: paths.admin.dashboard, label: <FormattedMessage id="adminLicenses.back" /> }}
           title={<FormattedMessage id="adminLicenses.title" />}
           subtitle={<FormattedMessage id="adminLicenses.subtitle" />}
           actions={

@@ -9,7 +9,6 @@ import {
   useClearLogs,
 } from '../../../api/generated/endpoints/logs/logs';
 import type { LogEntryDto, LogKind, LogLevel, LogListResponseDto, SystemLogsResponseDto } from '../../../api/generated/model';
-import { paths } from '../../../lib/paths';
 import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
 import { ListScreen } from '../../../components/admin-list/ListScreen';
 import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
@@ -21,6 +20,7 @@ import { SearchField } from '../../../components/SearchField';
 import { exportFileName, LEVELS, type LogFilters, LOG_TYPES, LOGS_LIST, logFilters, mergeSystemLogs, REFRESH_MS } from './logs-display';
 import { MESSAGE_MS } from '../../../lib/admin-tables';
 import { LogsTable } from './LogsTable';
+import { levelLabel } from '../../../lib/audit-messages';
 
 type LogsAnswer = SystemLogsResponseDto | LogListResponseDto;
 const polled = { query: { refetchInterval: REFRESH_MS } };
@@ -99,7 +99,6 @@ export default function LogsPage() {
     <ListScreen
       header={
         <PageHeader
-          back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.logs.back" /> }}
           title={<FormattedMessage id="admin.logs.title" />}
           subtitle={<FormattedMessage id="admin.logs.subtitle" />}
           actions={
@@ -144,7 +143,7 @@ export default function LogsPage() {
             label={intl.formatMessage({ id: 'admin.logs.filters.level' })}
             options={[
               { value: 'all', label: intl.formatMessage({ id: 'admin.logs.filters.allLevels' }) },
-              ...LEVELS.map((value) => ({ value, label: value.toUpperCase() })),
+              ...LEVELS.map((value) => ({ value, label: levelLabel(intl, value) })),
             ]}
             value={state.level}
             onChange={(level) => list.update({ level: level as LogLevel | 'all' })}

@@ -7,6 +7,7 @@ import type { TableSorting } from '../../../components/admin-list/use-server-lis
 import { WrapEmails } from '../../../components/WrapEmails';
 import { formatAdminBytes } from '../../../i18n/format';
 import type { MessageId } from '../../../i18n/message-id';
+import { describeLogEntry, levelLabel } from '../../../lib/audit-messages';
 import { levelColor, shortAgent } from './logs-display';
 
 function ContextField({ label, children }: { label: MessageId; children: ReactNode }) {
@@ -87,7 +88,7 @@ const columns = (intl: IntlShape): Array<ListColumn<LogEntryDto, 'created_at'>> 
     cell: (entry) => (
       <Stack gap={4} align="flex-start">
         <Badge size="sm" variant="light" color={levelColor(entry.level)} c={`${levelColor(entry.level)}.9`} data-testid="log-level">
-          {(entry.level || 'info').toUpperCase()}
+          {levelLabel(intl, entry.level)}
         </Badge>
         {entry.source === 'remote' && (
           <Badge size="sm" variant="light" color="violet" c="violet.9">
@@ -103,7 +104,7 @@ const columns = (intl: IntlShape): Array<ListColumn<LogEntryDto, 'created_at'>> 
     cell: (entry) => (
       <>
         <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
-          <WrapEmails text={entry.message} />
+          <WrapEmails text={describeLogEntry(intl, entry)} />
         </Text>
         {entry.file_name && (
           <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>

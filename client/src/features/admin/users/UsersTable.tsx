@@ -6,6 +6,8 @@ import { ListColumn, ListTable } from '../../../components/admin-list/ListTable'
 import { deleteAction } from '../../../components/admin-list/RowAction';
 import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { WrapEmails } from '../../../components/WrapEmails';
+import type { MessageId } from '../../../i18n/message-id';
+import { useAuth } from '../../../lib/auth/auth-context';
 
 const ROLE_COLORS: Record<string, string> = { admin: 'violet', moderator: 'blue', client: 'gray' };
 
@@ -88,6 +90,8 @@ interface UsersTableProps {
 
 /** The Users Management table: user, role, status, e-mail, last login, created (all sortable) and actions. */
 export function UsersTable({ users, sorting, onEdit, onVerify, onToggle, onDelete }: UsersTableProps) {
+  // The signed-in admin's own row: the server refuses deactivating or deleting it, so the buttons say so first.
+  const me = useAuth().user?.id;
   const intl = useIntl();
   return (
     <ListTable
@@ -102,6 +106,7 @@ export function UsersTable({ users, sorting, onEdit, onVerify, onToggle, onDelet
         name: (user) => user.email,
         items: (user) => {
           const email = { email: user.email };
+          const own = (id: MessageId) => (user.id === me ? { disabled: true, tooltip: intl.formatMessage({ id }) } : {});
           return [
             {
               icon: IconPencil,
@@ -122,8 +127,12 @@ export function UsersTable({ users, sorting, onEdit, onVerify, onToggle, onDelet
               tooltip: intl.formatMessage({ id: user.is_active ? 'users.actions.deactivateShort' : 'users.actions.activateShort' }),
               label: intl.formatMessage({ id: user.is_active ? 'users.actions.deactivate' : 'users.actions.activate' }, email),
               onClick: () => onToggle(user),
+              ...(user.is_active ? own('users.actions.selfDeactivate') : {}),
             },
-            deleteAction(intl, { label: intl.formatMessage({ id: 'users.actions.delete' }, email), onClick: () => onDelete(user) }),
+            {
+              ...deleteAction(intl, { label: intl.formatMessage({ id: 'users.actions.delete' }, email), onClick: () => onDelete(user) }),
+              ...own('users.actions.selfDelete'),
+            },
           ];
         },
       }}

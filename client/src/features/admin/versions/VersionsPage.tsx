@@ -16,7 +16,6 @@ import {
   useToggleVersionStatus,
 } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto, VersionSyncResponseDto } from '../../../api/generated/model';
-import { paths } from '../../../lib/paths';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
 import { PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
@@ -90,7 +89,6 @@ export default function VersionsPage() {
     <ListScreen
       header={
         <PageHeader
-          back={{ to: paths.admin.dashboard, label: <FormattedMessage id="admin.versions.back" /> }}
           title={<FormattedMessage id="admin.versions.title" />}
           subtitle={<FormattedMessage id="admin.versions.subtitle" />}
           actions={
