@@ -109,7 +109,7 @@ export function ListTable<Row, S extends string>({ rows, rowKey, rowProps, colum
     .filter((column) => column.fold !== undefined)
     .sort((a, b) => (a.fold ?? 0) - (b.fold ?? 0))
     .map((column) => column.label);
-  const { frame, box, width, step, onScroll } = useTableFit(folding.length + 1);
+  const { frame, boxRef, width, step, onScroll } = useTableFit(folding.length + 1);
   const folded = new Set(folding.slice(0, step));
   const narrow = step > folding.length;
   const [first, ...rest] = columns;
@@ -130,7 +130,7 @@ export function ListTable<Row, S extends string>({ rows, rowKey, rowProps, colum
 
   return (
     <div ref={frame} className={classes.frame} data-with-actions={actions ? '' : undefined}>
-      <div ref={box} className={classes.box} onScroll={onScroll}>
+      <div ref={boxRef} className={classes.box} onScroll={onScroll}>
         <Table
           className={classes.table}
           verticalSpacing="sm"

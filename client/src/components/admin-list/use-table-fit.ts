@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useElementSize, useMergedRef } from '@mantine/hooks';
+import { useLayoutEffect, useRef, useState } from 'react';
 
 /** Whether something of the table lies beyond the box's left and right edges (scrolled out of sight). */
 function markHiddenEdges(frame: HTMLElement, box: HTMLElement) {
@@ -17,18 +18,12 @@ function markHiddenEdges(frame: HTMLElement, box: HTMLElement) {
 export function useTableFit(steps: number) {
   const frame = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
+  const size = useElementSize<HTMLDivElement>();
+  const boxRef = useMergedRef(box, size.ref);
+  const width = Math.round(size.width);
   const [fit, setFit] = useState({ width, step: 0 });
   if (fit.width !== width) setFit({ width, step: 0 });
   const step = fit.width === width ? fit.step : 0;
-
-  useEffect(() => {
-    const element = box.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.round(entry.contentRect.width)));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
 
   useLayoutEffect(() => {
     const element = box.current;
@@ -42,5 +37,5 @@ export function useTableFit(steps: number) {
     if (frame.current && box.current) markHiddenEdges(frame.current, box.current);
   };
 
-  return { frame, box, width, step, onScroll };
+  return { frame, boxRef, width, step, onScroll };
 }
