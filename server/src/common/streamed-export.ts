@@ -51,7 +51,7 @@ export async function sendExport<T>(
   try {
     await pipeline(Readable.from(chunks(), { highWaterMark: 1 }), response);
   } catch (error) {
-    // The client went: nothing left to answer.
+    // The client went: nothing left to send.
     if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;
   }
 }

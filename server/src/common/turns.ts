@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
  * Items a loop of writes handles between two turns of the event loop for other requests: on SQLite each write runs
- * synchronously, and a batch of 500 licenses or devices written in one go held the loop 70-120 ms.
+ * synchronously, and a batch of hundreds written in one go holds the loop for all of them.
  */
 const ITEMS_PER_TURN = 50;
 
