@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
+import compression from 'compression';
 import express, { json, type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -10,7 +11,6 @@ import { DataSource } from 'typeorm';
 import { runSeeds, SeedReport } from '../../seeds/seed-runner';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
-import { compressedAnswers } from './common/compressed-answers';
 import { ApiError, MALFORMED_JSON } from './common/api-error';
 import { assertJsonWithinLimits } from './common/json-limits';
 import { securityHeaders } from './common/security-headers';
@@ -56,7 +56,7 @@ export async function createApp(
   });
   app.use(securityHeaders());
   app.use(app.get(AccessLogService).middleware());
-  app.use(compressedApiAnswers());
+  app.use(compressedApiResponses());
   app.use(jsonBodyParser(config.http.bodyLimit));
   app.useBodyParser('urlencoded', { limit: config.http.bodyLimit, extended: false });
   app.setGlobalPrefix('api');
@@ -129,20 +129,19 @@ function jsonBodyParser(limit: number) {
 /** Paths under /api in any spelling end in the API's 404, never in the web client's page. */
 const API_PREFIX_ANY_CASE = /^\/+api(\/|$)/i;
 /**
- * Answers that stream bytes as they are (downloads with Range and Content-Length) or stream as they are made
- * (exports), and the activation API's signed answers: under a kilobyte as a rule, sent all day by every streaming
- * server, where hooking the compressor into each answer costs more than it could save.
+ * Responses that stream bytes as they are (downloads with Range and Content-Length) or stream as they are made
+ * (exports), and the activation API's signed responses: under a kilobyte as a rule, sent all day by every streaming
+ * server, where hooking the compressor into each response costs more than it could save.
  */
 const NOT_COMPRESSED = /\/(download|export)(\/|$)|^\/api\/license-server\/(activate|validate|deactivate)$/i;
 
 /**
- * JSON answers of the API above 1 kB go compressed to clients that accept it (see compressedAnswers): lists and
- * reports shrink to a fifth. Downloads keep their bytes, Content-Length and Range; streamed exports are not held back
- * in a compressor's buffer; activation answers go as they are (see NOT_COMPRESSED).
+ * JSON responses of the API above 1 kB go compressed (the compression middleware) to clients that accept it: lists
+ * and reports shrink to a fifth. Downloads, streamed exports and activation responses go as they are (NOT_COMPRESSED).
  */
-function compressedApiAnswers() {
-  const compress = compressedAnswers();
-  // Decided before compression hooks into the answer: a download pays nothing for it.
+function compressedApiResponses() {
+  const compress = compression({ threshold: 1024 });
+  // Decided before compression hooks into the response: a download pays nothing for it.
   return (request: Request, response: Response, next: NextFunction) =>
     API_PREFIX_ANY_CASE.test(request.path) && !NOT_COMPRESSED.test(request.path) ? compress(request, response, next) : next();
 }

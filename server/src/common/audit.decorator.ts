@@ -7,7 +7,7 @@ export interface AuditSpec {
   action: string;
   /** What the call does, as the log says it: 'Create user', 'Sign in'. */
   what: string;
-  /** The kind of record it acts on (user, version, file, license, settings, logs …); its id comes from the route's :id or the answer. */
+  /** The kind of record it acts on (user, version, file, license, settings, logs …); its id comes from the route's :id or the response. */
   target?: string;
 }
 

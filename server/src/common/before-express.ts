@@ -3,26 +3,25 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import type { Express, Request, Response } from 'express';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AuthenticatedRequest } from './current-user.decorator';
-import { setApiAnswerHeaders } from './security-headers';
+import { setApiResponseHeaders } from './security-headers';
 
 /**
- * What a path that answers its calls on Node's own request and response, before Express, needs of the app: given
- * Express's objects (their prototypes swapped in) and its router, a small answer costs several times the work of
- * the answer itself (a 32 kB answer behind four trivial middlewares: 170 µs of CPU against 45 µs on Node's own).
+ * What a path that serves its calls on Node's own request and response, before Express, needs of the app (Express's
+ * objects and router cost a small response several times its own work: see docs/ARCHITECTURE.md).
  */
 export interface BeforeExpress {
   /** The Express app: its request and response objects for a refusal, its 'trust proxy'. */
   express: Express;
   /** The app's global exception filter: a refusal leaves as from any controller. */
   filter: ExceptionFilter;
-  /** Where every request the path does not answer goes: the next such path, at last Express. */
+  /** Where every request the path does not serve goes: the next such path, at last Express. */
   next: RequestListener;
 }
 
 /**
- * Answers `error` with the app's exception filter, on Express's request and response as its router would have made
+ * Sends `error` through the app's exception filter, on Express's request and response as its router would have made
  * them (with the route that took the call, and the signed-in user, where there is one): the status, body, headers
- * and failure report are those of the same error thrown in a controller. Once the answer has begun, the filter
+ * and failure report are those of the same error thrown in a controller. Once the response has begun, the filter
  * cuts the connection.
  */
 export function refuseBeforeExpress(
@@ -41,6 +40,6 @@ export function refuseBeforeExpress(
     facts.user === undefined ? {} : { user: facts.user },
   );
   Object.assign(expressResponse, { req: expressRequest, locals: Object.create(null) as Record<string, unknown> });
-  if (!response.headersSent) setApiAnswerHeaders(expressResponse);
+  if (!response.headersSent) setApiResponseHeaders(expressResponse);
   filter.catch(error, new ExecutionContextHost([expressRequest, expressResponse]));
 }

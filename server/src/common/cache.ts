@@ -7,7 +7,7 @@ export interface CacheOptions {
   ttlMs: number;
   /**
    * Serve a value past its ttl while a fresh one loads in the background (stale-while-revalidate): for figures that
-   * are slow to compute and may lag a little. Without it an expired value is loaded again before the answer.
+   * are slow to compute and may lag a little. Without it an expired value is loaded again before the response.
    */
   staleWhileRevalidate?: boolean;
   /** The clock ttls are measured on (tests pass one they move by hand); performance.now by default. */

@@ -11,14 +11,14 @@ type MessageOf<M> = M extends 'required' ? { message: string } : M extends 'opti
 type MetaOf<M> = M extends Type<infer T> ? { meta: T } : unknown;
 
 export interface EnvelopeOptions<M extends MessageMode | undefined, Meta extends Type<unknown> | undefined> {
-  /** Whether the answer carries a `message` always ('required') or sometimes ('optional'); none by default. */
+  /** Whether the response carries a `message` always ('required') or sometimes ('optional'); none by default. */
   message?: M;
   /** The type of `meta` (e.g. the page figures of a list); none by default. */
   meta?: Meta;
 }
 
 /**
- * The `{success, message?, data, meta?}` envelope of an answer, as a base class: `class XResponseDto extends
+ * The `{success, message?, data, meta?}` envelope of a response, as a base class: `class XResponseDto extends
  * Envelope(XDto) {}` keeps the schema named after the subclass, so the generated client's type names stay.
  * `data` is one object (`Envelope(XDto)`) or a list (`Envelope([XDto])`).
  */

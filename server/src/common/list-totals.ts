@@ -1,6 +1,6 @@
 import { Cache } from './cache';
 
-/** Rows counted exactly at most; a list matching more answers with a total counted in the background (ListTotals). */
+/** Rows counted exactly at most; a list matching more responds with a total counted in the background (ListTotals). */
 export const EXACT_TOTAL_CAP = 10_000;
 
 /** How a repository counts the rows of one list: up to a limit (one bounded index range), or all of them. */
@@ -28,7 +28,7 @@ const PAGE_MARKS_PER_LIST = 16;
  * The totals of a service's large lists, and the page marks of their deep pages. Counting a million rows takes
  * longer than a page should, so a list counts at most EXACT_TOTAL_CAP + 1 matching rows; when there are more, the
  * exact count runs in the background and is served for `ttlMs` (then served stale while it is counted again).
- * Until the first exact count is in, the answer is EXACT_TOTAL_CAP + 1: an estimate, as the list DTOs say. The
+ * Until the first exact count is in, the total is EXACT_TOTAL_CAP + 1: an estimate, as the list DTOs say. The
  * service that owns the list's table calls `clear()` on each of its writes, so its own changes show at once.
  */
 export class ListTotals {

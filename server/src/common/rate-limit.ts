@@ -76,7 +76,7 @@ export function tooMany(message: string, ms: number): TooManyAttemptsError {
 
 /**
  * Makes the rate limits. With REDIS_URL the counters live in Redis, so several instances behind a balancer limit
- * as one; without it, in this process's memory. Should Redis stop answering, each instance keeps counting in its
+ * as one; without it, in this process's memory. Should Redis stop responding, each instance keeps counting in its
  * own memory (rate-limiter-flexible's insurance limiter) rather than letting everything through or refusing everyone.
  */
 @Injectable()
@@ -88,12 +88,12 @@ export class RateLimits implements OnApplicationShutdown {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const url = config.throttle.redisUrl;
     this.prefix = config.throttle.redisKeyPrefix;
-    // No offline queue: a call while Redis is away fails at once and the insurance limiter answers instead.
+    // No offline queue: a call while Redis is away fails at once and the insurance limiter decides instead.
     this.redis = url ? new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 }) : null;
     // Said once when Redis goes away and once when it is back, not at every reconnect attempt.
     let down = false;
     this.redis?.on('error', (error: Error) => {
-      if (!down) this.logger.warn(`Redis for rate limits is not answering (${error.message}); counting in memory until it is back`);
+      if (!down) this.logger.warn(`Redis for rate limits is not responding (${error.message}); counting in memory until it is back`);
       down = true;
     });
     this.redis?.on('ready', () => {
@@ -117,7 +117,7 @@ export class RateLimits implements OnApplicationShutdown {
     );
   }
 
-  /** Waits until Redis answers (the insurance limiter covers the moments before); for tests and start-up checks. */
+  /** Waits until Redis responds (the insurance limiter covers the moments before); for tests and start-up checks. */
   async ready(): Promise<void> {
     if (this.redis && this.redis.status !== 'ready') await new Promise((resolve) => this.redis!.once('ready', resolve));
   }

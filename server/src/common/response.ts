@@ -23,7 +23,7 @@ interface EnvelopeOptions {
 }
 
 /**
- * The route answers `{success: true, message?, data?, meta?}`, documented as `type` (an `Envelope(...)` class, or
+ * The route responds `{success: true, message?, data?, meta?}`, documented as `type` (an `Envelope(...)` class, or
  * MessageResponseDto for a message alone). The handler returns only its data (or nothing, or a `Reply` for a
  * message worked out per call or a list's meta); EnvelopeInterceptor wraps it. Sets the route's status too.
  * Named Api…Response so the swagger CLI plugin takes it for the route's success response and infers none.

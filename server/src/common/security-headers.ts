@@ -3,7 +3,7 @@ import helmet from 'helmet';
 import type { ServerResponse } from 'node:http';
 
 /**
- * The headers of every API answer (JSON, files), after OWASP's REST guidance: nothing in an answer may run,
+ * The headers of every API response (JSON, files), after OWASP's REST guidance: nothing in a response may run,
  * be framed or be sniffed into another type. Smaller than helmet's page set, which is made for HTML.
  */
 export const API_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
@@ -16,15 +16,15 @@ export const API_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
- * What every API answer gets before its handler runs, as name, value, name, value: the security headers, and
- * no cache (API answers may depend on the caller; a handler whose answer may be kept says so itself). The
- * middleware sets them; the activation fast path, answering before Express, writes them with its answer.
+ * What every API response gets before its handler runs, as name, value, name, value: the security headers, and
+ * no cache (API responses may depend on the caller; a handler whose response may be cached says so itself). The
+ * middleware sets them; the fast paths before Express write them with their responses.
  */
-export const API_ANSWER_HEADERS: readonly string[] = [...API_SECURITY_HEADERS.flat(), 'Cache-Control', 'no-store'];
+export const API_RESPONSE_HEADERS: readonly string[] = [...API_SECURITY_HEADERS.flat(), 'Cache-Control', 'no-store'];
 
-/** Sets API_ANSWER_HEADERS on an answer. */
-export function setApiAnswerHeaders(response: ServerResponse): void {
-  for (let n = 0; n < API_ANSWER_HEADERS.length; n += 2) response.setHeader(API_ANSWER_HEADERS[n], API_ANSWER_HEADERS[n + 1]);
+/** Sets API_RESPONSE_HEADERS on a response. */
+export function setApiResponseHeaders(response: ServerResponse): void {
+  for (let n = 0; n < API_RESPONSE_HEADERS.length; n += 2) response.setHeader(API_RESPONSE_HEADERS[n], API_RESPONSE_HEADERS[n + 1]);
 }
 
 /** Pages under /api that a browser renders: Swagger UI. */
@@ -49,7 +49,7 @@ export function securityHeaders(): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
     const path = request.path;
     if (!path.startsWith('/api/') || API_PAGES.test(path)) return pages(request, response, next);
-    setApiAnswerHeaders(response);
+    setApiResponseHeaders(response);
     next();
   };
 }

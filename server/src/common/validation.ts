@@ -1,7 +1,6 @@
 import { HttpStatus, ValidationError, ValidationPipe } from '@nestjs/common';
 import { buildMessage, ValidateBy, ValidateIf } from 'class-validator';
 import { ApiError, FieldErrors } from './api-error';
-import { keepValidationRuleLookups } from './validation-rules-kept';
 
 // Rule families in the order the spec checks them: presence, then format, then length (then how common), then agreement.
 const RULE_ORDER: Record<string, number> = {
@@ -59,7 +58,6 @@ export function validationErrorFactory(errors: ValidationError[]): ApiError {
 }
 
 export function createValidationPipe(): ValidationPipe {
-  keepValidationRuleLookups();
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

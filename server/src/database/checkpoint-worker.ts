@@ -24,7 +24,7 @@ export interface CheckpointWorkerData {
 /** What the app says: a checkpoint asked for, whether its writes are held for the last copy, or stop. */
 export type CheckpointRequest = { asked: number; restart: boolean } | { quiet: boolean } | { stop: true };
 
-/** What the worker says: checkpoints answered, or that it wants the app's writes held for its last copy. */
+/** What the worker says: checkpoints done, or that it wants the app's writes held for its last copy. */
 export interface CheckpointResponse {
   hold?: true;
   /** The last copy is made (or was not, the writes not held): the writes may go on. */
@@ -40,7 +40,7 @@ const port = parentPort!;
 const db = new Database(settings.path, { fileMustExist: true, timeout: 0 });
 const copy = () => (db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[])[0];
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const answer = (response: CheckpointResponse) => port.postMessage(response);
+const reply = (response: CheckpointResponse) => port.postMessage(response);
 
 /** While the app holds its writes for the last copy: the copy so far, and the checkpoints asked for meanwhile. */
 let holding: { copied: CheckpointResult; asked: number[] } | null = null;
@@ -63,15 +63,15 @@ function checkpoint(asked?: number, restart = false): void {
       // All copied that the copy could reach (no reader holds it back): hold the writes for the rest.
       if (copied.checkpointed === copied.log) {
         holding = { copied, asked: asked === undefined ? [] : [asked] };
-        return answer({ hold: true });
+        return reply({ hold: true });
       }
     }
   } catch (error) {
     // Another connection checkpointing (the app's, closing) is no reason to stop: the next turn tries again.
-    if (asked !== undefined) answer({ asked: [asked], error: reason(error) });
+    if (asked !== undefined) reply({ asked: [asked], error: reason(error) });
     return;
   }
-  if (asked !== undefined) answer({ asked: [asked], result: copied });
+  if (asked !== undefined) reply({ asked: [asked], result: copied });
 }
 
 /** The app holds its writes (quiet) or could not (a transaction of its stayed open): the last copy, or none. */
@@ -79,9 +79,9 @@ function lastCopy(quiet: boolean): void {
   const { copied, asked } = holding!;
   holding = null;
   try {
-    answer({ released: true, asked, result: quiet ? copy() : copied });
+    reply({ released: true, asked, result: quiet ? copy() : copied });
   } catch (error) {
-    answer({ released: true, asked, error: reason(error) });
+    reply({ released: true, asked, error: reason(error) });
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Group commit: items added by concurrent requests are written together, one write at a time; each caller's
- * promise settles only once the write that holds its item has finished (so an answer never outruns its record).
+ * promise settles only once the write that holds its item has finished (so a response never outruns its record).
  * Under light load every item is written at once on its own; under heavy load batches grow by themselves.
  */
 export class GroupCommit<T> {

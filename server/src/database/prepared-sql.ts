@@ -35,7 +35,7 @@ interface MysqlPool extends MysqlQueryable {
   getConnection(callback: (error: Error | null, connection: MysqlConnection) => void): void;
 }
 
-/** The values of rows[start..end) in one list (Array.prototype.flat costs a log row a microsecond: it is generic). */
+/** The values of rows[start..end) in one list (cheaper than the generic Array.prototype.flat). */
 function flatten(rows: Param[][], start: number, end: number): Param[] {
   const values: Param[] = [];
   for (let i = start; i < end; i++) for (const value of rows[i]) values.push(value);
@@ -92,9 +92,8 @@ export class PreparedSql {
 
   /**
    * Every row of a long read, one of many batches (an export's): on a SQLite file through a read-only connection of
-   * its own, with SQLite's default page cache (2 MB). Through the app's connection, streaming a million rows filled
-   * its 64 MiB page cache (the portal grew 112 MB over bench:exports' audit export, 27 MB this way) and pushed out
-   * the pages its lists and sessions keep hot. Elsewhere (MySQL/MariaDB, a database in memory) as `all`.
+   * its own, with SQLite's default page cache, so an export neither grows the app's page cache to its limit nor
+   * pushes out the pages its lists and sessions keep hot (bench:exports). Elsewhere (MySQL/MariaDB, in memory) as `all`.
    */
   async bulk<T>(sql: string, params: Param[]): Promise<T[]> {
     const reader = this.openBulkReader();
@@ -148,9 +147,8 @@ export class PreparedSql {
       const left = rows.length - start;
       const count = this.engine === 'sqlite' ? SQLITE_INSERT_SIZES.find((size) => size <= left)! : Math.min(MYSQL_INSERT_ROWS, left);
       // A full MySQL INSERT is prepared: one statement per table and columns, parsed once per connection, its values
-      // sent binary, neither escaped into text here nor parsed back there (access-log rows, 6 indexes: 4.8 µs of
-      // Node and 11.2 of MariaDB CPU per row as text, 3.8 and 8.8 prepared). The last, shorter one goes as text,
-      // lest every row count become a statement held on the server.
+      // sent binary, neither escaped into text here nor parsed back there. The last, shorter one goes as text, lest
+      // every row count become a statement held on the server.
       statements.push({
         sql: this.insertSql(table, columns, count, options),
         params: flatten(rows, start, start + count),

@@ -1,6 +1,6 @@
 /**
  * The read worker of OffLoopReads: its own read-only connection to the portal's SQLite file (WAL lets it read beside
- * the writer and see every commit), answering one statement at a time.
+ * the writer and see every commit), running one statement at a time.
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';

@@ -19,8 +19,7 @@ const READS = /^\s*(SELECT|WITH|PRAGMA|EXPLAIN)\b/i;
  * is about to start waits (asynchronously) until it opens; reads and the statements of a transaction already open
  * go on. The WAL checkpointer closes it for its last copy, so no frame is added to the log meanwhile and the next
  * commit can write the log from its start (see wal-checkpoints.ts). Without it, a commit that met the checkpointer
- * holding the write lock slept in SQLite's busy handler, on the event loop, for as long as the copy and its syncs
- * took (55-180 ms in a standalone test on this kind of machine).
+ * holding the write lock slept in SQLite's busy handler, on the event loop, for as long as the copy and its syncs took.
  *
  * Every write of the app's connection comes through here: `PreparedSql`'s and TypeORM's (its one query runner's
  * `query` is wrapped, once per data source). Nothing on MySQL or in-memory SQLite ever closes it.

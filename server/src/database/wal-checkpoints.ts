@@ -9,10 +9,8 @@ import { startWorker } from './workers';
 export type { CheckpointResult } from './checkpoint-worker';
 
 /**
- * How often the worker copies the write-ahead log into the database file. Each copy first syncs the log, and a
- * sync of the file the app is appending to stalls the app's next append (on the event loop) for as long as the
- * sync has to write: every second, that was up to 22-78 ms under 15 MB of log a second (bench:wal); every 200 ms,
- * 5-11 ms in eight runs of ten (as with no checkpoints at all), 34 and 41 ms in the other two.
+ * How often the worker copies the write-ahead log into the database file. Each copy syncs the log, which stalls the
+ * app's next append for as long as the sync writes: frequent copies keep each sync short (bench:wal).
  */
 const CHECKPOINT_EVERY_MS = 200;
 /** SQLite's own default: a checkpoint by the committing connection once the log holds this many pages. */
@@ -29,31 +27,21 @@ interface SqliteConnection {
 }
 
 /**
- * The worker: its own connection to the portal's SQLite file, checkpointing every CHECKPOINT_EVERY_MS. PASSIVE
- * copies what it can without waiting for readers or writers and without taking the write lock, so the app's
- * connection goes on writing meanwhile. But the log starts again from its beginning only when a writer finds it
- * all copied, and under steady writes a copy never catches up with the writer: bench:validate's log grew to 86 MB
- * in 13 s, and would grow as long as the load lasts. So a log past RESTART_ABOVE_PAGES is brought to its start:
- * passive copies until one finds little left (CAUGHT_UP_PAGES), then the app holds its writes (SqliteWriteGate)
- * for one last copy of that little, and the next commit writes the log from its start. A RESTART checkpoint would
- * do the same under the write lock, and the app's commits that met it slept in SQLite's busy handler, on the event
- * loop, through the copy and its syncs (55-180 ms, once every ~10 s under bench:validate's writes); held by the
- * gate, they wait without holding the loop, and reads go on. A checkpoint asked for (`checkpointNow`) answers with
- * its result; `restart` asks for the last copy whatever the log's length.
- */
-/**
  * WAL checkpoints of a SQLite file off the event loop. By default the connection whose commit finds 1,000 pages in
- * the log copies them into the database file and syncs it, there and then: on the app's one connection that held
- * the event loop for 50 ms and more every second or two under write load (bench:downloads: every request waited).
- * The app's connection stops checkpointing (wal_autocheckpoint = 0) and a worker thread with its own connection
- * does it every second. Should the worker fail, the app's connection checkpoints as before rather than let the log
- * grow. Closing the last connection at shutdown checkpoints what is left. MySQL and in-memory SQLite: nothing to do.
+ * the log copies them into the database file and syncs it, there and then: on the app's one connection, that is the
+ * event loop (bench:wal, docs/ARCHITECTURE.md). So the app's connection stops checkpointing (wal_autocheckpoint = 0)
+ * and a worker thread with its own connection copies every CHECKPOINT_EVERY_MS, PASSIVE: without waiting for readers
+ * or writers. Under steady writes such copies never catch up and the log never starts over, so past
+ * RESTART_ABOVE_PAGES the worker copies until little is left (CAUGHT_UP_PAGES), then the app holds its writes
+ * (SqliteWriteGate: off the event loop; reads go on) for one last copy, and the next commit writes the log from its
+ * start. Should the worker fail, the app's connection checkpoints as before. `checkpointNow` runs one and replies
+ * with its result. MySQL and in-memory SQLite: nothing to do.
  */
 @Injectable()
 export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WalCheckpoints');
   private worker: Worker | null = null;
-  /** Checkpoints asked for by `checkpointNow`, by number, until the worker answers. */
+  /** Checkpoints asked for by `checkpointNow`, by number, until the worker replies. */
   private readonly asked = new Map<number, { resolve: (result: CheckpointResult) => void; reject: (error: Error) => void }>();
   private nextAsked = 0;
   private readonly gate: SqliteWriteGate;
@@ -79,7 +67,7 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
       if (message.hold) {
         // Not once shut down (or failed): nothing would open the gate again.
         if (this.worker !== worker) return;
-        // The worker's last copy waits for this answer, and the app's writes for the copy: till then the worker
+        // The worker's last copy waits for this reply, and the app's writes for the copy: till then the worker
         // keeps the process alive (a held write may be all there is to wait for).
         worker.ref();
         void this.gate.close().then((quiet) => send({ quiet }));

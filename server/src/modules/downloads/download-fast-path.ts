@@ -8,7 +8,7 @@ import { AUDIT } from '../../common/audit.decorator';
 import { BeforeExpress, refuseBeforeExpress } from '../../common/before-express';
 import type { AuthUser } from '../../common/current-user.decorator';
 import { IS_PUBLIC } from '../../common/public.decorator';
-import { setApiAnswerHeaders } from '../../common/security-headers';
+import { setApiResponseHeaders } from '../../common/security-headers';
 import { SessionsService } from '../auth/sessions.service';
 import type { DownloadableFile } from '../distribution-files/distribution-files.service';
 import { DrainState } from '../health/drain-state.service';
@@ -90,7 +90,7 @@ export class DownloadFastPath implements OnModuleInit {
     if (!user || !file) return setting.next(request, response);
     const ip = proxyaddr(request, trust);
     this.accessLog.track(request, response, request.url!, ip, () => ROUTE, { user, started });
-    setApiAnswerHeaders(response);
+    setApiResponseHeaders(response);
     this.drain.closeIfDraining(response);
     try {
       await this.downloads.send(file, { userId: user.id, email: user.email, via: 'session', ip }, request, response);

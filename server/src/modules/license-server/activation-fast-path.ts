@@ -9,7 +9,7 @@ import { ApiError, MALFORMED_JSON } from '../../common/api-error';
 import { assertJsonWithinLimits } from '../../common/json-limits';
 import { IS_PUBLIC } from '../../common/public.decorator';
 import { BeforeExpress, refuseBeforeExpress } from '../../common/before-express';
-import { API_ANSWER_HEADERS } from '../../common/security-headers';
+import { API_RESPONSE_HEADERS } from '../../common/security-headers';
 import { DrainState } from '../health/drain-state.service';
 import { AccessLogService } from '../access-log/access-log.service';
 import { parseActivationRequest } from './activation-request';
@@ -24,7 +24,7 @@ const ACTIONS = new Map<string, { action: LicenseServerAction; path: string }>(
   }),
 );
 /** A response's headers: those of every API response, and those LicenseServerController's responses add. */
-const RESPONSE_HEADERS = [...API_ANSWER_HEADERS, 'Content-Type', 'application/json; charset=utf-8'];
+const RESPONSE_HEADERS = [...API_RESPONSE_HEADERS, 'Content-Type', 'application/json; charset=utf-8'];
 /** The access log's route of a request no route handled. */
 const NO_ROUTE = '-';
 
@@ -47,7 +47,7 @@ export interface FastPathSetting extends BeforeExpress {
  * (prototypes swapped) and its middleware cost about as much CPU as the heartbeat's own work (bench:validate has
  * the figures). What Express would add is done here the same way, and an API test
  * holds the two paths to the same responses (status, headers, body, access-log row):
- * - the headers of every API response (API_ANSWER_HEADERS, and `Connection: close` while draining: DrainState);
+ * - the headers of every API response (API_RESPONSE_HEADERS, and `Connection: close` while draining: DrainState);
  * - the access-log row (AccessLogService.track) and the client's address by the app's 'trust proxy';
  * - a refusal sent by the global exception filter on Express's request and response, as from a controller.
  * The same steps run as in LicenseServerController (parseActivationRequest, the service, the same bytes written).
