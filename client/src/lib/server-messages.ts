@@ -32,17 +32,12 @@ const KNOWN: Record<string, MessageId> = {
   'This confirmation link is invalid or has expired.': 'confirmEmail.invalid',
   'This field is required': 'register.errors.required',
   'This account signs in with two-factor authentication at the admin sign-in.': 'errors.login.useAdminDoor',
-  'No release is available yet: a license can be requested once the first version is published.': 'errors.license.noRelease',
-  'Test licenses are currently not available.': 'errors.license.trialsOff',
-  'Purchasing licenses is currently not available.': 'errors.license.purchasesOff',
 };
 
 /** The message in the user's language when the server's wording is one we know, else as the server said it. */
 export function localizeServerMessage(intl: IntlShape, message: string): string {
   const throttled = message.match(/^Too many .* in (\d+) minutes?\.$/);
   if (throttled) return intl.formatMessage({ id: 'errors.tooMany' }, { minutes: Number(throttled[1]) });
-  const trialLimit = message.match(/^You have reached the limit of (\d+) test licenses? per account\.$/);
-  if (trialLimit) return intl.formatMessage({ id: 'errors.license.trialLimit' }, { max: Number(trialLimit[1]) });
   const id = KNOWN[message];
   return id ? intl.formatMessage({ id }) : message;
 }

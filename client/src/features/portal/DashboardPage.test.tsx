@@ -340,7 +340,7 @@ describe('client dashboard', () => {
     expect(within(dialog).getByTestId('test-license-info').textContent).toBe('A test license is valid for 7 days on 1 device.');
     await user.click(within(dialog).getByRole('button', { name: 'Request Test License' }));
     expect(
-      await within(dialog).findByText('Failed to generate test license: You have used your test license: the limit is 1 per account.'),
+      await within(dialog).findByText('Failed to generate test license: You have reached the limit of 1 test license per account.'),
     ).toBeTruthy();
     refuse = false;
     await user.click(within(dialog).getByRole('button', { name: 'Request Test License' }));

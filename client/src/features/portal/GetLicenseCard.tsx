@@ -6,7 +6,7 @@ import type { LicenseOptionDto, LicenseOptionsDto, PublicSettingsDto } from '../
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatMoney } from '../../i18n/format';
 import type { MessageId } from '../../i18n/message-id';
-import { localizeServerMessage } from '../../lib/server-messages';
+import { localizeLicenseRefusal } from '../../lib/license-refusals';
 import { MessageText, MessageTitle } from '../../components/Message';
 
 interface GetLicenseCardProps {
@@ -68,7 +68,7 @@ function Tile({ color, icon: Icon, title, description, terms, button, refusal, t
 /** Get License: the Test License tile (only when enabled) and the Purchase License tile with the server's price. */
 export function GetLicenseCard({ settings, options, loading, error, onRetry, onRequestTest, onPurchase }: GetLicenseCardProps) {
   const intl = useIntl();
-  const refusal = (option: LicenseOptionDto | undefined) => (option?.reason ? localizeServerMessage(intl, option.reason) : null);
+  const refusal = (option: LicenseOptionDto | undefined) => (option?.reason ? localizeLicenseRefusal(intl, option.reason) : null);
   const unavailable = (option: LicenseOptionDto | undefined) => !option || !option.available;
   const testEnabled = !!settings?.test_license.enabled;
   const purchaseEnabled = !!settings?.features.purchase_license_enabled;
