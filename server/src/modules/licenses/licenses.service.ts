@@ -109,8 +109,8 @@ export class LicensesService {
   }
 
   /** Why `user` may not take a test license now (null: they may); createTrial refuses with the same. */
-  async trialRefusal(user: AuthUser): Promise<ApiError | null> {
-    const all = await this.settings.getAll();
+  async trialRefusal(user: AuthUser, settings?: Awaited<ReturnType<SettingsService['getAll']>>): Promise<ApiError | null> {
+    const all = settings ?? (await this.settings.getAll());
     if (!this.settings.trialsEnabled(all)) return ApiError.forbidden('Test licenses are currently not available.');
     const max = all.test_license.max_per_user;
     return (await this.licenses.countTrials(user.id)) >= max ? trialLimitReached(max) : null;
@@ -121,9 +121,10 @@ export class LicensesService {
    * test licenses are off, and (409) when the user already holds test_license.max_per_user of them.
    */
   async createTrial(user: AuthUser, productName: string): Promise<LicenseEntity> {
-    const refusal = await this.trialRefusal(user);
-    if (refusal) throw refusal;
+    // One read of the settings for the refusal and the license it gives.
     const all = await this.settings.getAll();
+    const refusal = await this.trialRefusal(user, all);
+    if (refusal) throw refusal;
     const max = all.test_license.max_per_user;
 
     const license = await this.issue({
