@@ -25,7 +25,7 @@ export interface LicenseStatusCount {
   seats: number;
 }
 
-export type NewLicenseRow = Omit<LicenseEntity, 'id' | 'user' | 'license_key_compact' | 'created_at' | 'updated_at'>;
+export type NewLicenseRow = Omit<LicenseEntity, 'id' | 'license_key_compact' | 'created_at' | 'updated_at'>;
 
 /** The key as the search compares it: capitals, no blanks or hyphens (license_key_compact holds keys so). */
 export function compactKey(key: string): string {
