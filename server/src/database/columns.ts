@@ -1,5 +1,4 @@
-import { Column, ColumnOptions, QueryRunner, TableColumnOptions } from 'typeorm';
-import { bigintNumber } from './transformers';
+import { Column, ColumnOptions, QueryRunner, TableColumnOptions, ValueTransformer } from 'typeorm';
 
 /**
  * Column helpers for entities and migrations, side by side. Entities take one decorator per kind of column below
@@ -13,8 +12,9 @@ export const IntColumn = (extra?: Extra) => Column({ type: 'int', ...extra });
 export const BooleanColumn = (extra?: Extra) => Column({ type: 'boolean', ...extra });
 /** Milliseconds kept on both engines (TypeORM's default datetime drops them on MySQL). */
 export const DateTimeColumn = (extra?: Extra) => Column({ type: 'datetime', precision: 3, ...extra });
-/** BIGINT read back as a number (sizes, counts). */
-export const BigIntColumn = (extra?: Extra) => Column({ type: 'bigint', transformer: bigintNumber, ...extra });
+/** BIGINT read back as a number on both engines (sizes and counts stay far below 2^53). */
+const asNumber: ValueTransformer = { to: (value: unknown) => value, from: (value: unknown) => (value == null ? value : Number(value)) };
+export const BigIntColumn = (extra?: Extra) => Column({ type: 'bigint', transformer: asNumber, ...extra });
 
 export function idColumn(): TableColumnOptions {
   return { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' };
