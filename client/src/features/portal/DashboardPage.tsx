@@ -97,7 +97,6 @@ function Dashboard() {
 
       {config && modal === 'test' && (
         <TestLicenseModal
-          opened
           onClose={() => setModal(null)}
           products={products}
           testLicense={config.test_license}
@@ -110,7 +109,6 @@ function Dashboard() {
       )}
       {config && modal === 'purchase' && (
         <PurchaseLicenseModal
-          opened
           onClose={() => setModal(null)}
           products={products}
           pricing={config.pricing}

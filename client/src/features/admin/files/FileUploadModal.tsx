@@ -34,17 +34,16 @@ interface FormValues {
 }
 
 interface FileUploadModalProps {
-  opened: boolean;
   onClose: () => void;
   onUploaded: (file: DistributionFileDto) => void;
 }
 
 /** Upload Distribution File: version, operating system, architecture, file and an optional custom name (admin spec section 2). */
-export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModalProps) {
+export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
   const intl = useIntl();
-  const versions = useListDistributionFileVersions({ query: { enabled: opened } });
+  const versions = useListDistributionFileVersions();
   // What uploads accept (types, maximum size) as the server announces it, for the hint and an early size check.
-  const supported = useGetSupportedVersions({ query: { enabled: opened } });
+  const supported = useGetSupportedVersions();
   const upload = useUploadDistributionFile();
   const maxBytes = supported.data?.data.max_upload_bytes;
   // What the server takes; the spec's list stands in until it has loaded (or when that call fails).
@@ -104,10 +103,9 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
 
   return (
     <FormModal
-      opened={opened}
       onClose={onClose}
       size="lg"
-      title={intl.formatMessage({ id: 'admin.files.upload.title' })}
+      title="admin.files.upload.title"
       submit={submit}
       submitLabel="admin.files.upload.submit"
       submitIcon={<IconFileUpload size={16} />}

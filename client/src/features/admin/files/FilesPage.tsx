@@ -105,7 +105,6 @@ export default function FilesPage() {
     >
       {uploading && (
         <FileUploadModal
-          opened
           onClose={() => setUploading(false)}
           onUploaded={(file) => {
             setUploading(false);

@@ -19,7 +19,6 @@ interface FormValues {
 }
 
 interface LicenseCreateModalProps {
-  opened: boolean;
   onClose: () => void;
   onCreated: (license: AdminLicenseDto) => void;
 }
@@ -31,9 +30,9 @@ const today = () => {
 };
 
 /** Create License: product tier, licensee e-mail, expiry, max activations and an optional key (admin spec section 5). */
-export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreateModalProps) {
+export function LicenseCreateModal({ onClose, onCreated }: LicenseCreateModalProps) {
   const intl = useIntl();
-  const products = useListAvailableVersions({ query: { enabled: opened } });
+  const products = useListAvailableVersions();
   const create = useCreateAdminLicense();
   const generate = useGenerateLicenseKey();
   const form = useForm<FormValues>({
@@ -75,10 +74,9 @@ export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreate
 
   return (
     <FormModal
-      opened={opened}
       onClose={onClose}
       size="lg"
-      title={intl.formatMessage({ id: 'adminLicenses.form.title' })}
+      title="adminLicenses.form.title"
       submit={submit}
       submitLabel="adminLicenses.form.submit"
       saving={create.isPending}

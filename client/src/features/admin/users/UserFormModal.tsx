@@ -23,7 +23,6 @@ interface FormValues {
 }
 
 interface UserFormModalProps {
-  opened: boolean;
   /** The user being edited; absent when adding one. */
   user: AdminUserDto | null;
   onClose: () => void;
@@ -39,7 +38,7 @@ function When({ value }: { value: string | null | undefined }) {
   );
 }
 
-export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalProps) {
+export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
   const intl = useIntl();
   const editing = !!user;
   const create = useCreateUser();
@@ -83,10 +82,9 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
 
   return (
     <FormModal
-      opened={opened}
       onClose={onClose}
       size="lg"
-      title={intl.formatMessage({ id: editing ? 'users.form.editTitle' : 'users.form.addTitle' })}
+      title={editing ? 'users.form.editTitle' : 'users.form.addTitle'}
       submit={submit}
       submitLabel={editing ? 'users.form.update' : 'users.form.create'}
       saving={create.isPending || update.isPending}

@@ -155,7 +155,6 @@ export default function UsersPage() {
     >
       {editing && (
         <UserFormModal
-          opened
           user={editing === 'new' ? null : editing}
           onClose={() => setEditing(null)}
           onSaved={(message) => {

@@ -53,7 +53,8 @@ export function VersionEditModal({ version, onClose, onSaved }: VersionEditModal
     <FormModal
       onClose={onClose}
       size="lg"
-      title={intl.formatMessage({ id: 'admin.versions.edit.title' }, { version: version.version })}
+      title="admin.versions.edit.title"
+      titleValues={{ version: version.version }}
       submit={submit}
       submitLabel="admin.versions.edit.submit"
       saving={update.isPending}

@@ -23,17 +23,16 @@ interface UploadValues extends VersionFormValues {
 }
 
 interface VersionUploadModalProps {
-  opened: boolean;
   onClose: () => void;
   onUploaded: (version: AdminVersionDto) => void;
 }
 
 /** Upload Version: the version's details and an optional package (.zip, .exe, .dmg, .pkg), sent as multipart. */
-export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploadModalProps) {
+export function VersionUploadModal({ onClose, onUploaded }: VersionUploadModalProps) {
   const intl = useIntl();
   const upload = useUploadVersion();
   // What the server takes (extensions, maximum size); the spec's list stands in until it has loaded.
-  const supported = useGetSupportedVersions({ query: { enabled: opened, staleTime: 60_000 } });
+  const supported = useGetSupportedVersions({ query: { staleTime: 60_000 } });
   const extensions = supported.data?.data.version_extensions ?? [...VERSION_EXTENSIONS];
   const maxBytes = supported.data?.data.max_upload_bytes;
 
@@ -76,10 +75,9 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
 
   return (
     <FormModal
-      opened={opened}
       onClose={onClose}
       size="lg"
-      title={intl.formatMessage({ id: 'admin.versions.upload.title' })}
+      title="admin.versions.upload.title"
       submit={submit}
       submitLabel="admin.versions.upload.submit"
       submitIcon={<IconUpload size={16} />}

@@ -138,7 +138,6 @@ export default function VersionsPage() {
     >
       {uploading && (
         <VersionUploadModal
-          opened
           onClose={() => setUploading(false)}
           onUploaded={(version) => {
             setUploading(false);
