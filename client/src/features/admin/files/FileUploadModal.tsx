@@ -17,6 +17,7 @@ import { useFormSubmit } from '../../../components/use-form-submit';
 import { formatAdminBytes } from '../../../i18n/format';
 import { allowedExtension, DISTRIBUTION_EXTENSIONS, warnIfLargeUpload } from '../../../lib/upload-rules';
 import { ARCHITECTURES, fileProblem, OS_TYPES, uploadFailure, uploadSucceeded, versionChoiceLabel } from './file-display';
+import { useField } from '../../../components/use-field';
 
 /** The spec's words for a refusal that is not the server's own message (admin spec section 8, Logs and files). */
 const FAILURE_MESSAGE = {
@@ -70,6 +71,7 @@ export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
       file_name: (value) => (value.trim() && !allowedExtension(value.trim(), extensions) ? typeNotAllowed() : null),
     },
   });
+  const field = useField(form);
 
   const choices = versions.data?.data ?? [];
   const noVersions = versions.isSuccess && choices.length === 0;
@@ -129,7 +131,6 @@ export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
       )}
 
       <Select
-        label={intl.formatMessage({ id: 'admin.files.upload.version' })}
         placeholder={intl.formatMessage({ id: 'admin.files.upload.versionPlaceholder' })}
         required
         searchable
@@ -147,30 +148,27 @@ export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
         }))}
         allowDeselect={false}
         comboboxProps={{ withinPortal: true }}
-        {...form.getInputProps('version_id')}
+        {...field('version_id', 'admin.files.upload.version')}
       />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Select
-          label={intl.formatMessage({ id: 'admin.files.upload.os' })}
           placeholder={intl.formatMessage({ id: 'admin.files.upload.osPlaceholder' })}
           required
           disabled={busy}
           data={OS_TYPES.map((value) => ({ value, label: intl.formatMessage({ id: `admin.files.os.${value}` }) }))}
           allowDeselect={false}
-          {...form.getInputProps('os_type')}
+          {...field('os_type', 'admin.files.upload.os')}
         />
         <Select
-          label={intl.formatMessage({ id: 'admin.files.upload.architecture' })}
           placeholder={intl.formatMessage({ id: 'admin.files.upload.architecturePlaceholder' })}
           required
           disabled={busy}
           data={ARCHITECTURES}
           allowDeselect={false}
-          {...form.getInputProps('architecture')}
+          {...field('architecture', 'admin.files.upload.architecture')}
         />
       </SimpleGrid>
       <FileInput
-        label={intl.formatMessage({ id: 'admin.files.upload.file' })}
         placeholder={intl.formatMessage({ id: 'admin.files.upload.filePlaceholder' })}
         description={intl.formatMessage(
           { id: maxBytes ? 'admin.files.upload.hintWithSize' : 'admin.files.upload.hint' },
@@ -182,7 +180,7 @@ export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
         leftSection={<IconFileUpload size={16} aria-hidden />}
         clearButtonProps={{ 'aria-label': intl.formatMessage({ id: 'admin.files.upload.clearFile' }) }}
         fileInputProps={{ 'aria-label': intl.formatMessage({ id: 'admin.files.upload.file' }) }}
-        {...form.getInputProps('file')}
+        {...field('file', 'admin.files.upload.file')}
       />
       {file && file.size > 0 && (
         <Text fz="xs" c="dimmed" mt={-8} data-testid="files-selected-size">
@@ -190,13 +188,12 @@ export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
         </Text>
       )}
       <TextInput
-        label={intl.formatMessage({ id: 'admin.files.upload.fileName' })}
         description={intl.formatMessage({ id: 'admin.files.upload.fileNameHint' })}
         placeholder={file?.name}
         autoComplete="off"
         disabled={busy}
         maxLength={200}
-        {...form.getInputProps('file_name')}
+        {...field('file_name', 'admin.files.upload.fileName')}
       />
 
       {busy && (

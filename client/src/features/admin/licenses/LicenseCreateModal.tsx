@@ -9,6 +9,7 @@ import { FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { emailError } from '../../../lib/email';
 import { maxActivationsOf } from './license-display';
+import { useField } from '../../../components/use-field';
 
 interface FormValues {
   product_name: string | null;
@@ -44,6 +45,7 @@ export function LicenseCreateModal({ onClose, onCreated }: LicenseCreateModalPro
       max_activations: (value) => (maxActivationsOf(value) < 1 ? intl.formatMessage({ id: 'adminLicenses.form.maxActivationsMin' }) : null),
     },
   });
+  const field = useField(form);
 
   const submit = useFormSubmit(form, {
     failure: 'adminLicenses.errors.create',
@@ -87,36 +89,22 @@ export function LicenseCreateModal({ onClose, onCreated }: LicenseCreateModalPro
         </ErrorAlert>
       )}
       <Select
-        label={intl.formatMessage({ id: 'adminLicenses.form.product' })}
         placeholder={intl.formatMessage({ id: 'adminLicenses.form.productPlaceholder' })}
         required
         data={products.data?.data.products ?? []}
         disabled={products.isLoading}
         allowDeselect={false}
-        {...form.getInputProps('product_name')}
+        {...field('product_name', 'adminLicenses.form.product')}
       />
-      <TextInput
-        label={intl.formatMessage({ id: 'adminLicenses.form.email' })}
-        type="email"
-        required
-        autoComplete="off"
-        {...form.getInputProps('user_email')}
-      />
+      <TextInput type="email" required autoComplete="off" {...field('user_email', 'adminLicenses.form.email')} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput
-          label={intl.formatMessage({ id: 'adminLicenses.form.expires' })}
-          type="date"
-          required
-          min={today()}
-          {...form.getInputProps('expires_at')}
-        />
+        <TextInput type="date" required min={today()} {...field('expires_at', 'adminLicenses.form.expires')} />
         <NumberInput
-          label={intl.formatMessage({ id: 'adminLicenses.form.maxActivations' })}
           min={1}
           max={10000}
           allowDecimal={false}
           allowNegative={false}
-          {...form.getInputProps('max_activations')}
+          {...field('max_activations', 'adminLicenses.form.maxActivations')}
         />
       </SimpleGrid>
       <TextInput

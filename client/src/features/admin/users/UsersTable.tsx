@@ -15,6 +15,18 @@ const initials = (user: AdminUserDto) => (`${user.first_name[0] ?? ''}${user.las
 
 const nowrap = { style: { whiteSpace: 'nowrap' }, fz: 'sm' } as const;
 
+/** A cell's badge: a message in a color. */
+function Tag({ color, id, variant = 'light' }: { color: string; id: MessageId; variant?: 'light' | 'dot' }) {
+  return (
+    <Badge color={color} variant={variant}>
+      <FormattedMessage id={id} />
+    </Badge>
+  );
+}
+
+const STATUS_TAGS = { true: { color: 'green', id: 'users.status.active' }, false: { color: 'red', id: 'users.status.inactive' } } as const;
+const EMAIL_TAGS = { true: { color: 'teal', id: 'users.email.verified' }, false: { color: 'gray', id: 'users.email.unverified' } } as const;
+
 const COLUMNS: Array<ListColumn<AdminUserDto, ListUsersSort>> = [
   {
     sort: 'name',
@@ -37,33 +49,9 @@ const COLUMNS: Array<ListColumn<AdminUserDto, ListUsersSort>> = [
       </Group>
     ),
   },
-  {
-    sort: 'role',
-    label: 'users.columns.role',
-    cell: (user) => (
-      <Badge color={ROLE_COLORS[user.role]} variant="light">
-        <FormattedMessage id={`users.role.${user.role}`} />
-      </Badge>
-    ),
-  },
-  {
-    sort: 'status',
-    label: 'users.columns.status',
-    cell: (user) => (
-      <Badge color={user.is_active ? 'green' : 'red'} variant="dot">
-        <FormattedMessage id={user.is_active ? 'users.status.active' : 'users.status.inactive'} />
-      </Badge>
-    ),
-  },
-  {
-    sort: 'is_verified',
-    label: 'users.columns.email',
-    cell: (user) => (
-      <Badge color={user.is_verified ? 'teal' : 'gray'} variant="light">
-        <FormattedMessage id={user.is_verified ? 'users.email.verified' : 'users.email.unverified'} />
-      </Badge>
-    ),
-  },
+  { sort: 'role', label: 'users.columns.role', cell: (user) => <Tag color={ROLE_COLORS[user.role]} id={`users.role.${user.role}`} /> },
+  { sort: 'status', label: 'users.columns.status', cell: (user) => <Tag variant="dot" {...STATUS_TAGS[`${user.is_active}`]} /> },
+  { sort: 'is_verified', label: 'users.columns.email', cell: (user) => <Tag {...EMAIL_TAGS[`${user.is_verified}`]} /> },
   {
     sort: 'last_login',
     label: 'users.columns.lastLogin',

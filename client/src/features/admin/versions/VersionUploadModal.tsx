@@ -17,6 +17,7 @@ import {
   VersionFormValues,
   versionFieldRules,
 } from './version-form';
+import { useField } from '../../../components/use-field';
 
 interface UploadValues extends VersionFormValues {
   file: File | null;
@@ -51,6 +52,7 @@ export function VersionUploadModal({ onClose, onUploaded }: VersionUploadModalPr
       },
     },
   });
+  const field = useField(form);
 
   const submit = useFormSubmit(form, {
     failure: 'admin.versions.errors.upload',
@@ -87,7 +89,6 @@ export function VersionUploadModal({ onClose, onUploaded }: VersionUploadModalPr
       <VersionFields form={form} />
       <Divider label={intl.formatMessage({ id: 'admin.versions.form.fileSection' })} labelPosition="left" />
       <FileInput
-        label={intl.formatMessage({ id: 'admin.versions.form.file' })}
         description={intl.formatMessage(
           { id: 'admin.versions.form.fileHint' },
           { types: extensions.join(', '), max: maxBytes ? formatAdminBytes(maxBytes, intl.locale) : '…' },
@@ -98,7 +99,7 @@ export function VersionUploadModal({ onClose, onUploaded }: VersionUploadModalPr
         // A real element (not ::placeholder), so it needs text contrast.
         styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
         leftSection={<IconFileZip size={16} aria-hidden />}
-        {...form.getInputProps('file')}
+        {...field('file', 'admin.versions.form.file')}
       />
     </FormModal>
   );
