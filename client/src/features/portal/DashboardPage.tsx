@@ -101,7 +101,6 @@ function Dashboard() {
           products={products}
           testLicense={config.test_license}
           onCreated={(license) => {
-            setModal(null);
             void options.refetch();
             setSuccess(testLicenseCreated(license));
           }}
@@ -112,10 +111,7 @@ function Dashboard() {
           onClose={() => setModal(null)}
           products={products}
           pricing={config.pricing}
-          onPurchased={(result) => {
-            setModal(null);
-            setSuccess(licensePurchased(result));
-          }}
+          onPurchased={(result) => setSuccess(licensePurchased(result))}
         />
       )}
       <SuccessDialog content={success} onClose={() => setSuccess(null)} />

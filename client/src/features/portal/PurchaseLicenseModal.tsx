@@ -76,6 +76,7 @@ export function PurchaseLicenseModal({ onClose, products, pricing, onPurchased }
         duration_months: countValue(values.months),
       });
       form.reset();
+      onClose();
       onPurchased(answer);
     },
   });

@@ -29,6 +29,7 @@ export function TestLicenseModal({ onClose, products, testLicense, onCreated }: 
     send: async ({ product }) => {
       const answer = await request.send({ product_name: product!, license_type: 'trial' });
       form.reset();
+      onClose();
       onCreated(answer.license);
     },
   });

@@ -97,6 +97,7 @@ export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
       });
       // An answer that does not say it worked is a failure too, in the server's words when it has any.
       if (!uploadSucceeded(response)) throw new Error(response?.message || intl.formatMessage({ id: 'admin.files.errors.noSuccess' }));
+      onClose();
       onUploaded(response.data);
     },
   });

@@ -59,6 +59,7 @@ export function LicenseCreateModal({ onClose, onCreated }: LicenseCreateModalPro
           license_key: values.license_key.trim() || undefined,
         },
       });
+      onClose();
       onCreated(response.data);
     },
   });

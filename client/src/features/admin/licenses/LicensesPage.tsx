@@ -147,7 +147,7 @@ export default function LicensesPage() {
       pager={{ summary: 'adminLicenses.showing', testId: 'licenses-showing' }}
       table={
         <LicensesTable
-          licenses={licenses}
+          rows={licenses}
           sorting={list.sorting}
           busyId={busyRowId(revoke, activate, remove)}
           onRevoke={(license) => confirmLicenseAction(intl, 'revoke', license, () => revoke.mutate({ id: license.id }))}
@@ -160,10 +160,9 @@ export default function LicensesPage() {
       {creating && (
         <LicenseCreateModal
           onClose={() => setCreating(false)}
-          onCreated={(license) => {
-            setCreating(false);
-            actions.succeeded(intl.formatMessage({ id: 'adminLicenses.messages.created' }, { key: license.license_key }));
-          }}
+          onCreated={(license) =>
+            actions.succeeded(intl.formatMessage({ id: 'adminLicenses.messages.created' }, { key: license.license_key }))
+          }
         />
       )}
     </ListScreen>

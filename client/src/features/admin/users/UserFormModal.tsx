@@ -88,11 +88,11 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
       if (user) {
         const { password, ...rest } = body;
         await update.mutateAsync({ id: user.id, data: password ? body : rest });
-        onSaved(intl.formatMessage({ id: 'users.messages.updated' }));
       } else {
         await create.mutateAsync({ data: body });
-        onSaved(intl.formatMessage({ id: 'users.messages.created' }));
       }
+      onClose();
+      onSaved(intl.formatMessage({ id: user ? 'users.messages.updated' : 'users.messages.created' }));
     },
   });
 

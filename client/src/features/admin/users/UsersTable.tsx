@@ -2,9 +2,8 @@ import { Avatar, Badge, Box, Group, Text } from '@mantine/core';
 import { IconCheck, IconPencil, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { AdminUserDto, ListUsersSort } from '../../../api/generated/model';
-import { ListColumn, ListTable } from '../../../components/admin-list/ListTable';
+import { ListColumn, ListTable, ScreenTableProps } from '../../../components/admin-list/ListTable';
 import { deleteAction } from '../../../components/admin-list/RowAction';
-import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { WrapEmails } from '../../../components/WrapEmails';
 import type { MessageId } from '../../../i18n/message-id';
 import { useAuth } from '../../../lib/auth/auth-context';
@@ -67,23 +66,21 @@ const COLUMNS: Array<ListColumn<AdminUserDto, ListUsersSort>> = [
   },
 ];
 
-interface UsersTableProps {
-  users: AdminUserDto[];
-  sorting: TableSorting<ListUsersSort>;
-  onEdit: (user: AdminUserDto) => void;
-  onVerify: (user: AdminUserDto) => void;
-  onToggle: (user: AdminUserDto) => void;
-  onDelete: (user: AdminUserDto) => void;
-}
-
 /** The Users Management table: user, role, status, e-mail, last login, created (all sortable) and actions. */
-export function UsersTable({ users, sorting, onEdit, onVerify, onToggle, onDelete }: UsersTableProps) {
+export function UsersTable({
+  rows,
+  sorting,
+  onEdit,
+  onVerify,
+  onToggle,
+  onDelete,
+}: ScreenTableProps<AdminUserDto, ListUsersSort, 'onEdit' | 'onVerify' | 'onToggle' | 'onDelete'>) {
   // The signed-in admin's own row: the server refuses deactivating or deleting it, so the buttons say so first.
   const me = useAuth().user?.id;
   const intl = useIntl();
   return (
     <ListTable
-      rows={users}
+      rows={rows}
       rowKey={(user) => user.id}
       rowProps={(user) => ({ 'data-testid': `user-row-${user.email}` })}
       columns={COLUMNS}

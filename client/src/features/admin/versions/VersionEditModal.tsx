@@ -45,6 +45,7 @@ export function VersionEditModal({ version, onClose, onSaved }: VersionEditModal
         ...(values.is_latest && !version.is_latest ? { is_latest: true } : {}),
       };
       const response = await update.mutateAsync({ id: version.id, data });
+      onClose();
       onSaved(response.data);
     },
   });

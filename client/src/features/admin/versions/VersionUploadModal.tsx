@@ -71,6 +71,7 @@ export function VersionUploadModal({ onClose, onUploaded }: VersionUploadModalPr
         },
       });
       form.reset();
+      onClose();
       onUploaded(response.data);
     },
   });
