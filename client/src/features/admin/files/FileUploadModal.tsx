@@ -7,7 +7,6 @@ import {
   useListDistributionFileVersions,
   useUploadDistributionFile,
 } from '../../../api/generated/endpoints/distribution-files/distribution-files';
-import { useGetSupportedVersions } from '../../../api/generated/endpoints/versions/versions';
 import type { Architecture, DistributionFileDto, OsType } from '../../../api/generated/model';
 import type { ApiError } from '../../../api/http-client';
 import { paths } from '../../../lib/paths';
@@ -15,7 +14,7 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { formatAdminBytes } from '../../../i18n/format';
-import { allowedExtension, DISTRIBUTION_EXTENSIONS, warnIfLargeUpload } from '../../../lib/upload-rules';
+import { allowedExtension, DISTRIBUTION_EXTENSIONS, useUploadRules, warnIfLargeUpload } from '../../../lib/upload-rules';
 import { ARCHITECTURES, fileProblem, OS_TYPES, uploadFailure, uploadSucceeded, versionChoiceLabel } from './file-display';
 import { useField } from '../../../components/use-field';
 
@@ -43,12 +42,9 @@ interface FileUploadModalProps {
 export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
   const intl = useIntl();
   const versions = useListDistributionFileVersions();
-  // What uploads accept (types, maximum size) as the server announces it, for the hint and an early size check.
-  const supported = useGetSupportedVersions();
   const upload = useUploadDistributionFile();
-  const maxBytes = supported.data?.data.max_upload_bytes;
-  // What the server takes; the spec's list stands in until it has loaded (or when that call fails).
-  const extensions = supported.data?.data.file_extensions ?? [...DISTRIBUTION_EXTENSIONS];
+  // For the hint and an early check of the type and size.
+  const { extensions, maxBytes } = useUploadRules('file_extensions', DISTRIBUTION_EXTENSIONS);
 
   const typeNotAllowed = () => intl.formatMessage({ id: 'admin.files.upload.fileType' }, { types: extensions.join(', ') });
 

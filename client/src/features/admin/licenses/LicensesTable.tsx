@@ -116,24 +116,16 @@ const COLUMNS: Array<ListColumn<AdminLicenseDto, ListAdminLicensesSort>> = [
 /** Activate (when revoked) or Revoke, Copy key, Delete. */
 function licenseActions(intl: IntlShape, license: AdminLicenseDto, busy: boolean, actions: LicenseActions) {
   const key = { key: license.license_key };
+  const activate = statusAction(license.status) === 'activate';
   return [
-    statusAction(license.status) === 'activate'
-      ? {
-          icon: IconPlayerPlay,
-          color: 'green',
-          loading: busy,
-          tooltip: intl.formatMessage({ id: 'adminLicenses.actions.activateShort' }),
-          label: intl.formatMessage({ id: 'adminLicenses.actions.activate' }, key),
-          onClick: () => actions.onActivate(license),
-        }
-      : {
-          icon: IconBan,
-          color: 'orange',
-          loading: busy,
-          tooltip: intl.formatMessage({ id: 'adminLicenses.actions.revokeShort' }),
-          label: intl.formatMessage({ id: 'adminLicenses.actions.revoke' }, key),
-          onClick: () => actions.onRevoke(license),
-        },
+    {
+      icon: activate ? IconPlayerPlay : IconBan,
+      color: activate ? 'green' : 'orange',
+      loading: busy,
+      tooltip: intl.formatMessage({ id: activate ? 'adminLicenses.actions.activateShort' : 'adminLicenses.actions.revokeShort' }),
+      label: intl.formatMessage({ id: activate ? 'adminLicenses.actions.activate' : 'adminLicenses.actions.revoke' }, key),
+      onClick: () => (activate ? actions.onActivate(license) : actions.onRevoke(license)),
+    },
     {
       icon: IconCopy,
       tooltip: intl.formatMessage({ id: 'adminLicenses.actions.copyShort' }),
@@ -148,24 +140,19 @@ function licenseActions(intl: IntlShape, license: AdminLicenseDto, busy: boolean
   ];
 }
 
+type LicensesTableProps = ScreenTableProps<AdminLicenseDto, ListAdminLicensesSort, keyof LicenseActions>;
+
 /** The License Management table: key, product and user, status, activations, dates, sync state and actions. */
-export function LicensesTable({
-  rows,
-  sorting,
-  busyId,
-  ...actions
-}: ScreenTableProps<AdminLicenseDto, ListAdminLicensesSort, keyof LicenseActions>) {
+export function LicensesTable({ rows, sorting, busyId, ...actions }: LicensesTableProps) {
   const intl = useIntl();
   return (
     <ListTable
       rows={rows}
-      rowKey={(license) => license.id}
       rowProps={(license) => ({ 'data-testid': `license-row-${license.license_key}` })}
       columns={COLUMNS}
       sorting={sorting}
       testId="licenses-table"
       actions={{
-        label: 'adminLicenses.columns.actions',
         name: (license) => license.license_key,
         items: (license) => licenseActions(intl, license, busyId === license.id, actions),
       }}

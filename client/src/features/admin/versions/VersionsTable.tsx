@@ -219,24 +219,19 @@ const columns = (
   { label: 'admin.versions.columns.sync', fold: 4, cell: (version) => <SyncState version={version} /> },
 ];
 
+type VersionsTableProps = ScreenTableProps<AdminVersionDto, ListAdminVersionsSort, keyof VersionActions>;
+
 /** The Version Management table: version, release date, flags, changelog, file, keys, sync state and actions. */
-export function VersionsTable({
-  rows,
-  sorting,
-  busyId,
-  ...actions
-}: ScreenTableProps<AdminVersionDto, ListAdminVersionsSort, keyof VersionActions>) {
+export function VersionsTable({ rows, sorting, busyId, ...actions }: VersionsTableProps) {
   const intl = useIntl();
   return (
     <ListTable
       rows={rows}
-      rowKey={(version) => version.id}
       rowProps={(version) => ({ 'data-testid': `version-row-${version.version}` })}
       columns={columns(intl, busyId, actions)}
       sorting={sorting}
       testId="versions-table"
       actions={{
-        label: 'admin.versions.columns.actions',
         name: (version) => version.version,
         items: (version) => {
           const busy = busyId === version.id;
