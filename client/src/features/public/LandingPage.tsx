@@ -114,9 +114,7 @@ function PointCard({ mark, title, text, className }: { mark: ReactNode; title: M
       <Title order={3} fz="lg" mt="md">
         <FormattedMessage id={title} />
       </Title>
-      <Text c="dimmed" mt="xs" fz="sm" lh={1.6}>
-        <FormattedMessage id={text} />
-      </Text>
+      <MessageText c="dimmed" mt="xs" fz="sm" lh={1.6} message={text} />
     </Card>
   );
 }
@@ -319,9 +317,7 @@ function InfoCard({
       <Title order={2} fz="xl" mt="md">
         <FormattedMessage id={title} />
       </Title>
-      <Text c="dimmed" mt="xs">
-        <FormattedMessage id={text} />
-      </Text>
+      <MessageText c="dimmed" mt="xs" message={text} />
       {children}
     </Card>
   );

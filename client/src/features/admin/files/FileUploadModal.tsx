@@ -17,6 +17,7 @@ import { formatAdminBytes } from '../../../i18n/format';
 import { allowedExtension, DISTRIBUTION_EXTENSIONS, useUploadRules, warnIfLargeUpload } from '../../../lib/upload-rules';
 import { ARCHITECTURES, fileProblem, OS_TYPES, uploadFailure, uploadSucceeded, versionChoiceLabel } from './file-display';
 import { useField } from '../../../components/use-field';
+import { MessageText } from '../../../components/Message';
 
 /** The spec's words for a refusal that is not the server's own message (admin spec section 8, Logs and files). */
 const FAILURE_MESSAGE = {
@@ -118,9 +119,7 @@ export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
       )}
       {noVersions && (
         <Alert color="yellow" variant="light" icon={<IconInfoCircle size={18} />} data-testid="files-no-versions">
-          <Text fz="sm">
-            <FormattedMessage id="admin.files.upload.noVersions" />
-          </Text>
+          <MessageText fz="sm" message="admin.files.upload.noVersions" />
           <Anchor component={Link} to={paths.admin.versions} fz="sm">
             <FormattedMessage id="admin.files.upload.toVersions" />
           </Anchor>

@@ -7,6 +7,7 @@ import { deleteAction } from '../../../components/admin-list/RowAction';
 import { WrapEmails } from '../../../components/WrapEmails';
 import { expiresSoon } from '../../../lib/license-expiry';
 import { activationColor, ADMIN_WARNING_DAYS, activationPercent, isSynced, STATUS_COLORS, statusAction } from './license-display';
+import { MessageText } from '../../../components/Message';
 
 type LicenseActions = Record<'onRevoke' | 'onActivate' | 'onCopy' | 'onDelete', (license: AdminLicenseDto) => void>;
 
@@ -89,11 +90,7 @@ const COLUMNS: Array<ListColumn<AdminLicenseDto, ListAdminLicensesSort>> = [
         <Badge color={STATUS_COLORS[license.status]} variant="dot" w="max-content" data-testid="license-status">
           <FormattedMessage id={`adminLicenses.status.${license.status}`} />
         </Badge>
-        {expiresSoon(license, ADMIN_WARNING_DAYS) && (
-          <Text fz="xs" c="red.9" fw={600}>
-            <FormattedMessage id="adminLicenses.expiresSoon" />
-          </Text>
-        )}
+        {expiresSoon(license, ADMIN_WARNING_DAYS) && <MessageText fz="xs" c="red.9" fw={600} message="adminLicenses.expiresSoon" />}
       </Stack>
     ),
   },
