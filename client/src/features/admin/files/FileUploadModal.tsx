@@ -11,7 +11,7 @@ import type { Architecture, DistributionFileDto, OsType } from '../../../api/gen
 import type { ApiError } from '../../../api/http-client';
 import { paths } from '../../../lib/paths';
 import { ErrorAlert } from '../../../components/ErrorAlert';
-import { FormModal } from '../../../components/FormModal';
+import { DialogProps, FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { formatAdminBytes } from '../../../i18n/format';
 import { allowedExtension, DISTRIBUTION_EXTENSIONS, useUploadRules, warnIfLargeUpload } from '../../../lib/upload-rules';
@@ -34,13 +34,8 @@ interface FormValues {
   file_name: string;
 }
 
-interface FileUploadModalProps {
-  onClose: () => void;
-  onUploaded: (file: DistributionFileDto) => void;
-}
-
 /** Upload Distribution File: version, operating system, architecture, file and an optional custom name (admin spec section 2). */
-export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
+export function FileUploadModal({ onClose, onUploaded }: DialogProps<'onUploaded', DistributionFileDto>) {
   const intl = useIntl();
   const versions = useListDistributionFileVersions();
   const upload = useUploadDistributionFile();

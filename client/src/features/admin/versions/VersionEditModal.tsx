@@ -2,16 +2,12 @@ import { useForm } from '@mantine/form';
 import { useIntl } from 'react-intl';
 import { useUpdateVersion } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto, UpdateVersionDto } from '../../../api/generated/model';
-import { FormModal } from '../../../components/FormModal';
+import { DialogProps, FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { optionalFields, VERSION_FIELD_NAMES, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
 import { MessageText } from '../../../components/Message';
 
-interface VersionEditModalProps {
-  version: AdminVersionDto;
-  onClose: () => void;
-  onSaved: (version: AdminVersionDto) => void;
-}
+type VersionEditModalProps = DialogProps<'onSaved', AdminVersionDto> & { version: AdminVersionDto };
 
 const valuesOf = (version: AdminVersionDto): VersionFormValues => ({
   version: version.version,

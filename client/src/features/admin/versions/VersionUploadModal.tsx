@@ -4,7 +4,7 @@ import { IconFileZip, IconUpload } from '@tabler/icons-react';
 import { useIntl } from 'react-intl';
 import { useUploadVersion } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto } from '../../../api/generated/model';
-import { FormModal } from '../../../components/FormModal';
+import { DialogProps, FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { formatAdminBytes } from '../../../i18n/format';
 import { allowedExtension, useUploadRules, warnIfLargeUpload } from '../../../lib/upload-rules';
@@ -23,13 +23,8 @@ interface UploadValues extends VersionFormValues {
   file: File | null;
 }
 
-interface VersionUploadModalProps {
-  onClose: () => void;
-  onUploaded: (version: AdminVersionDto) => void;
-}
-
 /** Upload Version: the version's details and an optional package (.zip, .exe, .dmg, .pkg), sent as multipart. */
-export function VersionUploadModal({ onClose, onUploaded }: VersionUploadModalProps) {
+export function VersionUploadModal({ onClose, onUploaded }: DialogProps<'onUploaded', AdminVersionDto>) {
   const intl = useIntl();
   const upload = useUploadVersion();
   const { extensions, maxBytes } = useUploadRules('version_extensions', VERSION_EXTENSIONS, { staleTime: 60_000 });
