@@ -8,13 +8,18 @@ import type { FormSubmit } from './use-form-submit';
 /** A dialog's props: Close, and what it reports once done (after it has closed itself), e.g. `DialogProps<'onCreated', AdminLicenseDto>`. */
 export type DialogProps<Done extends string, Result> = { onClose: () => void } & Record<Done, (result: Result) => void>;
 
-interface FormModalProps {
-  title: MessageId;
+type DialogOf<Id> = Id extends `${infer Dialog}.title` ? Dialog : never;
+/** The title of a dialog whose Submit says `<dialog>.submit` ('adminLicenses.form.title' …). */
+type FormTitle = { [D in DialogOf<MessageId>]: `${D}.submit` extends MessageId ? `${D}.title` : never }[DialogOf<MessageId>];
+
+/** The title, and Submit's words: the title's `.submit` unless given. */
+type FormTexts = { title: FormTitle; submitLabel?: MessageId } | { title: MessageId; submitLabel: MessageId };
+
+type FormModalProps = FormTexts & {
   titleValues?: Record<string, string>;
   size?: MantineSize;
   onClose: () => void;
   submit: FormSubmit;
-  submitLabel: MessageId;
   submitIcon?: ReactNode;
   /** The submit is under way: its button spins. */
   saving: boolean;
@@ -25,7 +30,7 @@ interface FormModalProps {
   failureAtEnd?: boolean;
   /** The fields, and whatever the form shows between them. */
   children: ReactNode;
-}
+};
 
 /** A form in a dialog (open while it is shown): title, the failed submit's message, the fields, and Cancel and Submit. */
 export function FormModal({
@@ -34,7 +39,7 @@ export function FormModal({
   size,
   onClose,
   submit,
-  submitLabel,
+  submitLabel = title.replace(/\.title$/, '.submit') as MessageId,
   submitIcon,
   saving,
   submitDisabled,

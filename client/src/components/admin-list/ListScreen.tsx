@@ -13,11 +13,14 @@ type Loaded = { error: Error | null; refetch: () => unknown };
 type ScreenText = '.errors.load' | '.empty.title' | '.empty.filtered' | '.empty.none';
 type ScreenOf<Id> = Id extends `${infer Screen}.title` ? Screen : never;
 /** The title of a screen whose ScreenTexts are all in the catalogs ('admin.files.title', 'users.title' …). */
-type ListTitle = { [S in ScreenOf<MessageId>]: `${S}${ScreenText}` extends MessageId ? `${S}.title` : never }[ScreenOf<MessageId>];
+type ListTitle<Text extends string = ScreenText> = {
+  [S in ScreenOf<MessageId>]: `${S}${Text}` extends MessageId ? `${S}.title` : never;
+}[ScreenOf<MessageId>];
 
-interface ListScreenProps {
-  title: ListTitle;
-  subtitle?: ReactNode;
+/** The title, and the line under it: the title's `.subtitle` text unless given. */
+type Heading = { title: ListTitle<ScreenText | '.subtitle'>; subtitle?: ReactNode } | { title: ListTitle; subtitle: ReactNode };
+
+type ListScreenProps = Heading & {
   /** The screen's buttons, right of the title. */
   actions?: ReactNode;
   /** Between the title and the action banners, such as the license-server status. */
@@ -44,7 +47,7 @@ interface ListScreenProps {
   table: ReactNode;
   /** The screen's dialogs. */
   children?: ReactNode;
-}
+};
 
 /** An admin list screen, top to bottom: title, status, action banners, load failures, figures, filters, rows and pager. */
 export function ListScreen({
@@ -65,10 +68,14 @@ export function ListScreen({
   table,
   children,
 }: ListScreenProps) {
-  const id = (text: ScreenText) => title.replace(/\.title$/, text) as MessageId;
+  const id = (text: ScreenText | '.subtitle') => title.replace(/\.title$/, text) as MessageId;
   return (
     <Stack gap="md">
-      <PageHeader title={<FormattedMessage id={title} />} subtitle={subtitle} actions={actions} />
+      <PageHeader
+        title={<FormattedMessage id={title} />}
+        subtitle={subtitle ?? <FormattedMessage id={id('.subtitle')} />}
+        actions={actions}
+      />
       {status}
       <ActionFeedbackAlerts feedback={feedback} />
       <LoadError query={list.result} message={id('.errors.load')} />

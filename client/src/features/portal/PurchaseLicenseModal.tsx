@@ -84,7 +84,6 @@ export function PurchaseLicenseModal({ onClose, products, pricing, onPurchased }
       onClose={onClose}
       title="licenses.purchaseModal.title"
       submit={submit}
-      submitLabel="licenses.purchaseModal.submit"
       saving={request.pending}
       submitDisabled={products.choices.length === 0}
     >

@@ -34,7 +34,6 @@ export function TestLicenseModal({ onClose, products, testLicense, onCreated }: 
       onClose={onClose}
       title="licenses.testModal.title"
       submit={submit}
-      submitLabel="licenses.testModal.submit"
       saving={request.pending}
       submitDisabled={products.choices.length === 0}
     >

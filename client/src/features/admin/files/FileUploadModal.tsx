@@ -102,7 +102,6 @@ export function FileUploadModal({ onClose, onUploaded }: DialogProps<'onUploaded
       size="lg"
       title="admin.files.upload.title"
       submit={submit}
-      submitLabel="admin.files.upload.submit"
       submitIcon={<IconFileUpload size={16} />}
       saving={busy}
       locked={busy}

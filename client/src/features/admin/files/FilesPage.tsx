@@ -50,7 +50,6 @@ export default function FilesPage() {
   return (
     <ListScreen
       title="admin.files.title"
-      subtitle={<FormattedMessage id="admin.files.subtitle" />}
       actions={
         <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
           <FormattedMessage id="admin.files.uploadButton" />

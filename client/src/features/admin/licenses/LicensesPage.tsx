@@ -94,7 +94,6 @@ export default function LicensesPage() {
   return (
     <ListScreen
       title="adminLicenses.title"
-      subtitle={<FormattedMessage id="adminLicenses.subtitle" />}
       actions={
         <>
           <SyncButton

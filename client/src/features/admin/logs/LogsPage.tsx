@@ -97,7 +97,6 @@ export default function LogsPage() {
   return (
     <ListScreen
       title="admin.logs.title"
-      subtitle={<FormattedMessage id="admin.logs.subtitle" />}
       actions={
         <>
           <ExportMenu

@@ -53,7 +53,6 @@ export function VersionEditModal({ version, onClose, onSaved }: VersionEditModal
       title="admin.versions.edit.title"
       titleValues={{ version: version.version }}
       submit={submit}
-      submitLabel="admin.versions.edit.submit"
       saving={update.isPending}
       failureAtEnd
     >

@@ -74,7 +74,6 @@ export function VersionUploadModal({ onClose, onUploaded }: DialogProps<'onUploa
       size="lg"
       title="admin.versions.upload.title"
       submit={submit}
-      submitLabel="admin.versions.upload.submit"
       submitIcon={<IconUpload size={16} />}
       saving={upload.isPending}
       failureAtEnd

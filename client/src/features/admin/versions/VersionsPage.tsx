@@ -82,7 +82,6 @@ export default function VersionsPage() {
   return (
     <ListScreen
       title="admin.versions.title"
-      subtitle={<FormattedMessage id="admin.versions.subtitle" />}
       actions={
         <>
           <SyncButton
