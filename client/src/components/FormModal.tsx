@@ -17,6 +17,7 @@ type FormTexts = { title: FormTitle; submitLabel?: MessageId } | { title: Messag
 
 type FormModalProps = FormTexts & {
   titleValues?: Record<string, string>;
+  /** The dialog's width: lg unless told (the admin forms are wide). */
   size?: MantineSize;
   onClose: () => void;
   submit: FormSubmit;
@@ -36,7 +37,7 @@ type FormModalProps = FormTexts & {
 export function FormModal({
   title,
   titleValues,
-  size,
+  size = 'lg',
   onClose,
   submit,
   submitLabel = title.replace(/\.title$/, '.submit') as MessageId,

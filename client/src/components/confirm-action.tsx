@@ -1,7 +1,9 @@
+import { Code, Stack } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { ReactNode } from 'react';
 import type { IntlShape } from 'react-intl';
 import type { MessageId } from '../i18n/message-id';
+import { MessageText } from './Message';
 
 interface ConfirmActionOptions {
   title: MessageId;
@@ -25,4 +27,27 @@ export function confirmAction(intl: IntlShape, { title, children, confirm, onCon
     confirmProps: destructive ? { color: 'red.9' } : undefined,
     onConfirm,
   });
+}
+
+/** What a confirmation says: the question, the record's name in a code block, then what else the record is. */
+export function ConfirmText({
+  question,
+  name,
+  testId,
+  children,
+}: {
+  question: MessageId;
+  name: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <Stack gap="sm" data-testid={testId}>
+      <MessageText fz="sm" message={question} />
+      <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+        {name}
+      </Code>
+      {children}
+    </Stack>
+  );
 }

@@ -81,6 +81,7 @@ export function PurchaseLicenseModal({ onClose, products, pricing, onPurchased }
 
   return (
     <FormModal
+      size="md"
       onClose={onClose}
       title="licenses.purchaseModal.title"
       submit={submit}

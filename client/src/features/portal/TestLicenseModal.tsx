@@ -31,6 +31,7 @@ export function TestLicenseModal({ onClose, products, testLicense, onCreated }: 
 
   return (
     <FormModal
+      size="md"
       onClose={onClose}
       title="licenses.testModal.title"
       submit={submit}

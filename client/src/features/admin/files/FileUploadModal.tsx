@@ -99,7 +99,6 @@ export function FileUploadModal({ onClose, onUploaded }: DialogProps<'onUploaded
   return (
     <FormModal
       onClose={onClose}
-      size="lg"
       title="admin.files.upload.title"
       submit={submit}
       submitIcon={<IconFileUpload size={16} />}

@@ -1,18 +1,14 @@
-import { Code, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { IntlShape } from 'react-intl';
 import type { DistributionFileDto } from '../../../api/generated/model';
-import { confirmAction } from '../../../components/confirm-action';
+import { confirmAction, ConfirmText } from '../../../components/confirm-action';
 
 /** Delete file: 'Are you sure you want to delete this file? This action cannot be undone.' (admin spec section 5). */
 export function confirmDeleteFile(intl: IntlShape, file: DistributionFileDto, onConfirm: () => void) {
   confirmAction(intl, {
     title: 'admin.files.delete.title',
     children: (
-      <Stack gap="sm" data-testid="file-delete-confirmation">
-        <Text fz="sm">{intl.formatMessage({ id: 'admin.files.delete.question' })}</Text>
-        <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
-          {file.file_name}
-        </Code>
+      <ConfirmText question="admin.files.delete.question" name={file.file_name} testId="file-delete-confirmation">
         <Text fz="sm" c="dimmed">
           {intl.formatMessage(
             { id: 'admin.files.delete.details' },
@@ -23,7 +19,7 @@ export function confirmDeleteFile(intl: IntlShape, file: DistributionFileDto, on
             },
           )}
         </Text>
-      </Stack>
+      </ConfirmText>
     ),
     confirm: 'admin.files.delete.confirm',
     onConfirm,

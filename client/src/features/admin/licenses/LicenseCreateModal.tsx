@@ -71,7 +71,7 @@ export function LicenseCreateModal({ onClose, onCreated }: DialogProps<'onCreate
   };
 
   return (
-    <FormModal onClose={onClose} size="lg" title="adminLicenses.form.title" submit={submit} saving={create.isPending}>
+    <FormModal onClose={onClose} title="adminLicenses.form.title" submit={submit} saving={create.isPending}>
       {products.error && (
         <ErrorAlert onRetry={() => products.refetch()}>
           {intl.formatMessage({ id: 'adminLicenses.errors.products' }, { message: products.error.message })}

@@ -1,7 +1,7 @@
-import { Code, List, Stack, Text } from '@mantine/core';
+import { List, Text } from '@mantine/core';
 import type { IntlShape } from 'react-intl';
 import type { AdminLicenseDto } from '../../../api/generated/model';
-import { confirmAction } from '../../../components/confirm-action';
+import { confirmAction, ConfirmText } from '../../../components/confirm-action';
 import type { MessageId } from '../../../i18n/message-id';
 
 interface ConfirmationProps {
@@ -15,9 +15,7 @@ interface ConfirmationProps {
 function Confirmation({ intl, license, question, consequences, warning }: ConfirmationProps) {
   const values = { count: license.current_activations };
   return (
-    <Stack gap="sm" data-testid="license-confirmation">
-      <Text fz="sm">{intl.formatMessage({ id: question })}</Text>
-      <Code block>{license.license_key}</Code>
+    <ConfirmText question={question} name={license.license_key} testId="license-confirmation">
       <Text fz="sm" c="dimmed">
         {license.product_name} · {license.user_email}
       </Text>
@@ -34,7 +32,7 @@ function Confirmation({ intl, license, question, consequences, warning }: Confir
           {intl.formatMessage({ id: warning })}
         </Text>
       )}
-    </Stack>
+    </ConfirmText>
   );
 }
 

@@ -97,7 +97,6 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
   return (
     <FormModal
       onClose={onClose}
-      size="lg"
       title={editing ? 'users.form.editTitle' : 'users.form.addTitle'}
       submit={submit}
       submitLabel={editing ? 'users.form.update' : 'users.form.create'}

@@ -49,7 +49,6 @@ export function VersionEditModal({ version, onClose, onSaved }: VersionEditModal
   return (
     <FormModal
       onClose={onClose}
-      size="lg"
       title="admin.versions.edit.title"
       titleValues={{ version: version.version }}
       submit={submit}

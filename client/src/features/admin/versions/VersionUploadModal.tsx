@@ -71,7 +71,6 @@ export function VersionUploadModal({ onClose, onUploaded }: DialogProps<'onUploa
   return (
     <FormModal
       onClose={onClose}
-      size="lg"
       title="admin.versions.upload.title"
       submit={submit}
       submitIcon={<IconUpload size={16} />}

@@ -1,16 +1,14 @@
-import { Code, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { IntlShape } from 'react-intl';
 import type { AdminVersionDto } from '../../../api/generated/model';
-import { confirmAction } from '../../../components/confirm-action';
+import { confirmAction, ConfirmText } from '../../../components/confirm-action';
 
 /** Delete version: 'Are you sure you want to delete this version?' (admin spec section 5), and what goes with it. */
 export function confirmDeleteVersion(intl: IntlShape, version: AdminVersionDto, onConfirm: () => void) {
   confirmAction(intl, {
     title: 'admin.versions.delete.title',
     children: (
-      <Stack gap="sm" data-testid="version-confirmation">
-        <Text fz="sm">{intl.formatMessage({ id: 'admin.versions.delete.question' })}</Text>
-        <Code block>{version.version}</Code>
+      <ConfirmText question="admin.versions.delete.question" name={version.version} testId="version-confirmation">
         <Text fz="sm" c="dimmed">
           {intl.formatMessage({ id: 'admin.versions.delete.files' })}
         </Text>
@@ -22,7 +20,7 @@ export function confirmDeleteVersion(intl: IntlShape, version: AdminVersionDto, 
         <Text fz="sm" c="red.9" fw={600}>
           {intl.formatMessage({ id: 'admin.versions.delete.undone' })}
         </Text>
-      </Stack>
+      </ConfirmText>
     ),
     confirm: 'admin.versions.delete.confirm',
     onConfirm,
