@@ -1,14 +1,8 @@
 import { Badge, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { IconDeviceDesktop } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-intl';
-import {
-  getListSessionsQueryKey,
-  useEndOtherSessions,
-  useEndSession,
-  useListSessions,
-} from '../../api/generated/endpoints/account/account';
+import { useEndOtherSessions, useEndSession, useListSessions } from '../../api/generated/endpoints/account/account';
 import type { SessionDto } from '../../api/generated/model';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SuccessAlert } from '../../components/SuccessAlert';
@@ -28,14 +22,13 @@ function When({ value }: { value: string }) {
 /** 'Where you are signed in': each live session, this one marked; sign out one, or every other. */
 export function SessionsCard() {
   const intl = useIntl();
-  const queryClient = useQueryClient();
   const sessions = useListSessions();
   const endOne = useEndSession();
   const endOthers = useEndOtherSessions();
   const [notice, setNotice] = useState<
     { id: 'account.sessions.signedOut' } | { id: 'account.sessions.signedOutOthers'; count: number } | null
   >(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: getListSessionsQueryKey() });
+  const refresh = () => sessions.refetch();
   const failure = endOne.error ?? endOthers.error;
   const list = sessions.data?.data ?? [];
   const others = list.filter((session) => !session.current).length;

@@ -3,7 +3,6 @@ import { IconShieldLock } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import {
-  getGetMfaStatusQueryKey,
   useDisableMfa,
   useEnableMfa,
   useGetMfaStatus,
@@ -12,7 +11,6 @@ import {
 } from '../../api/generated/endpoints/mfa/mfa';
 import type { SecondFactorDto } from '../../api/generated/model';
 import { ApiError } from '../../api/http-client';
-import { useQueryClient } from '@tanstack/react-query';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { MfaSetupPanel } from '../../components/mfa/MfaSetupPanel';
 import { RecoveryCodesPanel } from '../../components/mfa/RecoveryCodesPanel';
@@ -31,14 +29,13 @@ const secondFactor = (entered: string): SecondFactorDto => {
 /** The admin's own two-factor sign-in: set it up, renew the recovery codes, or turn it off. */
 export function TwoFactorCard() {
   const intl = useIntl();
-  const queryClient = useQueryClient();
   const status = useGetMfaStatus();
   const setup = useStartMfaSetup();
   const enable = useEnableMfa();
   const [codes, setCodes] = useState<string[] | null>(null);
   const [dialog, setDialog] = useState<DialogKind | null>(null);
   const [notice, setNotice] = useState<'turnedOn' | 'turnedOff' | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: getGetMfaStatusQueryKey() });
+  const refresh = () => status.refetch();
   const localize = (message: string) => localizeServerMessage(intl, message);
   const state = status.data?.data;
 
