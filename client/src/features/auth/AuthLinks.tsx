@@ -1,6 +1,6 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type { MessageId } from '../../i18n/message-id';
 import { paths } from '../../lib/paths';
 
@@ -30,4 +30,10 @@ export function BackToLogin({ to }: { to: string }) {
       </Anchor>
     </Text>
   );
+}
+
+/** The single-use token of a mailed link (`?token=…`), or '' when the link has none. */
+export function useLinkToken(): string {
+  const [params] = useSearchParams();
+  return params.get('token') ?? '';
 }

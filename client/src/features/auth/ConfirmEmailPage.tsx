@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useConfirmEmailChange } from '../../api/generated/endpoints/account/account';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
@@ -11,13 +11,13 @@ import { useAuth } from '../../lib/auth/auth-context';
 import { paths } from '../../lib/paths';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { MessageText } from '../../components/Message';
+import { useLinkToken } from './AuthLinks';
 
 /** Landing page of the link mailed to a new address: makes it the account's address, once. */
 export default function ConfirmEmailPage() {
   const intl = useIntl();
   const auth = useAuth();
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const token = useLinkToken();
   const confirm = useConfirmEmailChange();
   const sent = useRef(false);
 

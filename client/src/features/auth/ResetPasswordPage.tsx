@@ -1,7 +1,7 @@
 import { Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useResetPassword } from '../../api/generated/endpoints/auth/auth';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormError } from '../../components/FormError';
@@ -11,7 +11,7 @@ import { applyFieldErrors, formatFieldErrors } from '../../lib/field-errors';
 import { NewPasswordValues, validateNewPassword } from '../../lib/password-rules';
 import { paths } from '../../lib/paths';
 import { localizeServerMessage } from '../../lib/server-messages';
-import { BackToLogin } from './AuthLinks';
+import { BackToLogin, useLinkToken } from './AuthLinks';
 
 const LINK_INVALID = 'This password reset link is invalid or has expired.';
 
@@ -19,8 +19,7 @@ const LINK_INVALID = 'This password reset link is invalid or has expired.';
 export default function ResetPasswordPage() {
   const intl = useIntl();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const token = useLinkToken();
   const reset = useResetPassword();
   const form = useForm<NewPasswordValues>({
     initialValues: { password: '', password_confirmation: '' },

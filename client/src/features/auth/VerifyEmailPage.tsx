@@ -1,7 +1,7 @@
 import { Alert, Button, Stack } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useResendVerification, useVerifyEmail } from '../../api/generated/endpoints/auth/auth';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -11,12 +11,12 @@ import { DonePanel } from '../../components/DonePanel';
 import { WaitingPanel } from '../../components/WaitingPanel';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { MessageText } from '../../components/Message';
+import { useLinkToken } from './AuthLinks';
 
 /** Landing page of the link in the verification mail: verifies once, or offers a new link. */
 export default function VerifyEmailPage() {
   const intl = useIntl();
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const token = useLinkToken();
   const verify = useVerifyEmail();
   const resend = useResendVerification();
   const [email, setEmail] = useState('');
