@@ -4,7 +4,7 @@ import { ApiError } from '../../common/api-error';
 import { Audit } from '../../common/audit.decorator';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
-import { Public } from '../../common/public.decorator';
+import { PublicPost } from '../../common/public.decorator';
 import { ApiEnvelopeResponse, ApiGetResponse } from '../../common/response';
 import { AccountService } from './account.service';
 import {
@@ -60,9 +60,7 @@ export class AccountController {
   }
 
   /** Confirms a new e-mail address with the token from the link mailed to it (once); no session needed. */
-  @Public()
-  @Post('profile/email/confirm')
-  @Audit('account.confirm_email_change', 'Confirm e-mail change')
+  @PublicPost('profile/email/confirm', 'account.confirm_email_change', 'Confirm e-mail change')
   @ApiEnvelopeResponse(ConfirmEmailChangeResponseDto, { message: 'Your new e-mail address is confirmed.' })
   async confirmEmailChange(@Body() dto: ConfirmEmailChangeDto): Promise<ConfirmedEmailDto> {
     const user = await this.account.confirmEmailChange(dto.token);

@@ -4,7 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
-import { Public } from '../../common/public.decorator';
+import { Public, PublicPost } from '../../common/public.decorator';
 import { ApiEnvelopeResponse, ApiGetResponse, Reply, withMessage } from '../../common/response';
 import { userTypeOf } from '../users/dto/admin-user.dto';
 import { UsersService } from '../users/users.service';
@@ -51,9 +51,7 @@ export class AuthController {
   ) {}
 
   /** Creates a client account and mails a one-time verification link. A taken e-mail is 409 with `errors.email`. */
-  @Public()
-  @Post('register')
-  @Audit('auth.register', 'Register')
+  @PublicPost('register', 'auth.register', 'Register')
   @ApiEnvelopeResponse(RegisterResponseDto, { status: 201 })
   async register(@Body() dto: RegisterDto, @Req() request: Request): Promise<Reply<RegisterResultDto>> {
     const { user, mailSent } = await this.auth.register(dto, clientOf(request));
@@ -64,9 +62,7 @@ export class AuthController {
   }
 
   /** Confirms an e-mail address with the token from the verification mail. */
-  @Public()
-  @Post('verify-email')
-  @Audit('auth.verify_email', 'Verify e-mail address')
+  @PublicPost('verify-email', 'auth.verify_email', 'Verify e-mail address')
   @ApiEnvelopeResponse(VerifyEmailResponseDto, { message: 'Your email address has been verified. You can now log in.' })
   async verifyEmail(@Body() dto: VerifyEmailDto): Promise<VerifiedEmailDto> {
     const user = await this.auth.verifyEmail(dto.token);
@@ -74,9 +70,7 @@ export class AuthController {
   }
 
   /** Sends a new verification mail; answers the same whether or not the account exists. */
-  @Public()
-  @Post('verify-email/resend')
-  @Audit('auth.resend_verification', 'Resend verification e-mail')
+  @PublicPost('verify-email/resend', 'auth.resend_verification', 'Resend verification e-mail')
   @ApiEnvelopeResponse(MessageResponseDto, { message: RESEND_RESPONSE })
   async resendVerification(@Body() dto: ResendVerificationDto, @Req() request: Request): Promise<void> {
     await this.auth.resendVerification(dto.email, clientOf(request));
@@ -86,18 +80,14 @@ export class AuthController {
    * Mails a single-use link to reset the password, when an account has this address. The response, and its timing,
    * are the same whether or not one has; requests are limited per address and per client address.
    */
-  @Public()
-  @Post('password/forgot')
-  @Audit('auth.password_forgot', 'Request password reset')
+  @PublicPost('password/forgot', 'auth.password_forgot', 'Request password reset')
   @ApiEnvelopeResponse(MessageResponseDto, { message: FORGOT_RESPONSE })
   async forgotPassword(@Body() dto: ForgotPasswordDto, @Req() request: Request): Promise<void> {
     await this.auth.forgotPassword(dto.email, clientOf(request));
   }
 
   /** Sets a new password with the token from the reset link (once); every session of the account ends. */
-  @Public()
-  @Post('password/reset')
-  @Audit('auth.password_reset', 'Reset password')
+  @PublicPost('password/reset', 'auth.password_reset', 'Reset password')
   @ApiEnvelopeResponse(ResetPasswordResponseDto, { message: RESET_DONE })
   async resetPassword(@Body() dto: ResetPasswordDto): Promise<PasswordResetDto> {
     const user = await this.auth.resetPassword(dto.token, dto.password);
@@ -118,9 +108,7 @@ export class AuthController {
    * (or required by ADMIN_REQUIRE_MFA and not yet set up), `{success, data: {mfa, mfa_token}}` instead: the
    * session comes from the second step.
    */
-  @Public()
-  @Post('admin/login')
-  @Audit('auth.admin_login', 'Admin sign-in')
+  @PublicPost('admin/login', 'auth.admin_login', 'Admin sign-in')
   @ApiEnvelopeResponse(AdminLoginResponseDto)
   adminLogin(@Body() dto: LoginDto, @Req() request: Request): Promise<AdminSessionDataDto | MfaChallengeDto> {
     return this.auth.adminLogin(dto, clientOf(request));
@@ -131,9 +119,7 @@ export class AuthController {
    * the authenticator app (each code is taken once) or a recovery code (each works once). The mfa_token gives one
    * session. Wrong codes are limited per account and per client address.
    */
-  @Public()
-  @Post('admin/login/mfa')
-  @Audit('auth.admin_login_mfa', 'Admin sign-in, second step')
+  @PublicPost('admin/login/mfa', 'auth.admin_login_mfa', 'Admin sign-in, second step')
   @ApiEnvelopeResponse(AdminSessionResponseDto)
   async adminLoginMfa(@Body() dto: AdminLoginMfaDto, @Req() request: Request): Promise<AdminSessionDataDto> {
     const challenge = await this.auth.mfaChallenge(dto.mfa_token, 'verify');
@@ -142,9 +128,7 @@ export class AuthController {
   }
 
   /** ADMIN_REQUIRE_MFA: an admin without two-factor sign-in sets up an authenticator during the sign-in (the secret is shown once). */
-  @Public()
-  @Post('admin/login/mfa/setup')
-  @Audit('auth.mfa_setup', 'Two-factor set-up started at sign-in')
+  @PublicPost('admin/login/mfa/setup', 'auth.mfa_setup', 'Two-factor set-up started at sign-in')
   @ApiEnvelopeResponse(MfaSetupResponseDto)
   async adminLoginMfaSetup(@Body() dto: MfaTokenDto, @Req() request: Request): Promise<MfaSetupDto> {
     const { user } = await this.auth.mfaChallenge(dto.mfa_token, 'enroll');
@@ -153,9 +137,7 @@ export class AuthController {
   }
 
   /** Confirms that authenticator with its first code: two-factor sign-in is on, the session begins, and the ten recovery codes are shown once. */
-  @Public()
-  @Post('admin/login/mfa/enable')
-  @Audit('auth.mfa_enable', 'Two-factor sign-in turned on at sign-in')
+  @PublicPost('admin/login/mfa/enable', 'auth.mfa_enable', 'Two-factor sign-in turned on at sign-in')
   @ApiEnvelopeResponse(AdminEnrolledSessionResponseDto)
   async adminLoginMfaEnable(@Body() dto: AdminLoginMfaEnableDto, @Req() request: Request): Promise<AdminEnrolledSessionDto> {
     const challenge = await this.auth.mfaChallenge(dto.mfa_token, 'enroll');
