@@ -1,5 +1,6 @@
+import { IntBetween, OptionalText } from '../common/fields';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 
 export type SortOrder = 'asc' | 'desc';
 
@@ -8,17 +9,13 @@ export class ListQueryDto {
   /** Page number, from 1. */
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @IntBetween(1, 1_000_000)
   page?: number;
 
   /** Rows per page. */
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @IntBetween(1, 100)
   limit?: number;
 
   /** Sort direction. */
@@ -27,9 +24,7 @@ export class ListQueryDto {
   order?: SortOrder;
 
   /** Free-text search. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   search?: string;
 }
 

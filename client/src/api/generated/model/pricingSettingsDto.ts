@@ -21,7 +21,7 @@ export interface PricingSettingsDto {
    * The same in German, shown to German readers (up to 500 characters; empty: the English one).
    * @maxLength 500
    */
-  description_de: string;
+  description_de?: string;
   /**
    * Most devices in one purchase (1 to 100).
    * @minimum 1

@@ -16,7 +16,7 @@ export interface TestLicenseSettingsDto {
    * The same in German, shown to German readers (up to 500 characters; empty: the English one).
    * @maxLength 500
    */
-  description_de: string;
+  description_de?: string;
   /**
    * Lifetime of a test license in days (1 to 365).
    * @minimum 1

@@ -1,5 +1,6 @@
+import { OptionalTrimmedText, Text } from '../../../common/fields';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsEmail, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { Envelope } from '../../../common/envelope';
 import { NormalizeEmail, Trim } from '../../../common/transforms';
 import { MAX_LENGTH } from '../../../database/column-lengths';
@@ -40,22 +41,13 @@ export class UpdateProfileDto {
   @IsNotEmpty({ message: REQUIRED })
   last_name: string;
 
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.company)
+  @OptionalTrimmedText(MAX_LENGTH.company)
   company?: string | null;
 
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.phone)
+  @OptionalTrimmedText(MAX_LENGTH.phone)
   phone?: string | null;
 
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.country)
+  @OptionalTrimmedText(MAX_LENGTH.country)
   country?: string | null;
 }
 
@@ -88,8 +80,7 @@ export class ChangeEmailDto {
 
 export class ConfirmEmailChangeDto {
   /** The token from the link mailed to the new address. */
-  @IsString()
-  @MaxLength(200)
+  @Text(200)
   @IsNotEmpty({ message: 'Confirmation token is required' })
   token: string;
 }

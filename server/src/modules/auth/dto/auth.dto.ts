@@ -1,3 +1,4 @@
+import { Text } from '../../../common/fields';
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -73,8 +74,7 @@ export class ForgotPasswordDto {
 
 export class ResetPasswordDto {
   /** The token from the reset link. */
-  @IsString()
-  @MaxLength(200)
+  @Text(200)
   @IsNotEmpty({ message: 'Reset token is required' })
   token: string;
 
@@ -98,8 +98,7 @@ export class LoginDto {
 }
 
 export class VerifyEmailDto {
-  @IsString()
-  @MaxLength(200)
+  @Text(200)
   @IsNotEmpty({ message: 'Verification token is required' })
   token: string;
 }
@@ -215,8 +214,7 @@ export class SecondFactorDto {
 
 export class MfaTokenDto {
   /** The mfa_token of the password step's answer. */
-  @IsString()
-  @MaxLength(2000)
+  @Text(2000)
   @IsNotEmpty({ message: 'mfa_token is required' })
   mfa_token: string;
 }
@@ -224,8 +222,7 @@ export class MfaTokenDto {
 /** The second step of an admin sign-in. */
 export class AdminLoginMfaDto extends SecondFactorDto {
   /** The mfa_token of the password step's answer. */
-  @IsString()
-  @MaxLength(2000)
+  @Text(2000)
   @IsNotEmpty({ message: 'mfa_token is required' })
   mfa_token: string;
 }
@@ -242,8 +239,7 @@ export class MfaCodeDto {
 /** Confirms the authenticator set up during a sign-in (ADMIN_REQUIRE_MFA) with its first code. */
 export class AdminLoginMfaEnableDto extends MfaCodeDto {
   /** The mfa_token of the password step's answer. */
-  @IsString()
-  @MaxLength(2000)
+  @Text(2000)
   @IsNotEmpty({ message: 'mfa_token is required' })
   mfa_token: string;
 }

@@ -1,7 +1,8 @@
+import { IntBetween } from '../../../common/fields';
 import { IsCalendarDay } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { LOG_LEVELS, LogLevel } from '../../logs/logs.constants';
 import { Envelope } from '../../../common/envelope';
 import { LicenseServerHealthDto } from '../../license-server/dto/sync.dto';
@@ -80,9 +81,7 @@ export class ActivityQueryDto {
   /** How many entries, newest first (default 5). */
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @IntBetween(1, 100)
   limit?: number;
 }
 

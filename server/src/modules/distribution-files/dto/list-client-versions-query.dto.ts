@@ -1,6 +1,7 @@
+import { IntBetween } from '../../../common/fields';
 import { PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
 
 /** Versions per page of the client's catalog unless asked. */
@@ -13,8 +14,6 @@ export class ListClientVersionsQueryDto extends PickType(ListQueryDto, ['page'] 
   /** Versions per page (10 by default, at most 50). */
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(CLIENT_VERSIONS_MAX_LIMIT)
+  @IntBetween(1, CLIENT_VERSIONS_MAX_LIMIT)
   limit?: number;
 }

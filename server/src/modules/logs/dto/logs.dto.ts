@@ -1,6 +1,7 @@
+import { OptionalText } from '../../../common/fields';
 import { ToDateTime } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsDate, IsIn, IsOptional } from 'class-validator';
 import { ListQueryDto, PageMetaDto } from '../../../common/list-query.dto';
 import { LOG_LEVELS, LogLevel } from '../audit-log.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
@@ -32,9 +33,7 @@ export class LogsQueryDto extends ListQueryDto {
   to?: Date;
 
   /** The user's e-mail address, or its beginning. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.email)
+  @OptionalText(MAX_LENGTH.email)
   user?: string;
 }
 

@@ -1,3 +1,4 @@
+import { Text, TrimmedText } from '../../../common/fields';
 import { IsCalendarDay, ToCalendarDay } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -80,8 +81,7 @@ class VersionDetailFields {
   /** What changed; shown to clients under the version ('No description available' when empty). */
   @IsOptional()
   @EmptyAsNull()
-  @IsString()
-  @MaxLength(CHANGELOG_MAX, { message: CHANGELOG_TOO_LONG })
+  @Text(CHANGELOG_MAX, { message: CHANGELOG_TOO_LONG })
   @FitsColumn({ bytes: TEXT_COLUMN_BYTES }, { message: CHANGELOG_TOO_LONG })
   changelog?: string | null;
 
@@ -97,18 +97,14 @@ class VersionDetailFields {
   /** License-server secret for this version (admin-only). */
   @IsOptional()
   @EmptyAsNull()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.versionSecret)
+  @TrimmedText(MAX_LENGTH.versionSecret)
   @FitsColumn({ chars: MAX_LENGTH.versionSecret })
   secret_hash?: string | null;
 
   /** License-server encryption key for this version (admin-only). */
   @IsOptional()
   @EmptyAsNull()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.versionSecret)
+  @TrimmedText(MAX_LENGTH.versionSecret)
   @FitsColumn({ chars: MAX_LENGTH.versionSecret })
   encryption_key?: string | null;
 
