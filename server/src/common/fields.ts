@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidationOptions } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidationOptions } from 'class-validator';
+import { Type } from 'class-transformer';
 import { Trim } from './transforms';
 
 /*
@@ -39,3 +40,18 @@ export const IntBetween = (min: number, max: number) => stack(ApiProperty({ mini
 
 /** An integer from `min` up. */
 export const IntFrom = (min: number) => stack(ApiProperty({ minimum: min }), IsInt(), Min(min));
+
+/** An integer from `min` to `max` that may be left out; a query string's text is read as a number. */
+export const OptionalIntBetween = (min: number, max: number) =>
+  stack(
+    ApiProperty({ required: false, minimum: min, maximum: max }),
+    IsOptional(),
+    Type(() => Number),
+    IsInt(),
+    Min(min),
+    Max(max),
+  );
+
+/** One of `values`, or left out; Swagger lists them (as a named enum with `enumName`). */
+export const OptionalOneOf = (values: readonly (string | number)[], schema: { enumName?: string; default?: string | number } = {}) =>
+  stack(ApiProperty({ enum: values, required: false, ...schema }), IsOptional(), IsIn(values));

@@ -1,5 +1,4 @@
-import { IntBetween, OptionalText } from '../common/fields';
-import { Type } from 'class-transformer';
+import { OptionalIntBetween, OptionalText } from '../common/fields';
 import { IsIn, IsOptional } from 'class-validator';
 
 export type SortOrder = 'asc' | 'desc';
@@ -7,15 +6,11 @@ export type SortOrder = 'asc' | 'desc';
 /** Query parameters every list shares: `page`, `limit`, `order`, `search`. */
 export class ListQueryDto {
   /** Page number, from 1. */
-  @IsOptional()
-  @Type(() => Number)
-  @IntBetween(1, 1_000_000)
+  @OptionalIntBetween(1, 1_000_000)
   page?: number;
 
   /** Rows per page. */
-  @IsOptional()
-  @Type(() => Number)
-  @IntBetween(1, 100)
+  @OptionalIntBetween(1, 100)
   limit?: number;
 
   /** Sort direction. */

@@ -1,7 +1,6 @@
-import { IntBetween } from '../../../common/fields';
+import { OptionalIntBetween } from '../../../common/fields';
 import { IsCalendarDay } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsOptional } from 'class-validator';
 import { LOG_LEVELS, LogLevel } from '../../logs/logs.constants';
 import { Envelope } from '../../../common/envelope';
@@ -79,9 +78,7 @@ export class DashboardResponseDto extends Envelope(DashboardDto) {}
 
 export class ActivityQueryDto {
   /** How many entries, newest first (default 5). */
-  @IsOptional()
-  @Type(() => Number)
-  @IntBetween(1, 100)
+  @OptionalIntBetween(1, 100)
   limit?: number;
 }
 

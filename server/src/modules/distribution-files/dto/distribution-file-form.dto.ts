@@ -1,4 +1,4 @@
-import { IntFrom, OptionalTrimmedText } from '../../../common/fields';
+import { IntFrom, OptionalOneOf, OptionalTrimmedText } from '../../../common/fields';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, Min } from 'class-validator';
@@ -48,18 +48,12 @@ export class ListDistributionFilesQueryDto extends ListQueryDto {
   @IntFrom(1)
   version_id?: number;
 
-  @ApiProperty({ enum: OS_TYPES, enumName: 'OsType', required: false })
-  @IsOptional()
-  @IsIn(OS_TYPES)
+  @OptionalOneOf(OS_TYPES, { enumName: 'OsType' })
   os_type?: OsType;
 
-  @ApiProperty({ enum: ARCHITECTURES, enumName: 'Architecture', required: false })
-  @IsOptional()
-  @IsIn(ARCHITECTURES)
+  @OptionalOneOf(ARCHITECTURES, { enumName: 'Architecture' })
   architecture?: Architecture;
 
-  @ApiProperty({ enum: FILE_SORT_KEYS, required: false, default: 'created_at' })
-  @IsOptional()
-  @IsIn(FILE_SORT_KEYS)
+  @OptionalOneOf(FILE_SORT_KEYS, { default: 'created_at' })
   sort?: FileSortKey;
 }

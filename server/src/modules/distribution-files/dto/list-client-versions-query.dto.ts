@@ -1,7 +1,5 @@
-import { IntBetween } from '../../../common/fields';
+import { OptionalIntBetween } from '../../../common/fields';
 import { PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsOptional } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
 
 /** Versions per page of the client's catalog unless asked. */
@@ -12,8 +10,6 @@ export const CLIENT_VERSIONS_MAX_LIMIT = 50;
 /** One page of the client's catalog: `page` from 1, `limit` versions (10 by default, at most 50). */
 export class ListClientVersionsQueryDto extends PickType(ListQueryDto, ['page'] as const) {
   /** Versions per page (10 by default, at most 50). */
-  @IsOptional()
-  @Type(() => Number)
-  @IntBetween(1, CLIENT_VERSIONS_MAX_LIMIT)
+  @OptionalIntBetween(1, CLIENT_VERSIONS_MAX_LIMIT)
   limit?: number;
 }

@@ -1,4 +1,4 @@
-import { IntBetween, IntFrom, NonEmptyText, OptionalText, Text } from '../../../common/fields';
+import { IntBetween, IntFrom, NonEmptyText, OptionalIntBetween, OptionalText, Text } from '../../../common/fields';
 import { IsCalendarDay, ToDateTime } from '../../../common/dates';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
@@ -142,9 +142,7 @@ export class SyncPageQueryDto {
   @IntFrom(0)
   after_id?: number;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IntBetween(1, SYNC_BATCH_MAX)
+  @OptionalIntBetween(1, SYNC_BATCH_MAX)
   limit?: number;
 }
 
@@ -487,15 +485,11 @@ export class LicenseServerStatusResponseDto extends Envelope(LicenseServerStatus
 
 export class ReconcileReportQueryDto {
   /** Page of the drift list, from 1. */
-  @IsOptional()
-  @Type(() => Number)
-  @IntBetween(1, 1_000_000)
+  @OptionalIntBetween(1, 1_000_000)
   page?: number;
 
   /** Drift entries per page (default 50). */
-  @IsOptional()
-  @Type(() => Number)
-  @IntBetween(1, 500)
+  @OptionalIntBetween(1, 500)
   limit?: number;
 }
 

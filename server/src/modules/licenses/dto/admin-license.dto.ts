@@ -1,4 +1,4 @@
-import { IntBetween, OptionalText, TrimmedText } from '../../../common/fields';
+import { IntBetween, OptionalOneOf, OptionalText, TrimmedText } from '../../../common/fields';
 import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
 import { IsBoolean, IsISO8601, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
@@ -17,14 +17,10 @@ export const MAX_ACTIVATIONS_LIMIT = 10_000;
  * `limit` defaults to 25.
  */
 export class ListAdminLicensesQueryDto extends ListQueryDto {
-  @ApiProperty({ enum: ADMIN_LICENSE_SORT_KEYS, required: false, default: 'created_at' })
-  @IsOptional()
-  @IsIn(ADMIN_LICENSE_SORT_KEYS)
+  @OptionalOneOf(ADMIN_LICENSE_SORT_KEYS, { default: 'created_at' })
   sort?: AdminLicenseSortKey;
 
-  @ApiProperty({ enum: LICENSE_STATUSES, enumName: 'LicenseStatus', required: false })
-  @IsOptional()
-  @IsIn(LICENSE_STATUSES)
+  @OptionalOneOf(LICENSE_STATUSES, { enumName: 'LicenseStatus' })
   status?: LicenseStatus;
 
   /** true: only test licenses; false: only purchased or admin-made ones. */
@@ -115,8 +111,6 @@ export class ExportLicensesQueryDto {
   @OptionalText(200)
   search?: string;
 
-  @ApiProperty({ enum: LICENSE_STATUSES, enumName: 'LicenseStatus', required: false })
-  @IsOptional()
-  @IsIn(LICENSE_STATUSES)
+  @OptionalOneOf(LICENSE_STATUSES, { enumName: 'LicenseStatus' })
   status?: LicenseStatus;
 }

@@ -1,4 +1,4 @@
-import { OptionalText } from '../../../common/fields';
+import { OptionalOneOf, OptionalText } from '../../../common/fields';
 import { ToDateTime } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDate, IsIn, IsOptional } from 'class-validator';
@@ -15,9 +15,7 @@ export type LogKind = (typeof LOG_KINDS)[number];
 
 /** Filters every log list shares (search, level, date range, user), with paging and the direction of created_at. */
 export class LogsQueryDto extends ListQueryDto {
-  @ApiProperty({ enum: LOG_LEVELS, enumName: 'LogLevel', required: false })
-  @IsOptional()
-  @IsIn(LOG_LEVELS)
+  @OptionalOneOf(LOG_LEVELS, { enumName: 'LogLevel' })
   level?: LogLevel;
 
   /** Entries at or after this time (ISO 8601). */

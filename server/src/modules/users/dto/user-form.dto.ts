@@ -1,6 +1,6 @@
-import { OptionalTrimmedText } from '../../../common/fields';
-import { ApiProperty, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { OptionalOneOf, OptionalTrimmedText } from '../../../common/fields';
+import { PartialType } from '@nestjs/swagger';
+import { IsBoolean, IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { IsNotCommonPassword } from '../../../common/password-policy';
 import { NormalizeEmail } from '../../../common/transforms';
 import { USER_ROLES, UserRole } from '../user.entity';
@@ -25,15 +25,11 @@ class UserProfileFields {
   @OptionalTrimmedText(MAX_LENGTH.company)
   company?: string;
 
-  @ApiProperty({ enum: USER_TYPES, enumName: 'UserType', required: false })
-  @IsOptional()
-  @IsIn(USER_TYPES)
+  @OptionalOneOf(USER_TYPES, { enumName: 'UserType' })
   user_type?: UserType;
 
   /** Finer role; when absent it follows user_type. */
-  @ApiProperty({ enum: USER_ROLES, enumName: 'UserRole', required: false })
-  @IsOptional()
-  @IsIn(USER_ROLES)
+  @OptionalOneOf(USER_ROLES, { enumName: 'UserRole' })
   role?: UserRole;
 
   /** Active Account (default on). */

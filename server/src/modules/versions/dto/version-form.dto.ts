@@ -1,10 +1,9 @@
-import { Text, TrimmedText } from '../../../common/fields';
+import { OptionalOneOf, Text, TrimmedText } from '../../../common/fields';
 import { IsCalendarDay, ToCalendarDay } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsBoolean,
-  IsIn,
   IsNotEmpty,
   IsOptional,
   IsString,
@@ -196,8 +195,6 @@ export type VersionFlag = (typeof VERSION_FLAGS)[number];
 
 export class ToggleVersionStatusDto {
   /** Which flag to flip: is_stable (Stable/Beta, the default) or is_latest (Latest/Older). */
-  @ApiProperty({ enum: VERSION_FLAGS, enumName: 'VersionFlag', required: false, default: 'is_stable' })
-  @IsOptional()
-  @IsIn(VERSION_FLAGS)
+  @OptionalOneOf(VERSION_FLAGS, { enumName: 'VersionFlag', default: 'is_stable' })
   flag?: VersionFlag;
 }
