@@ -1,16 +1,25 @@
 import { Stack } from '@mantine/core';
 import type { TablerIcon } from '@tabler/icons-react';
 import { ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
 import type { MessageId } from '../../i18n/message-id';
-import { EmptyState, FilterCard, ListBody, ListPager, ListPagerProps, LoadError } from './ListFrame';
+import { EmptyState, FilterCard, ListBody, ListPager, ListPagerProps, LoadError, PageHeader } from './ListFrame';
 import { ActionFeedback, ActionFeedbackAlerts } from './use-action-feedback';
 import type { ListMeta } from './use-server-list';
 
 type Loaded = { error: Error | null; refetch: () => unknown };
 
+/** The texts a list screen names after its title: its failed load ({message}) and its empty list's. */
+type ScreenText = '.errors.load' | '.empty.title' | '.empty.filtered' | '.empty.none';
+type ScreenOf<Id> = Id extends `${infer Screen}.title` ? Screen : never;
+/** The title of a screen whose ScreenTexts are all in the catalogs ('admin.files.title', 'users.title' …). */
+type ListTitle = { [S in ScreenOf<MessageId>]: `${S}${ScreenText}` extends MessageId ? `${S}.title` : never }[ScreenOf<MessageId>];
+
 interface ListScreenProps {
-  /** The title block (PageHeader). */
-  header: ReactNode;
+  title: ListTitle;
+  subtitle?: ReactNode;
+  /** The screen's buttons, right of the title. */
+  actions?: ReactNode;
   /** Between the title and the action banners, such as the license-server status. */
   status?: ReactNode;
   feedback: ActionFeedback;
@@ -20,8 +29,6 @@ interface ListScreenProps {
     filtered: boolean;
     setPage: (page: number) => void;
   };
-  /** The list's failed load ({message} placeholder). */
-  loadError: MessageId;
   /** The failed loads of the screen's other data. */
   moreLoads?: Array<{ query: Loaded; message: MessageId }>;
   /** Between the banners and the filters: the screen's figures. */
@@ -30,8 +37,8 @@ interface ListScreenProps {
   filters: ReactNode;
   filtersFooter?: ReactNode;
   isEmpty: boolean;
-  /** No rows: what is missing, and the hint when a search or filter narrows the list and when not. */
-  empty: { icon: TablerIcon; title: MessageId; filtered: MessageId; none: MessageId; testId: string };
+  /** No rows: an icon over the texts (what is missing, and the hint when a search or filter narrows the list and when not). */
+  empty: { icon: TablerIcon; testId: string };
   loadingLabel?: string;
   pager: Omit<ListPagerProps, 'meta' | 'onPage'>;
   table: ReactNode;
@@ -41,11 +48,12 @@ interface ListScreenProps {
 
 /** An admin list screen, top to bottom: title, status, action banners, load failures, figures, filters, rows and pager. */
 export function ListScreen({
-  header,
+  title,
+  subtitle,
+  actions,
   status,
   feedback,
   list,
-  loadError,
   moreLoads = [],
   figures,
   filters,
@@ -57,12 +65,13 @@ export function ListScreen({
   table,
   children,
 }: ListScreenProps) {
+  const id = (text: ScreenText) => title.replace(/\.title$/, text) as MessageId;
   return (
     <Stack gap="md">
-      {header}
+      <PageHeader title={<FormattedMessage id={title} />} subtitle={subtitle} actions={actions} />
       {status}
       <ActionFeedbackAlerts feedback={feedback} />
-      <LoadError query={list.result} message={loadError} />
+      <LoadError query={list.result} message={id('.errors.load')} />
       {moreLoads.map(({ query, message }, index) => (
         <LoadError key={index} query={query} message={message} />
       ))}
@@ -73,7 +82,12 @@ export function ListScreen({
         isEmpty={isEmpty}
         loadingLabel={loadingLabel}
         empty={
-          <EmptyState icon={empty.icon} title={empty.title} hint={list.filtered ? empty.filtered : empty.none} testId={empty.testId} />
+          <EmptyState
+            icon={empty.icon}
+            title={id('.empty.title')}
+            hint={id(list.filtered ? '.empty.filtered' : '.empty.none')}
+            testId={empty.testId}
+          />
         }
       >
         {table}

@@ -1,5 +1,7 @@
+import { QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useIntl } from 'react-intl';
 import type { MessageId } from '../../i18n/message-id';
+import { MESSAGE_MS } from '../../lib/admin-tables';
 import { NoReasonTexts, useActionFeedback } from './use-action-feedback';
 
 /** What an action says: the success banner and the failure banner. */
@@ -13,8 +15,8 @@ export interface ActionTexts<TData, TVariables> extends NoReasonTexts {
 }
 
 interface AdminActionsOptions {
-  /** How long a success banner shows; the error banner stays until closed unless `errorMs` is given. */
-  successMs: number;
+  /** How long a success banner shows (MESSAGE_MS unless given); the error banner stays until closed unless `errorMs` is given. */
+  successMs?: number;
   errorMs?: number;
   /** Reloads what an action may have changed; its promise, if any, keeps the action pending until the reload is done. */
   refresh: () => unknown;
@@ -24,7 +26,7 @@ interface AdminActionsOptions {
  * How an admin screen wires its actions: one success or error banner at a time, and the screen reloaded after every
  * action, done or failed (a failure may have changed something too, such as a sync that got halfway).
  */
-export function useAdminActions({ successMs, errorMs, refresh }: AdminActionsOptions) {
+export function useAdminActions({ successMs = MESSAGE_MS, errorMs, refresh }: AdminActionsOptions) {
   const intl = useIntl();
   const feedback = useActionFeedback({ successMs, errorMs });
   return {
@@ -49,3 +51,12 @@ export function useAdminActions({ successMs, errorMs, refresh }: AdminActionsOpt
 }
 
 export type AdminActions = ReturnType<typeof useAdminActions>;
+
+/** Reloads a list and the screen's other queries (its figures, its choices …) without waiting for them: Refresh, and what an action reloads. */
+export function useReload(list: { refresh: () => unknown }, ...queryKeys: QueryKey[]) {
+  const queryClient = useQueryClient();
+  return () => {
+    void list.refresh();
+    for (const queryKey of queryKeys) void queryClient.invalidateQueries({ queryKey });
+  };
+}

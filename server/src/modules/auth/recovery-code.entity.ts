@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 
 /** One single-use recovery code of an administrator's two-factor sign-in; only its SHA-256 is stored. */
@@ -8,17 +9,14 @@ export class RecoveryCodeEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Column({ type: 'int' })
+  @ForeignKey(() => UserEntity, { onDelete: 'CASCADE', name: 'FK_mfa_recovery_codes_user_id' })
+  @IntColumn()
   user_id: number;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_mfa_recovery_codes_user_id' })
-  user: UserEntity;
-
-  @Column({ type: 'varchar', length: 64 })
+  @VarcharColumn(64)
   code_hash: string;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   used_at: Date | null;
 
   @CreateDateColumn()

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Entity, Index, PrimaryColumn } from 'typeorm';
+import { DateTimeColumn } from '../../database/columns';
 
 /** A second-step token (mfa_token) that gave a session: it gives no other. Stored until the token would have expired. */
 @Entity('spent_mfa_challenges')
@@ -8,6 +9,6 @@ export class SpentMfaChallengeEntity {
   id: string;
 
   @Index('IDX_spent_mfa_challenges_expires_at')
-  @Column({ type: 'datetime', precision: 3 })
+  @DateTimeColumn()
   expires_at: Date;
 }

@@ -1,25 +1,23 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { CreateDateColumn, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 
 /** An administrator's TOTP authenticator: pending until confirmed with a first code (enabled_at). */
 @Entity('user_mfa')
 export class UserMfaEntity {
+  @ForeignKey(() => UserEntity, { onDelete: 'CASCADE', name: 'FK_user_mfa_user_id' })
   @PrimaryColumn({ type: 'int' })
   user_id: number;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_user_mfa_user_id' })
-  user: UserEntity;
-
   /** The TOTP secret, sealed with AES-256-GCM (SecretBox); never sent again after enrolment. */
-  @Column({ type: 'varchar', length: 255 })
+  @VarcharColumn(255)
   secret: string;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   enabled_at: Date | null;
 
   /** The last time step whose code was accepted: a code of that step or an earlier one is not taken again. */
-  @Column({ type: 'int', nullable: true })
+  @IntColumn({ nullable: true })
   last_used_step: number | null;
 
   @CreateDateColumn()

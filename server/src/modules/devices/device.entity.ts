@@ -1,5 +1,6 @@
 import { type DeviceStatus } from './devices.constants';
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { LicenseEntity } from '../licenses/license.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -21,7 +22,7 @@ export class DeviceEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Column({ type: 'int' })
+  @IntColumn()
   license_id: number;
 
   @ManyToOne(() => LicenseEntity, { onDelete: 'CASCADE' })
@@ -29,36 +30,36 @@ export class DeviceEntity {
   license?: LicenseEntity;
 
   @Index('IDX_devices_server_uid')
-  @Column({ type: 'varchar', length: MAX_LENGTH.serverUid })
+  @VarcharColumn(MAX_LENGTH.serverUid)
   server_uid: string;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.deviceName, nullable: true })
+  @VarcharColumn(MAX_LENGTH.deviceName, { nullable: true })
   device_name: string | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.hostname, nullable: true })
+  @VarcharColumn(MAX_LENGTH.hostname, { nullable: true })
   hostname: string | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.productName, nullable: true })
+  @VarcharColumn(MAX_LENGTH.productName, { nullable: true })
   product: string | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.version, nullable: true })
+  @VarcharColumn(MAX_LENGTH.version, { nullable: true })
   version: string | null;
 
-  @Column({ type: 'varchar', length: 20, default: 'active' })
+  @VarcharColumn(20, { default: 'active' })
   status: DeviceStatus;
 
   @Index('IDX_devices_activated_at')
-  @Column({ type: 'datetime', precision: 3 })
+  @DateTimeColumn()
   activated_at: Date;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   last_activity_at: Date | null;
 
   /** Set when the device gave its seat back (by itself, its owner, an admin, or a revocation). */
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   deactivated_at: Date | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.ip, nullable: true })
+  @VarcharColumn(MAX_LENGTH.ip, { nullable: true })
   last_ip: string | null;
 
   @CreateDateColumn()

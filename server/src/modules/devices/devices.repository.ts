@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { FindOptionsWhere, In, IsNull, LessThan, Not, Repository } from 'typeorm';
 import type { ListTotals } from '../../common/list-totals';
 import { Page } from '../../common/pagination';
 import { isUniqueViolation } from '../../database/driver-errors';
@@ -135,48 +135,35 @@ export class DevicesRepository implements BeforeApplicationShutdown {
 
   /** Takes a deactivated device back into use; false when another request did so a moment ago. */
   async reactivate(id: number, changes: Partial<DeviceEntity>): Promise<boolean> {
-    const result = await this.devices
-      .createQueryBuilder()
-      .update()
-      .set({ ...changes, deactivated_at: null })
-      .where('id = :id AND deactivated_at IS NOT NULL', { id })
-      .execute();
-    return result.affected === 1;
+    const { affected } = await this.devices.update({ id, deactivated_at: Not(IsNull()) }, { ...changes, deactivated_at: null });
+    return affected === 1;
   }
 
   /** Deactivates a device; true only for the request that flipped deactivated_at. */
   async deactivate(id: number): Promise<boolean> {
-    const result = await this.devices
-      .createQueryBuilder()
-      .update()
-      .set({ status: 'inactive', deactivated_at: new Date() })
-      .where('id = :id AND deactivated_at IS NULL', { id })
-      .execute();
-    return result.affected === 1;
+    return (await this.deactivateWhere({ id })) === 1;
   }
 
   // ---- many devices ----------------------------------------------------------------------------
 
   /** Deactivates every seat-holding device of a license; returns how many. */
-  async deactivateAllOfLicense(licenseId: number): Promise<number> {
-    const result = await this.devices
-      .createQueryBuilder()
-      .update()
-      .set({ status: 'inactive', deactivated_at: new Date() })
-      .where('license_id = :licenseId AND deactivated_at IS NULL', { licenseId })
-      .execute();
-    return result.affected ?? 0;
+  deactivateAllOfLicense(licenseId: number): Promise<number> {
+    return this.deactivateWhere({ license_id: licenseId });
+  }
+
+  /** Deactivates the matching devices that still hold a seat, in one conditional UPDATE; returns how many. */
+  private async deactivateWhere(where: FindOptionsWhere<DeviceEntity>): Promise<number> {
+    const { affected } = await this.devices.update(
+      { ...where, deactivated_at: IsNull() },
+      { status: 'inactive', deactivated_at: new Date() },
+    );
+    return affected ?? 0;
   }
 
   /** Active devices that have not reported since `cutoff` become inactive; returns how many. */
   async markSilentInactive(cutoff: Date): Promise<number> {
-    const result = await this.devices
-      .createQueryBuilder()
-      .update()
-      .set({ status: 'inactive' })
-      .where('status = :active AND last_activity_at < :cutoff', { active: 'active', cutoff })
-      .execute();
-    return result.affected ?? 0;
+    const { affected } = await this.devices.update({ status: 'active', last_activity_at: LessThan(cutoff) }, { status: 'inactive' });
+    return affected ?? 0;
   }
 
   /** Devices on a user's licenses, newest activation first. */

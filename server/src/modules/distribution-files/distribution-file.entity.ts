@@ -1,7 +1,7 @@
 import { type OsType, type Architecture } from '../versions/versions.constants';
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { CreateDateColumn, Entity, ForeignKey, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BigIntColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
-import { bigintNumber } from '../../database/transformers';
 import { VersionEntity } from '../versions/version.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -22,7 +22,7 @@ export class DistributionFileEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Column({ type: 'int' })
+  @IntColumn()
   version_id: number;
 
   @ManyToOne(() => VersionEntity, { onDelete: 'CASCADE', nullable: false })
@@ -34,40 +34,37 @@ export class DistributionFileEntity {
    * every file joined to its version (written on upload, rewritten when the version is renamed, in the rename's
    * transaction). Only the sort reads it; what is shown comes from the version itself.
    */
-  @Column({ type: 'varchar', length: MAX_LENGTH.version, default: '' })
+  @VarcharColumn(MAX_LENGTH.version, { default: '' })
   version_number: string;
 
-  @Column({ type: 'varchar', length: 10 })
+  @VarcharColumn(10)
   os_type: OsType;
 
-  @Column({ type: 'varchar', length: 10 })
+  @VarcharColumn(10)
   architecture: Architecture;
 
   /** The name offered to the downloader (validated; never used as a path). */
-  @Column({ type: 'varchar', length: MAX_LENGTH.fileName })
+  @VarcharColumn(MAX_LENGTH.fileName)
   file_name: string;
 
   /** Portal-made key in FileStorage (files/<uuid>.<ext>). */
-  @Column({ type: 'varchar', length: 100 })
+  @VarcharColumn(100)
   storage_key: string;
 
-  @Column({ type: 'bigint', transformer: bigintNumber })
+  @BigIntColumn()
   file_size: number;
 
   /** SHA-256 (hex), computed while the upload streamed in; also the download's ETag. */
-  @Column({ type: 'varchar', length: 64 })
+  @VarcharColumn(64)
   file_hash: string;
 
   /** Raised only by atomic `download_count = download_count + n` updates. */
-  @Column({ type: 'int', default: 0 })
+  @IntColumn({ default: 0 })
   download_count: number;
 
-  @Column({ type: 'int', nullable: true })
+  @ForeignKey(() => UserEntity, { onDelete: 'SET NULL', name: 'FK_distribution_files_created_by' })
+  @IntColumn({ nullable: true })
   created_by: number | null;
-
-  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'created_by', foreignKeyConstraintName: 'FK_distribution_files_created_by' })
-  creator?: UserEntity | null;
 
   @Index('IDX_distribution_files_created_at')
   @CreateDateColumn()

@@ -16,7 +16,7 @@ import { FileSortKey, ListDistributionFilesQueryDto } from './dto/distribution-f
 
 export type FileWithVersion = DistributionFileEntity & { version: VersionEntity };
 
-export type NewFileRow = Omit<DistributionFileEntity, 'id' | 'version' | 'creator' | 'created_at' | 'updated_at'>;
+export type NewFileRow = Omit<DistributionFileEntity, 'id' | 'version' | 'created_at' | 'updated_at'>;
 
 /** What a download needs, read in one statement. */
 export interface DownloadableFile {

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 
 /**
  * A scheduled job (license expiry, session sweep, sync, retention …): who holds its lease, so one instance runs
@@ -10,30 +11,30 @@ export class ScheduledJobEntity {
   name: string;
 
   /** The instance running it now (its id), until lease_until. */
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @VarcharColumn(64, { nullable: true })
   lease_owner: string | null;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   lease_until: Date | null;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   last_started_at: Date | null;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   last_finished_at: Date | null;
 
-  @Column({ type: 'int', nullable: true })
+  @IntColumn({ nullable: true })
   last_duration_ms: number | null;
 
-  @Column({ type: 'varchar', length: 10, nullable: true })
+  @VarcharColumn(10, { nullable: true })
   last_outcome: 'ok' | 'failed' | null;
 
-  @Column({ type: 'varchar', length: 500, nullable: true })
+  @VarcharColumn(500, { nullable: true })
   last_error: string | null;
 
-  @Column({ type: 'int', default: 0 })
+  @IntColumn({ default: 0 })
   runs: number;
 
-  @Column({ type: 'int', default: 0 })
+  @IntColumn({ default: 0 })
   failures: number;
 }

@@ -1,5 +1,6 @@
 import { type Drift } from './license-server-sync.constants';
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { IntColumn, VarcharColumn } from '../../database/columns';
 
 /** One record a reconcile found out of step: a license or version by its key, and how it differs. */
 @Entity('sync_drift')
@@ -8,15 +9,15 @@ export class SyncDriftEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Column({ type: 'int' })
+  @IntColumn()
   reconcile_id: number;
 
-  @Column({ type: 'varchar', length: 16 })
+  @VarcharColumn(16)
   kind: 'license' | 'version';
 
-  @Column({ type: 'varchar', length: 64 })
+  @VarcharColumn(64)
   item_key: string;
 
-  @Column({ type: 'varchar', length: 16 })
+  @VarcharColumn(16)
   drift: Drift;
 }

@@ -1,5 +1,6 @@
 import { type SyncQueueKind } from './license-server-sync.constants';
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 
 /**
  * A push that failed and waits for its retry: a license or version (its current state is pushed when it is
@@ -13,25 +14,25 @@ export class SyncQueueItemEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Column({ type: 'varchar', length: 16 })
+  @VarcharColumn(16)
   kind: SyncQueueKind;
 
   /** The license key, or the version number. */
-  @Column({ type: 'varchar', length: 64 })
+  @VarcharColumn(64)
   item_key: string;
 
-  @Column({ type: 'int', default: 0 })
+  @IntColumn({ default: 0 })
   attempts: number;
 
-  @Column({ type: 'varchar', length: 500, nullable: true })
+  @VarcharColumn(500, { nullable: true })
   last_error: string | null;
 
-  @Column({ type: 'datetime', precision: 3 })
+  @DateTimeColumn()
   next_attempt_at: Date;
 
-  @Column({ type: 'datetime', precision: 3 })
+  @DateTimeColumn()
   created_at: Date;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   last_attempt_at: Date | null;
 }

@@ -1,5 +1,6 @@
 import { type LicenseStatus } from './licenses.constants';
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BooleanColumn, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -16,54 +17,51 @@ export class LicenseEntity {
   id: number;
 
   @Index('UQ_licenses_license_key', { unique: true })
-  @Column({ type: 'varchar', length: MAX_LENGTH.licenseKey })
+  @VarcharColumn(MAX_LENGTH.licenseKey)
   license_key: string;
 
   /** The key in capitals without hyphens (set on insert), so the admin search finds a key typed any way by one index range. */
   @Index('IDX_licenses_license_key_compact')
-  @Column({ type: 'varchar', length: MAX_LENGTH.licenseKey, nullable: true })
+  @VarcharColumn(MAX_LENGTH.licenseKey, { nullable: true })
   license_key_compact: string | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.productName })
+  @VarcharColumn(MAX_LENGTH.productName)
   product_name: string;
 
   /** The owner; kept as null (with user_email) when the account is deleted, so the license and its devices stay known. */
-  @Column({ type: 'int', nullable: true })
+  @ForeignKey(() => UserEntity, { onDelete: 'SET NULL', name: 'FK_licenses_user_id' })
+  @IntColumn({ nullable: true })
   user_id: number | null;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_licenses_user_id' })
-  user?: UserEntity | null;
-
   @Index('IDX_licenses_user_email')
-  @Column({ type: 'varchar', length: MAX_LENGTH.email })
+  @VarcharColumn(MAX_LENGTH.email)
   user_email: string;
 
-  @Column({ type: 'varchar', length: 20, default: 'active' })
+  @VarcharColumn(20, { default: 'active' })
   status: LicenseStatus;
 
-  @Column({ type: 'boolean', default: false })
+  @BooleanColumn({ default: false })
   is_trial: boolean;
 
   @Index('IDX_licenses_expires_at')
-  @Column({ type: 'datetime', precision: 3 })
+  @DateTimeColumn()
   expires_at: Date;
 
-  @Column({ type: 'int', default: 1 })
+  @IntColumn({ default: 1 })
   max_activations: number;
 
   /** Devices holding a seat; changed only by conditional SQL updates, never read-modify-write. */
-  @Column({ type: 'int', default: 0 })
+  @IntColumn({ default: 0 })
   current_activations: number;
 
   /** The paid order this license fulfils; unique, so one order can never yield two licenses. */
   @Index('UQ_licenses_order_id', { unique: true })
-  @Column({ type: 'int', nullable: true })
+  @IntColumn({ nullable: true })
   order_id: number | null;
 
   /** When the license server last confirmed this license (the portal itself, unless an external one is configured). */
   @Index('IDX_licenses_synced_at')
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   synced_at: Date | null;
 
   @Index('IDX_licenses_created_at')

@@ -25,7 +25,7 @@ export interface LicenseStatusCount {
   seats: number;
 }
 
-export type NewLicenseRow = Omit<LicenseEntity, 'id' | 'user' | 'license_key_compact' | 'created_at' | 'updated_at'>;
+export type NewLicenseRow = Omit<LicenseEntity, 'id' | 'license_key_compact' | 'created_at' | 'updated_at'>;
 
 /** The key as the search compares it: capitals, no blanks or hyphens (license_key_compact holds keys so). */
 export function compactKey(key: string): string {
@@ -180,33 +180,21 @@ export class LicensesRepository {
 
   /** Gives back `count` seats (a positive integer) in one statement, never below zero. */
   async releaseSeats(licenseId: number, count: number): Promise<void> {
-    await this.licenses
-      .createQueryBuilder()
-      .update()
-      .set({ current_activations: () => `CASE WHEN current_activations > ${count} THEN current_activations - ${count} ELSE 0 END` })
-      .where('id = :id', { id: licenseId })
-      .execute();
+    await this.licenses.update(
+      { id: licenseId },
+      { current_activations: () => `CASE WHEN current_activations > ${count} THEN current_activations - ${count} ELSE 0 END` },
+    );
   }
 
   /** Active licenses past their expiry become expired; returns how many. */
   async expireDue(now: Date): Promise<number> {
-    const result = await this.licenses
-      .createQueryBuilder()
-      .update()
-      .set({ status: 'expired' })
-      .where('status = :active AND expires_at <= :now', { active: 'active', now })
-      .execute();
-    return result.affected ?? 0;
+    const { affected } = await this.licenses.update({ status: 'active', expires_at: LessThanOrEqual(now) }, { status: 'expired' });
+    return affected ?? 0;
   }
 
   /** Links the licenses issued to this e-mail address before the account existed to the account. */
   async claimByEmail(userId: number, email: string): Promise<void> {
-    await this.licenses
-      .createQueryBuilder()
-      .update()
-      .set({ user_id: userId })
-      .where('user_id IS NULL AND user_email = :email', { email })
-      .execute();
+    await this.licenses.update({ user_id: IsNull(), user_email: email }, { user_id: userId });
   }
 
   // ---- lists and figures -----------------------------------------------------------------------

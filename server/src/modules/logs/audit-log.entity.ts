@@ -1,5 +1,6 @@
 import { type LogLevel } from './logs.constants';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
 export { LOG_LEVELS, type LogLevel } from './logs.constants';
@@ -20,33 +21,33 @@ export class AuditLogEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Column({ type: 'varchar', length: 10 })
+  @VarcharColumn(10)
   level: LogLevel;
 
   /** What happened, as `area.verb`: user.create, license.revoke, auth.login, server.error … */
-  @Column({ type: 'varchar', length: 64 })
+  @VarcharColumn(64)
   action: string;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.auditMessage })
+  @VarcharColumn(MAX_LENGTH.auditMessage)
   message: string;
 
-  @Column({ type: 'int', nullable: true })
+  @IntColumn({ nullable: true })
   actor_id: number | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.email, nullable: true })
+  @VarcharColumn(MAX_LENGTH.email, { nullable: true })
   actor_email: string | null;
 
   /** The kind of record acted on: user, version, file, license, settings, logs … */
-  @Column({ type: 'varchar', length: 32, nullable: true })
+  @VarcharColumn(32, { nullable: true })
   target_type: string | null;
 
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @VarcharColumn(64, { nullable: true })
   target_id: string | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.ip, nullable: true })
+  @VarcharColumn(MAX_LENGTH.ip, { nullable: true })
   ip_address: string | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.userAgent, nullable: true })
+  @VarcharColumn(MAX_LENGTH.userAgent, { nullable: true })
   user_agent: string | null;
 
   /** A small JSON object: HTTP status, the fields changed (never their secret values), counts. */
@@ -54,6 +55,6 @@ export class AuditLogEntity {
   context: string | null;
 
   @Index('IDX_audit_logs_created_at')
-  @Column({ type: 'datetime', precision: 3 })
+  @DateTimeColumn()
   created_at: Date;
 }

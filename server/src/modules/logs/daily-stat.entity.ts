@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { BigIntColumn, VarcharColumn } from '../../database/columns';
 
 /**
  * Figures per day that charts read without scanning logs: downloads by OS, by OS and architecture and by version
@@ -12,17 +13,17 @@ export class DailyStatEntity {
   id: number;
 
   /** UTC day, YYYY-MM-DD. */
-  @Column({ type: 'varchar', length: 10 })
+  @VarcharColumn(10)
   day: string;
 
   /** 'downloads_os', 'downloads_platform', 'downloads_version' or 'active_devices'. */
-  @Column({ type: 'varchar', length: 32 })
+  @VarcharColumn(32)
   metric: string;
 
   /** The OS, `os|architecture` or the version; '' for a single figure. */
-  @Column({ type: 'varchar', length: 100, default: '' })
+  @VarcharColumn(100, { default: '' })
   dimension: string;
 
-  @Column({ type: 'bigint', transformer: { to: (v: unknown) => v, from: (v: unknown) => (v == null ? v : Number(v)) } })
+  @BigIntColumn()
   value: number;
 }

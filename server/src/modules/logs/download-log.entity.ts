@@ -1,5 +1,6 @@
 import { type DownloadChannel } from './logs.constants';
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { BigIntColumn, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
 export { DOWNLOAD_CHANNELS, type DownloadChannel } from './logs.constants';
@@ -14,42 +15,42 @@ export class DownloadLogEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Column({ type: 'int', nullable: true })
+  @IntColumn({ nullable: true })
   user_id: number | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.email, nullable: true })
+  @VarcharColumn(MAX_LENGTH.email, { nullable: true })
   user_email: string | null;
 
   @Index('IDX_download_logs_file_id')
-  @Column({ type: 'int', nullable: true })
+  @IntColumn({ nullable: true })
   file_id: number | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.fileName })
+  @VarcharColumn(MAX_LENGTH.fileName)
   file_name: string;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.version, nullable: true })
+  @VarcharColumn(MAX_LENGTH.version, { nullable: true })
   version: string | null;
 
-  @Column({ type: 'varchar', length: 10, nullable: true })
+  @VarcharColumn(10, { nullable: true })
   os_type: string | null;
 
-  @Column({ type: 'varchar', length: 10, nullable: true })
+  @VarcharColumn(10, { nullable: true })
   architecture: string | null;
 
-  @Column({ type: 'bigint', nullable: true, transformer: { to: (v: unknown) => v, from: (v: unknown) => (v == null ? v : Number(v)) } })
+  @BigIntColumn({ nullable: true })
   file_size: number | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.ip, nullable: true })
+  @VarcharColumn(MAX_LENGTH.ip, { nullable: true })
   ip_address: string | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.userAgent, nullable: true })
+  @VarcharColumn(MAX_LENGTH.userAgent, { nullable: true })
   user_agent: string | null;
 
   /** 'session' (bearer token) or 'link' (signed download link). */
-  @Column({ type: 'varchar', length: 10 })
+  @VarcharColumn(10)
   via: DownloadChannel;
 
   @Index('IDX_download_logs_created_at')
-  @Column({ type: 'datetime', precision: 3 })
+  @DateTimeColumn()
   created_at: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -15,51 +16,48 @@ export class OrderEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Column({ type: 'int', nullable: true })
+  @ForeignKey(() => UserEntity, { onDelete: 'SET NULL', name: 'FK_orders_user_id' })
+  @IntColumn({ nullable: true })
   user_id: number | null;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_orders_user_id' })
-  user?: UserEntity | null;
-
   @Index('IDX_orders_user_email')
-  @Column({ type: 'varchar', length: MAX_LENGTH.email })
+  @VarcharColumn(MAX_LENGTH.email)
   user_email: string;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.productName })
+  @VarcharColumn(MAX_LENGTH.productName)
   product_name: string;
 
-  @Column({ type: 'int' })
+  @IntColumn()
   devices: number;
 
-  @Column({ type: 'int' })
+  @IntColumn()
   months: number;
 
-  @Column({ type: 'int' })
+  @IntColumn()
   unit_price_cents: number;
 
   /** devices × months × unit_price_cents. */
-  @Column({ type: 'int' })
+  @IntColumn()
   amount_cents: number;
 
-  @Column({ type: 'varchar', length: 3 })
+  @VarcharColumn(3)
   currency: string;
 
   /** Moves pending → processing → paid or failed, each step by a conditional UPDATE. */
   @Index('IDX_orders_status')
-  @Column({ type: 'varchar', length: 20, default: 'pending' })
+  @VarcharColumn(20, { default: 'pending' })
   status: OrderStatus;
 
-  @Column({ type: 'varchar', length: 32 })
+  @VarcharColumn(32)
   payment_provider: string;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.paymentReference, nullable: true })
+  @VarcharColumn(MAX_LENGTH.paymentReference, { nullable: true })
   payment_reference: string | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.paymentFailure, nullable: true })
+  @VarcharColumn(MAX_LENGTH.paymentFailure, { nullable: true })
   failure_reason: string | null;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   paid_at: Date | null;
 
   @Index('IDX_orders_created_at')

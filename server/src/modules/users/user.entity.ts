@@ -1,5 +1,6 @@
 import { type UserRole } from '../../common/roles';
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BooleanColumn, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
 export { USER_ROLES, type UserRole } from '../../common/roles';
@@ -15,74 +16,74 @@ export class UserEntity {
   id: number;
 
   @Index('UQ_users_email', { unique: true })
-  @Column({ type: 'varchar', length: MAX_LENGTH.email })
+  @VarcharColumn(MAX_LENGTH.email)
   email: string;
 
-  @Column({ type: 'varchar', length: 255 })
+  @VarcharColumn(255)
   password_hash: string;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.firstName, default: '' })
+  @VarcharColumn(MAX_LENGTH.firstName, { default: '' })
   first_name: string;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.lastName, default: '' })
+  @VarcharColumn(MAX_LENGTH.lastName, { default: '' })
   last_name: string;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.company, nullable: true })
+  @VarcharColumn(MAX_LENGTH.company, { nullable: true })
   company: string | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.phone, nullable: true })
+  @VarcharColumn(MAX_LENGTH.phone, { nullable: true })
   phone: string | null;
 
-  @Column({ type: 'varchar', length: MAX_LENGTH.country, nullable: true })
+  @VarcharColumn(MAX_LENGTH.country, { nullable: true })
   country: string | null;
 
   @Index('IDX_users_role')
-  @Column({ type: 'varchar', length: 20, default: 'client' })
+  @VarcharColumn(20, { default: 'client' })
   role: UserRole;
 
   @Index('IDX_users_is_active')
-  @Column({ type: 'boolean', default: true })
+  @BooleanColumn({ default: true })
   is_active: boolean;
 
-  @Column({ type: 'boolean', default: false })
+  @BooleanColumn({ default: false })
   is_verified: boolean;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   email_verified_at: Date | null;
 
   /** SHA-256 of the one-time verification token; the token itself is only in the mail. */
   @Index('IDX_users_verification_token_hash')
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @VarcharColumn(64, { nullable: true })
   verification_token_hash: string | null;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   verification_token_expires: Date | null;
 
   /** SHA-256 of the pending one-time password-reset token; the token itself is only in the mail. */
   @Index('IDX_users_password_reset_token_hash')
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @VarcharColumn(64, { nullable: true })
   password_reset_token_hash: string | null;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   password_reset_expires: Date | null;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   last_login: Date | null;
 
   /** A new address the user asked for, in effect once confirmed through the link mailed to it. */
-  @Column({ type: 'varchar', length: MAX_LENGTH.email, nullable: true })
+  @VarcharColumn(MAX_LENGTH.email, { nullable: true })
   pending_email: string | null;
 
   /** SHA-256 of the token in that link. */
   @Index('IDX_users_pending_email_token_hash')
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @VarcharColumn(64, { nullable: true })
   pending_email_token_hash: string | null;
 
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   pending_email_expires: Date | null;
 
   /** Raised on password change and deactivation; sessions minted under an older version stop working. */
-  @Column({ type: 'int', default: 0 })
+  @IntColumn({ default: 0 })
   token_version: number;
 
   @Index('IDX_users_created_at')

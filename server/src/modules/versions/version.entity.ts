@@ -1,7 +1,7 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BigIntColumn, BooleanColumn, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
-import { bigintNumber } from '../../database/transformers';
 
 /** A released version of the streaming server. Distribution files (per OS and architecture) hang off it. */
 @Entity('versions')
@@ -13,67 +13,64 @@ export class VersionEntity {
 
   /** e.g. 2.1.0 or 3.0.0-beta.1 */
   @Index('UQ_versions_version', { unique: true })
-  @Column({ type: 'varchar', length: MAX_LENGTH.version })
+  @VarcharColumn(MAX_LENGTH.version)
   version: string;
 
   /** Calendar date YYYY-MM-DD (no time zone to shift it). */
   @Index('IDX_versions_release_date')
-  @Column({ type: 'varchar', length: 10 })
+  @VarcharColumn(10)
   release_date: string;
 
   @Column({ type: 'text', nullable: true })
   changelog: string | null;
 
-  @Column({ type: 'varchar', length: 500, nullable: true })
+  @VarcharColumn(500, { nullable: true })
   download_url: string | null;
 
   /** The file uploaded with the version (Upload Version form), if any. */
-  @Column({ type: 'varchar', length: MAX_LENGTH.fileName, nullable: true })
+  @VarcharColumn(MAX_LENGTH.fileName, { nullable: true })
   file_name: string | null;
 
-  @Column({ type: 'varchar', length: 100, nullable: true })
+  @VarcharColumn(100, { nullable: true })
   storage_key: string | null;
 
-  @Column({ type: 'bigint', nullable: true, transformer: bigintNumber })
+  @BigIntColumn({ nullable: true })
   file_size: number | null;
 
   /** SHA-256 (hex) of the uploaded file. */
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @VarcharColumn(64, { nullable: true })
   file_hash: string | null;
 
   /** License-server secret of this version: admin-only, never in a client response. */
-  @Column({ type: 'varchar', length: MAX_LENGTH.versionSecret, nullable: true })
+  @VarcharColumn(MAX_LENGTH.versionSecret, { nullable: true })
   secret_hash: string | null;
 
   /** License-server encryption key of this version: admin-only, never in a client response. */
-  @Column({ type: 'varchar', length: MAX_LENGTH.versionSecret, nullable: true })
+  @VarcharColumn(MAX_LENGTH.versionSecret, { nullable: true })
   encryption_key: string | null;
 
   /** JSON text with os, ram, storage. */
   @Column({ type: 'text', nullable: true })
   min_system_requirements: string | null;
 
-  @Column({ type: 'boolean', default: true })
+  @BooleanColumn({ default: true })
   is_stable: boolean;
 
   /** At most one row holds true (changed only by single UPDATE statements in transactions). */
-  @Column({ type: 'boolean', default: false })
+  @BooleanColumn({ default: false })
   is_latest: boolean;
 
   /** Whether this version is meant to be pushed to the license server (false: Local Only). */
-  @Column({ type: 'boolean', default: true })
+  @BooleanColumn({ default: true })
   license_server_sync: boolean;
 
   /** When the license server last received this version as it is now; cleared by edits. */
-  @Column({ type: 'datetime', precision: 3, nullable: true })
+  @DateTimeColumn({ nullable: true })
   last_sync_at: Date | null;
 
-  @Column({ type: 'int', nullable: true })
+  @ForeignKey(() => UserEntity, { onDelete: 'SET NULL', name: 'FK_versions_created_by' })
+  @IntColumn({ nullable: true })
   created_by: number | null;
-
-  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'created_by', foreignKeyConstraintName: 'FK_versions_created_by' })
-  creator?: UserEntity | null;
 
   @Index('IDX_versions_created_at')
   @CreateDateColumn()

@@ -23,7 +23,7 @@ export const JOINABLE_VERSIONS = {
 /** What a select or product choice needs of a version. */
 export type VersionChoice = Pick<VersionEntity, 'id' | 'version' | 'release_date' | 'is_stable' | 'is_latest'>;
 
-export type NewVersionRow = Omit<VersionEntity, 'id' | 'creator' | 'last_sync_at' | 'created_at' | 'updated_at'>;
+export type NewVersionRow = Omit<VersionEntity, 'id' | 'last_sync_at' | 'created_at' | 'updated_at'>;
 
 const SORT_COLUMNS: Record<VersionSortKey, string> = {
   release_date: 'v.release_date',

@@ -1,5 +1,4 @@
 import { Button } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { IconFiles, IconUpload } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -14,13 +13,12 @@ import {
 import type { OsType } from '../../../api/generated/model';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
-import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { FilterSelect, RefreshButton } from '../../../components/admin-list/ListFrame';
 import { ListScreen } from '../../../components/admin-list/ListScreen';
-import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
+import { useAdminActions, useReload } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { SearchField } from '../../../components/SearchField';
 import { confirmDeleteFile } from './file-confirmations';
-import { MESSAGE_MS } from '../../../lib/admin-tables';
 import { FILES_LIST, listFilters, OS_TYPES, versionChoiceLabel } from './file-display';
 import { FilesTable } from './FilesTable';
 import { FileStatsCards } from './FileStatsCards';
@@ -28,7 +26,6 @@ import { FileUploadModal } from './FileUploadModal';
 
 export default function FilesPage() {
   const intl = useIntl();
-  const queryClient = useQueryClient();
   const list = useServerList(FILES_LIST, (state) => getListDistributionFilesQueryOptions({ ...listParams(state), ...listFilters(state) }));
   const [uploading, setUploading] = useState(false);
   const stats = useGetDistributionFileStats();
@@ -44,32 +41,23 @@ export default function FilesPage() {
     if (unknownVersion) update({ versionId: 'all' }, { replace: true });
   }, [unknownVersion, update]);
 
-  const refresh = () => {
-    void list.refresh();
-    void queryClient.invalidateQueries({ queryKey: getGetDistributionFileStatsQueryKey() });
-    void queryClient.invalidateQueries({ queryKey: getListDistributionFileVersionsQueryKey() });
-  };
-  const actions = useAdminActions({ successMs: MESSAGE_MS, refresh });
+  const refresh = useReload(list, getGetDistributionFileStatsQueryKey(), getListDistributionFileVersionsQueryKey());
+  const actions = useAdminActions({ refresh });
   const remove = useDeleteDistributionFile(
     actions.mutation({ success: 'admin.files.messages.deleted', failure: 'admin.files.errors.delete' }),
   );
 
   return (
     <ListScreen
-      header={
-        <PageHeader
-          title={<FormattedMessage id="admin.files.title" />}
-          subtitle={<FormattedMessage id="admin.files.subtitle" />}
-          actions={
-            <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
-              <FormattedMessage id="admin.files.uploadButton" />
-            </Button>
-          }
-        />
+      title="admin.files.title"
+      subtitle={<FormattedMessage id="admin.files.subtitle" />}
+      actions={
+        <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
+          <FormattedMessage id="admin.files.uploadButton" />
+        </Button>
       }
       feedback={actions.feedback}
       list={list}
-      loadError="admin.files.errors.load"
       moreLoads={[
         { query: stats, message: 'admin.files.errors.load' },
         { query: versions, message: 'admin.files.errors.versions' },
@@ -77,11 +65,7 @@ export default function FilesPage() {
       figures={<FileStatsCards stats={stats.data?.data} loading={stats.isLoading} />}
       filters={
         <>
-          <SearchField
-            label={intl.formatMessage({ id: 'admin.files.filters.searchLabel' })}
-            placeholder={intl.formatMessage({ id: 'admin.files.filters.search' })}
-            {...list.searchProps}
-          />
+          <SearchField label="admin.files.filters.searchLabel" placeholder="admin.files.filters.search" {...list.searchProps} />
           <FilterSelect
             style={{ flex: '1 1 200px' }}
             maw={280}
@@ -108,13 +92,7 @@ export default function FilesPage() {
       }
       isEmpty={files.length === 0}
       loadingLabel={intl.formatMessage({ id: 'admin.files.loading' })}
-      empty={{
-        icon: IconFiles,
-        title: 'admin.files.empty.title',
-        filtered: 'admin.files.empty.filtered',
-        none: 'admin.files.empty.none',
-        testId: 'files-empty',
-      }}
+      empty={{ icon: IconFiles, testId: 'files-empty' }}
       pager={{ summary: 'admin.files.showing', testId: 'files-showing' }}
       table={
         <FilesTable

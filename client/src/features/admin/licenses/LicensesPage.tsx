@@ -1,5 +1,4 @@
 import { Button, Group } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { IconKey, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -20,14 +19,13 @@ import {
 import type { AdminLicenseDto, LicenseStatus } from '../../../api/generated/model';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
-import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { FilterSelect, RefreshButton } from '../../../components/admin-list/ListFrame';
 import { ListScreen } from '../../../components/admin-list/ListScreen';
-import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
+import { useAdminActions, useReload } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { ExportMenu } from '../../../components/admin-list/ExportMenu';
 import { SearchField } from '../../../components/SearchField';
 import { confirmDeleteLicense, confirmRevokeLicense } from './license-confirmations';
-import { MESSAGE_MS } from '../../../lib/admin-tables';
 import { DELETE_MESSAGE_MS, exportFileName, LICENSES_LIST, STATUSES, statusFilter } from './license-display';
 import { LicenseCreateModal } from './LicenseCreateModal';
 import { LicensesTable } from './LicensesTable';
@@ -36,7 +34,6 @@ import { LastSync, LicenseServerLine, SyncButton } from '../../../components/lic
 
 export default function LicensesPage() {
   const intl = useIntl();
-  const queryClient = useQueryClient();
   const list = useServerList(LICENSES_LIST, (state) =>
     getListAdminLicensesQueryOptions({ ...listParams(state), status: statusFilter(state.status) }),
   );
@@ -44,12 +41,8 @@ export default function LicensesPage() {
   const stats = useGetLicenseStats();
   const licenses = list.result.data?.data ?? [];
 
-  const refresh = () => {
-    void list.refresh();
-    void queryClient.invalidateQueries({ queryKey: getGetLicenseStatsQueryKey() });
-    void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
-  };
-  const actions = useAdminActions({ successMs: MESSAGE_MS, refresh });
+  const refresh = useReload(list, getGetLicenseStatsQueryKey(), getGetLicenseServerStatusQueryKey());
+  const actions = useAdminActions({ refresh });
 
   const revoke = useRevokeLicense(
     actions.mutation({
@@ -100,34 +93,28 @@ export default function LicensesPage() {
 
   return (
     <ListScreen
-      header={
-        <PageHeader
-          title={<FormattedMessage id="adminLicenses.title" />}
-          subtitle={<FormattedMessage id="adminLicenses.subtitle" />}
-          actions={
-            <>
-              <SyncButton
-                label="adminLicenses.sync.button"
-                lastSync={lastSync}
-                known={!!server.data}
-                loading={sync.isPending}
-                onClick={() => sync.mutate()}
-              />
-              <ExportMenu
-                labels={{ button: 'adminLicenses.export.button', csv: 'adminLicenses.export.csv', json: 'adminLicenses.export.json' }}
-                formats={['csv', 'json']}
-                fetch={(format) =>
-                  exportLicenses({ format, search: list.state.search || undefined, status: statusFilter(list.state.status) })
-                }
-                fileName={exportFileName}
-                onError={actions.feedback.failed('adminLicenses.errors.export')}
-              />
-              <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-                <FormattedMessage id="adminLicenses.create" />
-              </Button>
-            </>
-          }
-        />
+      title="adminLicenses.title"
+      subtitle={<FormattedMessage id="adminLicenses.subtitle" />}
+      actions={
+        <>
+          <SyncButton
+            label="adminLicenses.sync.button"
+            lastSync={lastSync}
+            known={!!server.data}
+            loading={sync.isPending}
+            onClick={() => sync.mutate()}
+          />
+          <ExportMenu
+            labels={{ button: 'adminLicenses.export.button', csv: 'adminLicenses.export.csv', json: 'adminLicenses.export.json' }}
+            formats={['csv', 'json']}
+            fetch={(format) => exportLicenses({ format, search: list.state.search || undefined, status: statusFilter(list.state.status) })}
+            fileName={exportFileName}
+            onError={actions.feedback.failed('adminLicenses.errors.export')}
+          />
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            <FormattedMessage id="adminLicenses.create" />
+          </Button>
+        </>
       }
       status={
         <Group gap="lg" wrap="wrap" data-testid="licenses-sync-status">
@@ -137,16 +124,11 @@ export default function LicensesPage() {
       }
       feedback={actions.feedback}
       list={list}
-      loadError="adminLicenses.errors.load"
       moreLoads={[{ query: stats, message: 'adminLicenses.errors.stats' }]}
       figures={<LicenseStatsCards stats={stats.data?.data} loading={stats.isLoading} />}
       filters={
         <>
-          <SearchField
-            label={intl.formatMessage({ id: 'adminLicenses.searchLabel' })}
-            placeholder={intl.formatMessage({ id: 'adminLicenses.search' })}
-            {...list.searchProps}
-          />
+          <SearchField label="adminLicenses.searchLabel" placeholder="adminLicenses.search" {...list.searchProps} />
           <FilterSelect
             w={170}
             label={intl.formatMessage({ id: 'adminLicenses.filters.status' })}
@@ -161,13 +143,7 @@ export default function LicensesPage() {
         </>
       }
       isEmpty={licenses.length === 0}
-      empty={{
-        icon: IconKey,
-        title: 'adminLicenses.empty.title',
-        filtered: 'adminLicenses.empty.filtered',
-        none: 'adminLicenses.empty.none',
-        testId: 'licenses-empty',
-      }}
+      empty={{ icon: IconKey, testId: 'licenses-empty' }}
       pager={{ summary: 'adminLicenses.showing', testId: 'licenses-showing' }}
       table={
         <LicensesTable

@@ -9,7 +9,7 @@ import {
   useClearLogs,
 } from '../../../api/generated/endpoints/logs/logs';
 import type { LogEntryDto, LogKind, LogLevel, LogListResponseDto, SystemLogsResponseDto } from '../../../api/generated/model';
-import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { FilterSelect, RefreshButton } from '../../../components/admin-list/ListFrame';
 import { ListScreen } from '../../../components/admin-list/ListScreen';
 import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { confirmAction } from '../../../components/confirm-action';
@@ -18,7 +18,6 @@ import { ExportMenu } from '../../../components/admin-list/ExportMenu';
 import { pageRange } from '../../../components/pagination';
 import { SearchField } from '../../../components/SearchField';
 import { exportFileName, LEVELS, type LogFilters, LOG_TYPES, LOGS_LIST, logFilters, mergeSystemLogs, REFRESH_MS } from './logs-display';
-import { MESSAGE_MS } from '../../../lib/admin-tables';
 import { LogsTable } from './LogsTable';
 import { levelLabel } from '../../../lib/audit-messages';
 
@@ -34,7 +33,7 @@ export default function LogsPage() {
     if (state.type === 'downloads') return getListDownloadLogsQueryOptions(params, polled);
     return getListSystemLogsQueryOptions({ ...params, source: state.type === 'system' ? undefined : state.type }, polled);
   });
-  const actions = useAdminActions({ successMs: MESSAGE_MS, refresh: list.refresh });
+  const actions = useAdminActions({ refresh: list.refresh });
   const { state } = list;
   const answer = list.result.data?.data;
   const entries: LogEntryDto[] = !answer
@@ -97,33 +96,28 @@ export default function LogsPage() {
 
   return (
     <ListScreen
-      header={
-        <PageHeader
-          title={<FormattedMessage id="admin.logs.title" />}
-          subtitle={<FormattedMessage id="admin.logs.subtitle" />}
-          actions={
-            <>
-              <ExportMenu
-                labels={{ button: 'admin.logs.export.button', csv: 'admin.logs.export.csv', json: 'admin.logs.export.json' }}
-                formats={['json', 'csv']}
-                fetch={(format) => exportLogs({ type: state.type, format, ...logFilters(state) })}
-                fileName={(format) => exportFileName(state.type, format)}
-                onError={actions.feedback.failed('admin.logs.errors.export')}
-              />
-              {state.type === 'local' ? (
-                <Tooltip label={intl.formatMessage({ id: 'admin.logs.clear.localNever' })} multiline w={260}>
-                  <span>{clearButton}</span>
-                </Tooltip>
-              ) : (
-                clearButton
-              )}
-            </>
-          }
-        />
+      title="admin.logs.title"
+      subtitle={<FormattedMessage id="admin.logs.subtitle" />}
+      actions={
+        <>
+          <ExportMenu
+            labels={{ button: 'admin.logs.export.button', csv: 'admin.logs.export.csv', json: 'admin.logs.export.json' }}
+            formats={['json', 'csv']}
+            fetch={(format) => exportLogs({ type: state.type, format, ...logFilters(state) })}
+            fileName={(format) => exportFileName(state.type, format)}
+            onError={actions.feedback.failed('admin.logs.errors.export')}
+          />
+          {state.type === 'local' ? (
+            <Tooltip label={intl.formatMessage({ id: 'admin.logs.clear.localNever' })} multiline w={260}>
+              <span>{clearButton}</span>
+            </Tooltip>
+          ) : (
+            clearButton
+          )}
+        </>
       }
       feedback={actions.feedback}
       list={list}
-      loadError="admin.logs.errors.load"
       filters={
         <>
           <FilterSelect
@@ -133,11 +127,7 @@ export default function LogsPage() {
             value={state.type}
             onChange={(type) => list.update({ type: type as LogKind })}
           />
-          <SearchField
-            label={intl.formatMessage({ id: 'admin.logs.filters.searchLabel' })}
-            placeholder={intl.formatMessage({ id: 'admin.logs.filters.search' })}
-            {...list.searchProps}
-          />
+          <SearchField label="admin.logs.filters.searchLabel" placeholder="admin.logs.filters.search" {...list.searchProps} />
           <FilterSelect
             style={{ flex: '0 1 150px' }}
             label={intl.formatMessage({ id: 'admin.logs.filters.level' })}
@@ -163,13 +153,7 @@ export default function LogsPage() {
       }
       isEmpty={entries.length === 0}
       loadingLabel={intl.formatMessage({ id: 'admin.logs.loading' })}
-      empty={{
-        icon: IconListDetails,
-        title: 'admin.logs.empty.title',
-        filtered: 'admin.logs.empty.filtered',
-        none: 'admin.logs.empty.none',
-        testId: 'logs-empty',
-      }}
+      empty={{ icon: IconListDetails, testId: 'logs-empty' }}
       pager={{ summary: 'admin.logs.pageSummary', withEdges: false, singlePageSummary: false }}
       table={<LogsTable entries={entries} sorting={list.sorting} />}
     />

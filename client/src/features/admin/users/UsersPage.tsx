@@ -9,7 +9,7 @@ import {
   useVerifyUserEmail,
 } from '../../../api/generated/endpoints/users/users';
 import type { AdminUserDto } from '../../../api/generated/model';
-import { FilterSelect, PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { FilterSelect, RefreshButton } from '../../../components/admin-list/ListFrame';
 import { ListScreen } from '../../../components/admin-list/ListScreen';
 import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
@@ -84,34 +84,25 @@ export default function UsersPage() {
 
   return (
     <ListScreen
-      header={
-        <PageHeader
-          title={<FormattedMessage id="users.title" />}
-          subtitle={
-            <span data-testid="users-count">
-              <FormattedMessage id="users.count" values={{ count: meta?.overall_total ?? 0 }} />
-            </span>
-          }
-          actions={
-            <>
-              <RefreshButton result={list.result} onClick={list.refresh} />
-              <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-                <FormattedMessage id="users.add" />
-              </Button>
-            </>
-          }
-        />
+      title="users.title"
+      subtitle={
+        <span data-testid="users-count">
+          <FormattedMessage id="users.count" values={{ count: meta?.overall_total ?? 0 }} />
+        </span>
+      }
+      actions={
+        <>
+          <RefreshButton result={list.result} onClick={list.refresh} />
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+            <FormattedMessage id="users.add" />
+          </Button>
+        </>
       }
       feedback={actions.feedback}
       list={list}
-      loadError="users.errors.load"
       filters={
         <>
-          <SearchField
-            label={intl.formatMessage({ id: 'users.filters.searchLabel' })}
-            placeholder={intl.formatMessage({ id: 'users.filters.search' })}
-            {...list.searchProps}
-          />
+          <SearchField label="users.filters.searchLabel" placeholder="users.filters.search" {...list.searchProps} />
           {FILTERS.map((filter) => (
             <FilterSelect
               key={filter.name}
@@ -149,13 +140,7 @@ export default function UsersPage() {
         </>
       }
       isEmpty={users.length === 0}
-      empty={{
-        icon: IconUsers,
-        title: 'users.empty.title',
-        filtered: 'users.empty.filtered',
-        none: 'users.empty.none',
-        testId: 'users-empty',
-      }}
+      empty={{ icon: IconUsers, testId: 'users-empty' }}
       pager={{ summary: 'users.showing', singlePageSummary: false }}
       table={
         <UsersTable

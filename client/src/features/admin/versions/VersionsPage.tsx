@@ -1,5 +1,4 @@
 import { Button, Card, Group, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { IconPackage, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -18,9 +17,9 @@ import {
 import type { AdminVersionDto, VersionSyncResponseDto } from '../../../api/generated/model';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
-import { PageHeader, RefreshButton } from '../../../components/admin-list/ListFrame';
+import { RefreshButton } from '../../../components/admin-list/ListFrame';
 import { ListScreen } from '../../../components/admin-list/ListScreen';
-import { useAdminActions } from '../../../components/admin-list/use-admin-actions';
+import { useAdminActions, useReload } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { SearchField } from '../../../components/SearchField';
 import { LastSync, LicenseServerLine, SyncButton } from '../../../components/license-server/sync-controls';
@@ -33,7 +32,6 @@ import { VersionUploadModal } from './VersionUploadModal';
 
 export default function VersionsPage() {
   const intl = useIntl();
-  const queryClient = useQueryClient();
   const list = useServerList(VERSIONS_LIST, (state) => getListAdminVersionsQueryOptions(listParams(state)));
   const [uploading, setUploading] = useState(false);
   const [editing, setEditing] = useState<AdminVersionDto | null>(null);
@@ -41,13 +39,9 @@ export default function VersionsPage() {
   const versions = list.result.data?.data ?? [];
 
   // Flags move between rows (one latest), so every change reloads the list rather than patching one row.
-  const refresh = () => {
-    void list.refresh();
-    void queryClient.invalidateQueries({ queryKey: getGetSupportedVersionsQueryKey() });
-    void queryClient.invalidateQueries({ queryKey: getGetLicenseServerStatusQueryKey() });
-  };
+  const refresh = useReload(list, getGetSupportedVersionsQueryKey(), getGetLicenseServerStatusQueryKey());
   // Errors clear after 5 s too (admin spec section 8, Versions).
-  const actions = useAdminActions({ successMs: MESSAGE_MS, errorMs: MESSAGE_MS, refresh });
+  const actions = useAdminActions({ errorMs: MESSAGE_MS, refresh });
   const named = (version: Pick<AdminVersionDto, 'version'>) => ({ version: version.version });
 
   const makeStable = useToggleVersionStatus(
@@ -87,26 +81,22 @@ export default function VersionsPage() {
 
   return (
     <ListScreen
-      header={
-        <PageHeader
-          title={<FormattedMessage id="admin.versions.title" />}
-          subtitle={<FormattedMessage id="admin.versions.subtitle" />}
-          actions={
-            <>
-              <SyncButton
-                label="admin.versions.sync.button"
-                lastSync={lastSync}
-                known={!!meta}
-                loading={syncAll.isPending}
-                disabled={syncing}
-                onClick={() => syncAll.mutate()}
-              />
-              <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
-                <FormattedMessage id="admin.versions.upload.button" />
-              </Button>
-            </>
-          }
-        />
+      title="admin.versions.title"
+      subtitle={<FormattedMessage id="admin.versions.subtitle" />}
+      actions={
+        <>
+          <SyncButton
+            label="admin.versions.sync.button"
+            lastSync={lastSync}
+            known={!!meta}
+            loading={syncAll.isPending}
+            disabled={syncing}
+            onClick={() => syncAll.mutate()}
+          />
+          <Button leftSection={<IconUpload size={16} />} onClick={() => setUploading(true)}>
+            <FormattedMessage id="admin.versions.upload.button" />
+          </Button>
+        </>
       }
       status={
         <Card withBorder radius="md" p="sm" data-testid="versions-status">
@@ -124,25 +114,14 @@ export default function VersionsPage() {
       }
       feedback={actions.feedback}
       list={list}
-      loadError="admin.versions.errors.load"
       filters={
         <>
-          <SearchField
-            label={intl.formatMessage({ id: 'admin.versions.searchLabel' })}
-            placeholder={intl.formatMessage({ id: 'admin.versions.search' })}
-            {...list.searchProps}
-          />
+          <SearchField label="admin.versions.searchLabel" placeholder="admin.versions.search" {...list.searchProps} />
           <RefreshButton result={list.result} onClick={refresh} />
         </>
       }
       isEmpty={versions.length === 0}
-      empty={{
-        icon: IconPackage,
-        title: 'admin.versions.empty.title',
-        filtered: 'admin.versions.empty.filtered',
-        none: 'admin.versions.empty.none',
-        testId: 'versions-empty',
-      }}
+      empty={{ icon: IconPackage, testId: 'versions-empty' }}
       pager={{ summary: 'admin.versions.showing', testId: 'versions-showing', withEdges: false }}
       table={
         <VersionsTable
