@@ -18,7 +18,7 @@ export interface PricingSettingsDto {
    */
   description: string;
   /**
-   * The same in German, shown to German readers (up to 500 characters; empty: the English one).
+   * The same in German, shown to German readers (up to 500 characters; empty: the English one; left out: kept).
    * @maxLength 500
    */
   description_de?: string;

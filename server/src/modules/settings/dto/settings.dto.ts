@@ -1,10 +1,10 @@
-import { IntBetween, OptionalText, OptionalTrimmedText, TrimmedText } from '../../../common/fields';
+import { IntBetween, OptionalText, TrimmedText } from '../../../common/fields';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsEmail, IsIn, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { Trim } from '../../../common/transforms';
-import { IsDecimal } from '../../../common/validation';
+import { IsDecimal, OptionalNotNull } from '../../../common/validation';
 import { Envelope } from '../../../common/envelope';
 
 /** Bounds of every settings value; the DTOs below and the admin screen's hints use the same numbers. */
@@ -43,8 +43,10 @@ export class TestLicenseSettingsDto {
   @TrimmedText(500)
   description: string;
 
-  /** The same in German, shown to German readers (up to 500 characters; empty: the English one). */
-  @OptionalTrimmedText(500)
+  /** The same in German, shown to German readers (up to 500 characters; empty: the English one; left out: kept). */
+  @ApiProperty({ required: false })
+  @OptionalNotNull()
+  @TrimmedText(500)
   description_de: string;
 }
 
@@ -87,8 +89,10 @@ export class PricingSettingsDto {
   @TrimmedText(500)
   description: string;
 
-  /** The same in German, shown to German readers (up to 500 characters; empty: the English one). */
-  @OptionalTrimmedText(500)
+  /** The same in German, shown to German readers (up to 500 characters; empty: the English one; left out: kept). */
+  @ApiProperty({ required: false })
+  @OptionalNotNull()
+  @TrimmedText(500)
   description_de: string;
 }
 
