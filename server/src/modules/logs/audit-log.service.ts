@@ -9,6 +9,7 @@ import { AuditLogEntity, LogLevel } from './audit-log.entity';
 import { AuditLogRepository, NewAuditLogRow } from './audit-log.repository';
 import type { RawRow } from './log-export';
 import { LogFilters, LogPage, pruneInBatches } from './log-listing';
+import { parseContext } from './log-entries';
 
 export interface AuditEntry {
   level: LogLevel;
@@ -96,4 +97,11 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
     // Requests that finished while the server closed may have queued more.
     await this.writer.drain().catch(() => undefined);
   }
+}
+
+/** The parts an audit entry's message is made of (subject, refusal status and reason), from its stored context. */
+export function messageParts(context: string | null): { subject: string | null; status: number | null; reason: string | null } {
+  const fields = parseContext(context) ?? {};
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+  return { subject: text(fields.subject), status: typeof fields.status === 'number' ? fields.status : null, reason: text(fields.reason) };
 }
