@@ -1,6 +1,6 @@
 import { ScheduledJobsService } from '../src/modules/jobs/scheduled-jobs.service';
 import { AccessLogService } from '../src/modules/access-log/access-log.service';
-import type { NewAccessLogRow } from '../src/modules/access-log/access-log-segments';
+import type { NewAccessLogRow } from '../src/modules/access-log/access-log.service';
 import { AuditLogService } from '../src/modules/logs/audit-log.service';
 import { LogRetentionService } from '../src/modules/logs/log-retention.service';
 import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';
