@@ -6,8 +6,8 @@ import { ErrorAlert } from './ErrorAlert';
 import type { FormSubmit } from './use-form-submit';
 
 interface FormModalProps {
-  opened?: boolean;
-  title: string;
+  title: MessageId;
+  titleValues?: Record<string, string>;
   size?: MantineSize;
   onClose: () => void;
   submit: FormSubmit;
@@ -24,10 +24,10 @@ interface FormModalProps {
   children: ReactNode;
 }
 
-/** A form in a dialog: title, the failed submit's message, the fields, and Cancel and Submit. */
+/** A form in a dialog (open while it is shown): title, the failed submit's message, the fields, and Cancel and Submit. */
 export function FormModal({
-  opened = true,
   title,
+  titleValues,
   size,
   onClose,
   submit,
@@ -43,7 +43,7 @@ export function FormModal({
   const failure = submit.failure && <ErrorAlert onClose={submit.dismiss}>{submit.failure}</ErrorAlert>;
   return (
     <Modal
-      opened={opened}
+      opened
       onClose={() => {
         if (!locked) onClose();
       }}
@@ -52,7 +52,7 @@ export function FormModal({
       closeOnEscape={!locked}
       withCloseButton={!locked}
       closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}
-      title={title}
+      title={intl.formatMessage({ id: title }, titleValues)}
       styles={{ title: { fontSize: 'var(--mantine-font-size-lg)', fontWeight: 700 } }}
     >
       <form onSubmit={submit.onSubmit} noValidate>

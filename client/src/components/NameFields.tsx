@@ -1,6 +1,6 @@
 import { TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { useIntl } from 'react-intl';
+import { useField } from './use-field';
 
 interface NameValues {
   first_name: string;
@@ -9,22 +9,12 @@ interface NameValues {
 
 /** A person's first and last name, both required, for a form that has them (registration, profile). */
 export function NameFields<T extends NameValues>({ form }: { form: UseFormReturnType<T> }) {
-  const intl = useIntl();
   const values = form as unknown as UseFormReturnType<NameValues>;
+  const field = useField(values);
   return (
     <>
-      <TextInput
-        label={intl.formatMessage({ id: 'fields.firstName' })}
-        autoComplete="given-name"
-        required
-        {...values.getInputProps('first_name')}
-      />
-      <TextInput
-        label={intl.formatMessage({ id: 'fields.lastName' })}
-        autoComplete="family-name"
-        required
-        {...values.getInputProps('last_name')}
-      />
+      <TextInput autoComplete="given-name" required {...field('first_name', 'fields.firstName')} />
+      <TextInput autoComplete="family-name" required {...field('last_name', 'fields.lastName')} />
     </>
   );
 }

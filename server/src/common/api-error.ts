@@ -23,6 +23,11 @@ export class ApiError extends HttpException {
   static notFound(message: string) {
     return new ApiError(HttpStatus.NOT_FOUND, message);
   }
+  /** The record a lookup found, or 404 with `message`. */
+  static orNotFound<T>(found: T | null | undefined, message: string): T {
+    if (found === null || found === undefined) throw ApiError.notFound(message);
+    return found;
+  }
   static conflict(message: string, errors?: FieldErrors) {
     return new ApiError(HttpStatus.CONFLICT, message, errors);
   }

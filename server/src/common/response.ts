@@ -2,6 +2,7 @@ import {
   applyDecorators,
   CallHandler,
   ExecutionContext,
+  Get,
   HttpCode,
   Injectable,
   NestInterceptor,
@@ -38,6 +39,9 @@ export function ApiEnvelopeResponse(type: Type<unknown>, options: EnvelopeOption
     UseInterceptors(EnvelopeInterceptor),
   );
 }
+
+/** A GET route (at `path`, as Get's) answered in the envelope as `type`: the read routes' pair of decorators in one. */
+export const ApiGetResponse = (type: Type<unknown>, path?: string) => applyDecorators(Get(path), ApiEnvelopeResponse(type));
 
 /** A body with more than data: a message worked out per call, a list's meta. */
 export class Reply<T = unknown> {

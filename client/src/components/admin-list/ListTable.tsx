@@ -52,6 +52,13 @@ interface ListTableProps<Row, S extends string> {
   testId: string;
 }
 
+/** What a screen gives its table: the rows and their sort, the row whose action is under way (its buttons wait), and a handler per row action. */
+export type ScreenTableProps<Row, S extends string, Action extends string> = {
+  rows: Row[];
+  sorting: TableSorting<S>;
+  busyId?: number | null;
+} & Record<Action, (row: Row) => void>;
+
 /** A sortable column header bound to the list's sort. */
 function SortHeader<S extends string>({
   sorting,

@@ -23,6 +23,7 @@ import { NewPasswordValues, validateNewPassword } from '../../lib/password-rules
 import { localizeServerMessage } from '../../lib/server-messages';
 import type { MessageId } from '../../i18n/message-id';
 import { MessageText } from '../../components/Message';
+import { useField } from '../../components/use-field';
 
 export function Section({ title, children, testId }: { title: ReactNode; children: ReactNode; testId: string }) {
   return (
@@ -85,6 +86,7 @@ export function PersonalInfoCard({ profile }: { profile: ProfileDto }) {
       last_name: (value) => (value.trim() ? null : intl.formatMessage({ id: 'register.errors.required' })),
     },
   });
+  const field = useField(form);
 
   const outcome = useCardOutcome(form);
   const submit = form.onSubmit((values) =>
@@ -107,17 +109,9 @@ export function PersonalInfoCard({ profile }: { profile: ProfileDto }) {
           <FormError form={form} error={update.error} />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <NameFields form={form} />
-            <TextInput
-              label={intl.formatMessage({ id: 'fields.company' })}
-              autoComplete="organization"
-              {...form.getInputProps('company')}
-            />
-            <TextInput label={intl.formatMessage({ id: 'fields.phone' })} type="tel" autoComplete="tel" {...form.getInputProps('phone')} />
-            <TextInput
-              label={intl.formatMessage({ id: 'fields.country' })}
-              autoComplete="country-name"
-              {...form.getInputProps('country')}
-            />
+            <TextInput autoComplete="organization" {...field('company', 'fields.company')} />
+            <TextInput type="tel" autoComplete="tel" {...field('phone', 'fields.phone')} />
+            <TextInput autoComplete="country-name" {...field('country', 'fields.country')} />
           </SimpleGrid>
           <Button type="submit" loading={update.isPending} style={{ alignSelf: 'flex-start' }}>
             <FormattedMessage id="account.personal.save" />
@@ -140,6 +134,7 @@ export function EmailCard({ profile }: { profile: ProfileDto }) {
       current_password: (value) => (value ? null : intl.formatMessage({ id: 'errors.password.currentRequired' })),
     },
   });
+  const field = useField(form);
 
   const outcome = useCardOutcome(form);
   const submit = form.onSubmit((values) =>
@@ -176,19 +171,8 @@ export function EmailCard({ profile }: { profile: ProfileDto }) {
         <Stack gap="md">
           <FormError form={form} error={change.error} />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <TextInput
-              label={intl.formatMessage({ id: 'account.email.new' })}
-              type="email"
-              autoComplete="email"
-              required
-              {...form.getInputProps('email')}
-            />
-            <PasswordInput
-              label={intl.formatMessage({ id: 'fields.currentPassword' })}
-              autoComplete="current-password"
-              required
-              {...form.getInputProps('current_password')}
-            />
+            <TextInput type="email" autoComplete="email" required {...field('email', 'account.email.new')} />
+            <PasswordInput autoComplete="current-password" required {...field('current_password', 'fields.currentPassword')} />
           </SimpleGrid>
           <Button type="submit" variant="light" loading={change.isPending} style={{ alignSelf: 'flex-start' }}>
             <FormattedMessage id="account.email.submit" />
@@ -211,6 +195,7 @@ export function PasswordCard() {
       ...formatFieldErrors(intl, validateNewPassword(values)),
     }),
   });
+  const field = useField(form);
 
   const outcome = useCardOutcome(form);
   const submit = form.onSubmit((values) =>
@@ -230,12 +215,7 @@ export function PasswordCard() {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <FormError form={form} error={change.error} />
-          <PasswordInput
-            label={intl.formatMessage({ id: 'fields.currentPassword' })}
-            autoComplete="current-password"
-            required
-            {...form.getInputProps('current_password')}
-          />
+          <PasswordInput autoComplete="current-password" required {...field('current_password', 'fields.currentPassword')} />
           <NewPasswordFields form={form} kind="new" inline />
           <Group>
             <Button type="submit" loading={change.isPending}>

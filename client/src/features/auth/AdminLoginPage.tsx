@@ -13,6 +13,7 @@ import { EmailInput } from '../../components/EmailInput';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { MfaEnrolStep, MfaVerifyStep } from './AdminMfaSteps';
+import { useField } from '../../components/use-field';
 
 export default function AdminLoginPage() {
   const intl = useIntl();
@@ -25,6 +26,7 @@ export default function AdminLoginPage() {
   const [challenge, setChallenge] = useState<MfaChallengeDto | null>(null);
   const { notice, email: knownEmail } = (location.state as { notice?: 'passwordReset'; email?: string } | null) ?? {};
   const form = useForm({ initialValues: { email: knownEmail ?? '', password: '' } });
+  const field = useField(form);
 
   if (auth.status === 'signedIn' && auth.isAdmin && !submitting) return <Navigate to={paths.admin.dashboard} replace />;
 
@@ -74,12 +76,7 @@ export default function AdminLoginPage() {
             </ErrorAlert>
           )}
           <EmailInput autoComplete="username" {...form.getInputProps('email')} />
-          <PasswordInput
-            label={intl.formatMessage({ id: 'fields.password' })}
-            autoComplete="current-password"
-            required
-            {...form.getInputProps('password')}
-          />
+          <PasswordInput autoComplete="current-password" required {...field('password', 'fields.password')} />
           <Anchor component={Link} to={paths.forgotPassword} state={{ door: 'admin' }} fz="sm" mt={-8} style={{ alignSelf: 'flex-end' }}>
             <FormattedMessage id="login.forgot" />
           </Anchor>

@@ -233,7 +233,6 @@ describe('client dashboard', () => {
     stubApi({});
     renderWithProviders(
       <PurchaseLicenseModal
-        opened
         onClose={() => undefined}
         products={{ choices: ['StreamHub v2.0.0', 'StreamHub v1.0.0'], loading: false, error: null, retry: () => undefined }}
         pricing={settings().pricing}

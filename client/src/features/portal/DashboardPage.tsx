@@ -97,12 +97,10 @@ function Dashboard() {
 
       {config && modal === 'test' && (
         <TestLicenseModal
-          opened
           onClose={() => setModal(null)}
           products={products}
           testLicense={config.test_license}
           onCreated={(license) => {
-            setModal(null);
             void options.refetch();
             setSuccess(testLicenseCreated(license));
           }}
@@ -110,14 +108,10 @@ function Dashboard() {
       )}
       {config && modal === 'purchase' && (
         <PurchaseLicenseModal
-          opened
           onClose={() => setModal(null)}
           products={products}
           pricing={config.pricing}
-          onPurchased={(result) => {
-            setModal(null);
-            setSuccess(licensePurchased(result));
-          }}
+          onPurchased={(result) => setSuccess(licensePurchased(result))}
         />
       )}
       <SuccessDialog content={success} onClose={() => setSuccess(null)} />

@@ -10,7 +10,6 @@ import { firstProduct, ProductOptions, ProductSelect, useLicenseRequest, useOnly
 import { MessageText } from '../../components/Message';
 
 interface PurchaseLicenseModalProps {
-  opened: boolean;
   onClose: () => void;
   products: ProductOptions;
   pricing: PublicPricingSettingsDto;
@@ -24,7 +23,7 @@ interface PurchaseValues {
 }
 
 /** Purchase License: product, devices and months, the server's price per device and a live Total. */
-export function PurchaseLicenseModal({ opened, onClose, products, pricing, onPurchased }: PurchaseLicenseModalProps) {
+export function PurchaseLicenseModal({ onClose, products, pricing, onPurchased }: PurchaseLicenseModalProps) {
   const intl = useIntl();
   const request = useLicenseRequest();
   const deviceMax = maxDevices(pricing);
@@ -77,15 +76,15 @@ export function PurchaseLicenseModal({ opened, onClose, products, pricing, onPur
         duration_months: countValue(values.months),
       });
       form.reset();
+      onClose();
       onPurchased(answer);
     },
   });
 
   return (
     <FormModal
-      opened={opened}
       onClose={onClose}
-      title={intl.formatMessage({ id: 'licenses.purchaseModal.title' })}
+      title="licenses.purchaseModal.title"
       submit={submit}
       submitLabel="licenses.purchaseModal.submit"
       saving={request.pending}

@@ -8,7 +8,6 @@ import { useFormSubmit } from '../../components/use-form-submit';
 import { firstProduct, ProductOptions, ProductSelect, useLicenseRequest, useOnlyProductChosen } from './ProductSelect';
 
 interface TestLicenseModalProps {
-  opened: boolean;
   onClose: () => void;
   products: ProductOptions;
   testLicense: PublicTestLicenseSettingsDto;
@@ -16,7 +15,7 @@ interface TestLicenseModalProps {
 }
 
 /** Request Test License: a product; duration and devices are the server's test-license settings. */
-export function TestLicenseModal({ opened, onClose, products, testLicense, onCreated }: TestLicenseModalProps) {
+export function TestLicenseModal({ onClose, products, testLicense, onCreated }: TestLicenseModalProps) {
   const intl = useIntl();
   const request = useLicenseRequest();
   const form = useForm<{ product: string | null }>({
@@ -30,15 +29,15 @@ export function TestLicenseModal({ opened, onClose, products, testLicense, onCre
     send: async ({ product }) => {
       const answer = await request.send({ product_name: product!, license_type: 'trial' });
       form.reset();
+      onClose();
       onCreated(answer.license);
     },
   });
 
   return (
     <FormModal
-      opened={opened}
       onClose={onClose}
-      title={intl.formatMessage({ id: 'licenses.testModal.title' })}
+      title="licenses.testModal.title"
       submit={submit}
       submitLabel="licenses.testModal.submit"
       saving={request.pending}

@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Param, ParseUUIDPipe, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../../common/api-error';
 import { Audit } from '../../common/audit.decorator';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { Public } from '../../common/public.decorator';
-import { ApiEnvelopeResponse } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse } from '../../common/response';
 import { AccountService } from './account.service';
 import {
   ChangeEmailDto,
@@ -30,8 +30,7 @@ const sessionId = new ParseUUIDPipe({ exceptionFactory: () => ApiError.badReques
 export class AccountController {
   constructor(private readonly account: AccountService) {}
 
-  @Get('profile')
-  @ApiEnvelopeResponse(ProfileResponseDto)
+  @ApiGetResponse(ProfileResponseDto, 'profile')
   getProfile(@CurrentUser() user: AuthUser): Promise<ProfileDto> {
     return this.account.profile(user.id);
   }
@@ -71,8 +70,7 @@ export class AccountController {
   }
 
   /** Where the caller is signed in: their live sessions, the most recently used first, this one marked. */
-  @Get('sessions')
-  @ApiEnvelopeResponse(SessionListResponseDto)
+  @ApiGetResponse(SessionListResponseDto, 'sessions')
   listSessions(@CurrentUser() user: AuthUser): Promise<SessionDto[]> {
     return this.account.listSessions(user);
   }

@@ -11,7 +11,7 @@ import { userTypeOf } from '../users/dto/admin-user.dto';
 import type { UserEntity } from '../users/users.service';
 import { UserProfileService } from '../users/user-profile.service';
 import { PasswordHasher, pendingEmailOf, UsersService } from '../users/users.service';
-import { forHowLong, letter, passwordChangedMail } from './mails';
+import { forHowLong, letter, LINK_MAILS_PER_WINDOW, passwordChangedMail } from './mails';
 import { ChangeEmailDto, ChangePasswordDto, ProfileDto, SessionDto, UpdateProfileDto } from './dto/account.dto';
 import { WRONG_PASSWORD } from './mfa.service';
 import { SessionsService } from './sessions.service';
@@ -20,8 +20,6 @@ const TOO_MANY_WRONG_PASSWORDS = 'Too many wrong passwords. Please try again in 
 const TOO_MANY_EMAIL_CHANGES = 'Too many e-mail changes requested. Please try again in {minutes} minutes.';
 export const EMAIL_LINK_INVALID = 'This confirmation link is invalid or has expired.';
 const SAME_EMAIL = 'This is already your e-mail address.';
-/** Confirmation mails one account may ask for per throttle window. */
-const EMAIL_CHANGES_PER_ACCOUNT = 3;
 
 /**
  * The signed-in user's own account: names and contact details, password, e-mail address (in effect once the new
@@ -47,7 +45,7 @@ export class AccountService implements BeforeApplicationShutdown {
   ) {
     const { windowSeconds, loginFailuresPerAccount } = config.throttle;
     this.wrongPasswords = limits.create({ name: 'account-password', limit: loginFailuresPerAccount, windowSeconds });
-    this.emailChanges = limits.create({ name: 'account-email-change', limit: EMAIL_CHANGES_PER_ACCOUNT, windowSeconds });
+    this.emailChanges = limits.create({ name: 'account-email-change', limit: LINK_MAILS_PER_WINDOW, windowSeconds });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -55,7 +53,7 @@ export class AccountService implements BeforeApplicationShutdown {
   }
 
   async profile(userId: number): Promise<ProfileDto> {
-    return toProfile(await this.profiles.profile(userId));
+    return toProfile(await this.users.get(userId));
   }
 
   async updateProfile(userId: number, dto: UpdateProfileDto): Promise<ProfileDto> {
@@ -99,7 +97,7 @@ export class AccountService implements BeforeApplicationShutdown {
         ]),
       );
     });
-    return toProfile(await this.profiles.profile(userId));
+    return toProfile(await this.users.get(userId));
   }
 
   /** The new address becomes the account's own, with the token from the link mailed to it (once). */

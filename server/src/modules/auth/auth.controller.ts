@@ -1,11 +1,11 @@
 import { Audit, setAuditActor } from '../../common/audit.decorator';
-import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { Public } from '../../common/public.decorator';
-import { ApiEnvelopeResponse, Reply, withMessage } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, Reply, withMessage } from '../../common/response';
 import { userTypeOf } from '../users/dto/admin-user.dto';
 import { UsersService } from '../users/users.service';
 import { AuthService, ClientInfo, FORGOT_RESPONSE, RESEND_RESPONSE, RESET_DONE, VERIFICATION_SENT } from './auth.service';
@@ -172,8 +172,7 @@ export class AuthController {
   }
 
   /** The signed-in user, for restoring a session. */
-  @Get('me')
-  @ApiEnvelopeResponse(CurrentUserResponseDto)
+  @ApiGetResponse(CurrentUserResponseDto, 'me')
   async getCurrentUser(@CurrentUser() user: AuthUser): Promise<SessionUserDto> {
     return toSessionUser(await this.users.get(user.id));
   }

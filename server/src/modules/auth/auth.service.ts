@@ -9,7 +9,7 @@ import { PasswordHasher } from '../users/users.service';
 import type { UserEntity } from '../users/users.service';
 import { UsersService } from '../users/users.service';
 import { LoginThrottle } from './login-throttle';
-import { forHowLong, letter, passwordChangedMail } from './mails';
+import { forHowLong, letter, LINK_MAILS_PER_WINDOW, passwordChangedMail } from './mails';
 import { AdminEnrolledSessionDto, AdminSessionDataDto, LoginDto, LoginResponseDto, MfaChallengeDto, RegisterDto } from './dto/auth.dto';
 import { MfaChallenge, MfaChallenges } from './mfa-challenges';
 import { MfaProof, MfaService } from './mfa.service';
@@ -37,16 +37,12 @@ const UNVERIFIED = {
 export const USE_ADMIN_DOOR = 'This account signs in with two-factor authentication at the admin sign-in.';
 const TOO_MANY_REGISTRATIONS = 'Too many registration attempts. Please try again in {minutes} minutes.';
 const TOO_MANY_VERIFICATION_MAILS = 'Too many verification e-mails requested. Please try again in {minutes} minutes.';
-/** Verification mails one address may be sent per throttle window. */
-const VERIFICATION_MAILS_PER_ADDRESS = 3;
 export const VERIFICATION_SENT = 'Registration successful! Please check your email to verify your account.';
 export const RESEND_RESPONSE = 'If an unverified account exists for this address, a new verification e-mail has been sent.';
 export const FORGOT_RESPONSE = 'If an account exists for this address, we have sent it a link to reset the password.';
 export const RESET_DONE = 'Your password has been changed. Please log in with your new password.';
 export const RESET_LINK_INVALID = 'This password reset link is invalid or has expired.';
 const TOO_MANY_RESET_MAILS = 'Too many password reset requests. Please try again in {minutes} minutes.';
-/** Reset mails one address may be sent per throttle window. */
-const RESET_MAILS_PER_ADDRESS = 3;
 
 @Injectable()
 export class AuthService implements BeforeApplicationShutdown {
@@ -70,9 +66,9 @@ export class AuthService implements BeforeApplicationShutdown {
   ) {
     const { windowSeconds, registrationsPerIp } = config.throttle;
     this.registrationsPerIp = limits.create({ name: 'registrations-ip', limit: registrationsPerIp, windowSeconds });
-    this.verificationMailsPerAddress = limits.create({ name: 'verification-mails', limit: VERIFICATION_MAILS_PER_ADDRESS, windowSeconds });
+    this.verificationMailsPerAddress = limits.create({ name: 'verification-mails', limit: LINK_MAILS_PER_WINDOW, windowSeconds });
     this.resetRequestsPerIp = limits.create({ name: 'password-reset-ip', limit: registrationsPerIp, windowSeconds });
-    this.resetMailsPerAddress = limits.create({ name: 'password-reset-mails', limit: RESET_MAILS_PER_ADDRESS, windowSeconds });
+    this.resetMailsPerAddress = limits.create({ name: 'password-reset-mails', limit: LINK_MAILS_PER_WINDOW, windowSeconds });
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -1,5 +1,8 @@
 import type { MailMessage } from '../mail/mail.service';
 
+/** Link mails (verification, password reset, e-mail change) one address or account may be sent per throttle window. */
+export const LINK_MAILS_PER_WINDOW = 3;
+
 /** A plain-text mail: a greeting of `name`, then `paragraphs`, a blank line between each. */
 export function letter(to: string, subject: string, name: string, paragraphs: string[]): MailMessage {
   return { to, subject, text: [`Hello ${name},`, ...paragraphs].join('\n\n') };

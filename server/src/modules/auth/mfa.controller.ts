@@ -1,11 +1,11 @@
-import { Body, Controller, Get, Post, Req } from '@nestjs/common';
+import { Body, Controller, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AdminOnly } from '../../common/admin-only.decorator';
 import { Audit } from '../../common/audit.decorator';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
-import { ApiEnvelopeResponse } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse } from '../../common/response';
 import { MfaCodeDto, SecondFactorDto } from './dto/auth.dto';
 import {
   DisableMfaDto,
@@ -28,8 +28,7 @@ const ipOf = (request: Request) => request.ip ?? 'unknown';
 export class MfaController {
   constructor(private readonly mfa: MfaService) {}
 
-  @Get()
-  @ApiEnvelopeResponse(MfaStatusResponseDto)
+  @ApiGetResponse(MfaStatusResponseDto)
   async getMfaStatus(@CurrentUser() user: AuthUser): Promise<MfaStatusDto> {
     return { ...(await this.mfa.status(user.id)), required: this.mfa.required };
   }

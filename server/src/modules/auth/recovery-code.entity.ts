@@ -1,5 +1,5 @@
-import { CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
+import { Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAt, DateTimeColumn, ReferenceColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 
 /** One single-use recovery code of an administrator's two-factor sign-in; only its SHA-256 is stored. */
@@ -9,8 +9,7 @@ export class RecoveryCodeEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @ForeignKey(() => UserEntity, { onDelete: 'CASCADE', name: 'FK_mfa_recovery_codes_user_id' })
-  @IntColumn()
+  @ReferenceColumn(() => UserEntity, 'FK_mfa_recovery_codes_user_id', 'CASCADE')
   user_id: number;
 
   @VarcharColumn(64)
@@ -19,6 +18,6 @@ export class RecoveryCodeEntity {
   @DateTimeColumn({ nullable: true })
   used_at: Date | null;
 
-  @CreateDateColumn()
+  @CreatedAt()
   created_at: Date;
 }

@@ -1,5 +1,5 @@
-import { CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import { BooleanColumn, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { BooleanColumn, CreatedAt, DateTimeColumn, IntColumn, ReferenceColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -9,9 +9,7 @@ export class SessionEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
 
-  @Index('IDX_sessions_user_id')
-  @ForeignKey(() => UserEntity, { onDelete: 'CASCADE', name: 'FK_sessions_user_id' })
-  @IntColumn()
+  @ReferenceColumn(() => UserEntity, 'FK_sessions_user_id', 'CASCADE', 'IDX_sessions_user_id')
   user_id: number;
 
   /**
@@ -25,8 +23,7 @@ export class SessionEntity {
   @IntColumn()
   token_version: number;
 
-  @Index('IDX_sessions_expires_at')
-  @DateTimeColumn()
+  @DateTimeColumn({ index: 'IDX_sessions_expires_at' })
   expires_at: Date;
 
   @VarcharColumn(MAX_LENGTH.ip, { nullable: true })
@@ -35,7 +32,7 @@ export class SessionEntity {
   @VarcharColumn(MAX_LENGTH.sessionUserAgent, { nullable: true })
   user_agent: string | null;
 
-  @CreateDateColumn()
+  @CreatedAt()
   created_at: Date;
 
   /** When the token was last used (written at most once a minute, so most requests do not write). */

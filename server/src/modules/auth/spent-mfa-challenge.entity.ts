@@ -1,4 +1,4 @@
-import { Entity, Index, PrimaryColumn } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
 import { DateTimeColumn } from '../../database/columns';
 
 /** A second-step token (mfa_token) that gave a session: it gives no other. Stored until the token would have expired. */
@@ -8,7 +8,6 @@ export class SpentMfaChallengeEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
 
-  @Index('IDX_spent_mfa_challenges_expires_at')
-  @DateTimeColumn()
+  @DateTimeColumn({ index: 'IDX_spent_mfa_challenges_expires_at' })
   expires_at: Date;
 }

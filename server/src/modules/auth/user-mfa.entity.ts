@@ -1,5 +1,5 @@
-import { CreateDateColumn, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
-import { DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
+import { Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { CreatedAt, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 
 /** An administrator's TOTP authenticator: pending until confirmed with a first code (enabled_at). */
@@ -20,6 +20,6 @@ export class UserMfaEntity {
   @IntColumn({ nullable: true })
   last_used_step: number | null;
 
-  @CreateDateColumn()
+  @CreatedAt()
   created_at: Date;
 }

@@ -1,7 +1,7 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/admin-only.decorator';
-import { ApiEnvelopeResponse } from '../../common/response';
+import { ApiGetResponse } from '../../common/response';
 import { DashboardService } from './dashboard.service';
 import {
   ActivityDto,
@@ -28,29 +28,25 @@ export class DashboardController {
   ) {}
 
   /** `data.statistics` (users, licenses, downloads, orders, devices, and the figures of 30 days ago) and `data.system_activity`. */
-  @Get('dashboard')
-  @ApiEnvelopeResponse(DashboardResponseDto)
+  @ApiGetResponse(DashboardResponseDto, 'dashboard')
   getDashboard(): Promise<DashboardDto> {
     return this.dashboard.dashboard();
   }
 
   /** The newest audit trail entries (default 5), for Recent Activity. */
-  @Get('activity')
-  @ApiEnvelopeResponse(ActivityResponseDto)
+  @ApiGetResponse(ActivityResponseDto, 'activity')
   listActivity(@Query() query: ActivityQueryDto): Promise<ActivityDto[]> {
     return this.dashboard.activity(query.limit ?? 5);
   }
 
   /** healthy, warning or error with the reasons; uptime, database, storage and disk, and the scheduled jobs' last runs. */
-  @Get('system/health')
-  @ApiEnvelopeResponse(SystemHealthResponseDto)
+  @ApiGetResponse(SystemHealthResponseDto, 'system/health')
   getSystemHealth(): Promise<SystemHealthDto> {
     return this.health.check();
   }
 
   /** Per day of a range (default the last 30 days): downloads by OS, licenses issued (trial, paid), active devices; totals by platform and version. */
-  @Get('stats/downloads')
-  @ApiEnvelopeResponse(DownloadStatsResponseDto)
+  @ApiGetResponse(DownloadStatsResponseDto, 'stats/downloads')
   getDownloadStats(@Query() query: DownloadStatsQueryDto): Promise<DownloadStatsDto> {
     return this.dashboard.downloadStats(query.from, query.to);
   }

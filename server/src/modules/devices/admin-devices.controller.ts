@@ -1,8 +1,8 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply } from '../../common/response';
 import { AdminDevicesService } from './admin-devices.service';
 import {
   AdminDeactivateDeviceDto,
@@ -25,23 +25,20 @@ export class AdminDevicesController {
   constructor(private readonly devices: AdminDevicesService) {}
 
   /** Every device: search over server_uid, name, host, license key and owner e-mail; filter by status; 25 per page. */
-  @Get()
-  @ApiEnvelopeResponse(AdminDeviceListResponseDto)
+  @ApiGetResponse(AdminDeviceListResponseDto)
   async listAdminDevices(@Query() query: ListAdminDevicesQueryDto): Promise<Reply<AdminDeviceDto[]>> {
     const { rows, total, page, limit } = await this.devices.list(query);
     return pageOf(rows.map(toAdminDeviceDto), pageMeta(total, page, limit));
   }
 
   /** Devices by status, seats held, devices that reported in the last 24 hours, and versions in use. */
-  @Get('stats')
-  @ApiEnvelopeResponse(DeviceStatsResponseDto)
+  @ApiGetResponse(DeviceStatsResponseDto, 'stats')
   getDeviceStats(): Promise<DeviceStatsDto> {
     return this.devices.stats();
   }
 
   /** The devices of one license, by its key. */
-  @Get('license/:key')
-  @ApiEnvelopeResponse(LicenseDevicesResponseDto)
+  @ApiGetResponse(LicenseDevicesResponseDto, 'license/:key')
   async listLicenseDevices(@Param('key') key: string): Promise<LicenseDevicesDto> {
     const { license, devices } = await this.devices.forLicenseKey(key);
     return {

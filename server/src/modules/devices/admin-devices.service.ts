@@ -54,18 +54,15 @@ export class AdminDevicesService implements OnApplicationBootstrap {
   }
 
   async forLicenseKey(key: string): Promise<{ license: LicenseEntity; devices: DeviceWithLicense[] }> {
-    const license = await this.licenses.findByKey(key);
-    if (!license) throw ApiError.notFound('License not found');
+    const license = ApiError.orNotFound(await this.licenses.findByKey(key), 'License not found');
     const devices = this.seats.asOfNow(await this.devices.ofLicense(license.id));
     return { license, devices: devices.map((device) => Object.assign(device, { license })) };
   }
 
   /** Deactivates the device {license_key, server_uid}. */
   async deactivate(licenseKey: string, serverUid: string): Promise<DeviceWithLicense> {
-    const license = await this.licenses.findByKey(normalizeLicenseKey(licenseKey));
-    if (!license) throw ApiError.notFound('License not found');
-    const device = await this.devices.find(license.id, serverUid);
-    if (!device) throw ApiError.notFound('No device with this server_uid on this license');
+    const license = ApiError.orNotFound(await this.licenses.findByKey(normalizeLicenseKey(licenseKey)), 'License not found');
+    const device = ApiError.orNotFound(await this.devices.find(license.id, serverUid), 'No device with this server_uid on this license');
     if (device.deactivated_at === null) {
       await emitAwaited(this.events, DEVICE_DEACTIVATING, { licenseKey: license.license_key, serverUid });
       await this.seats.release(device);

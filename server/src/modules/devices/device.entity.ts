@@ -1,6 +1,6 @@
 import { type DeviceStatus } from './devices.constants';
-import { CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
+import { Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { CreatedAt, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { LicenseEntity } from '../licenses/license.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -29,8 +29,7 @@ export class DeviceEntity {
   @JoinColumn({ name: 'license_id', foreignKeyConstraintName: 'FK_devices_license_id' })
   license?: LicenseEntity;
 
-  @Index('IDX_devices_server_uid')
-  @VarcharColumn(MAX_LENGTH.serverUid)
+  @VarcharColumn(MAX_LENGTH.serverUid, { index: 'IDX_devices_server_uid' })
   server_uid: string;
 
   @VarcharColumn(MAX_LENGTH.deviceName, { nullable: true })
@@ -48,8 +47,7 @@ export class DeviceEntity {
   @VarcharColumn(20, { default: 'active' })
   status: DeviceStatus;
 
-  @Index('IDX_devices_activated_at')
-  @DateTimeColumn()
+  @DateTimeColumn({ index: 'IDX_devices_activated_at' })
   activated_at: Date;
 
   @DateTimeColumn({ nullable: true })
@@ -62,7 +60,7 @@ export class DeviceEntity {
   @VarcharColumn(MAX_LENGTH.ip, { nullable: true })
   last_ip: string | null;
 
-  @CreateDateColumn()
+  @CreatedAt()
   created_at: Date;
 
   @UpdateDateColumn()

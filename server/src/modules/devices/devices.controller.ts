@@ -1,10 +1,10 @@
 import { Audit } from '../../common/audit.decorator';
-import { Controller, Get, Post, Query } from '@nestjs/common';
+import { Controller, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply } from '../../common/response';
 import { CustomerDevicesService } from './customer-devices.service';
 import { DeviceDto, DeviceListResponseDto, DeviceResponseDto, toDeviceDto } from './dto/device.dto';
 import { IdParam } from '../../common/id-param';
@@ -16,8 +16,7 @@ export class DevicesController {
   constructor(private readonly devices: CustomerDevicesService) {}
 
   /** Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as inactive. */
-  @Get()
-  @ApiEnvelopeResponse(DeviceListResponseDto)
+  @ApiGetResponse(DeviceListResponseDto)
   async listMyDevices(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<Reply<DeviceDto[]>> {
     const { rows, total, page, limit } = await this.devices.listForUser(user, query.page ?? 1, query.limit ?? 50);
     return pageOf(rows.map(toDeviceDto), pageMeta(total, page, limit));

@@ -1,7 +1,7 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
+import { ApiGetResponse, pageOf, Reply } from '../../common/response';
 import { ClientVersionsService } from './client-versions.service';
 import { ClientVersionDto, ClientVersionListResponseDto, toClientVersionDto } from './dto/distribution-file.dto';
 import { CLIENT_VERSIONS_PAGE_SIZE, ListClientVersionsQueryDto } from './dto/list-client-versions-query.dto';
@@ -16,15 +16,13 @@ export class ClientVersionsController {
   constructor(private readonly catalog: ClientVersionsService) {}
 
   /** A page of versions with their distribution files, latest first then newest release (any signed-in user). */
-  @Get('versions')
-  @ApiEnvelopeResponse(ClientVersionListResponseDto)
+  @ApiGetResponse(ClientVersionListResponseDto, 'versions')
   listVersions(@Query() query: ListClientVersionsQueryDto): Promise<Reply<ClientVersionDto[]>> {
     return this.catalogPage(query);
   }
 
   /** The same list as GET /api/versions, under the client's path. */
-  @Get('client/versions')
-  @ApiEnvelopeResponse(ClientVersionListResponseDto)
+  @ApiGetResponse(ClientVersionListResponseDto, 'client/versions')
   listClientVersions(@Query() query: ListClientVersionsQueryDto): Promise<Reply<ClientVersionDto[]>> {
     return this.catalogPage(query);
   }

@@ -1,6 +1,6 @@
 import { type OsType, type Architecture } from '../versions/versions.constants';
-import { CreateDateColumn, Entity, ForeignKey, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { BigIntColumn, IntColumn, VarcharColumn } from '../../database/columns';
+import { Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BigIntColumn, CreatedAt, IntColumn, ReferenceColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 import { VersionEntity } from '../versions/version.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
@@ -62,12 +62,10 @@ export class DistributionFileEntity {
   @IntColumn({ default: 0 })
   download_count: number;
 
-  @ForeignKey(() => UserEntity, { onDelete: 'SET NULL', name: 'FK_distribution_files_created_by' })
-  @IntColumn({ nullable: true })
+  @ReferenceColumn(() => UserEntity, 'FK_distribution_files_created_by', 'SET NULL')
   created_by: number | null;
 
-  @Index('IDX_distribution_files_created_at')
-  @CreateDateColumn()
+  @CreatedAt('IDX_distribution_files_created_at')
   created_at: Date;
 
   @UpdateDateColumn()

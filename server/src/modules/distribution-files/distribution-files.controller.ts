@@ -1,10 +1,10 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Delete, Get, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply } from '../../common/response';
 import { DISTRIBUTION_EXTENSIONS } from '../storage/file-names';
 import { StoredUpload, UploadInterceptor } from '../storage/upload.interceptor';
 import { VersionCatalogService } from '../versions/version-catalog.service';
@@ -35,8 +35,7 @@ export class DistributionFilesController {
   ) {}
 
   /** Lists files: filters version_id, os_type, architecture; search over file_name and version; sort (default created_at desc); 25 per page by default. */
-  @Get()
-  @ApiEnvelopeResponse(DistributionFileListResponseDto)
+  @ApiGetResponse(DistributionFileListResponseDto)
   async listDistributionFiles(@Query() query: ListDistributionFilesQueryDto): Promise<Reply<DistributionFileDto[]>> {
     const { rows, total, page, limit } = await this.files.list(query);
     return pageOf(
@@ -46,15 +45,13 @@ export class DistributionFilesController {
   }
 
   /** Versions for the upload form and the version filter: latest first, then newest release. */
-  @Get('versions')
-  @ApiEnvelopeResponse(FileVersionChoicesResponseDto)
+  @ApiGetResponse(FileVersionChoicesResponseDto, 'versions')
   async listDistributionFileVersions(): Promise<FileVersionChoiceDto[]> {
     return (await this.versions.all()).map(toFileVersionChoiceDto);
   }
 
   /** total_files, total_downloads, total_size (bytes) and files_by_os. */
-  @Get('stats')
-  @ApiEnvelopeResponse(FileStatsResponseDto)
+  @ApiGetResponse(FileStatsResponseDto, 'stats')
   getDistributionFileStats(): Promise<FileStatsDto> {
     return this.files.stats();
   }

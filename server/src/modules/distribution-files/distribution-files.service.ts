@@ -86,9 +86,7 @@ export class DistributionFilesService {
 
   async get(id: number): Promise<FileWithVersion> {
     await this.files.flushDownloadCounts();
-    const file = await this.files.findWithVersion(id);
-    if (!file) throw ApiError.notFound(`File ${id} not found`);
-    return file;
+    return ApiError.orNotFound(await this.files.findWithVersion(id), `File ${id} not found`);
   }
 
   /** Files of these versions, by OS, architecture and name (shared: not to be changed). */
@@ -171,8 +169,7 @@ export class DistributionFilesService {
 
   /** Deletes the row, then the stored bytes. */
   async remove(id: number): Promise<void> {
-    const file = await this.files.findById(id);
-    if (!file) throw ApiError.notFound(`File ${id} not found`);
+    const file = ApiError.orNotFound(await this.files.findById(id), `File ${id} not found`);
     const deleted = await this.files.delete(id);
     this.downloadable.delete(String(id));
     this.changed();

@@ -5,7 +5,7 @@ import { ApiError } from '../../common/api-error';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { pageMeta } from '../../common/pagination';
 import { Public } from '../../common/public.decorator';
-import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply } from '../../common/response';
 import { DistributionFileDto, toDistributionFileDto } from '../distribution-files/dto/distribution-file.dto';
 import { DistributionFilesService } from '../distribution-files/distribution-files.service';
 import { DownloadLogsService } from '../logs/download-logs.service';
@@ -57,8 +57,7 @@ export class DownloadsController {
   }
 
   /** Name, size, SHA-256 and version of a file. */
-  @Get('download/:id/info')
-  @ApiEnvelopeResponse(DownloadInfoResponseDto)
+  @ApiGetResponse(DownloadInfoResponseDto, 'download/:id/info')
   async getDownloadInfo(@IdParam() id: number): Promise<DistributionFileDto> {
     // The count shown includes every download this instance served, and its log rows are stored with it.
     await this.downloads.flush();
@@ -112,8 +111,7 @@ export class DownloadsController {
   }
 
   /** The caller's own downloads, newest first. */
-  @Get('downloads/history')
-  @ApiEnvelopeResponse(DownloadHistoryResponseDto)
+  @ApiGetResponse(DownloadHistoryResponseDto, 'downloads/history')
   async listDownloadHistory(
     @Query() query: DownloadHistoryQueryDto,
     @CurrentUser() user: AuthUser,

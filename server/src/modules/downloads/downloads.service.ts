@@ -39,9 +39,7 @@ export class DownloadsService {
   ) {}
 
   async find(id: number): Promise<DownloadableFile> {
-    const file = await this.files.findDownloadable(id);
-    if (!file) throw ApiError.notFound(`File ${id} not found`);
-    return file;
+    return ApiError.orNotFound(await this.files.findDownloadable(id), `File ${id} not found`);
   }
 
   /** Stores the counts and log rows held in memory (before reading them back). */

@@ -2,7 +2,7 @@ import { Audit } from '../../common/audit.decorator';
 import { Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, Reply, withMessage } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, Reply, withMessage } from '../../common/response';
 import {
   FullSyncDto,
   FullSyncResponseDto,
@@ -49,8 +49,7 @@ export class AdminSyncController {
    * Which license server this portal uses and how the sync stands: last push and pull, pending items, the retry
    * queue's failures with their reasons, the newest full sync with its progress, and the newest reconcile.
    */
-  @Get('license-server')
-  @ApiEnvelopeResponse(LicenseServerStatusResponseDto)
+  @ApiGetResponse(LicenseServerStatusResponseDto, 'license-server')
   getLicenseServerStatus(): Promise<LicenseServerStatusDto> {
     return this.syncStatus.status();
   }
@@ -82,8 +81,7 @@ export class AdminSyncController {
   }
 
   /** The newest reconcile and one page of its drift: missing there, missing here, different. */
-  @Get('license-server/reconcile')
-  @ApiEnvelopeResponse(ReconcileReportResponseDto)
+  @ApiGetResponse(ReconcileReportResponseDto, 'license-server/reconcile')
   getReconcileReport(@Query() query: ReconcileReportQueryDto): Promise<Reply<ReconcileReportDto>> {
     return this.reconcileReport(query);
   }

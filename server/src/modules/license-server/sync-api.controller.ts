@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/public.decorator';
-import { ApiEnvelopeResponse } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse } from '../../common/response';
 import { SYNC_TOKEN } from '../../openapi';
 import { DeviceSyncService } from '../devices/device-sync.service';
 import { LicenseSyncService } from '../licenses/license-sync.service';
@@ -71,30 +71,26 @@ export class SyncApiController {
   }
 
   /** Key and checksum of each license or version after `after_id`, oldest first: what a reconcile compares. */
-  @Get('checksums')
-  @ApiEnvelopeResponse(SyncChecksumPageDto)
+  @ApiGetResponse(SyncChecksumPageDto, 'checksums')
   listSyncChecksums(@Query() query: SyncChecksumQueryDto): Promise<SyncChecksumPageDto['data']> {
     const [afterId, limit] = [query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX];
     return query.kind === 'licenses' ? this.licenses.checksumsAfter(afterId, limit) : this.versions.checksumsAfter(afterId, limit, false);
   }
 
   /** Licenses after `after_id`, oldest first, with their seats. */
-  @Get('licenses')
-  @ApiEnvelopeResponse(SyncLicensePageDto)
+  @ApiGetResponse(SyncLicensePageDto, 'licenses')
   pullLicenses(@Query() query: SyncPageQueryDto): Promise<SyncLicensePageDto['data']> {
     return this.licenses.listForSync(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX);
   }
 
   /** Devices after `after_id`, oldest first, with their license keys. */
-  @Get('devices')
-  @ApiEnvelopeResponse(SyncDevicePageDto)
+  @ApiGetResponse(SyncDevicePageDto, 'devices')
   pullDevices(@Query() query: SyncPageQueryDto): Promise<SyncDevicePageDto['data']> {
     return this.devices.listForSync(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX);
   }
 
   /** This portal's activation API calls after `after_id`, oldest first. */
-  @Get('remote-logs')
-  @ApiEnvelopeResponse(SyncRemoteLogPageDto)
+  @ApiGetResponse(SyncRemoteLogPageDto, 'remote-logs')
   pullRemoteLogs(@Query() query: SyncPageQueryDto): Promise<SyncRemoteLogPageDto['data']> {
     return this.remoteLogs.listOwnSince(query.after_id ?? 0, query.limit ?? SYNC_BATCH_MAX);
   }

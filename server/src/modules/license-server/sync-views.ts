@@ -1,3 +1,4 @@
+import { pick } from '../../common/pick';
 import { FullSyncDto, ReconcileDto, SyncQueueItemDto } from './dto/sync.dto';
 import { SyncQueueItemEntity } from './sync-queue-item.entity';
 import { SyncReconcileEntity } from './sync-reconcile.entity';
@@ -6,20 +7,11 @@ import { SyncRunEntity } from './sync-run.entity';
 /** How the sync's records show in its status and actions. */
 export function toFullSyncDto(run: SyncRunEntity): FullSyncDto {
   return {
-    id: run.id,
-    target_url: run.target_url,
-    reason: run.reason,
-    status: run.status,
-    phase: run.phase,
+    ...pick(run, ['id', 'target_url', 'reason', 'status', 'phase']),
     versions: { done: run.versions_done, total: run.versions_total },
     licenses: { done: run.licenses_done, total: run.licenses_total },
     devices: { done: run.devices_done, total: run.devices_total },
-    attempts: run.attempts,
-    last_error: run.last_error,
-    next_attempt_at: run.next_attempt_at,
-    started_at: run.started_at,
-    updated_at: run.updated_at,
-    finished_at: run.finished_at,
+    ...pick(run, ['attempts', 'last_error', 'next_attempt_at', 'started_at', 'updated_at', 'finished_at']),
   };
 }
 
@@ -30,16 +22,9 @@ export function toQueueItemDto(item: SyncQueueItemEntity): SyncQueueItemDto {
 
 export function toReconcileDto(reconcile: SyncReconcileEntity): ReconcileDto {
   return {
-    id: reconcile.id,
-    target_url: reconcile.target_url,
-    status: reconcile.status,
-    error: reconcile.error,
+    ...pick(reconcile, ['id', 'target_url', 'status', 'error']),
     licenses: { here: reconcile.licenses_here, there: reconcile.licenses_there },
     versions: { here: reconcile.versions_here, there: reconcile.versions_there },
-    missing_there: reconcile.missing_there,
-    missing_here: reconcile.missing_here,
-    different: reconcile.different,
-    started_at: reconcile.started_at,
-    finished_at: reconcile.finished_at,
+    ...pick(reconcile, ['missing_there', 'missing_here', 'different', 'started_at', 'finished_at']),
   };
 }

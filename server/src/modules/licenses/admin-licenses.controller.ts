@@ -3,7 +3,7 @@ import { Body, Controller, Delete, Get, Post, Put, Query, Res } from '@nestjs/co
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, pageOf, Reply, withMessage } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply, withMessage } from '../../common/response';
 import { sendExport } from '../../common/streamed-export';
 import {
   CreateAdminLicenseDto,
@@ -47,8 +47,7 @@ export class AdminLicensesController {
   ) {}
 
   /** Lists licenses: search by key or e-mail start or product name; sort license_key, expires_at, created_at (default created_at desc); 25 per page by default. */
-  @Get()
-  @ApiEnvelopeResponse(AdminLicenseListResponseDto)
+  @ApiGetResponse(AdminLicenseListResponseDto)
   async listAdminLicenses(@Query() query: ListAdminLicensesQueryDto): Promise<Reply<AdminLicenseDto[]>> {
     const { rows, total, page, limit } = await this.licenses.list(query);
     return pageOf(rows.map(toAdminLicenseDto), pageMeta(total, page, limit));
@@ -63,8 +62,7 @@ export class AdminLicensesController {
   }
 
   /** Totals by status, test and paid licenses, licenses expiring within 30 days, and seats in use. */
-  @Get('stats')
-  @ApiEnvelopeResponse(LicenseStatsResponseDto)
+  @ApiGetResponse(LicenseStatsResponseDto, 'stats')
   getLicenseStats(): Promise<LicenseStatsDto> {
     return this.licenses.stats();
   }
@@ -85,8 +83,7 @@ export class AdminLicensesController {
   }
 
   /** Product choices: the admin tiers ("{app} Pro|Enterprise|Basic") and the versions clients may license ("{app} v{version}"). */
-  @Get('available-versions')
-  @ApiEnvelopeResponse(AvailableVersionsResponseDto)
+  @ApiGetResponse(AvailableVersionsResponseDto, 'available-versions')
   listAvailableVersions(): Promise<AvailableVersionsDto> {
     return this.products.availableVersions();
   }
@@ -98,8 +95,7 @@ export class AdminLicensesController {
     return { license_key: await this.core.generateUniqueKey() };
   }
 
-  @Get(':id')
-  @ApiEnvelopeResponse(AdminLicenseResponseDto)
+  @ApiGetResponse(AdminLicenseResponseDto, ':id')
   async getAdminLicense(@IdParam() id: number): Promise<AdminLicenseDto> {
     return toAdminLicenseDto(await this.licenses.get(id));
   }

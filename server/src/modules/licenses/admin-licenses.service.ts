@@ -68,9 +68,7 @@ export class AdminLicensesService implements OnApplicationBootstrap {
   }
 
   async get(id: number): Promise<LicenseEntity> {
-    const license = await this.licenses.findById(id);
-    if (!license) throw ApiError.notFound(`License ${id} not found`);
-    return asOf(license);
+    return asOf(ApiError.orNotFound(await this.licenses.findById(id), `License ${id} not found`));
   }
 
   /** The product names the admin Create License form offers. */

@@ -1,6 +1,6 @@
 import { type LicenseStatus } from './licenses.constants';
-import { CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { BooleanColumn, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
+import { Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BooleanColumn, CreatedAt, DateTimeColumn, IntColumn, ReferenceColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -21,20 +21,17 @@ export class LicenseEntity {
   license_key: string;
 
   /** The key in capitals without hyphens (set on insert), so the admin search finds a key typed any way by one index range. */
-  @Index('IDX_licenses_license_key_compact')
-  @VarcharColumn(MAX_LENGTH.licenseKey, { nullable: true })
+  @VarcharColumn(MAX_LENGTH.licenseKey, { nullable: true, index: 'IDX_licenses_license_key_compact' })
   license_key_compact: string | null;
 
   @VarcharColumn(MAX_LENGTH.productName)
   product_name: string;
 
   /** The owner; kept as null (with user_email) when the account is deleted, so the license and its devices stay known. */
-  @ForeignKey(() => UserEntity, { onDelete: 'SET NULL', name: 'FK_licenses_user_id' })
-  @IntColumn({ nullable: true })
+  @ReferenceColumn(() => UserEntity, 'FK_licenses_user_id', 'SET NULL')
   user_id: number | null;
 
-  @Index('IDX_licenses_user_email')
-  @VarcharColumn(MAX_LENGTH.email)
+  @VarcharColumn(MAX_LENGTH.email, { index: 'IDX_licenses_user_email' })
   user_email: string;
 
   @VarcharColumn(20, { default: 'active' })
@@ -43,8 +40,7 @@ export class LicenseEntity {
   @BooleanColumn({ default: false })
   is_trial: boolean;
 
-  @Index('IDX_licenses_expires_at')
-  @DateTimeColumn()
+  @DateTimeColumn({ index: 'IDX_licenses_expires_at' })
   expires_at: Date;
 
   @IntColumn({ default: 1 })
@@ -60,12 +56,10 @@ export class LicenseEntity {
   order_id: number | null;
 
   /** When the license server last confirmed this license (the portal itself, unless an external one is configured). */
-  @Index('IDX_licenses_synced_at')
-  @DateTimeColumn({ nullable: true })
+  @DateTimeColumn({ nullable: true, index: 'IDX_licenses_synced_at' })
   synced_at: Date | null;
 
-  @Index('IDX_licenses_created_at')
-  @CreateDateColumn()
+  @CreatedAt('IDX_licenses_created_at')
   created_at: Date;
 
   @UpdateDateColumn()

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply } from '../../common/response';
 import {
   LicenseDto,
   LicenseListResponseDto,
@@ -28,16 +28,14 @@ export class LicensesController {
   ) {}
 
   /** The caller's licenses, newest first (default 50 per page). */
-  @Get()
-  @ApiEnvelopeResponse(LicenseListResponseDto)
+  @ApiGetResponse(LicenseListResponseDto)
   async listMyLicenses(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<Reply<LicenseDto[]>> {
     const { rows, total, page, limit } = await this.licenses.listForUser(user, query.page ?? 1, query.limit ?? 50);
     return pageOf(rows.map(toLicenseDto), pageMeta(total, page, limit));
   }
 
   /** The product choices of the test and purchase dialogs: "{app_info.name} v{version}" per version, latest first. */
-  @Get('products')
-  @ApiEnvelopeResponse(LicenseProductListResponseDto)
+  @ApiGetResponse(LicenseProductListResponseDto, 'products')
   listLicenseProducts(): Promise<string[]> {
     return this.products.clientProducts();
   }

@@ -54,7 +54,6 @@ export class AuditLogEntity {
   @Column({ type: 'text', nullable: true })
   context: string | null;
 
-  @Index('IDX_audit_logs_created_at')
-  @DateTimeColumn()
+  @DateTimeColumn({ index: 'IDX_audit_logs_created_at' })
   created_at: Date;
 }

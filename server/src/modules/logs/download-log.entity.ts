@@ -21,8 +21,7 @@ export class DownloadLogEntity {
   @VarcharColumn(MAX_LENGTH.email, { nullable: true })
   user_email: string | null;
 
-  @Index('IDX_download_logs_file_id')
-  @IntColumn({ nullable: true })
+  @IntColumn({ nullable: true, index: 'IDX_download_logs_file_id' })
   file_id: number | null;
 
   @VarcharColumn(MAX_LENGTH.fileName)
@@ -50,7 +49,6 @@ export class DownloadLogEntity {
   @VarcharColumn(10)
   via: DownloadChannel;
 
-  @Index('IDX_download_logs_created_at')
-  @DateTimeColumn()
+  @DateTimeColumn({ index: 'IDX_download_logs_created_at' })
   created_at: Date;
 }

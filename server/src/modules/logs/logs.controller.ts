@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AdminOnly } from '../../common/admin-only.decorator';
 import { Audit } from '../../common/audit.decorator';
-import { ApiEnvelopeResponse, pageOf, Reply, withMessage } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply, withMessage } from '../../common/response';
 import { sendExport } from '../../common/streamed-export';
 import {
   ClearLogsDto,
@@ -28,24 +28,21 @@ export class LogsController {
   constructor(private readonly logs: LogsService) {}
 
   /** Local and remote entries (`data.local_logs`, `data.remote_logs`), merged in time order; `source` asks for one part. */
-  @Get('system')
-  @ApiEnvelopeResponse(SystemLogsResponseDto)
+  @ApiGetResponse(SystemLogsResponseDto, 'system')
   async listSystemLogs(@Query() query: SystemLogsQueryDto): Promise<Reply<SystemLogsDto>> {
     const { data, meta } = await this.logs.system(query, query.source);
     return new Reply({ data, meta });
   }
 
   /** One entry per API request: method, route and path, status, duration, bytes, user, address. */
-  @Get('access')
-  @ApiEnvelopeResponse(LogListResponseDto)
+  @ApiGetResponse(LogListResponseDto, 'access')
   async listAccessLogs(@Query() query: LogsQueryDto): Promise<Reply<LogEntryDto[]>> {
     const { entries, meta } = await this.logs.accessLogs(query);
     return pageOf(entries, meta);
   }
 
   /** One entry per download of a distribution file. */
-  @Get('downloads')
-  @ApiEnvelopeResponse(LogListResponseDto)
+  @ApiGetResponse(LogListResponseDto, 'downloads')
   async listDownloadLogs(@Query() query: LogsQueryDto): Promise<Reply<LogEntryDto[]>> {
     const { entries, meta } = await this.logs.downloadLogs(query);
     return pageOf(entries, meta);

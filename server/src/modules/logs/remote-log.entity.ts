@@ -49,8 +49,7 @@ export class RemoteLogEntity {
   ip_address: string | null;
 
   /** When the portal responded (the entry's timestamp). */
-  @Index('IDX_remote_logs_created_at')
-  @DateTimeColumn()
+  @DateTimeColumn({ index: 'IDX_remote_logs_created_at' })
   created_at: Date;
 
   /** The external license server an entry was pulled from (its URL), or null for this portal's own activation API. */

@@ -1,7 +1,7 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Inject, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
+import { ApiGetResponse, pageOf, Reply } from '../../common/response';
 import { ListOrdersQueryDto } from './dto/create-order.dto';
 import {
   AdminOrderDto,
@@ -26,8 +26,7 @@ export class AdminOrdersController {
   ) {}
 
   /** Every order: search over user_email and product_name, filter by status, sort created_at, amount or status (default created_at desc, 25 per page). */
-  @Get()
-  @ApiEnvelopeResponse(AdminOrderListResponseDto)
+  @ApiGetResponse(AdminOrderListResponseDto)
   async listAdminOrders(@Query() query: ListOrdersQueryDto): Promise<Reply<AdminOrderDto[]>> {
     const { rows, licenses, total, page, limit } = await this.orders.list(query);
     return pageOf(
@@ -37,15 +36,13 @@ export class AdminOrdersController {
   }
 
   /** Order counts by outcome and paid revenue. */
-  @Get('statistics/summary')
-  @ApiEnvelopeResponse(OrderStatisticsResponseDto)
+  @ApiGetResponse(OrderStatisticsResponseDto, 'statistics/summary')
   getOrderStatistics(): Promise<OrderStatisticsDto> {
     return this.orders.statistics();
   }
 
   /** Which payment provider processes orders, and whether it is the sandbox (no money moves). */
-  @Get('payment-provider')
-  @ApiEnvelopeResponse(PaymentProviderStatusResponseDto)
+  @ApiGetResponse(PaymentProviderStatusResponseDto, 'payment-provider')
   getPaymentProvider(): PaymentProviderStatusDto {
     return { name: this.payments.name, sandbox: this.payments instanceof SandboxPaymentProvider };
   }

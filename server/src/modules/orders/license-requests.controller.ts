@@ -1,8 +1,8 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
-import { ApiEnvelopeResponse, Reply, withMessage } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, Reply, withMessage } from '../../common/response';
 import { CreateLicenseDto } from '../licenses/dto/create-license.dto';
 import { toLicenseDto } from '../licenses/dto/license.dto';
 import { LicenseProductsService } from '../licenses/license-products.service';
@@ -28,8 +28,7 @@ export class LicenseRequestsController {
    * Whether the caller may take a test license or buy one now, with the reason where not (no release yet, test
    * licenses or purchases switched off, the test-license limit reached): what POST would answer, before the click.
    */
-  @Get('options')
-  @ApiEnvelopeResponse(LicenseOptionsResponseDto)
+  @ApiGetResponse(LicenseOptionsResponseDto, 'options')
   async licenseOptions(@CurrentUser() user: AuthUser): Promise<LicenseOptionsDto> {
     const noRelease = await this.products.releaseRefusal();
     const option = (refusal: Error | null) => ({ available: !refusal, reason: refusal?.message ?? null });

@@ -1,5 +1,5 @@
-import { CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
+import { Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { CreatedAt, DateTimeColumn, IntColumn, ReferenceColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -16,12 +16,10 @@ export class OrderEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @ForeignKey(() => UserEntity, { onDelete: 'SET NULL', name: 'FK_orders_user_id' })
-  @IntColumn({ nullable: true })
+  @ReferenceColumn(() => UserEntity, 'FK_orders_user_id', 'SET NULL')
   user_id: number | null;
 
-  @Index('IDX_orders_user_email')
-  @VarcharColumn(MAX_LENGTH.email)
+  @VarcharColumn(MAX_LENGTH.email, { index: 'IDX_orders_user_email' })
   user_email: string;
 
   @VarcharColumn(MAX_LENGTH.productName)
@@ -44,8 +42,7 @@ export class OrderEntity {
   currency: string;
 
   /** Moves pending → processing → paid or failed, each step by a conditional UPDATE. */
-  @Index('IDX_orders_status')
-  @VarcharColumn(20, { default: 'pending' })
+  @VarcharColumn(20, { default: 'pending', index: 'IDX_orders_status' })
   status: OrderStatus;
 
   @VarcharColumn(32)
@@ -60,8 +57,7 @@ export class OrderEntity {
   @DateTimeColumn({ nullable: true })
   paid_at: Date | null;
 
-  @Index('IDX_orders_created_at')
-  @CreateDateColumn()
+  @CreatedAt('IDX_orders_created_at')
   created_at: Date;
 
   @UpdateDateColumn()

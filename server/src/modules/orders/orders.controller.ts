@@ -1,10 +1,10 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { Body, Controller, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, pageOf, Reply } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply } from '../../common/response';
 import { toLicenseDto } from '../licenses/dto/license.dto';
 import { CreateOrderDto } from './dto/create-order.dto';
 import { OrderDto, OrderListResponseDto, OrderResponseDto, PaymentResponseDto, PaymentResultDto, toOrderDto } from './dto/order.dto';
@@ -18,8 +18,7 @@ export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 
   /** The caller's orders, newest first (default 50 per page). */
-  @Get()
-  @ApiEnvelopeResponse(OrderListResponseDto)
+  @ApiGetResponse(OrderListResponseDto)
   async listMyOrders(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<Reply<OrderDto[]>> {
     const { rows, licenses, total, page, limit } = await this.orders.listForUser(user, query.page ?? 1, query.limit ?? 50);
     return pageOf(

@@ -1,9 +1,9 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Get, Patch, Put } from '@nestjs/common';
+import { Body, Controller, Patch, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../../common/admin-only.decorator';
 import { Public } from '../../common/public.decorator';
-import { ApiEnvelopeResponse } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse } from '../../common/response';
 import {
   AdminSettingsDto,
   AdminSettingsResponseDto,
@@ -21,16 +21,14 @@ export class SettingsController {
 
   /** The public settings: test license, pricing, app info and features (no per-user limits, no license-server connection). */
   @Public()
-  @Get('settings')
-  @ApiEnvelopeResponse(PublicSettingsResponseDto)
+  @ApiGetResponse(PublicSettingsResponseDto, 'settings')
   getPublicSettings(): Promise<PublicSettingsDto> {
     return this.settings.getPublic();
   }
 
   /** Every settings group; the license-server API token is never returned, only `api_token_set`. */
   @AdminOnly()
-  @Get('admin/settings')
-  @ApiEnvelopeResponse(AdminSettingsResponseDto)
+  @ApiGetResponse(AdminSettingsResponseDto, 'admin/settings')
   getAdminSettings(): Promise<AdminSettingsDto> {
     return this.settings.getAdmin();
   }

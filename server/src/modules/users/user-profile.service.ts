@@ -20,10 +20,6 @@ export class UserProfileService {
     private readonly users: UsersRepository,
   ) {}
 
-  profile(id: number): Promise<UserEntity> {
-    return this.accounts.get(id);
-  }
-
   /** The user's own names and contact details; an empty optional field is stored as none. */
   async updateProfile(id: number, profile: ProfileFields): Promise<UserEntity> {
     const user = await this.accounts.get(id);

@@ -1,6 +1,6 @@
 import { type UserRole } from '../../common/roles';
-import { CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { BooleanColumn, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
+import { Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BooleanColumn, CreatedAt, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
 export { USER_ROLES, type UserRole } from '../../common/roles';
@@ -37,12 +37,10 @@ export class UserEntity {
   @VarcharColumn(MAX_LENGTH.country, { nullable: true })
   country: string | null;
 
-  @Index('IDX_users_role')
-  @VarcharColumn(20, { default: 'client' })
+  @VarcharColumn(20, { default: 'client', index: 'IDX_users_role' })
   role: UserRole;
 
-  @Index('IDX_users_is_active')
-  @BooleanColumn({ default: true })
+  @BooleanColumn({ default: true, index: 'IDX_users_is_active' })
   is_active: boolean;
 
   @BooleanColumn({ default: false })
@@ -52,16 +50,14 @@ export class UserEntity {
   email_verified_at: Date | null;
 
   /** SHA-256 of the one-time verification token; the token itself is only in the mail. */
-  @Index('IDX_users_verification_token_hash')
-  @VarcharColumn(64, { nullable: true })
+  @VarcharColumn(64, { nullable: true, index: 'IDX_users_verification_token_hash' })
   verification_token_hash: string | null;
 
   @DateTimeColumn({ nullable: true })
   verification_token_expires: Date | null;
 
   /** SHA-256 of the pending one-time password-reset token; the token itself is only in the mail. */
-  @Index('IDX_users_password_reset_token_hash')
-  @VarcharColumn(64, { nullable: true })
+  @VarcharColumn(64, { nullable: true, index: 'IDX_users_password_reset_token_hash' })
   password_reset_token_hash: string | null;
 
   @DateTimeColumn({ nullable: true })
@@ -75,8 +71,7 @@ export class UserEntity {
   pending_email: string | null;
 
   /** SHA-256 of the token in that link. */
-  @Index('IDX_users_pending_email_token_hash')
-  @VarcharColumn(64, { nullable: true })
+  @VarcharColumn(64, { nullable: true, index: 'IDX_users_pending_email_token_hash' })
   pending_email_token_hash: string | null;
 
   @DateTimeColumn({ nullable: true })
@@ -86,8 +81,7 @@ export class UserEntity {
   @IntColumn({ default: 0 })
   token_version: number;
 
-  @Index('IDX_users_created_at')
-  @CreateDateColumn()
+  @CreatedAt('IDX_users_created_at')
   created_at: Date;
 
   @UpdateDateColumn()

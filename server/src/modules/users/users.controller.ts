@@ -1,10 +1,10 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, pageOf, Reply, withMessage } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply, withMessage } from '../../common/response';
 import { AdminUserDto, AdminUserListResponseDto, AdminUserResponseDto, toAdminUserDto } from './dto/admin-user.dto';
 import { ListUsersQueryDto } from './dto/list-users-query.dto';
 import { CreateUserDto, UpdateUserDto } from './dto/user-form.dto';
@@ -19,15 +19,13 @@ export class UsersController {
   constructor(private readonly users: AdminUsersService) {}
 
   /** Lists users with search (name, e-mail), filters, sorting and pagination. */
-  @Get()
-  @ApiEnvelopeResponse(AdminUserListResponseDto)
+  @ApiGetResponse(AdminUserListResponseDto)
   async listUsers(@Query() query: ListUsersQueryDto): Promise<Reply<AdminUserDto[]>> {
     const { rows, total, overallTotal, page, limit } = await this.users.list(query);
     return pageOf(rows.map(toAdminUserDto), { ...pageMeta(total, page, limit), overall_total: overallTotal });
   }
 
-  @Get(':id')
-  @ApiEnvelopeResponse(AdminUserResponseDto)
+  @ApiGetResponse(AdminUserResponseDto, ':id')
   async getUser(@IdParam() id: number): Promise<AdminUserDto> {
     return toAdminUserDto(await this.users.get(id));
   }

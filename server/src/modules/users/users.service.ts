@@ -63,9 +63,7 @@ export class UsersService {
   ) {}
 
   async get(id: number): Promise<UserEntity> {
-    const user = await this.users.findById(id);
-    if (!user) throw ApiError.notFound(`User ${id} not found`);
-    return user;
+    return ApiError.orNotFound(await this.users.findById(id), `User ${id} not found`);
   }
 
   find(id: number): Promise<UserEntity | null> {

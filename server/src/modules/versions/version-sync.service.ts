@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { pick } from '../../common/pick';
 import { createHash } from 'node:crypto';
 import { VersionEntity } from './version.entity';
 import { VersionsRepository } from './versions.repository';
@@ -25,7 +26,7 @@ const SYNCED_VERSION_FIELDS = [
 export type SyncedVersion = Pick<VersionEntity, (typeof SYNCED_VERSION_FIELDS)[number]>;
 
 export function toSyncedVersion(version: SyncedVersion): SyncedVersion {
-  return Object.fromEntries(SYNCED_VERSION_FIELDS.map((field) => [field, version[field]])) as SyncedVersion;
+  return pick(version, SYNCED_VERSION_FIELDS);
 }
 
 /** What a version is, as both portals see it: SHA-256 (first 128 bits, base64url) over the fields they exchange. */

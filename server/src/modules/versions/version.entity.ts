@@ -1,5 +1,5 @@
-import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { BigIntColumn, BooleanColumn, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
+import { Column, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BigIntColumn, BooleanColumn, CreatedAt, DateTimeColumn, ReferenceColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
@@ -17,8 +17,7 @@ export class VersionEntity {
   version: string;
 
   /** Calendar date YYYY-MM-DD (no time zone to shift it). */
-  @Index('IDX_versions_release_date')
-  @VarcharColumn(10)
+  @VarcharColumn(10, { index: 'IDX_versions_release_date' })
   release_date: string;
 
   @Column({ type: 'text', nullable: true })
@@ -68,12 +67,10 @@ export class VersionEntity {
   @DateTimeColumn({ nullable: true })
   last_sync_at: Date | null;
 
-  @ForeignKey(() => UserEntity, { onDelete: 'SET NULL', name: 'FK_versions_created_by' })
-  @IntColumn({ nullable: true })
+  @ReferenceColumn(() => UserEntity, 'FK_versions_created_by', 'SET NULL')
   created_by: number | null;
 
-  @Index('IDX_versions_created_at')
-  @CreateDateColumn()
+  @CreatedAt('IDX_versions_created_at')
   created_at: Date;
 
   @UpdateDateColumn()

@@ -7,7 +7,7 @@ import { ApiError } from '../../common/api-error';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, pageOf, Reply, withMessage } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply, withMessage } from '../../common/response';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ARCHITECTURES, OS_TYPES } from './versions.constants';
@@ -44,8 +44,7 @@ export class VersionsController {
   ) {}
 
   /** Lists versions: search over version, changelog, download_url; sort release_date, created_at or version (default created_at desc); 25 per page by default. */
-  @Get('versions')
-  @ApiEnvelopeResponse(AdminVersionListResponseDto)
+  @ApiGetResponse(AdminVersionListResponseDto, 'versions')
   async listAdminVersions(@Query() query: ListVersionsQueryDto): Promise<Reply<AdminVersionDto[]>> {
     const { rows, total, overallTotal, lastSyncAt, page, limit } = await this.versions.list(query);
     const meta: VersionListMetaDto = { ...pageMeta(total, page, limit), overall_total: overallTotal, last_sync_at: lastSyncAt };
@@ -53,8 +52,7 @@ export class VersionsController {
   }
 
   /** What uploads accept (OS types, architectures, extensions, maximum size) and every version, latest first. */
-  @Get('versions/supported')
-  @ApiEnvelopeResponse(SupportedVersionsResponseDto)
+  @ApiGetResponse(SupportedVersionsResponseDto, 'versions/supported')
   async getSupportedVersions(): Promise<SupportedVersionsDto> {
     const versions = await this.catalog.all();
     return {
@@ -73,8 +71,7 @@ export class VersionsController {
     };
   }
 
-  @Get('versions/:id')
-  @ApiEnvelopeResponse(AdminVersionResponseDto)
+  @ApiGetResponse(AdminVersionResponseDto, 'versions/:id')
   async getVersion(@IdParam() id: number): Promise<AdminVersionDto> {
     return toAdminVersionDto(await this.versions.get(id));
   }

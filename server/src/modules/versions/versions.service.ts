@@ -70,9 +70,7 @@ export class VersionsService {
   }
 
   async get(id: number): Promise<VersionEntity> {
-    const version = await this.versions.findById(id);
-    if (!version) throw ApiError.notFound('Version not found');
-    return version;
+    return ApiError.orNotFound(await this.versions.findById(id), 'Version not found');
   }
 
   /** Upload Version: the row, its optional file (committed from temporary storage), and the latest flag. */

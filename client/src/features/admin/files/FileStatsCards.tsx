@@ -1,15 +1,15 @@
-import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon } from '@mantine/core';
+import { SimpleGrid, Text } from '@mantine/core';
 import { IconDatabase, IconDeviceDesktop, IconDownload, IconFiles } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { FormattedNumber, useIntl } from 'react-intl';
 import type { FileStatsDto } from '../../../api/generated/model';
 import { formatAdminBytes } from '../../../i18n/format';
-import type { MessageId } from '../../../i18n/message-id';
 import { platformCount } from './file-display';
+import { StatCard, StatCardSpec } from '../../../components/StatCard';
 
 type CardKey = 'files' | 'downloads' | 'size' | 'platforms';
 
-const CARDS: Array<{ key: CardKey; label: MessageId; icon: typeof IconFiles; color: string }> = [
+const CARDS: Array<StatCardSpec<CardKey>> = [
   { key: 'files', label: 'admin.files.stats.totalFiles', icon: IconFiles, color: 'violet' },
   { key: 'downloads', label: 'admin.files.stats.totalDownloads', icon: IconDownload, color: 'green' },
   { key: 'size', label: 'admin.files.stats.totalSize', icon: IconDatabase, color: 'blue' },
@@ -36,38 +36,21 @@ export function FileStatsCards({ stats, loading }: { stats: FileStatsDto | undef
 
   return (
     <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" data-testid="file-stats">
-      {CARDS.map(({ key, label, icon: Icon, color }) => (
-        <Card key={key} withBorder radius="md" p="sm">
-          <Group gap="sm" wrap="nowrap" align="flex-start">
-            <ThemeIcon variant="light" color={color} size={36} radius="md" aria-hidden>
-              <Icon size={20} />
-            </ThemeIcon>
-            <div style={{ minWidth: 0 }}>
-              <Text fz="xs" c="dimmed" tt="uppercase" fw={600}>
-                <FormattedMessage id={label} />
-              </Text>
-              {stats ? (
-                <Text fz="lg" fw={700} data-testid={`file-stat-${key}`}>
-                  {value(key, stats)}
-                </Text>
-              ) : (
-                <Skeleton h={22} w={48} mt={4} />
-              )}
-              {key === 'platforms' && stats && stats.files_by_os.length > 0 && (
-                <Text fz="xs" c="dimmed" data-testid="file-stat-by-os">
-                  {stats.files_by_os
-                    .map((row) =>
-                      intl.formatMessage(
-                        { id: 'admin.files.stats.osCount' },
-                        { os: intl.formatMessage({ id: `admin.files.os.${row.os_type}` }), count: row.count },
-                      ),
-                    )
-                    .join(' · ')}
-                </Text>
-              )}
-            </div>
-          </Group>
-        </Card>
+      {CARDS.map(({ key, ...card }) => (
+        <StatCard key={key} {...card} align="flex-start" testId={`file-stat-${key}`} value={stats && value(key, stats)}>
+          {key === 'platforms' && stats && stats.files_by_os.length > 0 && (
+            <Text fz="xs" c="dimmed" data-testid="file-stat-by-os">
+              {stats.files_by_os
+                .map((row) =>
+                  intl.formatMessage(
+                    { id: 'admin.files.stats.osCount' },
+                    { os: intl.formatMessage({ id: `admin.files.os.${row.os_type}` }), count: row.count },
+                  ),
+                )
+                .join(' · ')}
+            </Text>
+          )}
+        </StatCard>
       ))}
     </SimpleGrid>
   );

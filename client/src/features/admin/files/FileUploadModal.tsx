@@ -17,6 +17,7 @@ import { useFormSubmit } from '../../../components/use-form-submit';
 import { formatAdminBytes } from '../../../i18n/format';
 import { allowedExtension, DISTRIBUTION_EXTENSIONS, warnIfLargeUpload } from '../../../lib/upload-rules';
 import { ARCHITECTURES, fileProblem, OS_TYPES, uploadFailure, uploadSucceeded, versionChoiceLabel } from './file-display';
+import { useField } from '../../../components/use-field';
 
 /** The spec's words for a refusal that is not the server's own message (admin spec section 8, Logs and files). */
 const FAILURE_MESSAGE = {
@@ -34,17 +35,16 @@ interface FormValues {
 }
 
 interface FileUploadModalProps {
-  opened: boolean;
   onClose: () => void;
   onUploaded: (file: DistributionFileDto) => void;
 }
 
 /** Upload Distribution File: version, operating system, architecture, file and an optional custom name (admin spec section 2). */
-export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModalProps) {
+export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
   const intl = useIntl();
-  const versions = useListDistributionFileVersions({ query: { enabled: opened } });
+  const versions = useListDistributionFileVersions();
   // What uploads accept (types, maximum size) as the server announces it, for the hint and an early size check.
-  const supported = useGetSupportedVersions({ query: { enabled: opened } });
+  const supported = useGetSupportedVersions();
   const upload = useUploadDistributionFile();
   const maxBytes = supported.data?.data.max_upload_bytes;
   // What the server takes; the spec's list stands in until it has loaded (or when that call fails).
@@ -71,6 +71,7 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
       file_name: (value) => (value.trim() && !allowedExtension(value.trim(), extensions) ? typeNotAllowed() : null),
     },
   });
+  const field = useField(form);
 
   const choices = versions.data?.data ?? [];
   const noVersions = versions.isSuccess && choices.length === 0;
@@ -96,6 +97,7 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
       });
       // An answer that does not say it worked is a failure too, in the server's words when it has any.
       if (!uploadSucceeded(response)) throw new Error(response?.message || intl.formatMessage({ id: 'admin.files.errors.noSuccess' }));
+      onClose();
       onUploaded(response.data);
     },
   });
@@ -104,10 +106,9 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
 
   return (
     <FormModal
-      opened={opened}
       onClose={onClose}
       size="lg"
-      title={intl.formatMessage({ id: 'admin.files.upload.title' })}
+      title="admin.files.upload.title"
       submit={submit}
       submitLabel="admin.files.upload.submit"
       submitIcon={<IconFileUpload size={16} />}
@@ -131,7 +132,6 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
       )}
 
       <Select
-        label={intl.formatMessage({ id: 'admin.files.upload.version' })}
         placeholder={intl.formatMessage({ id: 'admin.files.upload.versionPlaceholder' })}
         required
         searchable
@@ -149,30 +149,27 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
         }))}
         allowDeselect={false}
         comboboxProps={{ withinPortal: true }}
-        {...form.getInputProps('version_id')}
+        {...field('version_id', 'admin.files.upload.version')}
       />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Select
-          label={intl.formatMessage({ id: 'admin.files.upload.os' })}
           placeholder={intl.formatMessage({ id: 'admin.files.upload.osPlaceholder' })}
           required
           disabled={busy}
           data={OS_TYPES.map((value) => ({ value, label: intl.formatMessage({ id: `admin.files.os.${value}` }) }))}
           allowDeselect={false}
-          {...form.getInputProps('os_type')}
+          {...field('os_type', 'admin.files.upload.os')}
         />
         <Select
-          label={intl.formatMessage({ id: 'admin.files.upload.architecture' })}
           placeholder={intl.formatMessage({ id: 'admin.files.upload.architecturePlaceholder' })}
           required
           disabled={busy}
           data={ARCHITECTURES}
           allowDeselect={false}
-          {...form.getInputProps('architecture')}
+          {...field('architecture', 'admin.files.upload.architecture')}
         />
       </SimpleGrid>
       <FileInput
-        label={intl.formatMessage({ id: 'admin.files.upload.file' })}
         placeholder={intl.formatMessage({ id: 'admin.files.upload.filePlaceholder' })}
         description={intl.formatMessage(
           { id: maxBytes ? 'admin.files.upload.hintWithSize' : 'admin.files.upload.hint' },
@@ -184,7 +181,7 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
         leftSection={<IconFileUpload size={16} aria-hidden />}
         clearButtonProps={{ 'aria-label': intl.formatMessage({ id: 'admin.files.upload.clearFile' }) }}
         fileInputProps={{ 'aria-label': intl.formatMessage({ id: 'admin.files.upload.file' }) }}
-        {...form.getInputProps('file')}
+        {...field('file', 'admin.files.upload.file')}
       />
       {file && file.size > 0 && (
         <Text fz="xs" c="dimmed" mt={-8} data-testid="files-selected-size">
@@ -192,13 +189,12 @@ export function FileUploadModal({ opened, onClose, onUploaded }: FileUploadModal
         </Text>
       )}
       <TextInput
-        label={intl.formatMessage({ id: 'admin.files.upload.fileName' })}
         description={intl.formatMessage({ id: 'admin.files.upload.fileNameHint' })}
         placeholder={file?.name}
         autoComplete="off"
         disabled={busy}
         maxLength={200}
-        {...form.getInputProps('file_name')}
+        {...field('file_name', 'admin.files.upload.fileName')}
       />
 
       {busy && (

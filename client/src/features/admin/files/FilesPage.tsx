@@ -96,7 +96,7 @@ export default function FilesPage() {
       pager={{ summary: 'admin.files.showing', testId: 'files-showing' }}
       table={
         <FilesTable
-          files={files}
+          rows={files}
           sorting={list.sorting}
           busyId={busyRowId(remove)}
           onDelete={(file) => confirmDeleteFile(intl, file, () => remove.mutate({ id: file.id }))}
@@ -105,12 +105,8 @@ export default function FilesPage() {
     >
       {uploading && (
         <FileUploadModal
-          opened
           onClose={() => setUploading(false)}
-          onUploaded={(file) => {
-            setUploading(false);
-            actions.succeeded(intl.formatMessage({ id: 'admin.files.messages.uploaded' }, { name: file.file_name }));
-          }}
+          onUploaded={(file) => actions.succeeded(intl.formatMessage({ id: 'admin.files.messages.uploaded' }, { name: file.file_name }))}
         />
       )}
     </ListScreen>

@@ -2,9 +2,8 @@ import { Badge, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconBrandApple, IconBrandUbuntu, IconBrandWindows } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, FormattedNumber, IntlShape, useIntl } from 'react-intl';
 import type { DistributionFileDto, ListDistributionFilesSort, OsType } from '../../../api/generated/model';
-import { ListColumn, ListTable } from '../../../components/admin-list/ListTable';
+import { ListColumn, ListTable, ScreenTableProps } from '../../../components/admin-list/ListTable';
 import { deleteAction } from '../../../components/admin-list/RowAction';
-import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { formatAdminBytes } from '../../../i18n/format';
 import { shortHash } from './file-display';
 
@@ -14,14 +13,6 @@ const OS_ICONS: Record<OsType, typeof IconBrandWindows> = {
   macos: IconBrandApple,
 };
 const OS_COLORS: Record<OsType, string> = { windows: 'blue', linux: 'orange', macos: 'gray' };
-
-interface FilesTableProps {
-  files: DistributionFileDto[];
-  sorting: TableSorting<ListDistributionFilesSort>;
-  onDelete: (file: DistributionFileDto) => void;
-  /** The file being deleted: its button waits. */
-  busyId: number | null;
-}
 
 const nowrap = { style: { whiteSpace: 'nowrap' }, fz: 'sm' } as const;
 
@@ -112,11 +103,16 @@ const columns = (intl: IntlShape): Array<ListColumn<DistributionFileDto, ListDis
 ];
 
 /** The File Management table: file and hash, version, platform, size, downloads, created, delete. */
-export function FilesTable({ files, sorting, onDelete, busyId }: FilesTableProps) {
+export function FilesTable({
+  rows,
+  sorting,
+  onDelete,
+  busyId,
+}: ScreenTableProps<DistributionFileDto, ListDistributionFilesSort, 'onDelete'>) {
   const intl = useIntl();
   return (
     <ListTable
-      rows={files}
+      rows={rows}
       rowKey={(file) => file.id}
       rowProps={(file) => ({ 'data-testid': `file-row-${file.id}` })}
       columns={columns(intl)}

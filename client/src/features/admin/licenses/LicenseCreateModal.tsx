@@ -9,6 +9,7 @@ import { FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { emailError } from '../../../lib/email';
 import { maxActivationsOf } from './license-display';
+import { useField } from '../../../components/use-field';
 
 interface FormValues {
   product_name: string | null;
@@ -19,7 +20,6 @@ interface FormValues {
 }
 
 interface LicenseCreateModalProps {
-  opened: boolean;
   onClose: () => void;
   onCreated: (license: AdminLicenseDto) => void;
 }
@@ -31,9 +31,9 @@ const today = () => {
 };
 
 /** Create License: product tier, licensee e-mail, expiry, max activations and an optional key (admin spec section 5). */
-export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreateModalProps) {
+export function LicenseCreateModal({ onClose, onCreated }: LicenseCreateModalProps) {
   const intl = useIntl();
-  const products = useListAvailableVersions({ query: { enabled: opened } });
+  const products = useListAvailableVersions();
   const create = useCreateAdminLicense();
   const generate = useGenerateLicenseKey();
   const form = useForm<FormValues>({
@@ -45,6 +45,7 @@ export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreate
       max_activations: (value) => (maxActivationsOf(value) < 1 ? intl.formatMessage({ id: 'adminLicenses.form.maxActivationsMin' }) : null),
     },
   });
+  const field = useField(form);
 
   const submit = useFormSubmit(form, {
     failure: 'adminLicenses.errors.create',
@@ -58,6 +59,7 @@ export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreate
           license_key: values.license_key.trim() || undefined,
         },
       });
+      onClose();
       onCreated(response.data);
     },
   });
@@ -75,10 +77,9 @@ export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreate
 
   return (
     <FormModal
-      opened={opened}
       onClose={onClose}
       size="lg"
-      title={intl.formatMessage({ id: 'adminLicenses.form.title' })}
+      title="adminLicenses.form.title"
       submit={submit}
       submitLabel="adminLicenses.form.submit"
       saving={create.isPending}
@@ -89,36 +90,22 @@ export function LicenseCreateModal({ opened, onClose, onCreated }: LicenseCreate
         </ErrorAlert>
       )}
       <Select
-        label={intl.formatMessage({ id: 'adminLicenses.form.product' })}
         placeholder={intl.formatMessage({ id: 'adminLicenses.form.productPlaceholder' })}
         required
         data={products.data?.data.products ?? []}
         disabled={products.isLoading}
         allowDeselect={false}
-        {...form.getInputProps('product_name')}
+        {...field('product_name', 'adminLicenses.form.product')}
       />
-      <TextInput
-        label={intl.formatMessage({ id: 'adminLicenses.form.email' })}
-        type="email"
-        required
-        autoComplete="off"
-        {...form.getInputProps('user_email')}
-      />
+      <TextInput type="email" required autoComplete="off" {...field('user_email', 'adminLicenses.form.email')} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput
-          label={intl.formatMessage({ id: 'adminLicenses.form.expires' })}
-          type="date"
-          required
-          min={today()}
-          {...form.getInputProps('expires_at')}
-        />
+        <TextInput type="date" required min={today()} {...field('expires_at', 'adminLicenses.form.expires')} />
         <NumberInput
-          label={intl.formatMessage({ id: 'adminLicenses.form.maxActivations' })}
           min={1}
           max={10000}
           allowDecimal={false}
           allowNegative={false}
-          {...form.getInputProps('max_activations')}
+          {...field('max_activations', 'adminLicenses.form.maxActivations')}
         />
       </SimpleGrid>
       <TextInput

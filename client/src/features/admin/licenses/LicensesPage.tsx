@@ -25,7 +25,7 @@ import { useAdminActions, useReload } from '../../../components/admin-list/use-a
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { ExportMenu } from '../../../components/admin-list/ExportMenu';
 import { SearchField } from '../../../components/SearchField';
-import { confirmDeleteLicense, confirmRevokeLicense } from './license-confirmations';
+import { confirmLicenseAction } from './license-confirmations';
 import { DELETE_MESSAGE_MS, exportFileName, LICENSES_LIST, STATUSES, statusFilter } from './license-display';
 import { LicenseCreateModal } from './LicenseCreateModal';
 import { LicensesTable } from './LicensesTable';
@@ -147,24 +147,22 @@ export default function LicensesPage() {
       pager={{ summary: 'adminLicenses.showing', testId: 'licenses-showing' }}
       table={
         <LicensesTable
-          licenses={licenses}
+          rows={licenses}
           sorting={list.sorting}
           busyId={busyRowId(revoke, activate, remove)}
-          onRevoke={(license) => confirmRevokeLicense(intl, license, () => revoke.mutate({ id: license.id }))}
+          onRevoke={(license) => confirmLicenseAction(intl, 'revoke', license, () => revoke.mutate({ id: license.id }))}
           onActivate={(license) => activate.mutate({ id: license.id })}
           onCopy={copyKey}
-          onDelete={(license) => confirmDeleteLicense(intl, license, () => remove.mutate({ id: license.id }))}
+          onDelete={(license) => confirmLicenseAction(intl, 'delete', license, () => remove.mutate({ id: license.id }))}
         />
       }
     >
       {creating && (
         <LicenseCreateModal
-          opened
           onClose={() => setCreating(false)}
-          onCreated={(license) => {
-            setCreating(false);
-            actions.succeeded(intl.formatMessage({ id: 'adminLicenses.messages.created' }, { key: license.license_key }));
-          }}
+          onCreated={(license) =>
+            actions.succeeded(intl.formatMessage({ id: 'adminLicenses.messages.created' }, { key: license.license_key }))
+          }
         />
       )}
     </ListScreen>

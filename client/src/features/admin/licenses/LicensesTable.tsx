@@ -2,26 +2,13 @@ import { Badge, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { IconBan, IconCopy, IconPlayerPlay } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, IntlShape, useIntl } from 'react-intl';
 import type { AdminLicenseDto, ListAdminLicensesSort } from '../../../api/generated/model';
-import { ListColumn, ListTable } from '../../../components/admin-list/ListTable';
+import { ListColumn, ListTable, ScreenTableProps } from '../../../components/admin-list/ListTable';
 import { deleteAction } from '../../../components/admin-list/RowAction';
-import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { WrapEmails } from '../../../components/WrapEmails';
 import { expiresSoon } from '../../../lib/license-expiry';
 import { activationColor, ADMIN_WARNING_DAYS, activationPercent, isSynced, STATUS_COLORS, statusAction } from './license-display';
 
-export interface LicenseActions {
-  onRevoke: (license: AdminLicenseDto) => void;
-  onActivate: (license: AdminLicenseDto) => void;
-  onCopy: (license: AdminLicenseDto) => void;
-  onDelete: (license: AdminLicenseDto) => void;
-}
-
-interface LicensesTableProps extends LicenseActions {
-  licenses: AdminLicenseDto[];
-  sorting: TableSorting<ListAdminLicensesSort>;
-  /** The license whose action is under way: its buttons wait. */
-  busyId: number | null;
-}
+type LicenseActions = Record<'onRevoke' | 'onActivate' | 'onCopy' | 'onDelete', (license: AdminLicenseDto) => void>;
 
 function Activations({ license }: { license: AdminLicenseDto }) {
   const intl = useIntl();
@@ -162,11 +149,16 @@ function licenseActions(intl: IntlShape, license: AdminLicenseDto, busy: boolean
 }
 
 /** The License Management table: key, product and user, status, activations, dates, sync state and actions. */
-export function LicensesTable({ licenses, sorting, busyId, ...actions }: LicensesTableProps) {
+export function LicensesTable({
+  rows,
+  sorting,
+  busyId,
+  ...actions
+}: ScreenTableProps<AdminLicenseDto, ListAdminLicensesSort, keyof LicenseActions>) {
   const intl = useIntl();
   return (
     <ListTable
-      rows={licenses}
+      rows={rows}
       rowKey={(license) => license.id}
       rowProps={(license) => ({ 'data-testid': `license-row-${license.license_key}` })}
       columns={COLUMNS}

@@ -38,47 +38,43 @@ function Confirmation({ intl, license, question, consequences, warning }: Confir
   );
 }
 
-/** Delete: permanent removal, revocation on the license server, installations deactivated, access lost (admin spec section 5). */
-export function confirmDeleteLicense(intl: IntlShape, license: AdminLicenseDto, onConfirm: () => void) {
-  confirmAction(intl, {
-    title: 'adminLicenses.delete.title',
-    children: (
-      <Confirmation
-        intl={intl}
-        license={license}
-        question="adminLicenses.delete.question"
-        consequences={[
-          'adminLicenses.delete.permanent',
-          'adminLicenses.delete.serverRevocation',
-          'adminLicenses.delete.installations',
-          'adminLicenses.delete.access',
-        ]}
-        warning="adminLicenses.delete.undone"
-      />
-    ),
-    confirm: 'adminLicenses.delete.confirm',
-    onConfirm,
-  });
-}
+/** What each confirmed action does (admin spec section 5), and for Delete that it cannot be undone. */
+const ACTIONS = {
+  delete: {
+    consequences: [
+      'adminLicenses.delete.permanent',
+      'adminLicenses.delete.serverRevocation',
+      'adminLicenses.delete.installations',
+      'adminLicenses.delete.access',
+    ],
+    warning: 'adminLicenses.delete.undone',
+  },
+  revoke: {
+    consequences: [
+      'adminLicenses.revoke.status',
+      'adminLicenses.revoke.installations',
+      'adminLicenses.revoke.access',
+      'adminLicenses.revoke.reactivate',
+    ],
+    warning: undefined,
+  },
+} as const;
 
-/** Revoke: status revoked, installations deactivated, access lost, can be reactivated (admin spec section 5). */
-export function confirmRevokeLicense(intl: IntlShape, license: AdminLicenseDto, onConfirm: () => void) {
+/** Asks before deleting or revoking a license: the key, its product and owner, and what the action does. */
+export function confirmLicenseAction(intl: IntlShape, action: keyof typeof ACTIONS, license: AdminLicenseDto, onConfirm: () => void) {
+  const { consequences, warning } = ACTIONS[action];
   confirmAction(intl, {
-    title: 'adminLicenses.revoke.title',
+    title: `adminLicenses.${action}.title`,
     children: (
       <Confirmation
         intl={intl}
         license={license}
-        question="adminLicenses.revoke.question"
-        consequences={[
-          'adminLicenses.revoke.status',
-          'adminLicenses.revoke.installations',
-          'adminLicenses.revoke.access',
-          'adminLicenses.revoke.reactivate',
-        ]}
+        question={`adminLicenses.${action}.question`}
+        consequences={[...consequences]}
+        warning={warning}
       />
     ),
-    confirm: 'adminLicenses.revoke.confirm',
+    confirm: `adminLicenses.${action}.confirm`,
     onConfirm,
   });
 }

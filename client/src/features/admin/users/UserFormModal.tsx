@@ -6,6 +6,9 @@ import type { AdminUserDto, CreateUserDto } from '../../../api/generated/model';
 import { FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { emailError } from '../../../lib/email';
+import type { MessageId } from '../../../i18n/message-id';
+import type { ReactNode } from 'react';
+import { useField } from '../../../components/use-field';
 
 export const ADMIN_PASSWORD_MIN = 6;
 
@@ -23,7 +26,6 @@ interface FormValues {
 }
 
 interface UserFormModalProps {
-  opened: boolean;
   /** The user being edited; absent when adding one. */
   user: AdminUserDto | null;
   onClose: () => void;
@@ -39,7 +41,19 @@ function When({ value }: { value: string | null | undefined }) {
   );
 }
 
-export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalProps) {
+/** A row of the account facts: what it is, and its value. */
+function Fact({ label, w, testId, children }: { label: MessageId; w?: number; testId?: string; children: ReactNode }) {
+  return (
+    <Table.Tr data-testid={testId}>
+      <Table.Th w={w}>
+        <FormattedMessage id={label} />
+      </Table.Th>
+      <Table.Td>{children}</Table.Td>
+    </Table.Tr>
+  );
+}
+
+export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
   const intl = useIntl();
   const editing = !!user;
   const create = useCreateUser();
@@ -65,6 +79,7 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
       },
     },
   });
+  const field = useField(form);
 
   const submit = useFormSubmit(form, {
     failure: 'users.errors.save',
@@ -73,58 +88,55 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
       if (user) {
         const { password, ...rest } = body;
         await update.mutateAsync({ id: user.id, data: password ? body : rest });
-        onSaved(intl.formatMessage({ id: 'users.messages.updated' }));
       } else {
         await create.mutateAsync({ data: body });
-        onSaved(intl.formatMessage({ id: 'users.messages.created' }));
       }
+      onClose();
+      onSaved(intl.formatMessage({ id: user ? 'users.messages.updated' : 'users.messages.created' }));
     },
   });
 
   return (
     <FormModal
-      opened={opened}
       onClose={onClose}
       size="lg"
-      title={intl.formatMessage({ id: editing ? 'users.form.editTitle' : 'users.form.addTitle' })}
+      title={editing ? 'users.form.editTitle' : 'users.form.addTitle'}
       submit={submit}
       submitLabel={editing ? 'users.form.update' : 'users.form.create'}
       saving={create.isPending || update.isPending}
     >
       <Divider label={intl.formatMessage({ id: 'users.form.personal' })} labelPosition="left" />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput label={intl.formatMessage({ id: 'fields.firstName' })} {...form.getInputProps('first_name')} />
-        <TextInput label={intl.formatMessage({ id: 'fields.lastName' })} {...form.getInputProps('last_name')} />
-        <TextInput label={intl.formatMessage({ id: 'fields.email' })} type="email" required {...form.getInputProps('email')} />
-        <TextInput label={intl.formatMessage({ id: 'fields.phone' })} type="tel" {...form.getInputProps('phone')} />
-        <TextInput label={intl.formatMessage({ id: 'fields.country' })} {...form.getInputProps('country')} />
-        <TextInput label={intl.formatMessage({ id: 'fields.company' })} {...form.getInputProps('company')} />
+        <TextInput {...field('first_name', 'fields.firstName')} />
+        <TextInput {...field('last_name', 'fields.lastName')} />
+        <TextInput type="email" required {...field('email', 'fields.email')} />
+        <TextInput type="tel" {...field('phone', 'fields.phone')} />
+        <TextInput {...field('country', 'fields.country')} />
+        <TextInput {...field('company', 'fields.company')} />
       </SimpleGrid>
 
       <Divider label={intl.formatMessage({ id: 'users.form.security' })} labelPosition="left" />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <PasswordInput
-          label={intl.formatMessage({ id: 'fields.password' })}
           required={!editing}
           description={intl.formatMessage({ id: editing ? 'users.form.passwordKeep' : 'users.form.passwordHint' })}
           autoComplete="new-password"
-          {...form.getInputProps('password')}
+          {...field('password', 'fields.password')}
         />
         <Select
-          label={intl.formatMessage({ id: 'users.form.userType' })}
           data={[
             { value: 'client', label: intl.formatMessage({ id: 'users.role.client' }) },
             { value: 'admin', label: intl.formatMessage({ id: 'users.role.admin' }) },
           ]}
           allowDeselect={false}
-          {...form.getInputProps('user_type')}
+          {...field('user_type', 'users.form.userType')}
         />
       </SimpleGrid>
 
       <Divider label={intl.formatMessage({ id: 'users.form.status' })} labelPosition="left" />
       <Group gap="xl">
-        <Switch label={intl.formatMessage({ id: 'users.form.active' })} {...form.getInputProps('is_active', { type: 'checkbox' })} />
-        <Switch label={intl.formatMessage({ id: 'users.form.verified' })} {...form.getInputProps('is_verified', { type: 'checkbox' })} />
+        <Switch {...field('is_active', 'users.form.active', { type: 'checkbox' })} />
+        <Switch {...field('is_verified', 'users.form.verified', { type: 'checkbox' })} />
       </Group>
 
       {user && (
@@ -132,49 +144,31 @@ export function UserFormModal({ opened, user, onClose, onSaved }: UserFormModalP
           <Divider label={intl.formatMessage({ id: 'users.form.accountInfo' })} labelPosition="left" />
           <Table fz="sm" withRowBorders={false} verticalSpacing={4} data-testid="account-info">
             <Table.Tbody>
-              <Table.Tr>
-                <Table.Th w={180}>{intl.formatMessage({ id: 'users.form.userId' })}</Table.Th>
-                <Table.Td>{user.id}</Table.Td>
-              </Table.Tr>
-              <Table.Tr>
-                <Table.Th>{intl.formatMessage({ id: 'users.columns.created' })}</Table.Th>
-                <Table.Td>
-                  <When value={user.created_at} />
-                </Table.Td>
-              </Table.Tr>
-              <Table.Tr>
-                <Table.Th>{intl.formatMessage({ id: 'users.columns.lastLogin' })}</Table.Th>
-                <Table.Td>
-                  <When value={user.last_login} />
-                </Table.Td>
-              </Table.Tr>
-              <Table.Tr>
-                <Table.Th>{intl.formatMessage({ id: 'users.form.updated' })}</Table.Th>
-                <Table.Td>
-                  <When value={user.updated_at} />
-                </Table.Td>
-              </Table.Tr>
+              <Fact label="users.form.userId" w={180}>
+                {user.id}
+              </Fact>
+              <Fact label="users.columns.created">
+                <When value={user.created_at} />
+              </Fact>
+              <Fact label="users.columns.lastLogin">
+                <When value={user.last_login} />
+              </Fact>
+              <Fact label="users.form.updated">
+                <When value={user.updated_at} />
+              </Fact>
               {user.verification_token && (
-                <Table.Tr>
-                  <Table.Th>{intl.formatMessage({ id: 'users.form.verificationToken' })}</Table.Th>
-                  <Table.Td>
-                    <Text ff="monospace" fz="xs" span>
-                      {user.verification_token}…
-                    </Text>{' '}
-                    <FormattedMessage id="users.form.expires" /> <When value={user.verification_token_expires} />
-                  </Table.Td>
-                </Table.Tr>
+                <Fact label="users.form.verificationToken">
+                  <Text ff="monospace" fz="xs" span>
+                    {user.verification_token}…
+                  </Text>{' '}
+                  <FormattedMessage id="users.form.expires" /> <When value={user.verification_token_expires} />
+                </Fact>
               )}
               {user.password_reset_expires && (
-                <Table.Tr data-testid="pending-reset">
-                  <Table.Th>{intl.formatMessage({ id: 'users.form.resetPending' })}</Table.Th>
-                  <Table.Td>
-                    <FormattedMessage
-                      id={new Date(user.password_reset_expires) > new Date() ? 'users.form.expires' : 'users.form.expired'}
-                    />{' '}
-                    <When value={user.password_reset_expires} />
-                  </Table.Td>
-                </Table.Tr>
+                <Fact label="users.form.resetPending" testId="pending-reset">
+                  <FormattedMessage id={new Date(user.password_reset_expires) > new Date() ? 'users.form.expires' : 'users.form.expired'} />{' '}
+                  <When value={user.password_reset_expires} />
+                </Fact>
               )}
             </Table.Tbody>
           </Table>

@@ -144,7 +144,7 @@ export default function UsersPage() {
       pager={{ summary: 'users.showing', singlePageSummary: false }}
       table={
         <UsersTable
-          users={users}
+          rows={users}
           sorting={list.sorting}
           onEdit={setEditing}
           onVerify={(user) => verify.mutate({ id: user.id })}
@@ -153,17 +153,7 @@ export default function UsersPage() {
         />
       }
     >
-      {editing && (
-        <UserFormModal
-          opened
-          user={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={(message) => {
-            setEditing(null);
-            actions.succeeded(message);
-          }}
-        />
-      )}
+      {editing && <UserFormModal user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={actions.succeeded} />}
     </ListScreen>
   );
 }

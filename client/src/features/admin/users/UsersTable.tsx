@@ -2,9 +2,8 @@ import { Avatar, Badge, Box, Group, Text } from '@mantine/core';
 import { IconCheck, IconPencil, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { AdminUserDto, ListUsersSort } from '../../../api/generated/model';
-import { ListColumn, ListTable } from '../../../components/admin-list/ListTable';
+import { ListColumn, ListTable, ScreenTableProps } from '../../../components/admin-list/ListTable';
 import { deleteAction } from '../../../components/admin-list/RowAction';
-import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { WrapEmails } from '../../../components/WrapEmails';
 import type { MessageId } from '../../../i18n/message-id';
 import { useAuth } from '../../../lib/auth/auth-context';
@@ -14,6 +13,18 @@ const ROLE_COLORS: Record<string, string> = { admin: 'violet', moderator: 'blue'
 const initials = (user: AdminUserDto) => (`${user.first_name[0] ?? ''}${user.last_name[0] ?? ''}` || user.email[0]).toUpperCase();
 
 const nowrap = { style: { whiteSpace: 'nowrap' }, fz: 'sm' } as const;
+
+/** A cell's badge: a message in a color. */
+function Tag({ color, id, variant = 'light' }: { color: string; id: MessageId; variant?: 'light' | 'dot' }) {
+  return (
+    <Badge color={color} variant={variant}>
+      <FormattedMessage id={id} />
+    </Badge>
+  );
+}
+
+const STATUS_TAGS = { true: { color: 'green', id: 'users.status.active' }, false: { color: 'red', id: 'users.status.inactive' } } as const;
+const EMAIL_TAGS = { true: { color: 'teal', id: 'users.email.verified' }, false: { color: 'gray', id: 'users.email.unverified' } } as const;
 
 const COLUMNS: Array<ListColumn<AdminUserDto, ListUsersSort>> = [
   {
@@ -37,33 +48,9 @@ const COLUMNS: Array<ListColumn<AdminUserDto, ListUsersSort>> = [
       </Group>
     ),
   },
-  {
-    sort: 'role',
-    label: 'users.columns.role',
-    cell: (user) => (
-      <Badge color={ROLE_COLORS[user.role]} variant="light">
-        <FormattedMessage id={`users.role.${user.role}`} />
-      </Badge>
-    ),
-  },
-  {
-    sort: 'status',
-    label: 'users.columns.status',
-    cell: (user) => (
-      <Badge color={user.is_active ? 'green' : 'red'} variant="dot">
-        <FormattedMessage id={user.is_active ? 'users.status.active' : 'users.status.inactive'} />
-      </Badge>
-    ),
-  },
-  {
-    sort: 'is_verified',
-    label: 'users.columns.email',
-    cell: (user) => (
-      <Badge color={user.is_verified ? 'teal' : 'gray'} variant="light">
-        <FormattedMessage id={user.is_verified ? 'users.email.verified' : 'users.email.unverified'} />
-      </Badge>
-    ),
-  },
+  { sort: 'role', label: 'users.columns.role', cell: (user) => <Tag color={ROLE_COLORS[user.role]} id={`users.role.${user.role}`} /> },
+  { sort: 'status', label: 'users.columns.status', cell: (user) => <Tag variant="dot" {...STATUS_TAGS[`${user.is_active}`]} /> },
+  { sort: 'is_verified', label: 'users.columns.email', cell: (user) => <Tag {...EMAIL_TAGS[`${user.is_verified}`]} /> },
   {
     sort: 'last_login',
     label: 'users.columns.lastLogin',
@@ -79,23 +66,21 @@ const COLUMNS: Array<ListColumn<AdminUserDto, ListUsersSort>> = [
   },
 ];
 
-interface UsersTableProps {
-  users: AdminUserDto[];
-  sorting: TableSorting<ListUsersSort>;
-  onEdit: (user: AdminUserDto) => void;
-  onVerify: (user: AdminUserDto) => void;
-  onToggle: (user: AdminUserDto) => void;
-  onDelete: (user: AdminUserDto) => void;
-}
-
 /** The Users Management table: user, role, status, e-mail, last login, created (all sortable) and actions. */
-export function UsersTable({ users, sorting, onEdit, onVerify, onToggle, onDelete }: UsersTableProps) {
+export function UsersTable({
+  rows,
+  sorting,
+  onEdit,
+  onVerify,
+  onToggle,
+  onDelete,
+}: ScreenTableProps<AdminUserDto, ListUsersSort, 'onEdit' | 'onVerify' | 'onToggle' | 'onDelete'>) {
   // The signed-in admin's own row: the server refuses deactivating or deleting it, so the buttons say so first.
   const me = useAuth().user?.id;
   const intl = useIntl();
   return (
     <ListTable
-      rows={users}
+      rows={rows}
       rowKey={(user) => user.id}
       rowProps={(user) => ({ 'data-testid': `user-row-${user.email}` })}
       columns={COLUMNS}

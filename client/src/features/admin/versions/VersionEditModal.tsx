@@ -45,6 +45,7 @@ export function VersionEditModal({ version, onClose, onSaved }: VersionEditModal
         ...(values.is_latest && !version.is_latest ? { is_latest: true } : {}),
       };
       const response = await update.mutateAsync({ id: version.id, data });
+      onClose();
       onSaved(response.data);
     },
   });
@@ -53,7 +54,8 @@ export function VersionEditModal({ version, onClose, onSaved }: VersionEditModal
     <FormModal
       onClose={onClose}
       size="lg"
-      title={intl.formatMessage({ id: 'admin.versions.edit.title' }, { version: version.version })}
+      title="admin.versions.edit.title"
+      titleValues={{ version: version.version }}
       submit={submit}
       submitLabel="admin.versions.edit.submit"
       saving={update.isPending}

@@ -17,23 +17,23 @@ import {
   VersionFormValues,
   versionFieldRules,
 } from './version-form';
+import { useField } from '../../../components/use-field';
 
 interface UploadValues extends VersionFormValues {
   file: File | null;
 }
 
 interface VersionUploadModalProps {
-  opened: boolean;
   onClose: () => void;
   onUploaded: (version: AdminVersionDto) => void;
 }
 
 /** Upload Version: the version's details and an optional package (.zip, .exe, .dmg, .pkg), sent as multipart. */
-export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploadModalProps) {
+export function VersionUploadModal({ onClose, onUploaded }: VersionUploadModalProps) {
   const intl = useIntl();
   const upload = useUploadVersion();
   // What the server takes (extensions, maximum size); the spec's list stands in until it has loaded.
-  const supported = useGetSupportedVersions({ query: { enabled: opened, staleTime: 60_000 } });
+  const supported = useGetSupportedVersions({ query: { staleTime: 60_000 } });
   const extensions = supported.data?.data.version_extensions ?? [...VERSION_EXTENSIONS];
   const maxBytes = supported.data?.data.max_upload_bytes;
 
@@ -52,6 +52,7 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
       },
     },
   });
+  const field = useField(form);
 
   const submit = useFormSubmit(form, {
     failure: 'admin.versions.errors.upload',
@@ -70,16 +71,16 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
         },
       });
       form.reset();
+      onClose();
       onUploaded(response.data);
     },
   });
 
   return (
     <FormModal
-      opened={opened}
       onClose={onClose}
       size="lg"
-      title={intl.formatMessage({ id: 'admin.versions.upload.title' })}
+      title="admin.versions.upload.title"
       submit={submit}
       submitLabel="admin.versions.upload.submit"
       submitIcon={<IconUpload size={16} />}
@@ -89,7 +90,6 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
       <VersionFields form={form} />
       <Divider label={intl.formatMessage({ id: 'admin.versions.form.fileSection' })} labelPosition="left" />
       <FileInput
-        label={intl.formatMessage({ id: 'admin.versions.form.file' })}
         description={intl.formatMessage(
           { id: 'admin.versions.form.fileHint' },
           { types: extensions.join(', '), max: maxBytes ? formatAdminBytes(maxBytes, intl.locale) : '…' },
@@ -100,7 +100,7 @@ export function VersionUploadModal({ opened, onClose, onUploaded }: VersionUploa
         // A real element (not ::placeholder), so it needs text contrast.
         styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
         leftSection={<IconFileZip size={16} aria-hidden />}
-        {...form.getInputProps('file')}
+        {...field('file', 'admin.versions.form.file')}
       />
     </FormModal>
   );

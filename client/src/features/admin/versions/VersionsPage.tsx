@@ -125,7 +125,7 @@ export default function VersionsPage() {
       pager={{ summary: 'admin.versions.showing', testId: 'versions-showing', withEdges: false }}
       table={
         <VersionsTable
-          versions={versions}
+          rows={versions}
           sorting={list.sorting}
           busyId={busyRowId(makeStable, makeLatest, remove, syncOne)}
           onToggleStable={(version) => makeStable.mutate({ id: version.id, data: { flag: 'is_stable' } })}
@@ -138,12 +138,8 @@ export default function VersionsPage() {
     >
       {uploading && (
         <VersionUploadModal
-          opened
           onClose={() => setUploading(false)}
-          onUploaded={(version) => {
-            setUploading(false);
-            actions.succeeded(intl.formatMessage({ id: 'admin.versions.messages.uploaded' }, named(version)));
-          }}
+          onUploaded={(version) => actions.succeeded(intl.formatMessage({ id: 'admin.versions.messages.uploaded' }, named(version)))}
         />
       )}
       {editing && (
@@ -151,10 +147,7 @@ export default function VersionsPage() {
           key={editing.id}
           version={editing}
           onClose={() => setEditing(null)}
-          onSaved={(version) => {
-            setEditing(null);
-            actions.succeeded(intl.formatMessage({ id: 'admin.versions.messages.updated' }, named(version)));
-          }}
+          onSaved={(version) => actions.succeeded(intl.formatMessage({ id: 'admin.versions.messages.updated' }, named(version)))}
         />
       )}
     </ListScreen>

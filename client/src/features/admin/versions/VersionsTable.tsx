@@ -2,27 +2,13 @@ import { Anchor, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/cor
 import { IconCloudUpload, IconExternalLink, IconPencil } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, IntlShape, useIntl } from 'react-intl';
 import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
-import { ListColumn, ListTable } from '../../../components/admin-list/ListTable';
+import { ListColumn, ListTable, ScreenTableProps } from '../../../components/admin-list/ListTable';
 import { deleteAction } from '../../../components/admin-list/RowAction';
-import type { TableSorting } from '../../../components/admin-list/use-server-list';
 import { WARNING_TEXT } from '../../../components/license-server/sync-display';
 import { shortKey, SYNC_COLORS } from './version-display';
 import { formatAdminBytes } from '../../../i18n/format';
 
-export interface VersionActions {
-  onToggleStable: (version: AdminVersionDto) => void;
-  onMakeLatest: (version: AdminVersionDto) => void;
-  onEdit: (version: AdminVersionDto) => void;
-  onDelete: (version: AdminVersionDto) => void;
-  onSync: (version: AdminVersionDto) => void;
-}
-
-interface VersionsTableProps extends VersionActions {
-  versions: AdminVersionDto[];
-  sorting: TableSorting<ListAdminVersionsSort>;
-  /** The version whose action is under way: its buttons wait. */
-  busyId: number | null;
-}
+type VersionActions = Record<'onToggleStable' | 'onMakeLatest' | 'onEdit' | 'onDelete' | 'onSync', (version: AdminVersionDto) => void>;
 
 function KeyLine({ label, value }: { label: string; value: string | null }) {
   const short = shortKey(value);
@@ -132,7 +118,7 @@ function SyncState({ version }: { version: AdminVersionDto }) {
  */
 const columns = (
   intl: IntlShape,
-  busyId: number | null,
+  busyId: number | null | undefined,
   actions: VersionActions,
 ): Array<ListColumn<AdminVersionDto, ListAdminVersionsSort>> => [
   {
@@ -234,11 +220,16 @@ const columns = (
 ];
 
 /** The Version Management table: version, release date, flags, changelog, file, keys, sync state and actions. */
-export function VersionsTable({ versions, sorting, busyId, ...actions }: VersionsTableProps) {
+export function VersionsTable({
+  rows,
+  sorting,
+  busyId,
+  ...actions
+}: ScreenTableProps<AdminVersionDto, ListAdminVersionsSort, keyof VersionActions>) {
   const intl = useIntl();
   return (
     <ListTable
-      rows={versions}
+      rows={rows}
       rowKey={(version) => version.id}
       rowProps={(version) => ({ 'data-testid': `version-row-${version.version}` })}
       columns={columns(intl, busyId, actions)}

@@ -3,6 +3,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import type { IntlShape } from 'react-intl';
 import { useIntl } from 'react-intl';
 import { isHttpUrl, isJsonObjectText, orNull, VERSION_PATTERN } from './version-display';
+import { useField } from '../../../components/use-field';
 
 /** The fields the Upload and Edit forms share (admin spec section 5). */
 export interface VersionFormValues {
@@ -70,74 +71,58 @@ interface VersionFieldsProps<T extends VersionFormValues> {
 export function VersionFields<T extends VersionFormValues>({ form, latestLocked = false }: VersionFieldsProps<T>) {
   const intl = useIntl();
   const f = form as unknown as UseFormReturnType<VersionFormValues>;
+  const field = useField(f);
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput
-          label={intl.formatMessage({ id: 'admin.versions.form.version' })}
-          placeholder="2.1.0"
-          required
-          autoComplete="off"
-          {...f.getInputProps('version')}
-        />
-        <TextInput
-          label={intl.formatMessage({ id: 'admin.versions.form.releaseDate' })}
-          type="date"
-          required
-          {...f.getInputProps('release_date')}
-        />
+        <TextInput placeholder="2.1.0" required autoComplete="off" {...field('version', 'admin.versions.form.version')} />
+        <TextInput type="date" required {...field('release_date', 'admin.versions.form.releaseDate')} />
       </SimpleGrid>
       <Textarea
-        label={intl.formatMessage({ id: 'admin.versions.form.changelog' })}
         placeholder={intl.formatMessage({ id: 'admin.versions.form.changelogPlaceholder' })}
         autosize
         minRows={3}
         maxRows={8}
-        {...f.getInputProps('changelog')}
+        {...field('changelog', 'admin.versions.form.changelog')}
       />
       <TextInput
-        label={intl.formatMessage({ id: 'admin.versions.form.downloadUrl' })}
         placeholder="https://downloads.example.com/streamhub-2.1.0.zip"
         type="url"
         autoComplete="off"
-        {...f.getInputProps('download_url')}
+        {...field('download_url', 'admin.versions.form.downloadUrl')}
       />
 
       <Divider label={intl.formatMessage({ id: 'admin.versions.form.keysSection' })} labelPosition="left" />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput
-          label={intl.formatMessage({ id: 'admin.versions.form.secretHash' })}
           autoComplete="off"
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-          {...f.getInputProps('secret_hash')}
+          {...field('secret_hash', 'admin.versions.form.secretHash')}
         />
         <TextInput
-          label={intl.formatMessage({ id: 'admin.versions.form.encryptionKey' })}
           autoComplete="off"
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-          {...f.getInputProps('encryption_key')}
+          {...field('encryption_key', 'admin.versions.form.encryptionKey')}
         />
       </SimpleGrid>
       <Textarea
-        label={intl.formatMessage({ id: 'admin.versions.form.requirements' })}
         description={intl.formatMessage({ id: 'admin.versions.form.requirementsHint' })}
         placeholder='{"os": "Ubuntu 22.04", "ram": "4 GB", "storage": "10 GB"}'
         autosize
         minRows={2}
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-        {...f.getInputProps('min_system_requirements')}
+        {...field('min_system_requirements', 'admin.versions.form.requirements')}
       />
 
       <Divider label={intl.formatMessage({ id: 'admin.versions.form.flagsSection' })} labelPosition="left" />
       <Group gap="xl">
-        <Switch label={intl.formatMessage({ id: 'admin.versions.form.stable' })} {...f.getInputProps('is_stable', { type: 'checkbox' })} />
+        <Switch {...field('is_stable', 'admin.versions.form.stable', { type: 'checkbox' })} />
         <Switch
-          label={intl.formatMessage({ id: 'admin.versions.form.latest' })}
           description={latestLocked ? intl.formatMessage({ id: 'admin.versions.flags.latestHint' }) : undefined}
           disabled={latestLocked}
-          {...f.getInputProps('is_latest', { type: 'checkbox' })}
+          {...field('is_latest', 'admin.versions.form.latest', { type: 'checkbox' })}
         />
-        <Switch label={intl.formatMessage({ id: 'admin.versions.form.sync' })} {...f.getInputProps('sync', { type: 'checkbox' })} />
+        <Switch {...field('sync', 'admin.versions.form.sync', { type: 'checkbox' })} />
       </Group>
     </>
   );
