@@ -1,8 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidationOptions } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidationOptions } from 'class-validator';
 import { Type } from 'class-transformer';
-import { Trim } from './transforms';
+import { MAX_LENGTH } from '../database/column-lengths';
+import { NormalizeEmail, Trim } from './transforms';
 
 /*
  * A DTO field's common rule sets, one decorator each. The rules run in the order they would run written one above the
@@ -55,3 +56,13 @@ export const OptionalIntBetween = (min: number, max: number) =>
 /** One of `values`, or left out; Swagger lists them (as a named enum with `enumName`). */
 export const OptionalOneOf = (values: readonly (string | number)[], schema: { enumName?: string; default?: string | number } = {}) =>
   stack(ApiProperty({ enum: values, required: false, ...schema }), IsOptional(), IsIn(values));
+
+/** An e-mail address, trimmed and lower-cased, required (the sign-up and sign-in forms' messages). */
+export const EmailAddress = () =>
+  stack(
+    ApiProperty({ format: 'email', maxLength: MAX_LENGTH.email }),
+    NormalizeEmail(),
+    IsEmail({}, { message: 'Please enter a valid email address' }),
+    MaxLength(MAX_LENGTH.email),
+    IsNotEmpty({ message: 'This field is required' }),
+  );

@@ -1,8 +1,8 @@
-import { OptionalTrimmedText, Text } from '../../../common/fields';
+import { EmailAddress, OptionalTrimmedText, Text } from '../../../common/fields';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { Envelope } from '../../../common/envelope';
-import { NormalizeEmail, Trim } from '../../../common/transforms';
+import { Trim } from '../../../common/transforms';
 import { MAX_LENGTH } from '../../../database/column-lengths';
 import { USER_TYPES, UserType } from '../../users/dto/admin-user.dto';
 import { MatchesProperty, NewPassword } from './auth.dto';
@@ -66,10 +66,7 @@ export class ChangePasswordDto {
 
 export class ChangeEmailDto {
   /** The new address; it takes effect once the link mailed to it is opened. */
-  @NormalizeEmail()
-  @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(MAX_LENGTH.email)
-  @IsNotEmpty({ message: REQUIRED })
+  @EmailAddress()
   email: string;
 
   @IsString({ message: CURRENT_REQUIRED })

@@ -1,10 +1,10 @@
-import { Text } from '../../../common/fields';
+import { EmailAddress, Text } from '../../../common/fields';
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsNotEmpty, IsString, Matches, MaxLength, MinLength, ValidateBy, ValidateIf, ValidationArguments } from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength, MinLength, ValidateBy, ValidateIf, ValidationArguments } from 'class-validator';
 import { IsNotCommonPassword } from '../../../common/password-policy';
-import { NormalizeEmail, Trim } from '../../../common/transforms';
+import { Trim } from '../../../common/transforms';
 import { USER_ROLES, UserRole } from '../../../common/roles';
 import { USER_TYPES, UserType } from '../../users/dto/admin-user.dto';
 import { MFA_STAGES, type MfaStage } from '../mfa-challenges';
@@ -51,10 +51,7 @@ export class RegisterDto {
   @IsNotEmpty({ message: REQUIRED })
   last_name: string;
 
-  @NormalizeEmail()
-  @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(MAX_LENGTH.email)
-  @IsNotEmpty({ message: REQUIRED })
+  @EmailAddress()
   email: string;
 
   @NewPassword()
@@ -65,10 +62,7 @@ export class RegisterDto {
 }
 
 export class ForgotPasswordDto {
-  @NormalizeEmail()
-  @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(MAX_LENGTH.email)
-  @IsNotEmpty({ message: REQUIRED })
+  @EmailAddress()
   email: string;
 }
 
@@ -104,10 +98,7 @@ export class VerifyEmailDto {
 }
 
 export class ResendVerificationDto {
-  @NormalizeEmail()
-  @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(MAX_LENGTH.email)
-  @IsNotEmpty({ message: REQUIRED })
+  @EmailAddress()
   email: string;
 }
 

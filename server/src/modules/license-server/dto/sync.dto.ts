@@ -1,5 +1,5 @@
 import { IntBetween, IntFrom, NonEmptyText, OptionalIntBetween, OptionalText, Text } from '../../../common/fields';
-import { IsCalendarDay, ToDateTime } from '../../../common/dates';
+import { IsCalendarDay, IsDateTime } from '../../../common/dates';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -7,7 +7,6 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
-  IsDate,
   IsEmail,
   IsIn,
   IsObject,
@@ -118,8 +117,7 @@ export class SyncLicenseDto extends SyncLicenseKeyDto {
   @IsIn(LICENSE_STATUSES)
   status: LicenseStatus;
 
-  @ToDateTime()
-  @IsDate()
+  @IsDateTime()
   @MaxDate(MAX_EXPIRY)
   expires_at: Date;
 
@@ -206,13 +204,11 @@ export class SyncPushedDeviceDto extends SyncDeviceKeyDto {
   @IsIn(DEVICE_STATUSES)
   status: DeviceStatus;
 
-  @ToDateTime()
-  @IsDate()
+  @IsDateTime()
   activated_at: Date;
 
   @IsOptional()
-  @ToDateTime()
-  @IsDate()
+  @IsDateTime()
   last_activity_at: Date | null;
 }
 
@@ -227,8 +223,7 @@ export class SyncDeviceDto extends SyncPushedDeviceDto {
   id: number;
 
   @IsOptional()
-  @ToDateTime()
-  @IsDate()
+  @IsDateTime()
   deactivated_at: Date | null;
 }
 
@@ -276,8 +271,7 @@ export class SyncRemoteLogDto {
   @OptionalText(MAX_LENGTH.ip)
   ip_address: string | null;
 
-  @ToDateTime()
-  @IsDate()
+  @IsDateTime()
   created_at: Date;
 }
 

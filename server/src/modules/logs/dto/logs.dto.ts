@@ -1,7 +1,7 @@
 import { OptionalOneOf, OptionalText } from '../../../common/fields';
-import { ToDateTime } from '../../../common/dates';
+import { IsDateTime } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDate, IsIn, IsOptional } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { ListQueryDto, PageMetaDto } from '../../../common/list-query.dto';
 import { LOG_LEVELS, LogLevel } from '../audit-log.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
@@ -20,14 +20,12 @@ export class LogsQueryDto extends ListQueryDto {
 
   /** Entries at or after this time (ISO 8601). */
   @IsOptional()
-  @ToDateTime()
-  @IsDate({ message: 'from must be a date and time (ISO 8601)' })
+  @IsDateTime({ message: 'from must be a date and time (ISO 8601)' })
   from?: Date;
 
   /** Entries at or before this time (ISO 8601). */
   @IsOptional()
-  @ToDateTime()
-  @IsDate({ message: 'to must be a date and time (ISO 8601)' })
+  @IsDateTime({ message: 'to must be a date and time (ISO 8601)' })
   to?: Date;
 
   /** The user's e-mail address, or its beginning. */
