@@ -1,5 +1,5 @@
-import { Alert, Button, Group } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Alert, AlertProps, Button, Group } from '@mantine/core';
+import { IconAlertTriangle, TablerIcon } from '@tabler/icons-react';
 import { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 
@@ -11,20 +11,29 @@ interface ErrorAlertProps {
   actions?: ReactNode;
 }
 
-/** A failed call shown as it is: the real message, and what the user can do next. */
-export function ErrorAlert({ title, children, onRetry, onClose, actions }: ErrorAlertProps) {
+/** The alerts' frame: light, with an icon, and a close button when `onClose` is given. */
+export function Notice({
+  icon: Icon,
+  onClose,
+  ...rest
+}: Omit<AlertProps, 'icon' | 'onClose'> & { icon: TablerIcon; onClose?: () => void }) {
   const intl = useIntl();
   return (
     <Alert
-      color="red"
       variant="light"
-      icon={<IconAlertTriangle size={18} />}
-      title={title}
+      icon={<Icon size={18} />}
       withCloseButton={!!onClose}
       closeButtonLabel={intl.formatMessage({ id: 'common.close' })}
       onClose={onClose}
-      role="alert"
-    >
+      {...rest}
+    />
+  );
+}
+
+/** A failed call shown as it is: the real message, and what the user can do next. */
+export function ErrorAlert({ title, children, onRetry, onClose, actions }: ErrorAlertProps) {
+  return (
+    <Notice color="red" icon={IconAlertTriangle} title={title} onClose={onClose} role="alert">
       {children}
       {(onRetry || actions) && (
         <Group gap="xs" mt="sm">
@@ -36,6 +45,6 @@ export function ErrorAlert({ title, children, onRetry, onClose, actions }: Error
           {actions}
         </Group>
       )}
-    </Alert>
+    </Notice>
   );
 }

@@ -5,6 +5,9 @@ import type { MessageId } from '../i18n/message-id';
 import { ErrorAlert } from './ErrorAlert';
 import type { FormSubmit } from './use-form-submit';
 
+/** A dialog's props: Close, and what it reports once done (after it has closed itself), e.g. `DialogProps<'onCreated', AdminLicenseDto>`. */
+export type DialogProps<Done extends string, Result> = { onClose: () => void } & Record<Done, (result: Result) => void>;
+
 interface FormModalProps {
   title: MessageId;
   titleValues?: Record<string, string>;

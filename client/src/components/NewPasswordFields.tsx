@@ -2,6 +2,7 @@ import { PasswordInput, SimpleGrid } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useIntl } from 'react-intl';
 import type { NewPasswordValues } from '../lib/password-rules';
+import { useField } from './use-field';
 
 interface NewPasswordFieldsProps<T extends NewPasswordValues> {
   /** A form with `password` and `password_confirmation`; their errors, the server's included, show under them. */
@@ -16,20 +17,19 @@ interface NewPasswordFieldsProps<T extends NewPasswordValues> {
 export function NewPasswordFields<T extends NewPasswordValues>({ form, kind, inline = false }: NewPasswordFieldsProps<T>) {
   const intl = useIntl();
   const values = form as unknown as UseFormReturnType<NewPasswordValues>;
+  const field = useField(values);
   const fields = (
     <>
       <PasswordInput
-        label={intl.formatMessage({ id: kind === 'first' ? 'fields.password' : 'fields.newPassword' })}
         description={intl.formatMessage({ id: 'register.passwordHint' })}
         autoComplete="new-password"
         required
-        {...values.getInputProps('password')}
+        {...field('password', kind === 'first' ? 'fields.password' : 'fields.newPassword')}
       />
       <PasswordInput
-        label={intl.formatMessage({ id: kind === 'first' ? 'fields.confirmPassword' : 'fields.confirmNewPassword' })}
         autoComplete="new-password"
         required
-        {...values.getInputProps('password_confirmation')}
+        {...field('password_confirmation', kind === 'first' ? 'fields.confirmPassword' : 'fields.confirmNewPassword')}
       />
     </>
   );

@@ -1,8 +1,8 @@
 import { Card, Group, GroupProps, Skeleton, Text, ThemeIcon } from '@mantine/core';
 import type { TablerIcon } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { FormattedMessage } from 'react-intl';
 import type { MessageId } from '../i18n/message-id';
+import { MessageText } from './Message';
 
 /** A card of a row: its key names the figure (and its test id). */
 export interface StatCardSpec<K extends string> {
@@ -30,9 +30,7 @@ export function StatCard({ label, icon: Icon, color, value, testId, align, child
           <Icon size={20} />
         </ThemeIcon>
         <div style={{ minWidth: 0 }}>
-          <Text fz="xs" c="dimmed" tt="uppercase" fw={600}>
-            <FormattedMessage id={label} />
-          </Text>
+          <MessageText fz="xs" c="dimmed" tt="uppercase" fw={600} message={label} />
           {value === undefined ? (
             <Skeleton h={22} w={48} mt={4} />
           ) : (

@@ -1,23 +1,17 @@
-import { Alert, AlertProps } from '@mantine/core';
+import { AlertProps } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { ReactNode } from 'react';
-import { useIntl } from 'react-intl';
+import { Notice } from './ErrorAlert';
 
 /** What an action achieved, announced politely (role status), until the user or its timer closes it. */
-export function SuccessAlert({ children, onClose, ...rest }: Omit<AlertProps, 'onClose'> & { children: ReactNode; onClose: () => void }) {
-  const intl = useIntl();
+export function SuccessAlert({
+  children,
+  onClose,
+  ...rest
+}: Omit<AlertProps, 'onClose' | 'icon'> & { children: ReactNode; onClose: () => void }) {
   return (
-    <Alert
-      color="green"
-      variant="light"
-      icon={<IconCheck size={18} />}
-      role="status"
-      withCloseButton
-      closeButtonLabel={intl.formatMessage({ id: 'common.close' })}
-      onClose={onClose}
-      {...rest}
-    >
+    <Notice color="green" icon={IconCheck} role="status" onClose={onClose} {...rest}>
       {children}
-    </Alert>
+    </Notice>
   );
 }

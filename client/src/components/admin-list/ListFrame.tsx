@@ -9,6 +9,7 @@ import { ErrorAlert } from '../ErrorAlert';
 import { PagerBar } from '../PagerBar';
 import { pageRange } from '../pagination';
 import type { ListMeta } from './use-server-list';
+import { MessageText } from '../Message';
 
 interface PageHeaderProps {
   title: ReactNode;
@@ -102,12 +103,8 @@ export function EmptyState({ icon: Icon, title, hint, testId }: EmptyStateProps)
   return (
     <Stack align="center" gap={6} p="xl" ta="center" data-testid={testId}>
       <Icon size={40} color="var(--mantine-color-gray-5)" aria-hidden />
-      <Text fw={600}>
-        <FormattedMessage id={title} />
-      </Text>
-      <Text fz="sm" c="dimmed">
-        <FormattedMessage id={hint} />
-      </Text>
+      <MessageText fw={600} message={title} />
+      <MessageText fz="sm" c="dimmed" message={hint} />
     </Stack>
   );
 }

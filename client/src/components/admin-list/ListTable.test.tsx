@@ -34,7 +34,6 @@ function renderTable() {
       sorting={{ sort: 'name', order: 'asc', onSort: () => undefined }}
       testId="people"
       actions={{
-        label: 'users.columns.actions',
         name: (row) => row.email,
         items: (row) => [
           { icon: IconPencil, tooltip: 'Edit', label: `Edit ${row.email}`, onClick: edit },

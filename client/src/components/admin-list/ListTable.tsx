@@ -34,7 +34,8 @@ export type ListColumn<Row, S extends string> = ColumnBase<Row> & ({ sort: S; fo
 
 interface ListTableProps<Row, S extends string> {
   rows: Row[];
-  rowKey: (row: Row) => Key;
+  /** The row's React key: its id unless said otherwise. */
+  rowKey?: (row: Row) => Key;
   /** The row's test id and data attributes. */
   rowProps?: (row: Row) => Record<`data-${string}`, string | undefined>;
   /** The first column is the row's primary fact: it stays in view while the others scroll sideways. */
@@ -45,7 +46,6 @@ interface ListTableProps<Row, S extends string> {
    * it can, as one menu (when there are two or more) named by the row (`name`: its e-mail, key, version …).
    */
   actions?: {
-    label: MessageId;
     items: (row: Row) => Array<RowActionItem | false | null | undefined>;
     name: (row: Row) => string;
   };
@@ -111,7 +111,15 @@ function ActionMenu({ items, name }: { items: RowActionItem[]; name: string }) {
  * wider scrolls sideways under the first column and the Actions column, which stay in view, and a shadow at their
  * edge shows that there is more.
  */
-export function ListTable<Row, S extends string>({ rows, rowKey, rowProps, columns, sorting, actions, testId }: ListTableProps<Row, S>) {
+export function ListTable<Row, S extends string>({
+  rows,
+  rowKey = (row) => (row as { id: Key }).id,
+  rowProps,
+  columns,
+  sorting,
+  actions,
+  testId,
+}: ListTableProps<Row, S>) {
   const folding = columns
     .filter((column) => column.fold !== undefined)
     .sort((a, b) => (a.fold ?? 0) - (b.fold ?? 0))
@@ -153,7 +161,7 @@ export function ListTable<Row, S extends string>({ rows, rowKey, rowProps, colum
               {shown.map((column) => heading(column))}
               {actions && (
                 <Table.Th className={classes.end}>
-                  <FormattedMessage id={actions.label} />
+                  <FormattedMessage id="admin.list.actions" />
                 </Table.Th>
               )}
             </Table.Tr>

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, PasswordInput, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useForm, UseFormReturnType } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconMailForward } from '@tabler/icons-react';
@@ -24,6 +24,7 @@ import { localizeServerMessage } from '../../lib/server-messages';
 import type { MessageId } from '../../i18n/message-id';
 import { MessageText } from '../../components/Message';
 import { useField } from '../../components/use-field';
+import { CurrentPasswordInput } from '../../components/PasswordInput';
 
 export function Section({ title, children, testId }: { title: ReactNode; children: ReactNode; testId: string }) {
   return (
@@ -172,7 +173,7 @@ export function EmailCard({ profile }: { profile: ProfileDto }) {
           <FormError form={form} error={change.error} />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <TextInput type="email" autoComplete="email" required {...field('email', 'account.email.new')} />
-            <PasswordInput autoComplete="current-password" required {...field('current_password', 'fields.currentPassword')} />
+            <CurrentPasswordInput {...field('current_password', 'fields.currentPassword')} />
           </SimpleGrid>
           <Button type="submit" variant="light" loading={change.isPending} style={{ alignSelf: 'flex-start' }}>
             <FormattedMessage id="account.email.submit" />
@@ -215,7 +216,7 @@ export function PasswordCard() {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <FormError form={form} error={change.error} />
-          <PasswordInput autoComplete="current-password" required {...field('current_password', 'fields.currentPassword')} />
+          <CurrentPasswordInput {...field('current_password', 'fields.currentPassword')} />
           <NewPasswordFields form={form} kind="new" inline />
           <Group>
             <Button type="submit" loading={change.isPending}>

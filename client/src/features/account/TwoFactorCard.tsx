@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Loader, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Card, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
@@ -20,6 +20,7 @@ import { SuccessAlert } from '../../components/SuccessAlert';
 import { localizeServerMessage } from '../../lib/server-messages';
 import type { MessageId } from '../../i18n/message-id';
 import { MessageText, MessageTitle } from '../../components/Message';
+import { CurrentPasswordInput } from '../../components/PasswordInput';
 
 /** Six digits are a code from the app; anything else is taken for a recovery code. */
 const secondFactor = (entered: string): SecondFactorDto => {
@@ -232,15 +233,10 @@ function SecondFactorDialog({
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <Text fz="sm">
-            <FormattedMessage id={asks.text} />
-          </Text>
+          <MessageText fz="sm" message={asks.text} />
           {failure && !Object.keys(fieldErrors).length && <ErrorAlert>{localize(failure.message)}</ErrorAlert>}
           {asks.password && (
-            <PasswordInput
-              label={intl.formatMessage({ id: 'fields.currentPassword' })}
-              autoComplete="current-password"
-              required
+            <CurrentPasswordInput
               value={password}
               onChange={(event) => setPassword(event.currentTarget.value)}
               error={fieldErrors.password?.map(localize).join(', ')}

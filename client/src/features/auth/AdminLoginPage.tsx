@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle, IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { MfaEnrolStep, MfaVerifyStep } from './AdminMfaSteps';
 import { useField } from '../../components/use-field';
+import { CurrentPasswordInput } from '../../components/PasswordInput';
 
 export default function AdminLoginPage() {
   const intl = useIntl();
@@ -76,7 +77,7 @@ export default function AdminLoginPage() {
             </ErrorAlert>
           )}
           <EmailInput autoComplete="username" {...form.getInputProps('email')} />
-          <PasswordInput autoComplete="current-password" required {...field('password', 'fields.password')} />
+          <CurrentPasswordInput {...field('password', 'fields.password')} />
           <Anchor component={Link} to={paths.forgotPassword} state={{ door: 'admin' }} fz="sm" mt={-8} style={{ alignSelf: 'flex-end' }}>
             <FormattedMessage id="login.forgot" />
           </Anchor>

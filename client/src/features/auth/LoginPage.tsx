@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Stack } from '@mantine/core';
 import { IconInfoCircle, IconMailForward } from '@tabler/icons-react';
 import { FormEvent, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -11,6 +11,7 @@ import { EmailInput } from '../../components/EmailInput';
 import { AuthLayout } from '../../components/layouts/AuthLayout';
 import { localizeServerMessage } from '../../lib/server-messages';
 import { OtherDoor } from './AuthLinks';
+import { CurrentPasswordInput } from '../../components/PasswordInput';
 
 const UNVERIFIED = 'Account not verified. Please check your email.';
 
@@ -94,10 +95,8 @@ export default function LoginPage() {
             </Alert>
           )}
           <EmailInput value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
-          <PasswordInput
+          <CurrentPasswordInput
             label={intl.formatMessage({ id: 'fields.password' })}
-            autoComplete="current-password"
-            required
             value={password}
             onChange={(event) => setPassword(event.currentTarget.value)}
           />

@@ -1,10 +1,11 @@
-import { Card, CardProps, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Card, CardProps, Group, Loader, Stack, Title } from '@mantine/core';
 import type { TablerIcon } from '@tabler/icons-react';
 import { ReactNode, Ref } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import type { MessageId } from '../../i18n/message-id';
 import { localizeServerMessage } from '../../lib/server-messages';
+import { MessageText } from '../../components/Message';
 
 interface DashboardSectionProps extends Omit<CardProps, 'title'> {
   /** Names the section: its title's id is `{id}-title`. */
@@ -45,11 +46,7 @@ export function DashboardSection({ id, icon: Icon, title, subtitle, rows, empty,
               <FormattedMessage id={title} />
             </Title>
           </Group>
-          {subtitle && (
-            <Text fz="sm" c="dimmed" mt={4}>
-              <FormattedMessage id={subtitle} />
-            </Text>
-          )}
+          {subtitle && <MessageText fz="sm" c="dimmed" mt={4} message={subtitle} />}
         </div>
         {notice}
         {rows.loading ? (

@@ -2,19 +2,17 @@ import { Divider, Group, NumberInput, SimpleGrid, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useIntl } from 'react-intl';
 import type { LicenseRequestResultDto, PublicPricingSettingsDto } from '../../api/generated/model';
-import { FormModal } from '../../components/FormModal';
+import { DialogProps, FormModal } from '../../components/FormModal';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { formatMoney } from '../../i18n/format';
 import { countValue, DEVICES_MIN, devicesValid, licenseTotal, maxDevices, maxMonths, minMonths, monthsValid } from './license-pricing';
 import { firstProduct, ProductOptions, ProductSelect, useLicenseRequest, useOnlyProductChosen } from './ProductSelect';
 import { MessageText } from '../../components/Message';
 
-interface PurchaseLicenseModalProps {
-  onClose: () => void;
+type PurchaseLicenseModalProps = DialogProps<'onPurchased', LicenseRequestResultDto> & {
   products: ProductOptions;
   pricing: PublicPricingSettingsDto;
-  onPurchased: (result: LicenseRequestResultDto) => void;
-}
+};
 
 interface PurchaseValues {
   product: string | null;

@@ -3,16 +3,11 @@ import { useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { LicenseDto, PublicTestLicenseSettingsDto } from '../../api/generated/model';
-import { FormModal } from '../../components/FormModal';
+import { DialogProps, FormModal } from '../../components/FormModal';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { firstProduct, ProductOptions, ProductSelect, useLicenseRequest, useOnlyProductChosen } from './ProductSelect';
 
-interface TestLicenseModalProps {
-  onClose: () => void;
-  products: ProductOptions;
-  testLicense: PublicTestLicenseSettingsDto;
-  onCreated: (license: LicenseDto) => void;
-}
+type TestLicenseModalProps = DialogProps<'onCreated', LicenseDto> & { products: ProductOptions; testLicense: PublicTestLicenseSettingsDto };
 
 /** Request Test License: a product; duration and devices are the server's test-license settings. */
 export function TestLicenseModal({ onClose, products, testLicense, onCreated }: TestLicenseModalProps) {

@@ -43,6 +43,31 @@ const STEPS: Array<{ title: MessageId; text: MessageId }> = [
 
 const PROTOCOLS = ['RTMP', 'SRT', 'WebRTC', 'HLS', 'MPEG-DASH', 'RTSP'];
 
+/** A full-width band of the page (a section unless told) and its content, centered to `size`. */
+function Band({
+  component = 'section',
+  size = 'lg',
+  ta,
+  children,
+  ...box
+}: {
+  component?: 'section' | 'footer';
+  id?: string;
+  className: string;
+  'aria-labelledby'?: string;
+  size?: 'md' | 'lg';
+  ta?: 'center';
+  children: ReactNode;
+}) {
+  return (
+    <Box component={component} {...box}>
+      <Container size={size} ta={ta}>
+        {children}
+      </Container>
+    </Box>
+  );
+}
+
 /** A titled section of the page (landing.{name}.eyebrow, .title, .subtitle), then its cards in a grid. */
 function LandingSection({
   name,
@@ -63,23 +88,21 @@ function LandingSection({
   after?: ReactNode;
 }) {
   return (
-    <Box component="section" id={name} className={alt ? `${classes.section} ${classes.sectionAlt}` : classes.section}>
-      <Container size={size}>
-        <Stack gap="xs" align="center" ta="center" mb={48} maw={680} mx="auto">
-          <Text tt="uppercase" fw={700} fz="xs" c="violet.6" lts={1.5}>
-            <FormattedMessage id={`landing.${name}.eyebrow`} />
-          </Text>
-          <Title order={2} fz={{ base: 28, sm: 36 }}>
-            <FormattedMessage id={`landing.${name}.title`} />
-          </Title>
-          <Text c="dimmed" fz="lg">
-            <FormattedMessage id={`landing.${name}.subtitle`} />
-          </Text>
-        </Stack>
-        <div className={`${classes.grid} ${grid}`}>{children}</div>
-        {after}
-      </Container>
-    </Box>
+    <Band id={name} className={alt ? `${classes.section} ${classes.sectionAlt}` : classes.section} size={size}>
+      <Stack gap="xs" align="center" ta="center" mb={48} maw={680} mx="auto">
+        <Text tt="uppercase" fw={700} fz="xs" c="violet.6" lts={1.5}>
+          <FormattedMessage id={`landing.${name}.eyebrow`} />
+        </Text>
+        <Title order={2} fz={{ base: 28, sm: 36 }}>
+          <FormattedMessage id={`landing.${name}.title`} />
+        </Title>
+        <Text c="dimmed" fz="lg">
+          <FormattedMessage id={`landing.${name}.subtitle`} />
+        </Text>
+      </Stack>
+      <div className={`${classes.grid} ${grid}`}>{children}</div>
+      {after}
+    </Band>
   );
 }
 
@@ -91,77 +114,73 @@ function PointCard({ mark, title, text, className }: { mark: ReactNode; title: M
       <Title order={3} fz="lg" mt="md">
         <FormattedMessage id={title} />
       </Title>
-      <Text c="dimmed" mt="xs" fz="sm" lh={1.6}>
-        <FormattedMessage id={text} />
-      </Text>
+      <MessageText c="dimmed" mt="xs" fz="sm" lh={1.6} message={text} />
     </Card>
   );
 }
 
 function Hero() {
   return (
-    <Box component="section" className={classes.hero} aria-labelledby="hero-title">
-      <Container size="lg">
-        <div className={`${classes.grid} ${classes.md2} ${classes.heroGrid}`}>
-          <Stack gap="lg" justify="center">
+    <Band className={classes.hero} aria-labelledby="hero-title">
+      <div className={`${classes.grid} ${classes.md2} ${classes.heroGrid}`}>
+        <Stack gap="lg" justify="center">
+          <Badge
+            variant="light"
+            color="violet"
+            size="lg"
+            w="fit-content"
+            styles={{ root: { background: 'rgba(255,255,255,0.12)', color: '#e5dbff' } }}
+          >
+            <FormattedMessage id="landing.hero.badge" />
+          </Badge>
+          <Title id="hero-title" order={1} className={classes.heroTitle}>
+            <FormattedMessage
+              id="landing.hero.title"
+              values={{ accent: (chunks) => <span className={classes.heroAccent}>{chunks}</span> }}
+            />
+          </Title>
+          <MessageText fz={{ base: 'md', sm: 'lg' }} c="gray.3" maw={520} message="landing.hero.subtitle" />
+          <Group gap="sm">
+            <Button component={Link} to={paths.register} size="lg" rightSection={<IconArrowRight size={18} />}>
+              <FormattedMessage id="landing.hero.trial" />
+            </Button>
+            <Button component="a" href="#demo" size="lg" variant="white" color="dark" leftSection={<IconPlayerPlay size={18} />}>
+              <FormattedMessage id="landing.hero.demo" />
+            </Button>
+          </Group>
+          <MessageText fz="sm" c="gray.4" message="landing.hero.note" />
+        </Stack>
+        <Card className={classes.heroPanel} p="lg" aria-hidden style={{ alignSelf: 'center' }}>
+          <Group justify="space-between" mb="md">
+            <Text fw={600}>streamhub-server</Text>
             <Badge
-              variant="light"
-              color="violet"
-              size="lg"
-              w="fit-content"
-              styles={{ root: { background: 'rgba(255,255,255,0.12)', color: '#e5dbff' } }}
+              color="green"
+              variant="dot"
+              styles={{ root: { background: 'transparent', color: '#d3f9d8', borderColor: 'rgba(255,255,255,0.25)' } }}
             >
-              <FormattedMessage id="landing.hero.badge" />
+              live
             </Badge>
-            <Title id="hero-title" order={1} className={classes.heroTitle}>
-              <FormattedMessage
-                id="landing.hero.title"
-                values={{ accent: (chunks) => <span className={classes.heroAccent}>{chunks}</span> }}
-              />
-            </Title>
-            <MessageText fz={{ base: 'md', sm: 'lg' }} c="gray.3" maw={520} message="landing.hero.subtitle" />
-            <Group gap="sm">
-              <Button component={Link} to={paths.register} size="lg" rightSection={<IconArrowRight size={18} />}>
-                <FormattedMessage id="landing.hero.trial" />
-              </Button>
-              <Button component="a" href="#demo" size="lg" variant="white" color="dark" leftSection={<IconPlayerPlay size={18} />}>
-                <FormattedMessage id="landing.hero.demo" />
-              </Button>
-            </Group>
-            <MessageText fz="sm" c="gray.4" message="landing.hero.note" />
-          </Stack>
-          <Card className={classes.heroPanel} p="lg" aria-hidden style={{ alignSelf: 'center' }}>
-            <Group justify="space-between" mb="md">
-              <Text fw={600}>streamhub-server</Text>
+          </Group>
+          <div className={classes.terminal}>
+            {
+              '$ sudo apt install ./streamhub-server.deb\n$ streamhub license activate SH-XXXX-XXXX\n  ✓ license valid · 1 of 5 devices\n$ streamhub start --ingest srt,rtmp\n  ✓ ingest  srt://0.0.0.0:9000\n  ✓ deliver hls, dash, webrtc'
+            }
+          </div>
+          <Group gap={6} mt="md">
+            {PROTOCOLS.map((protocol) => (
               <Badge
-                color="green"
-                variant="dot"
-                styles={{ root: { background: 'transparent', color: '#d3f9d8', borderColor: 'rgba(255,255,255,0.25)' } }}
+                key={protocol}
+                variant="outline"
+                color="gray.3"
+                styles={{ root: { color: '#e9ecef', borderColor: 'rgba(255,255,255,0.25)' } }}
               >
-                live
+                {protocol}
               </Badge>
-            </Group>
-            <div className={classes.terminal}>
-              {
-                '$ sudo apt install ./streamhub-server.deb\n$ streamhub license activate SH-XXXX-XXXX\n  ✓ license valid · 1 of 5 devices\n$ streamhub start --ingest srt,rtmp\n  ✓ ingest  srt://0.0.0.0:9000\n  ✓ deliver hls, dash, webrtc'
-              }
-            </div>
-            <Group gap={6} mt="md">
-              {PROTOCOLS.map((protocol) => (
-                <Badge
-                  key={protocol}
-                  variant="outline"
-                  color="gray.3"
-                  styles={{ root: { color: '#e9ecef', borderColor: 'rgba(255,255,255,0.25)' } }}
-                >
-                  {protocol}
-                </Badge>
-              ))}
-            </Group>
-          </Card>
-        </div>
-      </Container>
-    </Box>
+            ))}
+          </Group>
+        </Card>
+      </div>
+    </Band>
   );
 }
 
@@ -298,9 +317,7 @@ function InfoCard({
       <Title order={2} fz="xl" mt="md">
         <FormattedMessage id={title} />
       </Title>
-      <Text c="dimmed" mt="xs">
-        <FormattedMessage id={text} />
-      </Text>
+      <MessageText c="dimmed" mt="xs" message={text} />
       {children}
     </Card>
   );
@@ -308,96 +325,90 @@ function InfoCard({
 
 function DocsAndSupport() {
   return (
-    <Box component="section" className={classes.section}>
-      <Container size="lg">
-        <div className={`${classes.grid} ${classes.md2}`}>
-          <InfoCard
-            id="documentation"
-            icon={
-              <ThemeIcon size={44} radius="md" variant="light">
-                <IconApi size={24} />
-              </ThemeIcon>
-            }
-            title="landing.docs.title"
-            text="landing.docs.text"
-          >
-            <Anchor href="/api/docs" mt="md" display="inline-block" fw={600}>
-              <FormattedMessage id="landing.docs.link" />
+    <Band className={classes.section}>
+      <div className={`${classes.grid} ${classes.md2}`}>
+        <InfoCard
+          id="documentation"
+          icon={
+            <ThemeIcon size={44} radius="md" variant="light">
+              <IconApi size={24} />
+            </ThemeIcon>
+          }
+          title="landing.docs.title"
+          text="landing.docs.text"
+        >
+          <Anchor href="/api/docs" mt="md" display="inline-block" fw={600}>
+            <FormattedMessage id="landing.docs.link" />
+          </Anchor>
+        </InfoCard>
+        <InfoCard
+          id="support"
+          icon={
+            <ThemeIcon size={44} radius="md" variant="light" color="teal">
+              <IconLifebuoy size={24} />
+            </ThemeIcon>
+          }
+          title="landing.support.title"
+          text="landing.support.text"
+        >
+          <Group gap={6} mt="md">
+            <IconMail size={16} />
+            <Anchor href="mailto:support@example.com" fw={600}>
+              support@example.com
             </Anchor>
-          </InfoCard>
-          <InfoCard
-            id="support"
-            icon={
-              <ThemeIcon size={44} radius="md" variant="light" color="teal">
-                <IconLifebuoy size={24} />
-              </ThemeIcon>
-            }
-            title="landing.support.title"
-            text="landing.support.text"
-          >
-            <Group gap={6} mt="md">
-              <IconMail size={16} />
-              <Anchor href="mailto:support@example.com" fw={600}>
-                support@example.com
-              </Anchor>
-            </Group>
-          </InfoCard>
-        </div>
-      </Container>
-    </Box>
+          </Group>
+        </InfoCard>
+      </div>
+    </Band>
   );
 }
 
 function CallToAction() {
   return (
-    <Box component="section" className={classes.cta}>
-      <Container size="md" ta="center">
-        <MessageTitle order={2} fz={{ base: 26, sm: 34 }} c="white" message="landing.cta.title" />
-        <MessageText mt="sm" fz="lg" c="violet.0" message="landing.cta.text" />
-        <Group justify="center" mt="xl">
-          <Button component={Link} to={paths.register} size="lg" variant="white" color="violet">
-            <FormattedMessage id="landing.hero.trial" />
-          </Button>
-          <Button
-            component={Link}
-            to={paths.login}
-            size="lg"
-            variant="outline"
-            color="white"
-            styles={{ root: { color: 'white', borderColor: 'rgba(255,255,255,0.6)' } }}
-          >
-            <FormattedMessage id="landing.nav.login" />
-          </Button>
-        </Group>
-      </Container>
-    </Box>
+    <Band className={classes.cta} size="md" ta="center">
+      <MessageTitle order={2} fz={{ base: 26, sm: 34 }} c="white" message="landing.cta.title" />
+      <MessageText mt="sm" fz="lg" c="violet.0" message="landing.cta.text" />
+      <Group justify="center" mt="xl">
+        <Button component={Link} to={paths.register} size="lg" variant="white" color="violet">
+          <FormattedMessage id="landing.hero.trial" />
+        </Button>
+        <Button
+          component={Link}
+          to={paths.login}
+          size="lg"
+          variant="outline"
+          color="white"
+          styles={{ root: { color: 'white', borderColor: 'rgba(255,255,255,0.6)' } }}
+        >
+          <FormattedMessage id="landing.nav.login" />
+        </Button>
+      </Group>
+    </Band>
   );
 }
 
 function Footer() {
   return (
-    <Box component="footer" className={classes.footer}>
-      <Container size="lg">
-        <Group justify="space-between" gap="md">
-          <Logo inverted />
-          <Group gap="lg">
-            <Anchor href="#features" c="gray.4" fz="sm">
-              <FormattedMessage id="landing.nav.features" />
-            </Anchor>
-            <Anchor href="#pricing" c="gray.4" fz="sm">
-              <FormattedMessage id="landing.nav.pricing" />
-            </Anchor>
-            <Anchor href="/api/docs" c="gray.4" fz="sm">
-              <FormattedMessage id="landing.nav.documentation" />
-            </Anchor>
-            <Anchor href="#support" c="gray.4" fz="sm">
-              <FormattedMessage id="landing.nav.support" />
-            </Anchor>
-          </Group>
+    <Band component="footer" className={classes.footer}>
+      <Group justify="space-between" gap="md">
+        <Logo inverted />
+        <Group gap="lg">
+          <Anchor href="#features" c="gray.4" fz="sm">
+            <FormattedMessage id="landing.nav.features" />
+          </Anchor>
+          <Anchor href="#pricing" c="gray.4" fz="sm">
+            <FormattedMessage id="landing.nav.pricing" />
+          </Anchor>
+          <Anchor href="/api/docs" c="gray.4" fz="sm">
+            <FormattedMessage id="landing.nav.documentation" />
+          </Anchor>
+          <Anchor href="#support" c="gray.4" fz="sm">
+            <FormattedMessage id="landing.nav.support" />
+          </Anchor>
         </Group>
-        <MessageText fz="xs" mt="lg" c="gray.5" message="landing.footer.copyright" values={{ year: new Date().getFullYear() }} />
-      </Container>
-    </Box>
+      </Group>
+      <MessageText fz="xs" mt="lg" c="gray.5" message="landing.footer.copyright" values={{ year: new Date().getFullYear() }} />
+    </Band>
   );
 }
 

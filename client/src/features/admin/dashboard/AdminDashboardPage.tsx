@@ -18,6 +18,7 @@ import { RECENT_ACTIVITY_LIMIT, REFRESH_MS } from './dashboard-display';
 import { RecentActivity } from './RecentActivity';
 import { StatCards } from './StatCards';
 import { SystemHealthCard } from './SystemHealthCard';
+import { MessageText } from '../../../components/Message';
 
 const QUICK_ACTIONS: Array<{ to: string; label: MessageId; text: MessageId; icon: typeof IconUsers; color: string }> = [
   { to: paths.admin.users, label: 'admin.quick.users', text: 'admin.quick.usersText', icon: IconUsers, color: 'violet' },
@@ -112,12 +113,8 @@ export default function AdminDashboardPage() {
                       <Icon size={18} />
                     </ThemeIcon>
                     <div>
-                      <Text fz="sm" fw={600}>
-                        <FormattedMessage id={label} />
-                      </Text>
-                      <Text fz="xs" c="dimmed">
-                        <FormattedMessage id={text} />
-                      </Text>
+                      <MessageText fz="sm" fw={600} message={label} />
+                      <MessageText fz="xs" c="dimmed" message={text} />
                     </div>
                   </Group>
                 </UnstyledButton>

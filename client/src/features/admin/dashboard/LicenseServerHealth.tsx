@@ -4,6 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { FullSyncDto, LicenseServerHealthDto } from '../../../api/generated/model';
 import type { MessageId } from '../../../i18n/message-id';
 import { LicenseServerActions } from './LicenseServerActions';
+import { MessageText } from '../../../components/Message';
 
 /** Failures of the retry queue shown on the card; the rest are counted in Pending. */
 const FAILURES_SHOWN = 3;
@@ -11,9 +12,7 @@ const FAILURES_SHOWN = 3;
 function Line({ label, testId, children }: { label: MessageId; testId: string; children: ReactNode }) {
   return (
     <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
-      <Text fz="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-        <FormattedMessage id={label} />
-      </Text>
+      <MessageText fz="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }} message={label} />
       <Text fz="sm" fw={600} ta="right" data-testid={testId} style={{ overflowWrap: 'anywhere' }}>
         {children}
       </Text>
@@ -67,9 +66,7 @@ export function LicenseServerHealth({ sync }: { sync: LicenseServerHealthDto }) 
   return (
     <Stack gap={6} mt="xs" data-testid="health-license-server">
       <Group justify="space-between" wrap="nowrap" gap="sm">
-        <Text fz="sm" fw={700}>
-          <FormattedMessage id="admin.dashboard.health.sync.title" />
-        </Text>
+        <MessageText fz="sm" fw={700} message="admin.dashboard.health.sync.title" />
         {sync.reachable !== null && (
           <Badge color={sync.reachable ? '#1e6b2f' : 'red.9'} variant="filled" autoContrast data-testid="health-sync-reachable">
             <FormattedMessage id={sync.reachable ? 'admin.dashboard.health.sync.reachable' : 'admin.dashboard.health.sync.unreachable'} />

@@ -5,6 +5,7 @@ import type { ActivityDto } from '../../../api/generated/model';
 import { WrapEmails } from '../../../components/WrapEmails';
 import { describeAudit } from '../../../lib/audit-messages';
 import { activityColor, relativeTime } from './dashboard-display';
+import { MessageText } from '../../../components/Message';
 
 /** The five newest audit entries in the reader's language (see describeAudit), who, when; errors red, warnings yellow, the rest purple. */
 export function RecentActivity({ entries, loading }: { entries: ActivityDto[] | undefined; loading: boolean }) {
@@ -15,11 +16,7 @@ export function RecentActivity({ entries, loading }: { entries: ActivityDto[] | 
         <FormattedMessage id="admin.dashboard.activity.title" />
       </Title>
       {loading && !entries && <Skeleton h={120} />}
-      {entries && entries.length === 0 && (
-        <Text c="dimmed" fz="sm">
-          <FormattedMessage id="admin.dashboard.activity.empty" />
-        </Text>
-      )}
+      {entries && entries.length === 0 && <MessageText c="dimmed" fz="sm" message="admin.dashboard.activity.empty" />}
       {entries && entries.length > 0 && (
         <Stack gap="sm" data-testid="recent-activity">
           {entries.map((entry) => {

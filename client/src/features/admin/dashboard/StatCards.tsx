@@ -1,10 +1,11 @@
 import { Badge, Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon } from '@mantine/core';
 import { IconCurrencyDollar, IconDownload, IconKey, IconUsers } from '@tabler/icons-react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { useIntl } from 'react-intl';
 import type { DashboardStatisticsDto } from '../../../api/generated/model';
 import { formatCount, formatMoney } from '../../../i18n/format';
 import type { MessageId } from '../../../i18n/message-id';
 import { changePercent } from './dashboard-display';
+import { MessageText } from '../../../components/Message';
 
 type CardKey = 'users' | 'licenses' | 'downloads' | 'revenue';
 
@@ -49,9 +50,7 @@ export function StatCards({ stats }: { stats: DashboardStatisticsDto | undefined
           <Card key={key} withBorder radius="md" p="md">
             <Group justify="space-between" wrap="nowrap" align="flex-start">
               <div style={{ minWidth: 0 }}>
-                <Text fz="xs" c="dimmed" tt="uppercase" fw={600}>
-                  <FormattedMessage id={label} />
-                </Text>
+                <MessageText fz="xs" c="dimmed" tt="uppercase" fw={600} message={label} />
                 {values ? (
                   <Text fz={26} fw={700} data-testid={`dashboard-stat-${key}`} title={String(values.now)}>
                     {shown(key, values.now, stats.orders.currency)}
@@ -69,9 +68,7 @@ export function StatCards({ stats }: { stats: DashboardStatisticsDto | undefined
                 <Badge size="sm" variant="light" color={change >= 0 ? 'green' : 'red'}>
                   {intl.formatNumber(change / 100, { style: 'percent', signDisplay: 'always' })}
                 </Badge>
-                <Text fz="xs" c="dimmed">
-                  <FormattedMessage id="admin.dashboard.stats.since30Days" />
-                </Text>
+                <MessageText fz="xs" c="dimmed" message="admin.dashboard.stats.since30Days" />
               </Group>
             )}
           </Card>

@@ -6,6 +6,7 @@ import { formatAdminBytes } from '../../../i18n/format';
 import type { MessageId } from '../../../i18n/message-id';
 import { healthColor, uptimeParts } from './dashboard-display';
 import { LicenseServerHealth } from './LicenseServerHealth';
+import { MessageText } from '../../../components/Message';
 
 /** Shades dark or light enough for the badge's text to stay readable (axe contrast). */
 const BADGE_SHADES: Record<string, string> = { green: '#1e6b2f', yellow: 'yellow.4', red: 'red.9' };
@@ -14,9 +15,7 @@ const BADGE_SHADES: Record<string, string> = { green: '#1e6b2f', yellow: 'yellow
 function Figure({ label, value, testId }: { label: MessageId; value: ReactNode | null | undefined; testId: string }) {
   return (
     <Group justify="space-between" wrap="nowrap" gap="sm">
-      <Text fz="sm" c="dimmed">
-        <FormattedMessage id={label} />
-      </Text>
+      <MessageText fz="sm" c="dimmed" message={label} />
       <Text fz="sm" fw={600} ta="right" data-testid={testId}>
         {value ?? <FormattedMessage id="admin.dashboard.health.unknown" />}
       </Text>
@@ -67,9 +66,7 @@ export function SystemHealthCard({ health, loading }: { health: SystemHealthDto 
           />
           <LicenseServerHealth sync={health.license_server} />
           {health.jobs.length === 0 && (
-            <Text fz="xs" c="dimmed" data-testid="health-jobs-none">
-              <FormattedMessage id="admin.dashboard.health.noJobs" />
-            </Text>
+            <MessageText fz="xs" c="dimmed" data-testid="health-jobs-none" message="admin.dashboard.health.noJobs" />
           )}
           {health.jobs.length > 0 && (
             // No horizontal scrolling (a scroll region without focusable content fails keyboard access): long job names wrap.
@@ -95,9 +92,7 @@ export function SystemHealthCard({ health, loading }: { health: SystemHealthDto 
                       <Table.Td>{job.last_finished_at ? intl.formatTime(job.last_finished_at, { timeStyle: 'short' }) : '—'}</Table.Td>
                       <Table.Td title={job.last_error ?? undefined}>
                         {job.last_outcome === 'failed' ? (
-                          <Text span fz="xs" c="red.8" fw={600}>
-                            <FormattedMessage id="admin.dashboard.health.failed" />
-                          </Text>
+                          <MessageText span fz="xs" c="red.8" fw={600} message="admin.dashboard.health.failed" />
                         ) : job.last_outcome ? (
                           <FormattedMessage id="admin.dashboard.health.ok" />
                         ) : (

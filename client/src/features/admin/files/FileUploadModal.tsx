@@ -7,17 +7,17 @@ import {
   useListDistributionFileVersions,
   useUploadDistributionFile,
 } from '../../../api/generated/endpoints/distribution-files/distribution-files';
-import { useGetSupportedVersions } from '../../../api/generated/endpoints/versions/versions';
 import type { Architecture, DistributionFileDto, OsType } from '../../../api/generated/model';
 import type { ApiError } from '../../../api/http-client';
 import { paths } from '../../../lib/paths';
 import { ErrorAlert } from '../../../components/ErrorAlert';
-import { FormModal } from '../../../components/FormModal';
+import { DialogProps, FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { formatAdminBytes } from '../../../i18n/format';
-import { allowedExtension, DISTRIBUTION_EXTENSIONS, warnIfLargeUpload } from '../../../lib/upload-rules';
+import { allowedExtension, DISTRIBUTION_EXTENSIONS, useUploadRules, warnIfLargeUpload } from '../../../lib/upload-rules';
 import { ARCHITECTURES, fileProblem, OS_TYPES, uploadFailure, uploadSucceeded, versionChoiceLabel } from './file-display';
 import { useField } from '../../../components/use-field';
+import { MessageText } from '../../../components/Message';
 
 /** The spec's words for a refusal that is not the server's own message (admin spec section 8, Logs and files). */
 const FAILURE_MESSAGE = {
@@ -34,21 +34,13 @@ interface FormValues {
   file_name: string;
 }
 
-interface FileUploadModalProps {
-  onClose: () => void;
-  onUploaded: (file: DistributionFileDto) => void;
-}
-
 /** Upload Distribution File: version, operating system, architecture, file and an optional custom name (admin spec section 2). */
-export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
+export function FileUploadModal({ onClose, onUploaded }: DialogProps<'onUploaded', DistributionFileDto>) {
   const intl = useIntl();
   const versions = useListDistributionFileVersions();
-  // What uploads accept (types, maximum size) as the server announces it, for the hint and an early size check.
-  const supported = useGetSupportedVersions();
   const upload = useUploadDistributionFile();
-  const maxBytes = supported.data?.data.max_upload_bytes;
-  // What the server takes; the spec's list stands in until it has loaded (or when that call fails).
-  const extensions = supported.data?.data.file_extensions ?? [...DISTRIBUTION_EXTENSIONS];
+  // For the hint and an early check of the type and size.
+  const { extensions, maxBytes } = useUploadRules('file_extensions', DISTRIBUTION_EXTENSIONS);
 
   const typeNotAllowed = () => intl.formatMessage({ id: 'admin.files.upload.fileType' }, { types: extensions.join(', ') });
 
@@ -122,9 +114,7 @@ export function FileUploadModal({ onClose, onUploaded }: FileUploadModalProps) {
       )}
       {noVersions && (
         <Alert color="yellow" variant="light" icon={<IconInfoCircle size={18} />} data-testid="files-no-versions">
-          <Text fz="sm">
-            <FormattedMessage id="admin.files.upload.noVersions" />
-          </Text>
+          <MessageText fz="sm" message="admin.files.upload.noVersions" />
           <Anchor component={Link} to={paths.admin.versions} fz="sm">
             <FormattedMessage id="admin.files.upload.toVersions" />
           </Anchor>

@@ -102,24 +102,19 @@ const columns = (intl: IntlShape): Array<ListColumn<DistributionFileDto, ListDis
   },
 ];
 
+type FilesTableProps = ScreenTableProps<DistributionFileDto, ListDistributionFilesSort, 'onDelete'>;
+
 /** The File Management table: file and hash, version, platform, size, downloads, created, delete. */
-export function FilesTable({
-  rows,
-  sorting,
-  onDelete,
-  busyId,
-}: ScreenTableProps<DistributionFileDto, ListDistributionFilesSort, 'onDelete'>) {
+export function FilesTable({ rows, sorting, onDelete, busyId }: FilesTableProps) {
   const intl = useIntl();
   return (
     <ListTable
       rows={rows}
-      rowKey={(file) => file.id}
       rowProps={(file) => ({ 'data-testid': `file-row-${file.id}` })}
       columns={columns(intl)}
       sorting={sorting}
       testId="files-table"
       actions={{
-        label: 'admin.files.columns.actions',
         name: (file) => file.file_name,
         items: (file) => [
           deleteAction(intl, {

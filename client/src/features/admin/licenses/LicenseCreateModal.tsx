@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useCreateAdminLicense, useGenerateLicenseKey, useListAvailableVersions } from '../../../api/generated/endpoints/licenses/licenses';
 import type { AdminLicenseDto } from '../../../api/generated/model';
 import { ErrorAlert } from '../../../components/ErrorAlert';
-import { FormModal } from '../../../components/FormModal';
+import { DialogProps, FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { emailError } from '../../../lib/email';
 import { maxActivationsOf } from './license-display';
@@ -19,11 +19,6 @@ interface FormValues {
   license_key: string;
 }
 
-interface LicenseCreateModalProps {
-  onClose: () => void;
-  onCreated: (license: AdminLicenseDto) => void;
-}
-
 /** Today as YYYY-MM-DD in the browser's time zone: the earliest date the picker offers. */
 const today = () => {
   const now = new Date();
@@ -31,7 +26,7 @@ const today = () => {
 };
 
 /** Create License: product tier, licensee e-mail, expiry, max activations and an optional key (admin spec section 5). */
-export function LicenseCreateModal({ onClose, onCreated }: LicenseCreateModalProps) {
+export function LicenseCreateModal({ onClose, onCreated }: DialogProps<'onCreated', AdminLicenseDto>) {
   const intl = useIntl();
   const products = useListAvailableVersions();
   const create = useCreateAdminLicense();
@@ -109,7 +104,6 @@ export function LicenseCreateModal({ onClose, onCreated }: LicenseCreateModalPro
         />
       </SimpleGrid>
       <TextInput
-        label={intl.formatMessage({ id: 'adminLicenses.form.key' })}
         description={intl.formatMessage({ id: 'adminLicenses.form.keyHint' })}
         placeholder="SH-XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
@@ -121,7 +115,7 @@ export function LicenseCreateModal({ onClose, onCreated }: LicenseCreateModalPro
             <FormattedMessage id="adminLicenses.form.generate" />
           </Button>
         }
-        {...form.getInputProps('license_key')}
+        {...field('license_key', 'adminLicenses.form.key')}
       />
     </FormModal>
   );

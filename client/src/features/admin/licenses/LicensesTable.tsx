@@ -7,6 +7,7 @@ import { deleteAction } from '../../../components/admin-list/RowAction';
 import { WrapEmails } from '../../../components/WrapEmails';
 import { expiresSoon } from '../../../lib/license-expiry';
 import { activationColor, ADMIN_WARNING_DAYS, activationPercent, isSynced, STATUS_COLORS, statusAction } from './license-display';
+import { MessageText } from '../../../components/Message';
 
 type LicenseActions = Record<'onRevoke' | 'onActivate' | 'onCopy' | 'onDelete', (license: AdminLicenseDto) => void>;
 
@@ -89,11 +90,7 @@ const COLUMNS: Array<ListColumn<AdminLicenseDto, ListAdminLicensesSort>> = [
         <Badge color={STATUS_COLORS[license.status]} variant="dot" w="max-content" data-testid="license-status">
           <FormattedMessage id={`adminLicenses.status.${license.status}`} />
         </Badge>
-        {expiresSoon(license, ADMIN_WARNING_DAYS) && (
-          <Text fz="xs" c="red.9" fw={600}>
-            <FormattedMessage id="adminLicenses.expiresSoon" />
-          </Text>
-        )}
+        {expiresSoon(license, ADMIN_WARNING_DAYS) && <MessageText fz="xs" c="red.9" fw={600} message="adminLicenses.expiresSoon" />}
       </Stack>
     ),
   },
@@ -116,24 +113,16 @@ const COLUMNS: Array<ListColumn<AdminLicenseDto, ListAdminLicensesSort>> = [
 /** Activate (when revoked) or Revoke, Copy key, Delete. */
 function licenseActions(intl: IntlShape, license: AdminLicenseDto, busy: boolean, actions: LicenseActions) {
   const key = { key: license.license_key };
+  const activate = statusAction(license.status) === 'activate';
   return [
-    statusAction(license.status) === 'activate'
-      ? {
-          icon: IconPlayerPlay,
-          color: 'green',
-          loading: busy,
-          tooltip: intl.formatMessage({ id: 'adminLicenses.actions.activateShort' }),
-          label: intl.formatMessage({ id: 'adminLicenses.actions.activate' }, key),
-          onClick: () => actions.onActivate(license),
-        }
-      : {
-          icon: IconBan,
-          color: 'orange',
-          loading: busy,
-          tooltip: intl.formatMessage({ id: 'adminLicenses.actions.revokeShort' }),
-          label: intl.formatMessage({ id: 'adminLicenses.actions.revoke' }, key),
-          onClick: () => actions.onRevoke(license),
-        },
+    {
+      icon: activate ? IconPlayerPlay : IconBan,
+      color: activate ? 'green' : 'orange',
+      loading: busy,
+      tooltip: intl.formatMessage({ id: activate ? 'adminLicenses.actions.activateShort' : 'adminLicenses.actions.revokeShort' }),
+      label: intl.formatMessage({ id: activate ? 'adminLicenses.actions.activate' : 'adminLicenses.actions.revoke' }, key),
+      onClick: () => (activate ? actions.onActivate(license) : actions.onRevoke(license)),
+    },
     {
       icon: IconCopy,
       tooltip: intl.formatMessage({ id: 'adminLicenses.actions.copyShort' }),
@@ -148,24 +137,19 @@ function licenseActions(intl: IntlShape, license: AdminLicenseDto, busy: boolean
   ];
 }
 
+type LicensesTableProps = ScreenTableProps<AdminLicenseDto, ListAdminLicensesSort, keyof LicenseActions>;
+
 /** The License Management table: key, product and user, status, activations, dates, sync state and actions. */
-export function LicensesTable({
-  rows,
-  sorting,
-  busyId,
-  ...actions
-}: ScreenTableProps<AdminLicenseDto, ListAdminLicensesSort, keyof LicenseActions>) {
+export function LicensesTable({ rows, sorting, busyId, ...actions }: LicensesTableProps) {
   const intl = useIntl();
   return (
     <ListTable
       rows={rows}
-      rowKey={(license) => license.id}
       rowProps={(license) => ({ 'data-testid': `license-row-${license.license_key}` })}
       columns={COLUMNS}
       sorting={sorting}
       testId="licenses-table"
       actions={{
-        label: 'adminLicenses.columns.actions',
         name: (license) => license.license_key,
         items: (license) => licenseActions(intl, license, busyId === license.id, actions),
       }}

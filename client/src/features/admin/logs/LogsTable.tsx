@@ -9,13 +9,12 @@ import { formatAdminBytes } from '../../../i18n/format';
 import type { MessageId } from '../../../i18n/message-id';
 import { describeLogEntry, levelLabel } from '../../../lib/audit-messages';
 import { levelColor, shortAgent } from './logs-display';
+import { MessageText } from '../../../components/Message';
 
 function ContextField({ label, children }: { label: MessageId; children: ReactNode }) {
   return (
     <div style={{ minWidth: 0 }}>
-      <Text fz={11} c="dimmed" tt="uppercase" fw={600}>
-        <FormattedMessage id={label} />
-      </Text>
+      <MessageText fz={11} c="dimmed" tt="uppercase" fw={600} message={label} />
       <Text fz="xs" style={{ overflowWrap: 'anywhere' }}>
         {children}
       </Text>

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-intl';
 import { useCreateUser, useUpdateUser } from '../../../api/generated/endpoints/users/users';
 import type { AdminUserDto, CreateUserDto } from '../../../api/generated/model';
-import { FormModal } from '../../../components/FormModal';
+import { DialogProps, FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { emailError } from '../../../lib/email';
 import type { MessageId } from '../../../i18n/message-id';
@@ -25,12 +25,10 @@ interface FormValues {
   is_verified: boolean;
 }
 
-interface UserFormModalProps {
+type UserFormModalProps = DialogProps<'onSaved', string> & {
   /** The user being edited; absent when adding one. */
   user: AdminUserDto | null;
-  onClose: () => void;
-  onSaved: (message: string) => void;
-}
+};
 
 function When({ value }: { value: string | null | undefined }) {
   if (!value) return <FormattedMessage id="users.never" />;

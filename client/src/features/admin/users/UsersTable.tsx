@@ -66,28 +66,21 @@ const COLUMNS: Array<ListColumn<AdminUserDto, ListUsersSort>> = [
   },
 ];
 
+type UsersTableProps = ScreenTableProps<AdminUserDto, ListUsersSort, 'onEdit' | 'onVerify' | 'onToggle' | 'onDelete'>;
+
 /** The Users Management table: user, role, status, e-mail, last login, created (all sortable) and actions. */
-export function UsersTable({
-  rows,
-  sorting,
-  onEdit,
-  onVerify,
-  onToggle,
-  onDelete,
-}: ScreenTableProps<AdminUserDto, ListUsersSort, 'onEdit' | 'onVerify' | 'onToggle' | 'onDelete'>) {
+export function UsersTable({ rows, sorting, onEdit, onVerify, onToggle, onDelete }: UsersTableProps) {
   // The signed-in admin's own row: the server refuses deactivating or deleting it, so the buttons say so first.
   const me = useAuth().user?.id;
   const intl = useIntl();
   return (
     <ListTable
       rows={rows}
-      rowKey={(user) => user.id}
       rowProps={(user) => ({ 'data-testid': `user-row-${user.email}` })}
       columns={COLUMNS}
       sorting={sorting}
       testId="users-table"
       actions={{
-        label: 'users.columns.actions',
         name: (user) => user.email,
         items: (user) => {
           const email = { email: user.email };

@@ -1,17 +1,13 @@
-import { Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { useIntl } from 'react-intl';
 import { useUpdateVersion } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto, UpdateVersionDto } from '../../../api/generated/model';
-import { FormModal } from '../../../components/FormModal';
+import { DialogProps, FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { optionalFields, VERSION_FIELD_NAMES, VersionFields, VersionFormValues, versionFieldRules } from './version-form';
+import { MessageText } from '../../../components/Message';
 
-interface VersionEditModalProps {
-  version: AdminVersionDto;
-  onClose: () => void;
-  onSaved: (version: AdminVersionDto) => void;
-}
+type VersionEditModalProps = DialogProps<'onSaved', AdminVersionDto> & { version: AdminVersionDto };
 
 const valuesOf = (version: AdminVersionDto): VersionFormValues => ({
   version: version.version,
@@ -62,11 +58,7 @@ export function VersionEditModal({ version, onClose, onSaved }: VersionEditModal
       failureAtEnd
     >
       <VersionFields form={form} latestLocked={version.is_latest} />
-      {version.sync_status === 'synced' && (
-        <Text fz="xs" c="dimmed">
-          <FormattedMessage id="admin.versions.edit.resync" />
-        </Text>
-      )}
+      {version.sync_status === 'synced' && <MessageText fz="xs" c="dimmed" message="admin.versions.edit.resync" />}
     </FormModal>
   );
 }

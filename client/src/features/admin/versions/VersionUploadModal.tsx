@@ -2,12 +2,12 @@ import { Divider, FileInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconFileZip, IconUpload } from '@tabler/icons-react';
 import { useIntl } from 'react-intl';
-import { useGetSupportedVersions, useUploadVersion } from '../../../api/generated/endpoints/versions/versions';
+import { useUploadVersion } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto } from '../../../api/generated/model';
-import { FormModal } from '../../../components/FormModal';
+import { DialogProps, FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { formatAdminBytes } from '../../../i18n/format';
-import { allowedExtension, warnIfLargeUpload } from '../../../lib/upload-rules';
+import { allowedExtension, useUploadRules, warnIfLargeUpload } from '../../../lib/upload-rules';
 import { VERSION_EXTENSIONS } from './version-display';
 import {
   EMPTY_VERSION_FORM,
@@ -23,19 +23,11 @@ interface UploadValues extends VersionFormValues {
   file: File | null;
 }
 
-interface VersionUploadModalProps {
-  onClose: () => void;
-  onUploaded: (version: AdminVersionDto) => void;
-}
-
 /** Upload Version: the version's details and an optional package (.zip, .exe, .dmg, .pkg), sent as multipart. */
-export function VersionUploadModal({ onClose, onUploaded }: VersionUploadModalProps) {
+export function VersionUploadModal({ onClose, onUploaded }: DialogProps<'onUploaded', AdminVersionDto>) {
   const intl = useIntl();
   const upload = useUploadVersion();
-  // What the server takes (extensions, maximum size); the spec's list stands in until it has loaded.
-  const supported = useGetSupportedVersions({ query: { staleTime: 60_000 } });
-  const extensions = supported.data?.data.version_extensions ?? [...VERSION_EXTENSIONS];
-  const maxBytes = supported.data?.data.max_upload_bytes;
+  const { extensions, maxBytes } = useUploadRules('version_extensions', VERSION_EXTENSIONS, { staleTime: 60_000 });
 
   const form = useForm<UploadValues>({
     initialValues: { ...EMPTY_VERSION_FORM, file: null },

@@ -7,6 +7,7 @@ import { deleteAction } from '../../../components/admin-list/RowAction';
 import { WARNING_TEXT } from '../../../components/license-server/sync-display';
 import { shortKey, SYNC_COLORS } from './version-display';
 import { formatAdminBytes } from '../../../i18n/format';
+import { MessageText } from '../../../components/Message';
 
 type VersionActions = Record<'onToggleStable' | 'onMakeLatest' | 'onEdit' | 'onDelete' | 'onSync', (version: AdminVersionDto) => void>;
 
@@ -22,9 +23,7 @@ function KeyLine({ label, value }: { label: string; value: string | null }) {
           {short}…
         </Text>
       ) : (
-        <Text span c="dimmed" fz="xs">
-          <FormattedMessage id="admin.versions.keys.notSet" />
-        </Text>
+        <MessageText span c="dimmed" fz="xs" message="admin.versions.keys.notSet" />
       )}
     </Text>
   );
@@ -159,9 +158,7 @@ const columns = (
             {version.changelog}
           </Text>
         ) : (
-          <Text fz="sm" c="dimmed" data-testid="version-changelog">
-            <FormattedMessage id="admin.versions.noChangelog" />
-          </Text>
+          <MessageText fz="sm" c="dimmed" data-testid="version-changelog" message="admin.versions.noChangelog" />
         )}
         {version.download_url && (
           <Anchor
@@ -200,9 +197,7 @@ const columns = (
           </Text>
         </Stack>
       ) : (
-        <Text fz="xs" c="dimmed">
-          <FormattedMessage id="admin.versions.noFile" />
-        </Text>
+        <MessageText fz="xs" c="dimmed" message="admin.versions.noFile" />
       ),
   },
   {
@@ -219,24 +214,19 @@ const columns = (
   { label: 'admin.versions.columns.sync', fold: 4, cell: (version) => <SyncState version={version} /> },
 ];
 
+type VersionsTableProps = ScreenTableProps<AdminVersionDto, ListAdminVersionsSort, keyof VersionActions>;
+
 /** The Version Management table: version, release date, flags, changelog, file, keys, sync state and actions. */
-export function VersionsTable({
-  rows,
-  sorting,
-  busyId,
-  ...actions
-}: ScreenTableProps<AdminVersionDto, ListAdminVersionsSort, keyof VersionActions>) {
+export function VersionsTable({ rows, sorting, busyId, ...actions }: VersionsTableProps) {
   const intl = useIntl();
   return (
     <ListTable
       rows={rows}
-      rowKey={(version) => version.id}
       rowProps={(version) => ({ 'data-testid': `version-row-${version.version}` })}
       columns={columns(intl, busyId, actions)}
       sorting={sorting}
       testId="versions-table"
       actions={{
-        label: 'admin.versions.columns.actions',
         name: (version) => version.version,
         items: (version) => {
           const busy = busyId === version.id;
