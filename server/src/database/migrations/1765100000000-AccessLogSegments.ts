@@ -3,8 +3,9 @@ import { createAccessLogTable, createSegmentTables, moveSegmentsToTable, moveTab
 
 /**
  * The access log in segments: batches of rows stored as one row each, with a term per searchable value, instead of
- * one row and its index entries per request. The rows logged so far move into segments (a segment each), in the
- * order they were stored; `down` moves them back. AccessLogTable undid it.
+ * one row and its index entries per request. The rows logged so far move into segments in the order they were
+ * stored, a segment each (the code that batched them is gone: AccessLogTable moves them back into one table);
+ * `down` moves them back.
  */
 export class AccessLogSegments1765100000000 implements MigrationInterface {
   name = 'AccessLogSegments1765100000000';
