@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// What one access-log row costs to store, apart from any request: rows like a heartbeat's, stored 500 at a time
-// (as the portal's writer does) through the portal's own AccessLogStore and PreparedSql into a database migrated by
-// the portal's migrations, on SQLite and (when `mariadb-admin ping` answers) MariaDB. Prints CPU per row: this
-// process's (the portal's share) and, on MariaDB, the database server's (read from /proc; it runs on the same cores
-// here). Rows are kept in segments (access-log-segments.ts): a segment per batch, and a term per distinct value of
-// the batch. So each is measured twice: with one client address for the whole batch (a load generator, as in
-// bench:validate, or a few busy servers) and with a distinct address on every row (many servers: a term per row).
+// What one access-log row costs to store, apart from any request: rows like a heartbeat's, stored in batches of the
+// portal's writer (500, BENCH_BATCH) through the portal's own AccessLogRepository (multi-row INSERTs, prepared on
+// MariaDB) into a database migrated by the portal's migrations, on SQLite and (when `mariadb-admin ping` answers)
+// MariaDB. Prints CPU per row: this process's (the portal's share) and, on MariaDB, the database server's (read from
+// /proc; it runs on the same cores here). Each row goes into the table and its indexes (two on SQLite, six on
+// MariaDB), so each is measured twice: with one client address for the whole batch (a load generator, as in
+// bench:validate, or a few busy servers) and with a distinct address on every row (many servers).
 // No target: it explains bench:validate's access-log figure (one row per heartbeat, against a heartbeat's
 // 100-150 µs). Needs the built server (npm run build). BENCH_ROWS (default 100,000) rows per measurement.
 import { execFileSync } from 'node:child_process';
@@ -21,11 +21,10 @@ const require = createRequire(join(ROOT, 'server/package.json'));
 const dist = (path) => require(join(ROOT, 'server/dist/server/src', path));
 const { DataSource } = require('typeorm');
 const { dataSourceOptions } = dist('database/data-source-options');
-const { PreparedSql } = dist('database/prepared-sql');
-const { AccessLogStore } = dist('modules/logs/access-log-store');
+const { AccessLogRepository } = dist('modules/access-log/access-log.repository');
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
-const BATCH = 2_000;
+const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 
 /** A heartbeat's row, as the access log holds it (see AccessLogService.watch): from one address, or one per row. */
 const row = (i, distinct) => ({
@@ -56,11 +55,11 @@ function mariadbCpu() {
 }
 
 /** Stores ROWS rows (after a warm-up batch) and returns CPU µs per row: this process's and MariaDB's. */
-async function measure(sql, distinct) {
-  const engineCpu = sql.engine === 'mysql' ? mariadbCpu : () => null;
-  const store = new AccessLogStore(sql);
-  await store.clear();
-  const insert = (start) => sql.atomically(store.statements(Array.from({ length: BATCH }, (_, i) => row(start + i, distinct))));
+async function measure(dataSource, engine, distinct) {
+  const engineCpu = engine === 'mariadb' ? mariadbCpu : () => null;
+  const repository = new AccessLogRepository(dataSource);
+  await repository.clear();
+  const insert = (start) => repository.insert(Array.from({ length: BATCH }, (_, i) => row(start + i, distinct)));
   await insert(0);
   engineCpu();
   const cpu = process.cpuUsage();
@@ -92,7 +91,6 @@ try {
       await dataSource.runMigrations();
       // As in the portal, whose checkpoints run in a worker thread (wal-checkpoints.ts), not on the inserting connection.
       if (engine === 'sqlite') await dataSource.query('PRAGMA wal_autocheckpoint = 0');
-      const sql = PreparedSql.for(dataSource);
       const print = (label, { node, server }) =>
         console.log(
           `  ${engine.padEnd(8)} ${label.padEnd(34)} Node ${node.toFixed(2).padStart(6)} µs` +
@@ -100,8 +98,8 @@ try {
               ? ''
               : `   MariaDB ${server.toFixed(2).padStart(6)} µs   together ${(node + server).toFixed(2).padStart(6)} µs`),
         );
-      print('one address per batch', await measure(sql, false));
-      print('a distinct address per row', await measure(sql, true));
+      print('one address per batch', await measure(dataSource, engine, false));
+      print('a distinct address per row', await measure(dataSource, engine, true));
     } finally {
       await dataSource.destroy();
       await drop();

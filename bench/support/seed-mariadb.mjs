@@ -1,15 +1,9 @@
-// Fills a migrated MariaDB database with a large vendor's data, straight in SQL (MariaDB's seq_1_to_N tables; the
-// access log through the portal's own encoder), in chunks so no single statement holds millions of rows: users,
-// licenses, devices, versions, files, downloads (with their per-day figures and file counters), access and audit
-// logs, and (when `counts.orders` is given) orders.
+// Fills a migrated MariaDB database with a large vendor's data, straight in SQL (MariaDB's seq_1_to_N tables), in
+// chunks so no single statement holds millions of rows: users, licenses, devices, versions, files, downloads (with
+// their per-day figures and file counters), access and audit logs, and (when `counts.orders` is given) orders.
 // Rows look like real ones: spread over a year, a mix of statuses, searchable names, e-mails and addresses.
 // A table whose count is 0 is left empty (bench:lists seeds no logs).
 
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { ROOT } from './processes.mjs';
-
-const require = createRequire(join(ROOT, 'server/package.json'));
 const CHUNK = 250_000;
 
 /** The sizes of a vendor with a large customer base (the issues' targets), scaled by `scale`. */
@@ -46,70 +40,6 @@ async function chunked(connection, total, statement, log, size = CHUNK) {
 }
 
 const seqRange = (start, end) => `(SELECT seq FROM seq_${start}_to_${end}) s`;
-
-/**
- * The access log, as the portal stores it: rows generated here (the same mix as before: six routes, 20,000
- * download paths, a distinct address per row, two rows in three by a signed-in user), stored oldest first through
- * the built portal's own encoder (access-log-segments.ts) in batches of the writer's size, each segment with its
- * terms. Row `seq` is `seq` steps of a year back from now.
- */
-async function seedAccessLog(connection, c, log) {
-  const total = c.accessLogs;
-  if (!(total > 0)) return;
-  const { encodeSegments, SEGMENT_MAX_ROWS } = require(join(ROOT, 'server/dist/server/src/modules/logs/access-log-segments'));
-  const routes = ['/api/license-server/validate', '/api/admin/users', '/api/download/:id', '/api/me', '/api/admin/licenses', '/api/login'];
-  const statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 304, 401, 404, 429, 500];
-  const now = Date.now();
-  const rowOf = (seq) => {
-    const kind = seq % 6;
-    const user = seq % 3 === 0 ? null : 1 + (seq % c.users);
-    return {
-      method: kind === 0 || kind === 5 ? 'POST' : 'GET',
-      route: routes[kind],
-      path: kind === 2 ? `/api/download/${seq % 20000}` : routes[kind],
-      status: statuses[seq % 20],
-      duration_ms: seq % 250,
-      bytes_out: 200 + (seq % 5000),
-      user_id: user,
-      user_email: user === null ? null : `user${user}@bench.test`,
-      ip_address: `10.${seq % 256}.${Math.floor(seq / 256) % 256}.${Math.floor(seq / 65536) % 256}`,
-      user_agent: 'Mozilla/5.0 (bench)',
-      created_at: new Date(now - Math.floor((seq * 31536000) / total) * 1000),
-    };
-  };
-  let id = 0;
-  const segments = [];
-  const terms = [];
-  const write = async () => {
-    if (segments.length) {
-      await connection.query('INSERT INTO access_log_segments (id, first_at, last_at, row_count, errors, warnings, body) VALUES ?', [
-        segments.splice(0),
-      ]);
-    }
-    for (let start = 0; start < terms.length; start += 5_000) {
-      await connection.query('INSERT INTO access_log_terms (segment_id, n, value, hits, errors, warnings) VALUES ?', [
-        terms.slice(start, start + 5_000),
-      ]);
-    }
-    terms.length = 0;
-  };
-  for (let seq = total; seq >= 1;) {
-    const rows = [];
-    for (; seq >= 1 && rows.length < SEGMENT_MAX_ROWS; seq--) rows.push(rowOf(seq));
-    for (const segment of encodeSegments(rows)) {
-      id++;
-      // DATETIME as UTC text, as the portal (mysql2, timezone Z) reads it.
-      const utc = (date) => date.toISOString().slice(0, 23).replace('T', ' ');
-      segments.push([id, utc(segment.first_at), utc(segment.last_at), segment.row_count, segment.errors, segment.warnings, segment.body]);
-      let n = 0;
-      for (const [value, { hits, errors, warnings }] of segment.terms) terms.push([id, n++, value, hits, errors, warnings]);
-    }
-    if (segments.length >= 16) await write();
-    if ((total - seq) % 500_000 < SEGMENT_MAX_ROWS) log('access_log_segments', total - seq, total);
-  }
-  await write();
-  log('access_log_segments', total, total);
-}
 
 /** Seeds every table; `log(table, done, total)` reports progress. */
 export async function seedMariadb(connection, counts, log = () => undefined) {
@@ -236,7 +166,22 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
     log('daily_stats', 1, 1);
   }
 
-  await seedAccessLog(connection, c, log);
+  // The access log as the portal writes it, oldest first: row `seq` is `seq` steps of a year back from now.
+  const routes = `'/api/license-server/validate', '/api/admin/users', '/api/download/:id', '/api/me', '/api/admin/licenses', '/api/login'`;
+  await chunked(
+    connection,
+    c.accessLogs,
+    (a, b) =>
+      `INSERT INTO access_logs (method, route, path, status, duration_ms, bytes_out, user_id, user_email, ip_address, user_agent, created_at)
+       SELECT ELT(1 + seq % 6, 'POST', 'GET', 'GET', 'GET', 'GET', 'POST'), ELT(1 + seq % 6, ${routes}),
+              ELT(1 + seq % 6, '/api/license-server/validate', '/api/admin/users', CONCAT('/api/download/', seq % 20000), '/api/me', '/api/admin/licenses', '/api/login'),
+              ELT(1 + seq % 20, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 304, 401, 404, 429, 500),
+              seq % 250, 200 + seq % 5000, IF(seq % 3 = 0, NULL, 1 + seq % ${c.users}), IF(seq % 3 = 0, NULL, CONCAT('user', 1 + seq % ${c.users}, '@bench.test')),
+              CONCAT('10.', seq % 256, '.', FLOOR(seq / 256) % 256, '.', FLOOR(seq / 65536) % 256), 'Mozilla/5.0 (bench)',
+              NOW(3) - INTERVAL FLOOR(seq * 31536000 / ${c.accessLogs}) SECOND
+       FROM (SELECT ${c.accessLogs} + 1 - seq AS seq FROM seq_${a}_to_${b}) s`,
+    (done, total) => log('access_logs', done, total),
+  );
 
   await chunked(
     connection,
@@ -278,8 +223,7 @@ export async function seedMariadb(connection, counts, log = () => undefined) {
     'distribution_files',
     'orders',
     'download_logs',
-    'access_log_segments',
-    'access_log_terms',
+    'access_logs',
     'audit_logs',
   ]) {
     await connection.query(`ANALYZE TABLE ${table}`);

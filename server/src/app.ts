@@ -4,9 +4,10 @@ import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express
 import { SwaggerModule } from '@nestjs/swagger';
 import compression from 'compression';
 import express, { json, type NextFunction, type Request, type Response } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { join } from 'node:path';
+import type { Server, ServerResponse } from 'node:http';
+import { join, resolve, sep } from 'node:path';
 import { DataSource } from 'typeorm';
 import { runSeeds, SeedReport } from '../../seeds/seed-runner';
 import { AppModule } from './app.module';
@@ -25,7 +26,6 @@ import { AccessLogService } from './modules/access-log/access-log.service';
 import { AuditLogService } from './modules/logs/audit-log.service';
 import { auditFailures } from './modules/logs/failure-reporter';
 import { buildOpenApiDocument } from './openapi';
-import { precompressedClient } from './client-serving';
 
 export interface CreateAppOptions {
   /** Run the idempotent seeds (admin account, default settings) after migrations. Default true. */
@@ -148,17 +148,35 @@ function compressedApiResponses() {
 
 /**
  * The built React app on the same origin, precompressed at build time (client/vite.config.ts): each file as the
- * best twin the browser accepts, hashed assets cached for good, every other non-API GET gets index.html, revalidated.
+ * best twin the browser accepts (br, then gzip), hashed assets cached for good, every other non-API GET gets
+ * index.html, revalidated. Hidden files (the build's .vite/manifest.json) are not served.
  */
 function serveClient(app: NestExpressApplication, dist: string): void {
-  const client = precompressedClient(dist);
-  app.use((request: Request, response: Response, next: NextFunction) => {
-    if (API_PREFIX_ANY_CASE.test(request.path)) return next();
-    client.files(request, response, next);
+  const assets = join(resolve(dist), 'assets') + sep;
+  const files = expressStaticGzip(dist, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
+    index: false,
+    serveStatic: {
+      index: false,
+      // Ranges would address the compressed bytes.
+      acceptRanges: false,
+      cacheControl: false,
+      setHeaders: (response: ServerResponse, path: string) => {
+        // Hashed names under assets/ never change their bytes; mime-types spells the twins' charset in capitals.
+        response.setHeader('Cache-Control', path.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        const type = response.getHeader('Content-Type');
+        if (typeof type === 'string') response.setHeader('Content-Type', type.replace('charset=UTF-8', 'charset=utf-8'));
+      },
+    },
   });
+  const forClient = (request: Request) =>
+    (request.method === 'GET' || request.method === 'HEAD') && !API_PREFIX_ANY_CASE.test(request.path);
+  app.use((request: Request, response: Response, next: NextFunction) => (forClient(request) ? files(request, response, next) : next()));
   app.use((request: Request, response: Response, next: NextFunction) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || API_PREFIX_ANY_CASE.test(request.path)) return next();
-    client.page(request, response, next);
+    if (!forClient(request)) return next();
+    request.url = '/index.html';
+    files(request, response, next);
   });
   new Logger('Client').log(`Serving the web client from ${dist}`);
 }

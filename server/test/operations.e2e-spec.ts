@@ -1,6 +1,6 @@
 import { ScheduledJobsService } from '../src/modules/jobs/scheduled-jobs.service';
 import { AccessLogService } from '../src/modules/access-log/access-log.service';
-import type { NewAccessLogRow } from '../src/modules/access-log/access-log-segments';
+import type { NewAccessLogRow } from '../src/modules/access-log/access-log.service';
 import { AuditLogService } from '../src/modules/logs/audit-log.service';
 import { LogRetentionService } from '../src/modules/logs/log-retention.service';
 import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';
@@ -241,7 +241,7 @@ describe(`operations: audit trail, logs, dashboard (${process.env.TEST_DB})`, ()
       const request = (path: string, at: number) =>
         accessRow({ route: path, path, ip_address: '10.9.9.9', user_agent: 'test', created_at: new Date(at) });
       // 13,440 requests under the prefix, 100 ms apart: 46 paths (the path itself and 45 longer ones), each
-      // requested 224 times, so that each way MariaDB reads a prefix is taken (see LogListing.ordered).
+      // requested 224 times, so that each way MariaDB reads a prefix is taken (see LogTableRepository.ordered).
       const paths = Array.from({ length: 13_440 }, (_, i) => (i % 4 ? `/api/prefix-test/items/${i % 60}` : '/api/prefix-test/items'));
       const matching = paths.map((path, i) => request(path, hourAgo + i * 100));
       // Newer than all of them: more requests elsewhere than a search first looks through.

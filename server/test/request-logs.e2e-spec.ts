@@ -121,7 +121,7 @@ describe(`request ids, access rows on stdout, clients that go away (${process.en
       });
 
       expect(await exportedPaths(portal, token)).toEqual([]);
-      const [{ n }] = await rowsOf(database, portal.dataDir, 'SELECT COUNT(*) AS n FROM access_log_segments');
+      const [{ n }] = await rowsOf(database, portal.dataDir, 'SELECT COUNT(*) AS n FROM access_logs');
       expect(Number(n)).toBe(0);
     });
 

@@ -66,6 +66,14 @@ describe(`settings (${process.env.TEST_DB})`, () => {
     await patch('pricing.description_de', '').expect(200);
     expect((await t.api().get('/api/settings')).body.data.pricing.description_de).toBe('');
     await patch('pricing.description_de', 'x'.repeat(501)).expect(400);
+    await patch('pricing.description_de', null).expect(400);
+    await t
+      .api()
+      .put('/api/admin/settings')
+      .set(bearer(admin))
+      .send({ ...put, test_license: { ...put.test_license, description_de: null } })
+      .expect(400);
+    expect((await adminSettings()).test_license.description_de).toBe('Zehn Tage gratis.');
   });
 
   it.each([

@@ -122,12 +122,8 @@ describe(`WAL checkpoints (${process.env.TEST_DB})`, () => {
     if (process.env.TEST_DB !== 'sqlite') return;
     const gate = SqliteWriteGate.for(t.dataSource);
     const sql = PreparedSql.for(t.dataSource);
-    const [id] = await sql.atomicallyWithIds([
-      {
-        sql: "INSERT INTO audit_logs (level, action, message, created_at) VALUES ('info', 'user.update', 'gate', ?)",
-        params: [new Date()],
-      },
-    ]);
+    await sql.run("INSERT INTO audit_logs (level, action, message, created_at) VALUES ('info', 'user.update', 'gate', ?)", [new Date()]);
+    const id = Number((await sql.one<{ id: number }>("SELECT MAX(id) AS id FROM audit_logs WHERE message = 'gate'", []))!.id);
     const openTransaction = () => {
       let finish!: () => void;
       const held = new Promise<void>((resolve) => (finish = resolve));

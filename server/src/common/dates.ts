@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { isISO8601, registerDecorator, ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { IsDate, isISO8601, registerDecorator, ValidationOptions } from 'class-validator';
 
 /**
  * A real day of the calendar written as YYYY-MM-DD. JavaScript's Date rolls 2026-02-30 over to March 2 and refuses
@@ -41,3 +42,6 @@ export const ToDateTime = () =>
     if (typeof value !== 'string' || !isISO8601(value, { strict: true })) return new Date(Number.NaN);
     return new Date(value);
   });
+
+/** A date-time (ToDateTime, then IsDate with `options`, its message). */
+export const IsDateTime = (options?: ValidationOptions) => applyDecorators(ToDateTime(), IsDate(options));

@@ -1,24 +1,16 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { OptionalIntBetween, OptionalText } from '../common/fields';
+import { IsIn, IsOptional } from 'class-validator';
 
 export type SortOrder = 'asc' | 'desc';
 
 /** Query parameters every list shares: `page`, `limit`, `order`, `search`. */
 export class ListQueryDto {
   /** Page number, from 1. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @OptionalIntBetween(1, 1_000_000)
   page?: number;
 
   /** Rows per page. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalIntBetween(1, 100)
   limit?: number;
 
   /** Sort direction. */
@@ -27,9 +19,7 @@ export class ListQueryDto {
   order?: SortOrder;
 
   /** Free-text search. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   search?: string;
 }
 

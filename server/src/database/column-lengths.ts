@@ -40,8 +40,6 @@ export const MAX_LENGTH = {
   /** An access log's route template and path. */
   accessRoute: 150,
   accessPath: 500,
-  /** A searchable value of an access-log segment: a letter for its kind, then a path at most (the longest kind). */
-  accessTerm: 501,
   /** Why a payment failed, and the provider's reference of a paid one. */
   paymentFailure: 255,
   paymentReference: 128,

@@ -10,7 +10,7 @@ import { SyncQueueItemEntity } from '../modules/license-server/sync-queue-item.e
 import { SyncReconcileEntity } from '../modules/license-server/sync-reconcile.entity';
 import { SyncRunEntity } from '../modules/license-server/sync-run.entity';
 import { ScheduledJobEntity } from '../modules/jobs/scheduled-job.entity';
-import { AccessLogSegmentEntity, AccessLogTermEntity } from '../modules/access-log/access-log.entity';
+import { AccessLogEntity } from '../modules/access-log/access-log.entity';
 import { AuditLogEntity } from '../modules/logs/audit-log.entity';
 import { DailyStatEntity } from '../modules/logs/daily-stat.entity';
 import { DownloadLogEntity } from '../modules/logs/download-log.entity';
@@ -35,8 +35,7 @@ export const ENTITIES = [
   DistributionFileEntity,
   DownloadLogEntity,
   AuditLogEntity,
-  AccessLogSegmentEntity,
-  AccessLogTermEntity,
+  AccessLogEntity,
   DailyStatEntity,
   ScheduledJobEntity,
   SyncRunEntity,

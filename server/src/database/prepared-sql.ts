@@ -15,7 +15,7 @@ const MYSQL_MAX_PARAMS = 65_535;
 interface SqliteStatement {
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
-  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  run(...params: unknown[]): { changes: number };
 }
 interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
@@ -45,8 +45,6 @@ function flatten(rows: Param[][], start: number, end: number): Param[] {
 export interface InsertOptions {
   /** Skip rows that a unique index already holds. */
   ignoreDuplicates?: boolean;
-  /** Columns given the same SQL expression in every row (a key just generated, say), before `columns`. */
-  fixed?: Record<string, string>;
 }
 
 /** One statement with its parameters (see `PreparedSql.atomically`). */
@@ -164,52 +162,32 @@ export class PreparedSql {
    * on MySQL on one connection taken from the pool for the transaction.
    */
   async atomically(statements: SqlStatement[]): Promise<void> {
-    await this.atomicallyWithIds(statements);
-  }
-
-  /**
-   * `atomically`, resolving to the id each statement generated: a one-row INSERT's (a multi-row INSERT's is the first
-   * on MySQL, the last on SQLite); 0 for other statements.
-   */
-  async atomicallyWithIds(statements: SqlStatement[]): Promise<number[]> {
-    if (!statements.length) return [];
+    if (!statements.length) return;
     if (this.engine === 'sqlite') {
       const closed = this.writeGate.closed;
       if (closed) await closed;
-      const ids: number[] = [];
       this.transaction(() => {
-        for (const { sql, params } of statements) {
-          const { changes, lastInsertRowid } = this.statement(sql).run(...this.bind(params));
-          ids.push(changes && /^\s*INSERT/i.test(sql) ? Number(lastInsertRowid) : 0);
-        }
+        for (const { sql, params } of statements) this.statement(sql).run(...this.bind(params));
       });
-      return ids;
+      return;
     }
     // `query` (values escaped by the driver) unless the statement says it is worth preparing: multi-row INSERTs of
     // every size would each become a server-side prepared statement.
     if (statements.length === 1) {
-      const result = await this.mysql<{ insertId?: number }>(
-        statements[0].prepared ? 'execute' : 'query',
-        statements[0].sql,
-        statements[0].params,
-      );
-      return [Number(result.insertId ?? 0)];
+      await this.mysql(statements[0].prepared ? 'execute' : 'query', statements[0].sql, statements[0].params);
+      return;
     }
     const connection = await new Promise<MysqlConnection>((resolve, reject) =>
       this.pool().getConnection((error, taken) => (error ? reject(error) : resolve(taken))),
     );
     const send = (sql: string, params: Param[] = [], prepared = false) =>
-      new Promise<number>((resolve, reject) =>
-        connection[prepared ? 'execute' : 'query'](sql, this.bind(params), (error, result) =>
-          error ? reject(error) : resolve(Number((result as { insertId?: number }).insertId ?? 0)),
-        ),
+      new Promise<void>((resolve, reject) =>
+        connection[prepared ? 'execute' : 'query'](sql, this.bind(params), (error) => (error ? reject(error) : resolve())),
       );
     try {
       await send('START TRANSACTION');
-      const ids: number[] = [];
-      for (const { sql, params, prepared } of statements) ids.push(await send(sql, params, prepared));
+      for (const { sql, params, prepared } of statements) await send(sql, params, prepared);
       await send('COMMIT');
-      return ids;
     } catch (error) {
       // A connection whose rollback failed is broken: destroy it rather than hand it back to the pool mid-transaction.
       await send('ROLLBACK').catch(() => connection.destroy());
@@ -220,13 +198,12 @@ export class PreparedSql {
   }
 
   /** `INSERT INTO table (columns) VALUES (?, …), …` for `count` rows, made once per table, columns and count. */
-  private insertSql(table: string, columns: string[], count: number, { ignoreDuplicates = false, fixed = {} }: InsertOptions): string {
-    const fixedColumns = Object.keys(fixed);
-    const key = `${ignoreDuplicates}${table}(${columns.join(',')})${JSON.stringify(fixed)}${count}`;
+  private insertSql(table: string, columns: string[], count: number, { ignoreDuplicates = false }: InsertOptions): string {
+    const key = `${ignoreDuplicates}${table}(${columns.join(',')})${count}`;
     let sql = this.inserts.get(key);
     if (!sql) {
-      const tuple = `(${[...fixedColumns.map((column) => fixed[column]), ...columns.map(() => '?')].join(', ')})`;
-      const list = [...fixedColumns, ...columns].map((column) => this.quote(column)).join(', ');
+      const tuple = `(${columns.map(() => '?').join(', ')})`;
+      const list = columns.map((column) => this.quote(column)).join(', ');
       const insert = ignoreDuplicates ? (this.engine === 'sqlite' ? 'INSERT OR IGNORE' : 'INSERT IGNORE') : 'INSERT';
       sql = `${insert} INTO ${this.quote(table)} (${list}) VALUES ${Array.from({ length: count }, () => tuple).join(', ')}`;
       if (this.engine === 'sqlite' || count === MYSQL_INSERT_ROWS) this.inserts.set(key, sql);

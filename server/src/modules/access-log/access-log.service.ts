@@ -1,26 +1,18 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger as PinoLogger } from 'pino';
-import { Cache } from '../../common/cache';
 import { AuthenticatedRequest } from '../../common/current-user.decorator';
+import { WrittenBehindLog } from '../../common/written-behind-log';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { APP_LOGGER, requestIdOf } from '../../config/logger';
 import { MAX_LENGTH } from '../../database/column-lengths';
-import { AccessLogRow } from './access-log.entity';
-import { CAPPED_COUNT_TTL_MS, CAPPED_COUNTS_MAX } from './access-log.constants';
-import { AccessLogFilters, AccessLogPage } from './access-log-query';
-import { AccessLogRepository } from './access-log.repository';
-import { NewAccessLogRow, SegmentRows } from './access-log-segments';
-import { AccessLogStore } from './access-log-store';
-import { AccessLogTermsRepository } from './access-log-terms.repository';
-import { AccessLogWriter, writeSegments } from './access-log-writer';
+import { AccessLogEntity } from './access-log.entity';
+import { AccessLogRepository, NewAccessLogRow } from './access-log.repository';
 
-export type { AccessLogRow } from './access-log.entity';
-export type { NewAccessLogRow } from './access-log-segments';
-export type { AccessLogFilters, AccessLogLevel, AccessLogPage } from './access-log-query';
-export { countPastCap } from './access-log-query';
+export type { NewAccessLogRow } from './access-log.repository';
+export type AccessLogRow = AccessLogEntity;
 
 /** The route's template that handled a request (`/api/admin/users/:id`), or '-' when no route matched. */
 export const routeOf = (request: { route?: { path?: string }; baseUrl?: string }) =>
@@ -35,45 +27,31 @@ interface RequestFacts {
 }
 /** Not worth a row: the balancer's probe. */
 const NOT_LOGGED = new Set(['/api/health']);
-/** Parsed segments cached (at most 2,000 rows each): the lists of an open System Logs screen read the newest every 30 s. */
-const PARSED_MAX = 128;
-/** A parsed segment never changes (one appended to has another key): cached while screens may still ask for it. */
-const PARSED_TTL_MS = 5 * 60_000;
-/** Segments whose every row is older than a prune's cut, deleted at a time. */
-const PRUNE_BATCH = 200;
+/** While the database takes no rows, they wait in memory up to this many; later ones are dropped and counted. */
+const MAX_BACKLOG_ROWS = 100_000;
+const logger = new Logger('AccessLog');
 
 /**
- * One row per API request (ACCESS_LOG=all|errors|off, 2xx/3xx sampled by ACCESS_LOG_SAMPLE), written in batches into
- * segments (see access-log-store.ts), listed, exported, pruned and cleared for the logs module; with
+ * One row per API request (ACCESS_LOG=all|errors|off, 2xx/3xx sampled by ACCESS_LOG_SAMPLE), written behind in
+ * batches into access_logs, listed, exported, pruned and cleared for the logs module (see WrittenBehindLog); with
  * ACCESS_LOG_OUTPUT=stdout or both, also (or only) written as one JSON line on stdout, for a log shipper.
  */
 @Injectable()
-export class AccessLogService implements BeforeApplicationShutdown, OnApplicationShutdown {
-  private readonly logger = new Logger('AccessLog');
-  /** Parsed segments and counts past COUNT_CAP; both cleared when this instance removes rows. */
-  private readonly parsed = new Cache<SegmentRows>({ max: PARSED_MAX, ttlMs: PARSED_TTL_MS });
-  private readonly counts = new Cache<number>({ max: CAPPED_COUNTS_MAX, ttlMs: CAPPED_COUNT_TTL_MS });
-  private readonly store: AccessLogStore;
-  // Nobody waits for an access row: held and written in batches; an export or a clear stores what is held first.
-  private readonly writer: AccessLogWriter;
+export class AccessLogService extends WrittenBehindLog<NewAccessLogRow, AccessLogRow> {
   /** Where the rows go (ACCESS_LOG_OUTPUT). */
   private readonly toDatabase: boolean;
   /** The app's logger for rows on stdout, at its own level: LOG_LEVEL says which of the app's own lines to show. */
   private readonly stdout: PinoLogger | null;
 
   constructor(
-    private readonly repository: AccessLogRepository,
-    terms: AccessLogTermsRepository,
+    protected override readonly repository: AccessLogRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(APP_LOGGER) logger: PinoLogger,
+    @Inject(APP_LOGGER) appLogger: PinoLogger,
   ) {
+    super(repository, (rows) => repository.insert(rows), 'access_logs', logger, MAX_BACKLOG_ROWS);
     const { output } = config.logs.access;
     this.toDatabase = output !== 'stdout';
-    this.stdout = output === 'db' ? null : logger.child({ context: 'AccessLog' }, { level: 'info' });
-    this.store = new AccessLogStore(repository, terms, { parsed: this.parsed, counts: this.counts });
-    this.writer = new AccessLogWriter(repository, (error) =>
-      this.logger.error(`Rows of access_log_segments not stored yet (kept for the next try): ${(error as Error).message}`),
-    );
+    this.stdout = output === 'db' ? null : appLogger.child({ context: 'AccessLog' }, { level: 'info' });
   }
 
   /** Express middleware: times each API request and queues its row when the response is done (or the client left). */
@@ -135,59 +113,14 @@ export class AccessLogService implements BeforeApplicationShutdown, OnApplicatio
       if (!this.toDatabase) return;
       const held = this.writer.add(row);
       if (!held && this.writer.dropped % 10_000 === 1) {
-        this.logger.error(`Access log rows dropped while the database takes none: ${this.writer.dropped}`);
+        logger.error(`Access log rows dropped while the database takes none: ${this.writer.dropped}`);
       }
     });
   }
 
-  /** A page of the log as stored: held rows (a second's at most) are not flushed, lest every read of a busy log write. */
-  list(filters: AccessLogFilters): Promise<AccessLogPage> {
-    return this.store.page(filters);
-  }
-
-  /** Every matching row, oldest first, in batches (for exports); what is held is stored first. */
-  async *batches(filters: AccessLogFilters): AsyncGenerator<AccessLogRow[]> {
-    await this.writer.flush();
-    yield* this.store.batches(filters);
-  }
-
-  /** Stores rows now (rows a test or a benchmark made: requests' rows go through the writer). */
-  async storeRows(rows: NewAccessLogRow[]): Promise<void> {
-    await writeSegments(this.repository, rows, null);
-  }
-
-  /** Removes the segments whose every row is older than `before`, in batches; returns how many rows went. */
-  async prune(before: Date): Promise<number> {
-    let removed = 0;
-    for (;;) {
-      const deleted = await this.repository.deleteOlder(before, PRUNE_BATCH);
-      if (!deleted.segments) return removed;
-      // Counts made before are dropped once the rows have gone (one made meanwhile may count them).
-      this.counts.clear();
-      removed += deleted.rows;
-      if (deleted.segments < PRUNE_BATCH) return removed;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
-  async clear(): Promise<void> {
-    await this.writer.flush();
-    this.writer.forgetOpen();
-    this.parsed.clear();
-    await this.repository.clear();
-    this.counts.clear();
-  }
-
-  flush(): Promise<void> {
-    return this.writer.flush();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.writer.flush();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.writer.flush().catch(() => undefined);
+  /** Stores rows now (rows a test or a benchmark made: requests' rows are written behind). */
+  storeRows(rows: NewAccessLogRow[]): Promise<void> {
+    return this.repository.insert(rows);
   }
 }
 

@@ -5,7 +5,7 @@ import { AdminDevicesService } from '../devices/admin-devices.service';
 import { DistributionFilesService } from '../distribution-files/distribution-files.service';
 import { ScheduledJobsService } from '../jobs/scheduled-jobs.service';
 import { AdminLicensesService } from '../licenses/admin-licenses.service';
-import { AuditLogService } from '../logs/audit-log.service';
+import { AuditLogService, messageParts } from '../logs/audit-log.service';
 import { DailyStatsService, dayOf } from '../logs/daily-stats.service';
 import { OrdersService } from '../orders/orders.service';
 import { AdminUsersService } from '../users/admin-users.service';
@@ -76,7 +76,7 @@ export class DashboardService implements OnApplicationBootstrap {
       type: entry.level,
       action: entry.action,
       description: entry.message,
-      ...messageFields(entry.context),
+      ...messageParts(entry.context),
       user_name: entry.actor_email,
       ip_address: entry.ip_address,
       activity_time: entry.created_at,
@@ -191,20 +191,4 @@ function daysBetween(from: string, to: string): string[] {
   for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`) && days.length < 366; t += DAY_MS)
     days.push(dayOf(new Date(t)));
   return days;
-}
-
-/** The fields of an audit entry's message kept in its context (entries written before they were kept have none). */
-function messageFields(json: string | null): Pick<ActivityDto, 'subject' | 'status' | 'reason'> {
-  let context: Record<string, unknown> = {};
-  try {
-    context = (json && (JSON.parse(json) as Record<string, unknown>)) || {};
-  } catch {
-    // A context that is not JSON has no fields to give.
-  }
-  const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
-  return {
-    subject: text(context.subject),
-    status: typeof context.status === 'number' ? context.status : null,
-    reason: text(context.reason),
-  };
 }

@@ -4,8 +4,8 @@ import { FindOptionsWhere, In, IsNull, LessThan, Not, Repository } from 'typeorm
 import type { ListTotals } from '../../common/list-totals';
 import { Page } from '../../common/pagination';
 import { isUniqueViolation } from '../../database/driver-errors';
+import DataLoader from 'dataloader';
 import { GroupCommit } from '../../database/group-commit';
-import { GroupRead } from '../../database/group-read';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { engineOf, readPage, readPageByIds, sortColumn, startsWith } from '../../database/pages';
 import { PreparedSql } from '../../database/prepared-sql';
@@ -68,7 +68,12 @@ function batchLookupSql(keys: number, uids: number): string {
 export class DevicesRepository implements BeforeApplicationShutdown {
   private readonly sql: PreparedSql;
   /** Lookups of concurrent activation calls, one round trip for many (MySQL; SQLite answers in-process). */
-  private readonly lookups = new GroupRead<[string, string], Record<string, unknown> | undefined>((pairs) => this.lookupMany(pairs));
+  private readonly lookups = new DataLoader<[string, string], Record<string, unknown> | undefined>((pairs) => this.lookupMany([...pairs]), {
+    cache: false,
+    maxBatchSize: 64,
+    // After the current I/O callbacks, so requests that arrived together share one read.
+    batchScheduleFn: (run) => setImmediate(run),
+  });
   private readonly heartbeats = new GroupCommit<Heartbeat>((beats) => this.writeHeartbeats(beats));
 
   constructor(@InjectRepository(DeviceEntity) private readonly devices: Repository<DeviceEntity>) {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuditLogEntity } from './audit-log.entity';
-import type { LogFilters } from './log-listing';
-import { commonFilters, Condition, contains, LogTableRepository, startsWith } from './log-table.repository';
+import type { LogFilters } from '../../common/log-listing';
+import { commonFilters, Condition, contains, LogTableRepository, startsWith } from '../../database/log-table';
 
 export type NewAuditLogRow = Omit<AuditLogEntity, 'id'>;
 

@@ -1,14 +1,20 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Cache } from '../../common/cache';
+import {
+  CAPPED_COUNT_TTL_MS,
+  CAPPED_COUNTS_MAX,
+  countPastCap,
+  LogFilters,
+  LogPage,
+  pruneInBatches,
+  RawRow,
+} from '../../common/log-listing';
 import { JOB_FAILED, type JobFailedEvent, OnNotification } from '../../common/events';
 import { MAX_LENGTH } from '../../database/column-lengths';
 import { GroupCommit } from '../../database/group-commit';
-import { CAPPED_COUNT_TTL_MS, CAPPED_COUNTS_MAX } from '../access-log/access-log.constants';
-import { countPastCap } from '../access-log/access-log.service';
 import { AuditLogEntity, LogLevel } from './audit-log.entity';
 import { AuditLogRepository, NewAuditLogRow } from './audit-log.repository';
-import type { RawRow } from './log-export';
-import { LogFilters, LogPage, pruneInBatches } from './log-listing';
+import { parseContext } from './log-entries';
 
 export interface AuditEntry {
   level: LogLevel;
@@ -96,4 +102,11 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
     // Requests that finished while the server closed may have queued more.
     await this.writer.drain().catch(() => undefined);
   }
+}
+
+/** The parts an audit entry's message is made of (subject, refusal status and reason), from its stored context. */
+export function messageParts(context: string | null): { subject: string | null; status: number | null; reason: string | null } {
+  const fields = parseContext(context) ?? {};
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+  return { subject: text(fields.subject), status: typeof fields.status === 'number' ? fields.status : null, reason: text(fields.reason) };
 }

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DailyStatsRepository } from './daily-stats.repository';
 import { DownloadLogEntity } from './download-log.entity';
-import type { LogFilters } from './log-listing';
-import { commonFilters, Condition, LogTableRepository, startsWith } from './log-table.repository';
+import type { LogFilters } from '../../common/log-listing';
+import { commonFilters, Condition, LogTableRepository, startsWith } from '../../database/log-table';
 
 export type DownloadLogEntry = Omit<DownloadLogEntity, 'id'>;
 

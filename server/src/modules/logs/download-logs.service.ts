@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MAX_LENGTH } from '../../database/column-lengths';
-import { WrittenBehindLog } from './batched-rows';
+import { WrittenBehindLog } from '../../common/written-behind-log';
 import { dayOf } from './daily-stats.service';
 import { DownloadLogEntity } from './download-log.entity';
 import { DownloadLogEntry, DownloadLogQuery, DownloadLogsRepository } from './download-logs.repository';

@@ -4,7 +4,8 @@ import type { DownloadLogEntity } from './download-log.entity';
 import type { LogEntryDto } from './dto/logs.dto';
 import type { RemoteLogEntity } from './remote-log.entity';
 
-const parse = (json: string | null): Record<string, unknown> | null => {
+/** A stored JSON context as an object; null when there is none or it is not a JSON object. */
+export const parseContext = (json: string | null): Record<string, unknown> | null => {
   if (!json) return null;
   try {
     const value: unknown = JSON.parse(json);
@@ -54,7 +55,7 @@ export function fromAudit(row: AuditLogEntity): LogEntryDto {
     created_at: row.created_at,
     target_type: row.target_type,
     target_id: row.target_id,
-    context: parse(row.context),
+    context: parseContext(row.context),
   });
 }
 

@@ -1,16 +1,8 @@
 import { csvRow } from '../../common/csv';
+import type { RawRow } from '../../common/log-listing';
 import type { LogEntryDto } from './dto/logs.dto';
 import { fromAccess, fromAudit, fromDownload, fromRemote } from './log-entries';
-import {
-  accessWriter,
-  auditWriter,
-  downloadWriter,
-  EXPORT_COLUMNS,
-  LogExportWriter,
-  RawRow,
-  remoteWriter,
-  systemWriter,
-} from './log-export';
+import { accessWriter, auditWriter, downloadWriter, EXPORT_COLUMNS, LogExportWriter, remoteWriter, systemWriter } from './log-export';
 
 /** What the list shows of a row (entity → LogEntryDto), as the export wrote it before it wrote raw rows. */
 const csvOf = (entry: LogEntryDto) =>

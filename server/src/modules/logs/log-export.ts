@@ -1,13 +1,11 @@
 import { csvField } from '../../common/csv';
+import type { RawRow } from '../../common/log-listing';
 import { isoDate, jsonValue } from '../../common/streamed-export';
 
 /**
  * Export lines written straight from raw rows (as the driver returns them), in the shape of LogEntryDto (see
  * log-entries.ts): no entity, no DTO and no value array per row, since an export writes millions of them.
  */
-
-/** A row as the driver returns it: numbers may come as strings (MySQL BIGINT), dates as Date or text. */
-export type RawRow = Record<string, unknown>;
 
 export const EXPORT_COLUMNS = [
   'id',

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error';
+import { COUNT_CAP, LogFilters, LogPage, RawRow } from '../../common/log-listing';
 import { pageMeta } from '../../common/pagination';
 import { AccessLogService } from '../access-log/access-log.service';
 import { AuditLogService } from './audit-log.service';
@@ -7,8 +8,7 @@ import { DownloadLogsService } from './download-logs.service';
 import { RemoteLogsService } from './remote-logs.service';
 import { LogEntryDto, LogKind, LogPageMetaDto, LogSourceName, SystemLogsDto } from './dto/logs.dto';
 import { fromAccess, fromAudit, fromDownload, fromRemote } from './log-entries';
-import { accessWriter, auditWriter, downloadWriter, LogExportWriter, RawRow, remoteWriter, systemWriter } from './log-export';
-import { COUNT_CAP, LogFilters, LogPage } from './log-listing';
+import { accessWriter, auditWriter, downloadWriter, LogExportWriter, remoteWriter, systemWriter } from './log-export';
 
 export interface EntryPage {
   entries: LogEntryDto[];

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { MAX_LENGTH } from '../../database/column-lengths';
-import type { LogFilters } from './log-listing';
-import { commonFilters, Condition, LogTableRepository, startsWith } from './log-table.repository';
+import type { LogFilters } from '../../common/log-listing';
+import { commonFilters, Condition, LogTableRepository, startsWith } from '../../database/log-table';
 import { RemoteLogEntity } from './remote-log.entity';
 
 /** An entry of this portal's own activation API. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MAX_LENGTH } from '../../database/column-lengths';
-import { WrittenBehindLog } from './batched-rows';
+import { WrittenBehindLog } from '../../common/written-behind-log';
 import { RemoteLogEntity } from './remote-log.entity';
 import { RemoteLogEntry, RemoteLogsRepository, SyncedRemoteLog } from './remote-logs.repository';
 

@@ -10,10 +10,10 @@ import type { LicenseStatus } from './licenseStatus';
 
 export type ExportLicensesParams = {
 format?: ExportLicensesFormat;
-status?: LicenseStatus;
 /**
  * Same search as the list.
  * @maxLength 200
  */
 search?: string;
+status?: LicenseStatus;
 };

@@ -11,22 +11,6 @@ import type { ExportLogsFormat } from './exportLogsFormat';
 import type { ExportLogsOrder } from './exportLogsOrder';
 
 export type ExportLogsParams = {
-level?: LogLevel;
-type: LogKind;
-format?: ExportLogsFormat;
-/**
- * Entries at or after this time (ISO 8601).
- */
-from?: string;
-/**
- * Entries at or before this time (ISO 8601).
- */
-to?: string;
-/**
- * The user's e-mail address, or its beginning.
- * @maxLength 255
- */
-user?: string;
 /**
  * Page number, from 1.
  * @minimum 1
@@ -40,12 +24,28 @@ page?: number;
  */
 limit?: number;
 /**
- * Sort direction.
- */
-order?: ExportLogsOrder;
-/**
  * Free-text search.
  * @maxLength 200
  */
 search?: string;
+level?: LogLevel;
+/**
+ * The user's e-mail address, or its beginning.
+ * @maxLength 255
+ */
+user?: string;
+type: LogKind;
+format?: ExportLogsFormat;
+/**
+ * Entries at or after this time (ISO 8601).
+ */
+from?: string;
+/**
+ * Entries at or before this time (ISO 8601).
+ */
+to?: string;
+/**
+ * Sort direction.
+ */
+order?: ExportLogsOrder;
 };

@@ -9,20 +9,6 @@ import type { LogLevel } from './logLevel';
 import type { ListAccessLogsOrder } from './listAccessLogsOrder';
 
 export type ListAccessLogsParams = {
-level?: LogLevel;
-/**
- * Entries at or after this time (ISO 8601).
- */
-from?: string;
-/**
- * Entries at or before this time (ISO 8601).
- */
-to?: string;
-/**
- * The user's e-mail address, or its beginning.
- * @maxLength 255
- */
-user?: string;
 /**
  * Page number, from 1.
  * @minimum 1
@@ -36,12 +22,26 @@ page?: number;
  */
 limit?: number;
 /**
- * Sort direction.
- */
-order?: ListAccessLogsOrder;
-/**
  * Free-text search.
  * @maxLength 200
  */
 search?: string;
+level?: LogLevel;
+/**
+ * The user's e-mail address, or its beginning.
+ * @maxLength 255
+ */
+user?: string;
+/**
+ * Entries at or after this time (ISO 8601).
+ */
+from?: string;
+/**
+ * Entries at or before this time (ISO 8601).
+ */
+to?: string;
+/**
+ * Sort direction.
+ */
+order?: ListAccessLogsOrder;
 };

@@ -10,8 +10,6 @@ import type { ListAdminDevicesSort } from './listAdminDevicesSort';
 import type { ListAdminDevicesOrder } from './listAdminDevicesOrder';
 
 export type ListAdminDevicesParams = {
-status?: DeviceStatus;
-sort?: ListAdminDevicesSort;
 /**
  * Page number, from 1.
  * @minimum 1
@@ -25,12 +23,14 @@ page?: number;
  */
 limit?: number;
 /**
- * Sort direction.
- */
-order?: ListAdminDevicesOrder;
-/**
  * Free-text search.
  * @maxLength 200
  */
 search?: string;
+status?: DeviceStatus;
+sort?: ListAdminDevicesSort;
+/**
+ * Sort direction.
+ */
+order?: ListAdminDevicesOrder;
 };

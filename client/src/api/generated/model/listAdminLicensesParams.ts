@@ -10,12 +10,6 @@ import type { LicenseStatus } from './licenseStatus';
 import type { ListAdminLicensesOrder } from './listAdminLicensesOrder';
 
 export type ListAdminLicensesParams = {
-sort?: ListAdminLicensesSort;
-status?: LicenseStatus;
-/**
- * true: only test licenses; false: only purchased or admin-made ones.
- */
-is_trial?: boolean;
 /**
  * Page number, from 1.
  * @minimum 1
@@ -29,12 +23,18 @@ page?: number;
  */
 limit?: number;
 /**
- * Sort direction.
- */
-order?: ListAdminLicensesOrder;
-/**
  * Free-text search.
  * @maxLength 200
  */
 search?: string;
+sort?: ListAdminLicensesSort;
+status?: LicenseStatus;
+/**
+ * true: only test licenses; false: only purchased or admin-made ones.
+ */
+is_trial?: boolean;
+/**
+ * Sort direction.
+ */
+order?: ListAdminLicensesOrder;
 };

@@ -10,8 +10,6 @@ import type { ListAdminOrdersSort } from './listAdminOrdersSort';
 import type { ListAdminOrdersOrder } from './listAdminOrdersOrder';
 
 export type ListAdminOrdersParams = {
-status?: OrderStatus;
-sort?: ListAdminOrdersSort;
 /**
  * Page number, from 1.
  * @minimum 1
@@ -25,12 +23,14 @@ page?: number;
  */
 limit?: number;
 /**
- * Sort direction.
- */
-order?: ListAdminOrdersOrder;
-/**
  * Free-text search.
  * @maxLength 200
  */
 search?: string;
+status?: OrderStatus;
+sort?: ListAdminOrdersSort;
+/**
+ * Sort direction.
+ */
+order?: ListAdminOrdersOrder;
 };

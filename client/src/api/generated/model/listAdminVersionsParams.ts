@@ -9,7 +9,6 @@ import type { ListAdminVersionsSort } from './listAdminVersionsSort';
 import type { ListAdminVersionsOrder } from './listAdminVersionsOrder';
 
 export type ListAdminVersionsParams = {
-sort?: ListAdminVersionsSort;
 /**
  * Page number, from 1.
  * @minimum 1
@@ -23,12 +22,13 @@ page?: number;
  */
 limit?: number;
 /**
- * Sort direction.
- */
-order?: ListAdminVersionsOrder;
-/**
  * Free-text search.
  * @maxLength 200
  */
 search?: string;
+sort?: ListAdminVersionsSort;
+/**
+ * Sort direction.
+ */
+order?: ListAdminVersionsOrder;
 };

@@ -11,13 +11,6 @@ import type { ListDistributionFilesSort } from './listDistributionFilesSort';
 import type { ListDistributionFilesOrder } from './listDistributionFilesOrder';
 
 export type ListDistributionFilesParams = {
-os_type?: OsType;
-architecture?: Architecture;
-sort?: ListDistributionFilesSort;
-/**
- * @minimum 1
- */
-version_id?: number;
 /**
  * Page number, from 1.
  * @minimum 1
@@ -31,12 +24,19 @@ page?: number;
  */
 limit?: number;
 /**
- * Sort direction.
- */
-order?: ListDistributionFilesOrder;
-/**
  * Free-text search.
  * @maxLength 200
  */
 search?: string;
+/**
+ * @minimum 1
+ */
+version_id?: number;
+os_type?: OsType;
+architecture?: Architecture;
+sort?: ListDistributionFilesSort;
+/**
+ * Sort direction.
+ */
+order?: ListDistributionFilesOrder;
 };

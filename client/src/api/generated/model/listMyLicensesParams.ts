@@ -21,12 +21,12 @@ page?: number;
  */
 limit?: number;
 /**
- * Sort direction.
- */
-order?: ListMyLicensesOrder;
-/**
  * Free-text search.
  * @maxLength 200
  */
 search?: string;
+/**
+ * Sort direction.
+ */
+order?: ListMyLicensesOrder;
 };

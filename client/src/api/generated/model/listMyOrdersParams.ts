@@ -21,12 +21,12 @@ page?: number;
  */
 limit?: number;
 /**
- * Sort direction.
- */
-order?: ListMyOrdersOrder;
-/**
  * Free-text search.
  * @maxLength 200
  */
 search?: string;
+/**
+ * Sort direction.
+ */
+order?: ListMyOrdersOrder;
 };

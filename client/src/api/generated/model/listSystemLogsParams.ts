@@ -10,24 +10,6 @@ import type { ListSystemLogsSource } from './listSystemLogsSource';
 import type { ListSystemLogsOrder } from './listSystemLogsOrder';
 
 export type ListSystemLogsParams = {
-level?: LogLevel;
-/**
- * One part only: local (the audit trail) or remote (the activation API and what a license server reported).
- */
-source?: ListSystemLogsSource;
-/**
- * Entries at or after this time (ISO 8601).
- */
-from?: string;
-/**
- * Entries at or before this time (ISO 8601).
- */
-to?: string;
-/**
- * The user's e-mail address, or its beginning.
- * @maxLength 255
- */
-user?: string;
 /**
  * Page number, from 1.
  * @minimum 1
@@ -41,12 +23,30 @@ page?: number;
  */
 limit?: number;
 /**
- * Sort direction.
- */
-order?: ListSystemLogsOrder;
-/**
  * Free-text search.
  * @maxLength 200
  */
 search?: string;
+level?: LogLevel;
+/**
+ * The user's e-mail address, or its beginning.
+ * @maxLength 255
+ */
+user?: string;
+/**
+ * One part only: local (the audit trail) or remote (the activation API and what a license server reported).
+ */
+source?: ListSystemLogsSource;
+/**
+ * Entries at or after this time (ISO 8601).
+ */
+from?: string;
+/**
+ * Entries at or before this time (ISO 8601).
+ */
+to?: string;
+/**
+ * Sort direction.
+ */
+order?: ListSystemLogsOrder;
 };

@@ -14,28 +14,28 @@ import type { ListUsersOrder } from './listUsersOrder';
 
 export type ListUsersParams = {
 /**
- * Rows per page.
- * @minimum 1
- * @maximum 100
- */
-limit?: ListUsersLimit;
-status?: ListUsersStatus;
-role?: UserRole;
-email_status?: ListUsersEmailStatus;
-sort?: ListUsersSort;
-/**
  * Page number, from 1.
  * @minimum 1
  * @maximum 1000000
  */
 page?: number;
 /**
- * Sort direction.
+ * Rows per page.
+ * @minimum 1
+ * @maximum 100
  */
-order?: ListUsersOrder;
+limit?: ListUsersLimit;
 /**
  * Free-text search.
  * @maxLength 200
  */
 search?: string;
+status?: ListUsersStatus;
+role?: UserRole;
+email_status?: ListUsersEmailStatus;
+sort?: ListUsersSort;
+/**
+ * Sort direction.
+ */
+order?: ListUsersOrder;
 };

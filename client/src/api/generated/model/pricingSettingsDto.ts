@@ -18,10 +18,10 @@ export interface PricingSettingsDto {
    */
   description: string;
   /**
-   * The same in German, shown to German readers (up to 500 characters; empty: the English one).
+   * The same in German, shown to German readers (up to 500 characters; empty: the English one; left out: kept).
    * @maxLength 500
    */
-  description_de: string;
+  description_de?: string;
   /**
    * Most devices in one purchase (1 to 100).
    * @minimum 1

@@ -11,6 +11,9 @@ export interface SyncChecksumDto {
   checksum: string;
   /** @minimum 1 */
   id: number;
-  /** @maxLength 64 */
+  /**
+   * @minLength 1
+   * @maxLength 64
+   */
   key: string;
 }

@@ -7,7 +7,10 @@
  */
 
 export interface SyncDeviceKeyDto {
-  /** @maxLength 64 */
+  /**
+   * @minLength 1
+   * @maxLength 64
+   */
   license_key: string;
   server_uid: string;
 }

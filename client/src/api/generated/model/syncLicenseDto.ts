@@ -10,14 +10,20 @@ import type { LicenseStatus } from './licenseStatus';
 export interface SyncLicenseDto {
   expires_at: string;
   is_trial: boolean;
-  /** @maxLength 64 */
+  /**
+   * @minLength 1
+   * @maxLength 64
+   */
   license_key: string;
   /**
    * @minimum 1
    * @maximum 100000
    */
   max_activations: number;
-  /** @maxLength 150 */
+  /**
+   * @minLength 1
+   * @maxLength 150
+   */
   product_name: string;
   status: LicenseStatus;
   /** @maxLength 255 */

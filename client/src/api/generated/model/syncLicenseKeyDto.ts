@@ -7,6 +7,9 @@
  */
 
 export interface SyncLicenseKeyDto {
-  /** @maxLength 64 */
+  /**
+   * @minLength 1
+   * @maxLength 64
+   */
   license_key: string;
 }

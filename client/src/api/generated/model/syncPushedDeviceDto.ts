@@ -13,26 +13,29 @@ export interface SyncPushedDeviceDto {
    * @maxLength 150
    * @nullable
    */
-  device_name: string | null;
+  device_name?: string | null;
   /**
    * @maxLength 255
    * @nullable
    */
-  hostname: string | null;
+  hostname?: string | null;
   /** @nullable */
   last_activity_at: string | null;
-  /** @maxLength 64 */
+  /**
+   * @minLength 1
+   * @maxLength 64
+   */
   license_key: string;
   /**
    * @maxLength 150
    * @nullable
    */
-  product: string | null;
+  product?: string | null;
   server_uid: string;
   status: DeviceStatus;
   /**
    * @maxLength 50
    * @nullable
    */
-  version: string | null;
+  version?: string | null;
 }

@@ -16,14 +16,14 @@ export interface SyncRemoteLogDto {
    * @maxLength 255
    * @nullable
    */
-  hostname: string | null;
+  hostname?: string | null;
   /** @minimum 1 */
   id: number;
   /**
    * @maxLength 64
    * @nullable
    */
-  ip_address: string | null;
+  ip_address?: string | null;
   /** @maxLength 10 */
   level: string;
   /** @maxLength 64 */
@@ -34,7 +34,7 @@ export interface SyncRemoteLogDto {
    * @maxLength 150
    * @nullable
    */
-  product: string | null;
+  product?: string | null;
   /** @maxLength 128 */
   server_uid: string;
   valid: boolean;
@@ -42,5 +42,5 @@ export interface SyncRemoteLogDto {
    * @maxLength 50
    * @nullable
    */
-  version: string | null;
+  version?: string | null;
 }

@@ -11,17 +11,17 @@ export interface SyncVersionDto {
    * @maxLength 16000
    * @nullable
    */
-  changelog: string | null;
+  changelog?: string | null;
   /**
    * @maxLength 500
    * @nullable
    */
-  download_url: string | null;
+  download_url?: string | null;
   /**
    * @maxLength 255
    * @nullable
    */
-  encryption_key: string | null;
+  encryption_key?: string | null;
   /**
    * @nullable
    * @pattern ^[0-9a-f]{64}$
@@ -31,7 +31,7 @@ export interface SyncVersionDto {
    * @maxLength 200
    * @nullable
    */
-  file_name: string | null;
+  file_name?: string | null;
   /**
    * @minimum 0
    * @nullable
@@ -44,13 +44,16 @@ export interface SyncVersionDto {
    * @maxLength 2000
    * @nullable
    */
-  min_system_requirements: string | null;
+  min_system_requirements?: string | null;
   release_date: string;
   /**
    * @maxLength 255
    * @nullable
    */
-  secret_hash: string | null;
-  /** @maxLength 50 */
+  secret_hash?: string | null;
+  /**
+   * @minLength 1
+   * @maxLength 50
+   */
   version: string;
 }

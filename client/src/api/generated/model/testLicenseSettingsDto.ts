@@ -13,10 +13,10 @@ export interface TestLicenseSettingsDto {
    */
   description: string;
   /**
-   * The same in German, shown to German readers (up to 500 characters; empty: the English one).
+   * The same in German, shown to German readers (up to 500 characters; empty: the English one; left out: kept).
    * @maxLength 500
    */
-  description_de: string;
+  description_de?: string;
   /**
    * Lifetime of a test license in days (1 to 365).
    * @minimum 1

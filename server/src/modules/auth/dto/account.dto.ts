@@ -1,7 +1,8 @@
+import { EmailAddress, OptionalTrimmedText, Text } from '../../../common/fields';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { Envelope } from '../../../common/envelope';
-import { NormalizeEmail, Trim } from '../../../common/transforms';
+import { Trim } from '../../../common/transforms';
 import { MAX_LENGTH } from '../../../database/column-lengths';
 import { USER_TYPES, UserType } from '../../users/dto/admin-user.dto';
 import { MatchesProperty, NewPassword } from './auth.dto';
@@ -40,22 +41,13 @@ export class UpdateProfileDto {
   @IsNotEmpty({ message: REQUIRED })
   last_name: string;
 
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.company)
+  @OptionalTrimmedText(MAX_LENGTH.company)
   company?: string | null;
 
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.phone)
+  @OptionalTrimmedText(MAX_LENGTH.phone)
   phone?: string | null;
 
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.country)
+  @OptionalTrimmedText(MAX_LENGTH.country)
   country?: string | null;
 }
 
@@ -74,10 +66,7 @@ export class ChangePasswordDto {
 
 export class ChangeEmailDto {
   /** The new address; it takes effect once the link mailed to it is opened. */
-  @NormalizeEmail()
-  @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(MAX_LENGTH.email)
-  @IsNotEmpty({ message: REQUIRED })
+  @EmailAddress()
   email: string;
 
   @IsString({ message: CURRENT_REQUIRED })
@@ -88,8 +77,7 @@ export class ChangeEmailDto {
 
 export class ConfirmEmailChangeDto {
   /** The token from the link mailed to the new address. */
-  @IsString()
-  @MaxLength(200)
+  @Text(200)
   @IsNotEmpty({ message: 'Confirmation token is required' })
   token: string;
 }

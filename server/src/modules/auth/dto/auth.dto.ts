@@ -1,9 +1,10 @@
+import { EmailAddress, Text } from '../../../common/fields';
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsNotEmpty, IsString, Matches, MaxLength, MinLength, ValidateBy, ValidateIf, ValidationArguments } from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength, MinLength, ValidateBy, ValidateIf, ValidationArguments } from 'class-validator';
 import { IsNotCommonPassword } from '../../../common/password-policy';
-import { NormalizeEmail, Trim } from '../../../common/transforms';
+import { Trim } from '../../../common/transforms';
 import { USER_ROLES, UserRole } from '../../../common/roles';
 import { USER_TYPES, UserType } from '../../users/dto/admin-user.dto';
 import { MFA_STAGES, type MfaStage } from '../mfa-challenges';
@@ -50,10 +51,7 @@ export class RegisterDto {
   @IsNotEmpty({ message: REQUIRED })
   last_name: string;
 
-  @NormalizeEmail()
-  @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(MAX_LENGTH.email)
-  @IsNotEmpty({ message: REQUIRED })
+  @EmailAddress()
   email: string;
 
   @NewPassword()
@@ -64,17 +62,13 @@ export class RegisterDto {
 }
 
 export class ForgotPasswordDto {
-  @NormalizeEmail()
-  @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(MAX_LENGTH.email)
-  @IsNotEmpty({ message: REQUIRED })
+  @EmailAddress()
   email: string;
 }
 
 export class ResetPasswordDto {
   /** The token from the reset link. */
-  @IsString()
-  @MaxLength(200)
+  @Text(200)
   @IsNotEmpty({ message: 'Reset token is required' })
   token: string;
 
@@ -98,17 +92,13 @@ export class LoginDto {
 }
 
 export class VerifyEmailDto {
-  @IsString()
-  @MaxLength(200)
+  @Text(200)
   @IsNotEmpty({ message: 'Verification token is required' })
   token: string;
 }
 
 export class ResendVerificationDto {
-  @NormalizeEmail()
-  @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(MAX_LENGTH.email)
-  @IsNotEmpty({ message: REQUIRED })
+  @EmailAddress()
   email: string;
 }
 
@@ -215,8 +205,7 @@ export class SecondFactorDto {
 
 export class MfaTokenDto {
   /** The mfa_token of the password step's answer. */
-  @IsString()
-  @MaxLength(2000)
+  @Text(2000)
   @IsNotEmpty({ message: 'mfa_token is required' })
   mfa_token: string;
 }
@@ -224,8 +213,7 @@ export class MfaTokenDto {
 /** The second step of an admin sign-in. */
 export class AdminLoginMfaDto extends SecondFactorDto {
   /** The mfa_token of the password step's answer. */
-  @IsString()
-  @MaxLength(2000)
+  @Text(2000)
   @IsNotEmpty({ message: 'mfa_token is required' })
   mfa_token: string;
 }
@@ -242,8 +230,7 @@ export class MfaCodeDto {
 /** Confirms the authenticator set up during a sign-in (ADMIN_REQUIRE_MFA) with its first code. */
 export class AdminLoginMfaEnableDto extends MfaCodeDto {
   /** The mfa_token of the password step's answer. */
-  @IsString()
-  @MaxLength(2000)
+  @Text(2000)
   @IsNotEmpty({ message: 'mfa_token is required' })
   mfa_token: string;
 }

@@ -1,7 +1,7 @@
+import { OptionalIntBetween } from '../../../common/fields';
 import { IsCalendarDay } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { LOG_LEVELS, LogLevel } from '../../logs/logs.constants';
 import { Envelope } from '../../../common/envelope';
 import { LicenseServerHealthDto } from '../../license-server/dto/sync.dto';
@@ -78,11 +78,7 @@ export class DashboardResponseDto extends Envelope(DashboardDto) {}
 
 export class ActivityQueryDto {
   /** How many entries, newest first (default 5). */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalIntBetween(1, 100)
   limit?: number;
 }
 

@@ -1,5 +1,6 @@
+import { OptionalOneOf } from '../../../common/fields';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
 import { Trim } from '../../../common/transforms';
 import { DEVICE_STATUSES, DeviceEntity, DeviceStatus } from '../device.entity';
@@ -78,14 +79,10 @@ export type DeviceSortKey = (typeof DEVICE_SORT_KEYS)[number];
 
 /** `search` looks in server_uid, device_name, hostname, license key and owner e-mail; default activated_at desc, 25 per page. */
 export class ListAdminDevicesQueryDto extends ListQueryDto {
-  @ApiProperty({ enum: DEVICE_STATUSES, enumName: 'DeviceStatus', required: false })
-  @IsOptional()
-  @IsIn(DEVICE_STATUSES)
+  @OptionalOneOf(DEVICE_STATUSES, { enumName: 'DeviceStatus' })
   status?: DeviceStatus;
 
-  @ApiProperty({ enum: DEVICE_SORT_KEYS, required: false, default: 'activated_at' })
-  @IsOptional()
-  @IsIn(DEVICE_SORT_KEYS)
+  @OptionalOneOf(DEVICE_SORT_KEYS, { default: 'activated_at' })
   sort?: DeviceSortKey;
 }
 

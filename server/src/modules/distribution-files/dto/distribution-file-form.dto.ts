@@ -1,8 +1,8 @@
+import { IntFrom, OptionalOneOf, OptionalTrimmedText } from '../../../common/fields';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, Min } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
-import { Trim } from '../../../common/transforms';
 import { FILE_NAME_MAX } from '../../storage/file-names';
 import { Architecture, ARCHITECTURES, OS_TYPES, OsType } from '../distribution-file.entity';
 
@@ -29,10 +29,7 @@ export class UploadDistributionFileDto {
   architecture: Architecture;
 
   /** Custom File Name: leave empty to use the original name. Must end in an allowed extension. */
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(FILE_NAME_MAX, { message: `File name must be at most ${FILE_NAME_MAX} characters` })
+  @OptionalTrimmedText(FILE_NAME_MAX, { message: `File name must be at most ${FILE_NAME_MAX} characters` })
   file_name?: string;
 
   /** .exe, .dmg, .pkg, .tar.gz, .zip, .deb or .rpm */
@@ -48,22 +45,15 @@ export type FileSortKey = (typeof FILE_SORT_KEYS)[number];
 export class ListDistributionFilesQueryDto extends ListQueryDto {
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IntFrom(1)
   version_id?: number;
 
-  @ApiProperty({ enum: OS_TYPES, enumName: 'OsType', required: false })
-  @IsOptional()
-  @IsIn(OS_TYPES)
+  @OptionalOneOf(OS_TYPES, { enumName: 'OsType' })
   os_type?: OsType;
 
-  @ApiProperty({ enum: ARCHITECTURES, enumName: 'Architecture', required: false })
-  @IsOptional()
-  @IsIn(ARCHITECTURES)
+  @OptionalOneOf(ARCHITECTURES, { enumName: 'Architecture' })
   architecture?: Architecture;
 
-  @ApiProperty({ enum: FILE_SORT_KEYS, required: false, default: 'created_at' })
-  @IsOptional()
-  @IsIn(FILE_SORT_KEYS)
+  @OptionalOneOf(FILE_SORT_KEYS, { default: 'created_at' })
   sort?: FileSortKey;
 }

@@ -1,6 +1,5 @@
+import { OptionalIntBetween } from '../../../common/fields';
 import { PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
 
 /** Versions per page of the client's catalog unless asked. */
@@ -11,10 +10,6 @@ export const CLIENT_VERSIONS_MAX_LIMIT = 50;
 /** One page of the client's catalog: `page` from 1, `limit` versions (10 by default, at most 50). */
 export class ListClientVersionsQueryDto extends PickType(ListQueryDto, ['page'] as const) {
   /** Versions per page (10 by default, at most 50). */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(CLIENT_VERSIONS_MAX_LIMIT)
+  @OptionalIntBetween(1, CLIENT_VERSIONS_MAX_LIMIT)
   limit?: number;
 }

@@ -1,5 +1,5 @@
+import { OptionalText } from '../../../common/fields';
 import { ApiProperty, PickType } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
 import { DistributionFileDto } from '../../distribution-files/dto/distribution-file.dto';
 import type { DownloadLogEntity } from '../../logs/download-logs.service';
@@ -68,18 +68,12 @@ export function toDownloadHistoryEntryDto(log: DownloadLogEntity): DownloadHisto
 /** The parts of a signed download link (as made by POST /api/download/{id}/link). */
 export class SignedDownloadQueryDto {
   /** Unix seconds. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(20)
+  @OptionalText(20)
   expires?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(20)
+  @OptionalText(20)
   user?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   signature?: string;
 }

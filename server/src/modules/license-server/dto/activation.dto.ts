@@ -1,5 +1,6 @@
+import { OptionalTrimmedText } from '../../../common/fields';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import { Trim } from '../../../common/transforms';
 import { ACTIVATION_CODES, ActivationCode, DEVICE_STATUSES, DeviceStatus } from '../../devices/devices.constants';
 import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/licenses.constants';
@@ -38,37 +39,25 @@ export class LicenseServerRequestDto {
 /** activate and validate also tell the portal what the server is and runs. */
 export class ActivationRequestDto extends LicenseServerRequestDto {
   /** @example Studio encoder 1 */
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.deviceName)
+  @OptionalTrimmedText(MAX_LENGTH.deviceName)
   device_name?: string;
 
   /** @example encoder-1.example.com */
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.hostname)
+  @OptionalTrimmedText(MAX_LENGTH.hostname)
   hostname?: string;
 
   /**
    * The product the server runs.
    * @example StreamHub
    */
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.productName)
+  @OptionalTrimmedText(MAX_LENGTH.productName)
   product?: string;
 
   /**
    * Its version.
    * @example 2.1.0
    */
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.version)
+  @OptionalTrimmedText(MAX_LENGTH.version)
   version?: string;
 }
 

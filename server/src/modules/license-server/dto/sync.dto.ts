@@ -1,4 +1,5 @@
-import { IsCalendarDay, ToDateTime } from '../../../common/dates';
+import { IntBetween, IntFrom, NonEmptyText, OptionalIntBetween, OptionalText, Text } from '../../../common/fields';
+import { IsCalendarDay, IsDateTime } from '../../../common/dates';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -6,19 +7,14 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
-  IsDate,
   IsEmail,
   IsIn,
-  IsInt,
   IsObject,
-  IsNotEmpty,
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxDate,
   MaxLength,
-  Min,
   ValidateNested,
 } from 'class-validator';
 import { DEVICE_STATUSES, DeviceStatus } from '../../devices/devices.constants';
@@ -38,53 +34,38 @@ export const SYNC_BATCH_MAX = 500;
 
 /** A version as the portal holds it (the file itself stays with the portal). */
 export class SyncVersionDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_LENGTH.version)
+  @NonEmptyText(MAX_LENGTH.version)
   version: string;
 
   @ApiProperty({ format: 'date', example: '2026-11-01' })
   @IsCalendarDay()
   release_date: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(16000)
+  @OptionalText(16000)
   changelog: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @OptionalText(500)
   download_url: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.fileName)
+  @OptionalText(MAX_LENGTH.fileName)
   file_name: string | null;
 
   @IsOptional()
-  @IsInt()
-  @Min(0)
+  @IntFrom(0)
   file_size: number | null;
 
   @IsOptional()
   @Matches(/^[0-9a-f]{64}$/)
   file_hash: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.versionSecret)
+  @OptionalText(MAX_LENGTH.versionSecret)
   secret_hash: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.versionSecret)
+  @OptionalText(MAX_LENGTH.versionSecret)
   encryption_key: string | null;
 
   /** JSON text with os, ram, storage. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
+  @OptionalText(2000)
   min_system_requirements: string | null;
 
   @IsBoolean()
@@ -112,9 +93,7 @@ export class PushVersionsDto {
 /** Names a license (revocation). Keys are stored in capitals, so they are compared that way. */
 export class SyncLicenseKeyDto {
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? normalizeLicenseKey(value) : value))
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_LENGTH.licenseKey)
+  @NonEmptyText(MAX_LENGTH.licenseKey)
   license_key: string;
 }
 
@@ -127,9 +106,7 @@ export class SyncDeviceKeyDto extends SyncLicenseKeyDto {
 
 /** A license as the portal holds it; seats are counted by the license server. */
 export class SyncLicenseDto extends SyncLicenseKeyDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_LENGTH.productName)
+  @NonEmptyText(MAX_LENGTH.productName)
   product_name: string;
 
   @IsEmail()
@@ -140,14 +117,11 @@ export class SyncLicenseDto extends SyncLicenseKeyDto {
   @IsIn(LICENSE_STATUSES)
   status: LicenseStatus;
 
-  @ToDateTime()
-  @IsDate()
+  @IsDateTime()
   @MaxDate(MAX_EXPIRY)
   expires_at: Date;
 
-  @IsInt()
-  @Min(1)
-  @Max(100000)
+  @IntBetween(1, 100000)
   max_activations: number;
 
   @IsBoolean()
@@ -163,27 +137,20 @@ export class PushLicensesDto {
 export class SyncPageQueryDto {
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @IntFrom(0)
   after_id?: number;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(SYNC_BATCH_MAX)
+  @OptionalIntBetween(1, SYNC_BATCH_MAX)
   limit?: number;
 }
 
 // ---- what the license server answers -----------------------------------------------------------
 
 export class SyncCountsDto {
-  @IsInt()
-  @Min(0)
+  @IntFrom(0)
   created: number;
 
-  @IsInt()
-  @Min(0)
+  @IntFrom(0)
   updated: number;
 }
 
@@ -195,12 +162,10 @@ export class SyncCountsResponseDto {
 
 /** A license as the license server holds it, with its id there (the pull cursor) and its seats. */
 export class SyncLicenseStateDto extends SyncLicenseDto {
-  @IsInt()
-  @Min(1)
+  @IntFrom(1)
   id: number;
 
-  @IsInt()
-  @Min(0)
+  @IntFrom(0)
   current_activations: number;
 }
 
@@ -223,37 +188,27 @@ export class SyncLicensePageDto {
 
 /** A device as a portal pushes it (a full sync of a portal that was its own license server until now). */
 export class SyncPushedDeviceDto extends SyncDeviceKeyDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.deviceName)
+  @OptionalText(MAX_LENGTH.deviceName)
   device_name: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.hostname)
+  @OptionalText(MAX_LENGTH.hostname)
   hostname: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.productName)
+  @OptionalText(MAX_LENGTH.productName)
   product: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.version)
+  @OptionalText(MAX_LENGTH.version)
   version: string | null;
 
   @ApiProperty({ enum: DEVICE_STATUSES, enumName: 'DeviceStatus' })
   @IsIn(DEVICE_STATUSES)
   status: DeviceStatus;
 
-  @ToDateTime()
-  @IsDate()
+  @IsDateTime()
   activated_at: Date;
 
   @IsOptional()
-  @ToDateTime()
-  @IsDate()
+  @IsDateTime()
   last_activity_at: Date | null;
 }
 
@@ -264,13 +219,11 @@ export class PushDevicesDto {
 
 /** A device as the license server holds it, with its id there (the pull cursor). */
 export class SyncDeviceDto extends SyncPushedDeviceDto {
-  @IsInt()
-  @Min(1)
+  @IntFrom(1)
   id: number;
 
   @IsOptional()
-  @ToDateTime()
-  @IsDate()
+  @IsDateTime()
   deactivated_at: Date | null;
 }
 
@@ -282,58 +235,43 @@ export class SyncDevicePageDto {
 
 /** One call of the license server's activation API. */
 export class SyncRemoteLogDto {
-  @IsInt()
-  @Min(1)
+  @IntFrom(1)
   id: number;
 
   @IsIn(['activate', 'validate', 'deactivate'])
   action: string;
 
-  @IsString()
-  @MaxLength(10)
+  @Text(10)
   level: string;
 
-  @IsString()
-  @MaxLength(MAX_LENGTH.remoteLogMessage)
+  @Text(MAX_LENGTH.remoteLogMessage)
   message: string;
 
-  @IsString()
-  @MaxLength(MAX_LENGTH.licenseKey)
+  @Text(MAX_LENGTH.licenseKey)
   license_key: string;
 
-  @IsString()
-  @MaxLength(MAX_LENGTH.serverUid)
+  @Text(MAX_LENGTH.serverUid)
   server_uid: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.hostname)
+  @OptionalText(MAX_LENGTH.hostname)
   hostname: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.productName)
+  @OptionalText(MAX_LENGTH.productName)
   product: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.version)
+  @OptionalText(MAX_LENGTH.version)
   version: string | null;
 
   @IsBoolean()
   valid: boolean;
 
-  @IsString()
-  @MaxLength(32)
+  @Text(32)
   code: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.ip)
+  @OptionalText(MAX_LENGTH.ip)
   ip_address: string | null;
 
-  @ToDateTime()
-  @IsDate()
+  @IsDateTime()
   created_at: Date;
 }
 
@@ -345,18 +283,15 @@ export class SyncRemoteLogPageDto {
 
 export class PushDevicesResultDto {
   /** Devices that took a seat here. */
-  @IsInt()
-  @Min(0)
+  @IntFrom(0)
   created: number;
 
   /** Devices this server knew already (it decides about their seats). */
-  @IsInt()
-  @Min(0)
+  @IntFrom(0)
   unchanged: number;
 
   /** Devices whose license is unknown here or has no usable seat left. */
-  @IsInt()
-  @Min(0)
+  @IntFrom(0)
   refused: number;
 }
 
@@ -377,13 +312,10 @@ export class SyncChecksumQueryDto extends SyncPageQueryDto {
 
 /** One record as a reconcile compares it: its key (license key or version number) and the checksum of its synced fields. */
 export class SyncChecksumDto {
-  @IsInt()
-  @Min(1)
+  @IntFrom(1)
   id: number;
 
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_LENGTH.licenseKey)
+  @NonEmptyText(MAX_LENGTH.licenseKey)
   key: string;
 
   @Matches(/^[\w-]{22}$/)
@@ -400,8 +332,7 @@ export class SyncRevocationDto {
   @IsBoolean()
   found: boolean;
 
-  @IsInt()
-  @Min(0)
+  @IntFrom(0)
   deactivated_installations: number;
 }
 
@@ -548,19 +479,11 @@ export class LicenseServerStatusResponseDto extends Envelope(LicenseServerStatus
 
 export class ReconcileReportQueryDto {
   /** Page of the drift list, from 1. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @OptionalIntBetween(1, 1_000_000)
   page?: number;
 
   /** Drift entries per page (default 50). */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @OptionalIntBetween(1, 500)
   limit?: number;
 }
 

@@ -1,18 +1,6 @@
+import { IntBetween, OptionalOneOf, OptionalText, TrimmedText } from '../../../common/fields';
 import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
-import {
-  IsBoolean,
-  IsISO8601,
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { IsBoolean, IsISO8601, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
 import { MAX_LENGTH } from '../../../database/column-lengths';
 import { NormalizeEmail, ToBoolean, Trim } from '../../../common/transforms';
@@ -29,14 +17,10 @@ export const MAX_ACTIVATIONS_LIMIT = 10_000;
  * `limit` defaults to 25.
  */
 export class ListAdminLicensesQueryDto extends ListQueryDto {
-  @ApiProperty({ enum: ADMIN_LICENSE_SORT_KEYS, required: false, default: 'created_at' })
-  @IsOptional()
-  @IsIn(ADMIN_LICENSE_SORT_KEYS)
+  @OptionalOneOf(ADMIN_LICENSE_SORT_KEYS, { default: 'created_at' })
   sort?: AdminLicenseSortKey;
 
-  @ApiProperty({ enum: LICENSE_STATUSES, enumName: 'LicenseStatus', required: false })
-  @IsOptional()
-  @IsIn(LICENSE_STATUSES)
+  @OptionalOneOf(LICENSE_STATUSES, { enumName: 'LicenseStatus' })
   status?: LicenseStatus;
 
   /** true: only test licenses; false: only purchased or admin-made ones. */
@@ -69,17 +53,13 @@ export class CreateAdminLicenseDto {
 
   /** Devices that may activate the license (1 to 10000, default 1). */
   @OptionalNotNull()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_ACTIVATIONS_LIMIT)
+  @IntBetween(1, MAX_ACTIVATIONS_LIMIT)
   max_activations?: number;
 
   /** Optional; generated when empty. Typed keys must look like SH-XXXXX-XXXXX-… and be unused. */
   @IsOptional()
   @ValidateIf((dto: CreateAdminLicenseDto) => dto.license_key !== '')
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.licenseKey)
+  @TrimmedText(MAX_LENGTH.licenseKey)
   license_key?: string;
 
   /** 'active' (default) or 'pending' (not usable until activated). */
@@ -113,15 +93,11 @@ export class UpdateAdminLicenseDto extends PartialType(
 /** How far to extend: `days` or `months` (not both); default 30 days. Counted from the current expiry, or from now if it has passed. */
 export class ExtendLicenseDto {
   @OptionalNotNull()
-  @IsInt()
-  @Min(1)
-  @Max(3650)
+  @IntBetween(1, 3650)
   days?: number;
 
   @OptionalNotNull()
-  @IsInt()
-  @Min(1)
-  @Max(120)
+  @IntBetween(1, 120)
   months?: number;
 }
 
@@ -132,13 +108,9 @@ export class ExportLicensesQueryDto {
   format?: 'csv' | 'json';
 
   /** Same search as the list. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   search?: string;
 
-  @ApiProperty({ enum: LICENSE_STATUSES, enumName: 'LicenseStatus', required: false })
-  @IsOptional()
-  @IsIn(LICENSE_STATUSES)
+  @OptionalOneOf(LICENSE_STATUSES, { enumName: 'LicenseStatus' })
   status?: LicenseStatus;
 }

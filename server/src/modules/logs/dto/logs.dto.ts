@@ -1,6 +1,7 @@
-import { ToDateTime } from '../../../common/dates';
+import { OptionalOneOf, OptionalText } from '../../../common/fields';
+import { IsDateTime } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { ListQueryDto, PageMetaDto } from '../../../common/list-query.dto';
 import { LOG_LEVELS, LogLevel } from '../audit-log.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
@@ -14,27 +15,21 @@ export type LogKind = (typeof LOG_KINDS)[number];
 
 /** Filters every log list shares (search, level, date range, user), with paging and the direction of created_at. */
 export class LogsQueryDto extends ListQueryDto {
-  @ApiProperty({ enum: LOG_LEVELS, enumName: 'LogLevel', required: false })
-  @IsOptional()
-  @IsIn(LOG_LEVELS)
+  @OptionalOneOf(LOG_LEVELS, { enumName: 'LogLevel' })
   level?: LogLevel;
 
   /** Entries at or after this time (ISO 8601). */
   @IsOptional()
-  @ToDateTime()
-  @IsDate({ message: 'from must be a date and time (ISO 8601)' })
+  @IsDateTime({ message: 'from must be a date and time (ISO 8601)' })
   from?: Date;
 
   /** Entries at or before this time (ISO 8601). */
   @IsOptional()
-  @ToDateTime()
-  @IsDate({ message: 'to must be a date and time (ISO 8601)' })
+  @IsDateTime({ message: 'to must be a date and time (ISO 8601)' })
   to?: Date;
 
   /** The user's e-mail address, or its beginning. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.email)
+  @OptionalText(MAX_LENGTH.email)
   user?: string;
 }
 

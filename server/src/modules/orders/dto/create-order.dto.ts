@@ -1,5 +1,6 @@
+import { OptionalOneOf } from '../../../common/fields';
 import { ApiProperty } from '@nestjs/swagger';
-import { Allow, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Allow, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
 import { Trim } from '../../../common/transforms';
 import { ORDER_STATUSES, OrderStatus } from '../order.entity';
@@ -40,13 +41,9 @@ export type OrderSortKey = (typeof ORDER_SORT_KEYS)[number];
 
 /** `search` looks in user_email and product_name; default order created_at desc, 25 per page. */
 export class ListOrdersQueryDto extends ListQueryDto {
-  @ApiProperty({ enum: ORDER_STATUSES, enumName: 'OrderStatus', required: false })
-  @IsOptional()
-  @IsIn(ORDER_STATUSES)
+  @OptionalOneOf(ORDER_STATUSES, { enumName: 'OrderStatus' })
   status?: OrderStatus;
 
-  @ApiProperty({ enum: ORDER_SORT_KEYS, required: false, default: 'created_at' })
-  @IsOptional()
-  @IsIn(ORDER_SORT_KEYS)
+  @OptionalOneOf(ORDER_SORT_KEYS, { default: 'created_at' })
   sort?: OrderSortKey;
 }

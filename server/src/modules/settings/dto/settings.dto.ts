@@ -1,23 +1,10 @@
+import { IntBetween, OptionalText, TrimmedText } from '../../../common/fields';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsBoolean,
-  IsDefined,
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsDefined, IsEmail, IsIn, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { Trim } from '../../../common/transforms';
-import { IsDecimal } from '../../../common/validation';
+import { IsDecimal, OptionalNotNull } from '../../../common/validation';
 import { Envelope } from '../../../common/envelope';
 
 /** Bounds of every settings value; the DTOs below and the admin screen's hints use the same numbers. */
@@ -41,34 +28,25 @@ export class TestLicenseSettingsDto {
   enabled: boolean;
 
   /** Lifetime of a test license in days (1 to 365). */
-  @IsInt()
-  @Min(SETTINGS_BOUNDS.durationDays.min)
-  @Max(SETTINGS_BOUNDS.durationDays.max)
+  @IntBetween(SETTINGS_BOUNDS.durationDays.min, SETTINGS_BOUNDS.durationDays.max)
   duration_days: number;
 
   /** Devices a test license may activate (1 to 100). */
-  @IsInt()
-  @Min(SETTINGS_BOUNDS.trialDevices.min)
-  @Max(SETTINGS_BOUNDS.trialDevices.max)
+  @IntBetween(SETTINGS_BOUNDS.trialDevices.min, SETTINGS_BOUNDS.trialDevices.max)
   max_devices: number;
 
   /** Test licenses one client may hold in total (1 to 100). */
-  @IsInt()
-  @Min(SETTINGS_BOUNDS.trialsPerUser.min)
-  @Max(SETTINGS_BOUNDS.trialsPerUser.max)
+  @IntBetween(SETTINGS_BOUNDS.trialsPerUser.min, SETTINGS_BOUNDS.trialsPerUser.max)
   max_per_user: number;
 
   /** Shown on the Test License tile (up to 500 characters). */
-  @Trim()
-  @IsString()
-  @MaxLength(500)
+  @TrimmedText(500)
   description: string;
 
-  /** The same in German, shown to German readers (up to 500 characters; empty: the English one). */
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(500)
+  /** The same in German, shown to German readers (up to 500 characters; empty: the English one; left out: kept). */
+  @ApiProperty({ required: false })
+  @OptionalNotNull()
+  @TrimmedText(500)
   description_de: string;
 }
 
@@ -96,34 +74,25 @@ export class PricingSettingsDto {
   currency: string;
 
   /** Shortest purchase in months (1 to 120, not above max_duration_months). */
-  @IsInt()
-  @Min(SETTINGS_BOUNDS.months.min)
-  @Max(SETTINGS_BOUNDS.months.max)
+  @IntBetween(SETTINGS_BOUNDS.months.min, SETTINGS_BOUNDS.months.max)
   min_duration_months: number;
 
   /** Longest purchase in months (1 to 120). */
-  @IsInt()
-  @Min(SETTINGS_BOUNDS.months.min)
-  @Max(SETTINGS_BOUNDS.months.max)
+  @IntBetween(SETTINGS_BOUNDS.months.min, SETTINGS_BOUNDS.months.max)
   max_duration_months: number;
 
   /** Most devices in one purchase (1 to 100). */
-  @IsInt()
-  @Min(SETTINGS_BOUNDS.purchaseDevices.min)
-  @Max(SETTINGS_BOUNDS.purchaseDevices.max)
+  @IntBetween(SETTINGS_BOUNDS.purchaseDevices.min, SETTINGS_BOUNDS.purchaseDevices.max)
   max_devices: number;
 
   /** Shown on the Purchase License tile (up to 500 characters). */
-  @Trim()
-  @IsString()
-  @MaxLength(500)
+  @TrimmedText(500)
   description: string;
 
-  /** The same in German, shown to German readers (up to 500 characters; empty: the English one). */
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(500)
+  /** The same in German, shown to German readers (up to 500 characters; empty: the English one; left out: kept). */
+  @ApiProperty({ required: false })
+  @OptionalNotNull()
+  @TrimmedText(500)
   description_de: string;
 }
 
@@ -136,15 +105,11 @@ export class AppInfoSettingsDto {
   name: string;
 
   /** Up to 30 characters. */
-  @Trim()
-  @IsString()
-  @MaxLength(30)
+  @TrimmedText(30)
   version: string;
 
   /** Up to 1000 characters. */
-  @Trim()
-  @IsString()
-  @MaxLength(1000)
+  @TrimmedText(1000)
   description: string;
 
   @Trim()
@@ -186,15 +151,11 @@ export class LicenseServerSettingsInputDto {
   url: string;
 
   /** Write-only: never returned. Leave out to keep the stored token; an empty string clears it. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @OptionalText(500)
   api_token?: string;
 
   /** Request timeout towards the license server in seconds (1 to 300). */
-  @IsInt()
-  @Min(SETTINGS_BOUNDS.timeoutSeconds.min)
-  @Max(SETTINGS_BOUNDS.timeoutSeconds.max)
+  @IntBetween(SETTINGS_BOUNDS.timeoutSeconds.min, SETTINGS_BOUNDS.timeoutSeconds.max)
   timeout_seconds: number;
 }
 

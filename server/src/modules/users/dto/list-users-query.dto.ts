@@ -1,3 +1,4 @@
+import { OptionalOneOf } from '../../../common/fields';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional } from 'class-validator';
@@ -21,9 +22,7 @@ export class ListUsersQueryDto extends ListQueryDto {
   @IsIn(['active', 'inactive'])
   status?: 'active' | 'inactive';
 
-  @ApiProperty({ enum: USER_ROLES, enumName: 'UserRole', required: false })
-  @IsOptional()
-  @IsIn(USER_ROLES)
+  @OptionalOneOf(USER_ROLES, { enumName: 'UserRole' })
   role?: UserRole;
 
   @ApiProperty({ enum: ['verified', 'unverified'], required: false })
@@ -31,8 +30,6 @@ export class ListUsersQueryDto extends ListQueryDto {
   @IsIn(['verified', 'unverified'])
   email_status?: 'verified' | 'unverified';
 
-  @ApiProperty({ enum: USER_SORT_KEYS, required: false, default: 'created_at' })
-  @IsOptional()
-  @IsIn(USER_SORT_KEYS)
+  @OptionalOneOf(USER_SORT_KEYS, { default: 'created_at' })
   sort?: UserSortKey;
 }

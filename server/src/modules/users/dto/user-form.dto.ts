@@ -1,7 +1,8 @@
-import { ApiProperty, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { OptionalOneOf, OptionalTrimmedText } from '../../../common/fields';
+import { PartialType } from '@nestjs/swagger';
+import { IsBoolean, IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { IsNotCommonPassword } from '../../../common/password-policy';
-import { NormalizeEmail, Trim } from '../../../common/transforms';
+import { NormalizeEmail } from '../../../common/transforms';
 import { USER_ROLES, UserRole } from '../user.entity';
 import { USER_TYPES, UserType } from './admin-user.dto';
 import { MAX_LENGTH } from '../../../database/column-lengths';
@@ -9,45 +10,26 @@ import { MAX_LENGTH } from '../../../database/column-lengths';
 export const ADMIN_PASSWORD_MIN = 6;
 
 class UserProfileFields {
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.firstName)
+  @OptionalTrimmedText(MAX_LENGTH.firstName)
   first_name?: string;
 
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.lastName)
+  @OptionalTrimmedText(MAX_LENGTH.lastName)
   last_name?: string;
 
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.phone)
+  @OptionalTrimmedText(MAX_LENGTH.phone)
   phone?: string;
 
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.country)
+  @OptionalTrimmedText(MAX_LENGTH.country)
   country?: string;
 
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.company)
+  @OptionalTrimmedText(MAX_LENGTH.company)
   company?: string;
 
-  @ApiProperty({ enum: USER_TYPES, enumName: 'UserType', required: false })
-  @IsOptional()
-  @IsIn(USER_TYPES)
+  @OptionalOneOf(USER_TYPES, { enumName: 'UserType' })
   user_type?: UserType;
 
   /** Finer role; when absent it follows user_type. */
-  @ApiProperty({ enum: USER_ROLES, enumName: 'UserRole', required: false })
-  @IsOptional()
-  @IsIn(USER_ROLES)
+  @OptionalOneOf(USER_ROLES, { enumName: 'UserRole' })
   role?: UserRole;
 
   /** Active Account (default on). */

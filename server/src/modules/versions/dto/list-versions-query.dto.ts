@@ -1,5 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { OptionalOneOf } from '../../../common/fields';
 import { ListQueryDto } from '../../../common/list-query.dto';
 
 export const VERSION_SORT_KEYS = ['release_date', 'created_at', 'version'] as const;
@@ -7,8 +6,6 @@ export type VersionSortKey = (typeof VERSION_SORT_KEYS)[number];
 
 /** `search` looks in version, changelog and download_url; default sort created_at desc, 25 per page. */
 export class ListVersionsQueryDto extends ListQueryDto {
-  @ApiProperty({ enum: VERSION_SORT_KEYS, required: false, default: 'created_at' })
-  @IsOptional()
-  @IsIn(VERSION_SORT_KEYS)
+  @OptionalOneOf(VERSION_SORT_KEYS, { default: 'created_at' })
   sort?: VersionSortKey;
 }

@@ -1,9 +1,9 @@
+import { OptionalOneOf, Text, TrimmedText } from '../../../common/fields';
 import { IsCalendarDay, ToCalendarDay } from '../../../common/dates';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsBoolean,
-  IsIn,
   IsNotEmpty,
   IsOptional,
   IsString,
@@ -80,8 +80,7 @@ class VersionDetailFields {
   /** What changed; shown to clients under the version ('No description available' when empty). */
   @IsOptional()
   @EmptyAsNull()
-  @IsString()
-  @MaxLength(CHANGELOG_MAX, { message: CHANGELOG_TOO_LONG })
+  @Text(CHANGELOG_MAX, { message: CHANGELOG_TOO_LONG })
   @FitsColumn({ bytes: TEXT_COLUMN_BYTES }, { message: CHANGELOG_TOO_LONG })
   changelog?: string | null;
 
@@ -97,18 +96,14 @@ class VersionDetailFields {
   /** License-server secret for this version (admin-only). */
   @IsOptional()
   @EmptyAsNull()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.versionSecret)
+  @TrimmedText(MAX_LENGTH.versionSecret)
   @FitsColumn({ chars: MAX_LENGTH.versionSecret })
   secret_hash?: string | null;
 
   /** License-server encryption key for this version (admin-only). */
   @IsOptional()
   @EmptyAsNull()
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_LENGTH.versionSecret)
+  @TrimmedText(MAX_LENGTH.versionSecret)
   @FitsColumn({ chars: MAX_LENGTH.versionSecret })
   encryption_key?: string | null;
 
@@ -200,8 +195,6 @@ export type VersionFlag = (typeof VERSION_FLAGS)[number];
 
 export class ToggleVersionStatusDto {
   /** Which flag to flip: is_stable (Stable/Beta, the default) or is_latest (Latest/Older). */
-  @ApiProperty({ enum: VERSION_FLAGS, enumName: 'VersionFlag', required: false, default: 'is_stable' })
-  @IsOptional()
-  @IsIn(VERSION_FLAGS)
+  @OptionalOneOf(VERSION_FLAGS, { enumName: 'VersionFlag', default: 'is_stable' })
   flag?: VersionFlag;
 }

@@ -1,8 +1,6 @@
 import { DataSource } from 'typeorm';
-import { Param, PreparedSql } from '../../database/prepared-sql';
-import { COUNT_CAP, ESTIMATE_MARGIN, windowSize } from '../access-log/access-log.constants';
-import type { CountPastCap, LogFilters, LogPage } from './log-listing';
-import type { RawRow } from './log-export';
+import { COUNT_CAP, CountPastCap, ESTIMATE_MARGIN, LogFilters, LogPage, RawRow, windowSize } from '../common/log-listing';
+import { Param, PreparedSql } from './prepared-sql';
 
 /** A piece of a WHERE clause with its `?` parameters. */
 export interface Condition {
@@ -54,12 +52,12 @@ const or = (conditions: Condition[]): Condition => ({
 });
 
 /**
- * A log table (audit, remote, download logs), paged newest (or oldest) first; the rows come by id after the page's
- * ids are found on an index (a deep page skips index entries, not rows). A search first looks through the newest
- * entries that pass the filters (a window of windowSize rows, read along created_at): a common term fills its page
- * there. A rare one then goes to the UNION of one index-backed query per way the term can match, each cut
- * at the rows the page needs: few rows match, so few are read. Neither scans the table. Each log's repository says
- * how its table is filtered and searched.
+ * A log table (audit, remote, download and access logs), paged newest (or oldest) first; the rows come by id after
+ * the page's ids are found on an index (a deep page skips index entries, not rows). A search first looks through the
+ * newest entries that pass the filters (a window of windowSize rows, read along created_at): a common term fills its
+ * page there. A rare one then goes to the UNION of one index-backed query per way the term can match, each cut at
+ * the rows the page needs: few rows match, so few are read. Neither scans the table. Each log's repository says how
+ * its table is filtered and searched.
  */
 export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFilters> {
   protected readonly sql: PreparedSql;

@@ -1,11 +1,8 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Cache } from '../../common/cache';
-import { IntervalBatch } from '../../database/interval-batch';
-import { CAPPED_COUNT_TTL_MS, CAPPED_COUNTS_MAX } from '../access-log/access-log.constants';
-import { countPastCap } from '../access-log/access-log.service';
-import type { RawRow } from './log-export';
-import { LogFilters, LogPage, pruneInBatches } from './log-listing';
-import type { LogTableRepository } from './log-table.repository';
+import { IntervalBatch } from '../database/interval-batch';
+import type { LogTableRepository } from '../database/log-table';
+import { Cache } from './cache';
+import { CAPPED_COUNT_TTL_MS, CAPPED_COUNTS_MAX, countPastCap, LogFilters, LogPage, pruneInBatches, RawRow } from './log-listing';
 
 /**
  * Held rows are written at least this often, and at once when MAX_HELD_ROWS are held: at thousands of small
@@ -15,10 +12,11 @@ const WRITE_EVERY_MS = 1000;
 const MAX_HELD_ROWS = 500;
 
 /**
- * A log whose rows nobody waits for (remote-log entries, download rows): held, and written hundreds at a time,
- * where each row's indexes cost far less than a few rows at a time, and awaiting a write per request would cost
- * every heartbeat a share of its CPU. A failed write keeps its rows for the next try; every read of the table
- * stores what is held first, and so does shutdown.
+ * A log whose rows nobody waits for (remote-log entries, download and access rows): held, and written hundreds at a
+ * time, where each row's indexes cost far less than a few rows at a time, and awaiting a write per request would
+ * cost every heartbeat a share of its CPU. A failed write keeps its rows for the next try; every read of the table
+ * stores what is held first, and so does shutdown. `maxBacklog`: rows held at most while the database takes none,
+ * for a log that may lose rows rather than exhaust memory (later ones are dropped and counted).
  */
 export abstract class WrittenBehindLog<Entry, Row, Filters extends LogFilters = LogFilters>
   implements BeforeApplicationShutdown, OnApplicationShutdown
@@ -32,12 +30,14 @@ export abstract class WrittenBehindLog<Entry, Row, Filters extends LogFilters = 
     write: (rows: Entry[]) => Promise<void>,
     table: string,
     logger: Logger,
+    maxBacklog = Infinity,
   ) {
     this.writer = new IntervalBatch<Entry>(
       write,
       WRITE_EVERY_MS,
       (error) => logger.error(`Rows of ${table} not stored yet (kept for the next try): ${(error as Error).message}`),
       MAX_HELD_ROWS,
+      maxBacklog,
     );
   }
 
@@ -46,7 +46,7 @@ export abstract class WrittenBehindLog<Entry, Row, Filters extends LogFilters = 
     return this.repository.page(filters, (key, count) => countPastCap(this.counts, key, count));
   }
 
-  /** Every matching row as the driver returns it, in batches (for exports: see log-export.ts). */
+  /** Every matching row as the driver returns it, in batches (for exports: see logs/log-export.ts). */
   async *batches(filters: Filters): AsyncGenerator<RawRow[]> {
     await this.writer.flush();
     yield* this.repository.batches(filters);
