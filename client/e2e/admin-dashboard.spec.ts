@@ -194,7 +194,12 @@ test.describe('Admin Dashboard', () => {
     await page.route('**/api/admin/system/health', (route) =>
       failing ? route.fulfill({ status: 503, json: { statusCode: 503, message: 'Database unavailable' } }) : route.fallback(),
     );
+    // A 503 is tried once more after a pause: the page's clock runs that pause out once the first one is in.
+    await page.clock.install();
+    const firstRefusal = page.waitForResponse((response) => response.url().endsWith('/api/admin/system/health'));
     await page.reload();
+    await firstRefusal;
+    await page.clock.fastForward(5_000);
     const banner = page.getByRole('alert').filter({ hasText: 'Dashboard Issue' });
     await expect(banner).toContainText('Some dashboard data could not be loaded from the server.');
     await expect(banner).toContainText('Database unavailable');
