@@ -13,8 +13,7 @@ import { AccessLogService } from '../src/modules/access-log/access-log.service';
 import { accessRows } from './support/access-rows';
 import { RemoteLogEntity } from '../src/modules/logs/remote-log.entity';
 import { RemoteLogsService } from '../src/modules/logs/remote-logs.service';
-import { verifySignedResponse } from '../src/modules/license-server/signed-response';
-import { callLicenseServer, ensureVersion, issueLicense, nonce, serverUid, setDate } from './support/licensing';
+import { callLicenseServer, ensureVersion, issueLicense, nonce, serverUid, setDate, verifySignedResponse } from './support/licensing';
 import { bearer, startTestApp, TestApp } from './support/test-app';
 
 describe(`activation API and devices (${process.env.TEST_DB})`, () => {

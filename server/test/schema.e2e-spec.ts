@@ -1,10 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PreparedSql } from '../src/database/prepared-sql';
-import { pendingSchemaChanges } from '../src/database/schema-drift';
 import { AccessLogRow, AccessLogService } from '../src/modules/access-log/access-log.service';
 import { accessRows } from './support/access-rows';
 import { startTestApp, TestApp } from './support/test-app';
+import type { DataSource } from 'typeorm';
+
+/** The SQL TypeORM would run to make the database match the entities: empty when migrations and entities agree. */
+async function pendingSchemaChanges(dataSource: DataSource): Promise<string[]> {
+  const sqlInMemory = await dataSource.driver.createSchemaBuilder().log();
+  return sqlInMemory.upQueries.map((query) => query.query);
+}
 
 /** Segments as the access log's segment store wrote them (see the test that reads them). */
 const { segments } = JSON.parse(readFileSync(join(__dirname, 'fixtures/access-log-segments.json'), 'utf8')) as {

@@ -51,3 +51,26 @@ export function ConfirmText({
     </Stack>
   );
 }
+
+/** Asks before deleting a record: `<area>.delete.title`, the `.question` over its name, what else goes, `.confirm`. */
+export function confirmDelete(
+  intl: IntlShape,
+  {
+    area,
+    name,
+    testId,
+    onConfirm,
+    children,
+  }: { area: 'admin.files' | 'admin.versions'; name: string; testId: string; onConfirm: () => void; children: ReactNode },
+) {
+  confirmAction(intl, {
+    title: `${area}.delete.title`,
+    children: (
+      <ConfirmText question={`${area}.delete.question`} name={name} testId={testId}>
+        {children}
+      </ConfirmText>
+    ),
+    confirm: `${area}.delete.confirm`,
+    onConfirm,
+  });
+}

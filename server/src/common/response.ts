@@ -11,7 +11,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import { map, Observable } from 'rxjs';
 
 const ENVELOPE = 'portal:envelope';
@@ -42,6 +42,14 @@ export function ApiEnvelopeResponse(type: Type<unknown>, options: EnvelopeOption
 
 /** A GET route (at `path`, as Get's) answered in the envelope as `type`: the read routes' pair of decorators in one. */
 export const ApiGetResponse = (type: Type<unknown>, path?: string) => applyDecorators(Get(path), ApiEnvelopeResponse(type));
+
+/** A GET that streams a stored file's bytes (the route writes the response itself: Range, HEAD, ETag). */
+export const ApiGetFileResponse = (path: string) =>
+  applyDecorators(
+    Get(path),
+    ApiProduces('application/octet-stream'),
+    ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } }),
+  );
 
 /** A body with more than data: a message worked out per call, a list's meta. */
 export class Reply<T = unknown> {

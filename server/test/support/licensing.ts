@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createPublicKey, KeyObject, randomBytes, randomUUID, verify } from 'node:crypto';
+import { canonicalJson } from '../../src/modules/licenses/license-signing.service';
 import { DeviceEntity } from '../../src/modules/devices/device.entity';
 import { LicenseEntity } from '../../src/modules/licenses/license.entity';
 import { bearer, TestApp } from './test-app';
@@ -79,4 +80,14 @@ export async function setDate(t: TestApp, table: 'licenses' | 'devices', id: num
     .set({ [column]: date })
     .where('id = :id', { id })
     .execute();
+}
+
+/** Checks the signature of an activation response's data: Ed25519 over the canonical JSON of every member but `signature`. */
+export function verifySignedResponse(data: { signature?: unknown } & Record<string, unknown>, publicKey: string | KeyObject): boolean {
+  const { signature, ...signed } = data;
+  if (typeof signature !== 'string') return false;
+  const key = typeof publicKey === 'string' ? createPublicKey(publicKey) : publicKey;
+  const bytes = Buffer.from(signature, 'base64');
+  if (bytes.length !== 64 || bytes.toString('base64') !== signature) return false;
+  return verify(null, Buffer.from(canonicalJson(signed), 'utf8'), key, bytes);
 }

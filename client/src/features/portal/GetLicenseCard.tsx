@@ -5,7 +5,6 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { LicenseOptionDto, LicenseOptionsDto, PublicSettingsDto } from '../../api/generated/model';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatMoney } from '../../i18n/format';
-import type { MessageId } from '../../i18n/message-id';
 import { localizeLicenseRefusal } from '../../lib/license-refusals';
 import { MessageText, MessageTitle } from '../../components/Message';
 
@@ -21,15 +20,15 @@ interface GetLicenseCardProps {
 }
 
 interface TileProps {
+  kind: 'test' | 'purchase';
   color: 'violet' | 'blue';
   icon: TablerIcon;
-  title: MessageId;
   description: string;
   /** What the license gives, or costs. */
   terms: ReactNode;
-  button: ReactNode;
-  /** Why the button is off, from the server. */
-  refusal?: string | null;
+  /** Whether this client may take it now, with the server's reason where not (undefined while loading). */
+  option: LicenseOptionDto | undefined;
+  onClick: () => void;
   testId: string;
 }
 
@@ -38,7 +37,9 @@ const inLocale = (text: { description: string; description_de?: string }, locale
   (locale.startsWith('de') && text.description_de) || text.description;
 
 /** One way to a license: what it is, its terms, and the button that asks for it. */
-function Tile({ color, icon: Icon, title, description, terms, button, refusal, testId }: TileProps) {
+function Tile({ kind, color, icon: Icon, description, terms, option, onClick, testId }: TileProps) {
+  const intl = useIntl();
+  const refusal = option?.reason ? localizeLicenseRefusal(intl, option.reason) : null;
   return (
     <Card withBorder radius="md" p="md" bg={`var(--mantine-color-${color}-0)`} data-testid={testId}>
       <Stack gap="xs" h="100%">
@@ -47,14 +48,16 @@ function Tile({ color, icon: Icon, title, description, terms, button, refusal, t
             <Icon size={20} aria-hidden />
           </ThemeIcon>
           <Title order={3} fz="md">
-            <FormattedMessage id={title} />
+            <FormattedMessage id={`dashboard.getLicense.${kind}.title`} />
           </Title>
         </Group>
         <Text fz="sm">{description}</Text>
         <Text fz="sm" fw={600}>
           {terms}
         </Text>
-        {button}
+        <Button mt="auto" {...(kind === 'test' && { variant: 'light', color })} onClick={onClick} disabled={!option?.available}>
+          <FormattedMessage id={`dashboard.getLicense.${kind}.button`} />
+        </Button>
         {refusal && (
           <Text fz="xs" c="dimmed" data-testid={`${testId}-refusal`}>
             {refusal}
@@ -68,8 +71,6 @@ function Tile({ color, icon: Icon, title, description, terms, button, refusal, t
 /** Get License: the Test License tile (only when enabled) and the Purchase License tile with the server's price. */
 export function GetLicenseCard({ settings, options, loading, error, onRetry, onRequestTest, onPurchase }: GetLicenseCardProps) {
   const intl = useIntl();
-  const refusal = (option: LicenseOptionDto | undefined) => (option?.reason ? localizeLicenseRefusal(intl, option.reason) : null);
-  const unavailable = (option: LicenseOptionDto | undefined) => !option || !option.available;
   const testEnabled = !!settings?.test_license.enabled;
   const purchaseEnabled = !!settings?.features.purchase_license_enabled;
   return (
@@ -90,7 +91,7 @@ export function GetLicenseCard({ settings, options, loading, error, onRetry, onR
             <Tile
               color="violet"
               icon={IconFlask}
-              title="dashboard.getLicense.test.title"
+              kind="test"
               description={inLocale(settings.test_license, intl.locale)}
               terms={
                 <FormattedMessage
@@ -98,12 +99,8 @@ export function GetLicenseCard({ settings, options, loading, error, onRetry, onR
                   values={{ days: settings.test_license.duration_days, devices: settings.test_license.max_devices }}
                 />
               }
-              button={
-                <Button mt="auto" variant="light" color="violet" onClick={onRequestTest} disabled={unavailable(options?.trial)}>
-                  <FormattedMessage id="dashboard.getLicense.test.button" />
-                </Button>
-              }
-              refusal={refusal(options?.trial)}
+              option={options?.trial}
+              onClick={onRequestTest}
               testId="test-license-tile"
             />
           )}
@@ -111,7 +108,7 @@ export function GetLicenseCard({ settings, options, loading, error, onRetry, onR
             <Tile
               color="blue"
               icon={IconShoppingCart}
-              title="dashboard.getLicense.purchase.title"
+              kind="purchase"
               description={inLocale(settings.pricing, intl.locale)}
               terms={
                 <span data-testid="price-per-device">
@@ -121,12 +118,8 @@ export function GetLicenseCard({ settings, options, loading, error, onRetry, onR
                   />
                 </span>
               }
-              button={
-                <Button mt="auto" onClick={onPurchase} disabled={unavailable(options?.purchase)}>
-                  <FormattedMessage id="dashboard.getLicense.purchase.button" />
-                </Button>
-              }
-              refusal={refusal(options?.purchase)}
+              option={options?.purchase}
+              onClick={onPurchase}
               testId="purchase-tile"
             />
           )}

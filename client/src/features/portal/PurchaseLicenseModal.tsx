@@ -2,11 +2,10 @@ import { Divider, Group, NumberInput, SimpleGrid, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useIntl } from 'react-intl';
 import type { LicenseRequestResultDto, PublicPricingSettingsDto } from '../../api/generated/model';
-import { DialogProps, FormModal } from '../../components/FormModal';
-import { useFormSubmit } from '../../components/use-form-submit';
+import type { DialogProps } from '../../components/FormModal';
 import { formatMoney } from '../../i18n/format';
 import { countValue, DEVICES_MIN, devicesValid, licenseTotal, maxDevices, maxMonths, minMonths, monthsValid } from './license-pricing';
-import { firstProduct, ProductOptions, ProductSelect, useLicenseRequest, useOnlyProductChosen } from './ProductSelect';
+import { firstProduct, LicenseRequestModal, ProductOptions } from './ProductSelect';
 import { MessageText } from '../../components/Message';
 
 type PurchaseLicenseModalProps = DialogProps<'onPurchased', LicenseRequestResultDto> & {
@@ -23,7 +22,6 @@ interface PurchaseValues {
 /** Purchase License: product, devices and months, the server's price per device and a live Total. */
 export function PurchaseLicenseModal({ onClose, products, pricing, onPurchased }: PurchaseLicenseModalProps) {
   const intl = useIntl();
-  const request = useLicenseRequest();
   const deviceMax = maxDevices(pricing);
   const monthMin = minMonths(pricing);
   const monthMax = maxMonths(pricing);
@@ -46,7 +44,6 @@ export function PurchaseLicenseModal({ onClose, products, pricing, onPurchased }
   const valid = devicesValid(devices, pricing) && monthsValid(months, pricing);
   const money = (amount: number) => formatMoney(intl, amount, pricing.currency);
 
-  useOnlyProductChosen(form, products);
   // Devices and months: whole numbers in the server's range, named with it.
   const countField = (field: 'devices' | 'months', min: number, max: number) => (
     <NumberInput
@@ -62,33 +59,22 @@ export function PurchaseLicenseModal({ onClose, products, pricing, onPurchased }
     />
   );
 
-  const submit = useFormSubmit(form, {
-    failure: 'licenses.errors.purchase',
-    fields: { product_name: 'product', max_activations: 'devices', duration_months: 'months' },
-    send: async (values) => {
-      // Only what the customer chose: the server prices it from its own settings.
-      const answer = await request.send({
+  return (
+    <LicenseRequestModal
+      title="licenses.purchaseModal.title"
+      onClose={onClose}
+      form={form}
+      products={products}
+      failure="licenses.errors.purchase"
+      fields={{ product_name: 'product', max_activations: 'devices', duration_months: 'months' }}
+      body={(values) => ({
         product_name: values.product!,
         license_type: 'paid',
         max_activations: countValue(values.devices),
         duration_months: countValue(values.months),
-      });
-      form.reset();
-      onClose();
-      onPurchased(answer);
-    },
-  });
-
-  return (
-    <FormModal
-      size="md"
-      onClose={onClose}
-      title="licenses.purchaseModal.title"
-      submit={submit}
-      saving={request.pending}
-      submitDisabled={products.choices.length === 0}
+      })}
+      done={onPurchased}
     >
-      <ProductSelect products={products} {...form.getInputProps('product')} />
       <SimpleGrid cols={{ base: 1, xs: 2 }}>
         {countField('devices', DEVICES_MIN, deviceMax)}
         {countField('months', monthMin, monthMax)}
@@ -116,6 +102,6 @@ export function PurchaseLicenseModal({ onClose, products, pricing, onPurchased }
           {valid ? money(licenseTotal(devices, months, pricing.price_per_device)) : '—'}
         </Text>
       </Group>
-    </FormModal>
+    </LicenseRequestModal>
   );
 }

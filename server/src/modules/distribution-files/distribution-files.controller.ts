@@ -1,12 +1,12 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Delete, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Post, Query, UploadedFile } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { pageMeta } from '../../common/pagination';
 import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply } from '../../common/response';
 import { DISTRIBUTION_EXTENSIONS } from '../storage/file-names';
-import { StoredUpload, UploadInterceptor } from '../storage/upload.interceptor';
+import { StoredUpload, MultipartUpload } from '../storage/upload.interceptor';
 import { VersionCatalogService } from '../versions/version-catalog.service';
 import { ListDistributionFilesQueryDto, UploadDistributionFileDto } from './dto/distribution-file-form.dto';
 import {
@@ -63,9 +63,7 @@ export class DistributionFilesController {
    */
   @Post()
   @Audit('file.upload', 'Upload distribution file', 'file')
-  @UseInterceptors(UploadInterceptor(DISTRIBUTION_EXTENSIONS))
-  @ApiConsumes('multipart/form-data')
-  @ApiBody({ type: UploadDistributionFileDto })
+  @MultipartUpload(DISTRIBUTION_EXTENSIONS, UploadDistributionFileDto)
   @ApiEnvelopeResponse(DistributionFileResponseDto, { status: 201, message: 'File uploaded successfully' })
   async uploadDistributionFile(
     @Body() dto: UploadDistributionFileDto,

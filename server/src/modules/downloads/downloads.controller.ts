@@ -1,11 +1,11 @@
-import { Controller, Get, HttpStatus, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Controller, HttpStatus, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiError } from '../../common/api-error';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { pageMeta } from '../../common/pagination';
 import { Public } from '../../common/public.decorator';
-import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, ApiGetFileResponse, pageOf, Reply } from '../../common/response';
 import { DistributionFileDto, toDistributionFileDto } from '../distribution-files/dto/distribution-file.dto';
 import { DistributionFilesService } from '../distribution-files/distribution-files.service';
 import { DownloadLogsService } from '../logs/download-logs.service';
@@ -25,8 +25,6 @@ import {
 import { installCommands } from './install-command';
 import { IdParam } from '../../common/id-param';
 
-const FILE_STREAM = { schema: { type: 'string', format: 'binary' } } as const;
-
 /** Downloads of distribution files by signed-in users, signed links for curl and package managers, and each user's history. */
 @ApiTags('downloads')
 @Controller()
@@ -43,9 +41,7 @@ export class DownloadsController {
    * Streams the file (GET or HEAD): Content-Disposition with the UTF-8 name, Content-Length, ETag (the SHA-256),
    * Accept-Ranges; `Range` gives 206 (resume) or 416. A download from the first byte counts once and is logged.
    */
-  @Get('download/:id')
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'The file', ...FILE_STREAM })
+  @ApiGetFileResponse('download/:id')
   async downloadFile(
     @IdParam() id: number,
     @CurrentUser() user: AuthUser,
@@ -89,9 +85,7 @@ export class DownloadsController {
 
   /** The file through a signed link (GET or HEAD), no bearer token: 403 when the link was altered, 410 once it expired. */
   @Public()
-  @Get('download/:id/signed')
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'The file', ...FILE_STREAM })
+  @ApiGetFileResponse('download/:id/signed')
   async downloadFileWithLink(
     @IdParam() id: number,
     @Query() query: SignedDownloadQueryDto,

@@ -1,4 +1,17 @@
-import { CallHandler, ExecutionContext, HttpException, HttpStatus, Inject, Injectable, mixin, NestInterceptor, Type } from '@nestjs/common';
+import {
+  applyDecorators,
+  CallHandler,
+  ExecutionContext,
+  HttpException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  mixin,
+  NestInterceptor,
+  Type,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import multer, { MulterError, StorageEngine } from 'multer';
 import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
@@ -111,3 +124,7 @@ export function UploadInterceptor(extensions: readonly string[]): Type<NestInter
   }
   return mixin(MixinUploadInterceptor);
 }
+
+/** A multipart route whose `file` part streams to storage (see UploadInterceptor), with its form as the documented body. */
+export const MultipartUpload = (extensions: readonly string[], form: Type<unknown>) =>
+  applyDecorators(UseInterceptors(UploadInterceptor(extensions)), ApiConsumes('multipart/form-data'), ApiBody({ type: form }));

@@ -1,20 +1,20 @@
 import { Audit } from '../../common/audit.decorator';
-import { Body, Controller, Delete, Get, Post, Put, Query, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Post, Put, Query, Req, Res, UploadedFile } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { ApiError } from '../../common/api-error';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { MessageResponseDto } from '../../common/message-response.dto';
 import { pageMeta } from '../../common/pagination';
-import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply, withMessage } from '../../common/response';
+import { ApiEnvelopeResponse, ApiGetResponse, ApiGetFileResponse, pageOf, Reply, withMessage } from '../../common/response';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ARCHITECTURES, OS_TYPES } from './versions.constants';
 import { FileStorage } from '../storage/file-storage';
 import { DISTRIBUTION_EXTENSIONS, VERSION_EXTENSIONS } from '../storage/file-names';
 import { sendStoredFile } from '../storage/send-stored-file';
-import { StoredUpload, UploadInterceptor } from '../storage/upload.interceptor';
+import { StoredUpload, MultipartUpload } from '../storage/upload.interceptor';
 import { ListVersionsQueryDto } from './dto/list-versions-query.dto';
 import { ToggleVersionStatusDto, UpdateVersionDto, UploadVersionDto } from './dto/version-form.dto';
 import {
@@ -83,9 +83,7 @@ export class VersionsController {
    */
   @Post('upload')
   @Audit('version.upload', 'Upload version', 'version')
-  @UseInterceptors(UploadInterceptor(VERSION_EXTENSIONS))
-  @ApiConsumes('multipart/form-data')
-  @ApiBody({ type: UploadVersionDto })
+  @MultipartUpload(VERSION_EXTENSIONS, UploadVersionDto)
   @ApiEnvelopeResponse(AdminVersionResponseDto, { status: 201, message: 'Version uploaded successfully' })
   async uploadVersion(
     @Body() dto: UploadVersionDto,
@@ -124,9 +122,7 @@ export class VersionsController {
   }
 
   /** The file uploaded with the version (Range and HEAD supported). */
-  @Get('versions/:id/file')
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
+  @ApiGetFileResponse('versions/:id/file')
   async downloadVersionFile(@IdParam() id: number, @Req() request: Request, @Res() response: Response): Promise<void> {
     const version = await this.versions.get(id);
     if (!version.storage_key || version.file_size === null || !version.file_hash || !version.file_name)
