@@ -11,6 +11,21 @@ import { CAPPED_COUNT_TTL_MS, CAPPED_COUNTS_MAX, countPastCap, LogFilters, LogPa
 const WRITE_EVERY_MS = 1000;
 const MAX_HELD_ROWS = 500;
 
+/** A log that holds rows before storing them: all are stored before shutdown, and again after for late requests. */
+export abstract class StoredBeforeShutdown implements BeforeApplicationShutdown, OnApplicationShutdown {
+  /** Resolves once every row held so far is stored. */
+  abstract flush(): Promise<void>;
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // Requests that finished while the server closed may have queued more.
+    await this.flush().catch(() => undefined);
+  }
+}
+
 /**
  * A log whose rows nobody waits for (remote-log entries, download and access rows): held, and written hundreds at a
  * time, where each row's indexes cost far less than a few rows at a time, and awaiting a write per request would
@@ -18,9 +33,7 @@ const MAX_HELD_ROWS = 500;
  * stores what is held first, and so does shutdown. `maxBacklog`: rows held at most while the database takes none,
  * for a log that may lose rows rather than exhaust memory (later ones are dropped and counted).
  */
-export abstract class WrittenBehindLog<Entry, Row, Filters extends LogFilters = LogFilters>
-  implements BeforeApplicationShutdown, OnApplicationShutdown
-{
+export abstract class WrittenBehindLog<Entry, Row, Filters extends LogFilters = LogFilters> extends StoredBeforeShutdown {
   protected readonly writer: IntervalBatch<Entry>;
   /** Counts past COUNT_CAP (see countPastCap), cleared when this service removes rows. */
   private readonly counts = new Cache<number>({ max: CAPPED_COUNTS_MAX, ttlMs: CAPPED_COUNT_TTL_MS });
@@ -32,6 +45,7 @@ export abstract class WrittenBehindLog<Entry, Row, Filters extends LogFilters = 
     logger: Logger,
     maxBacklog = Infinity,
   ) {
+    super();
     this.writer = new IntervalBatch<Entry>(
       write,
       WRITE_EVERY_MS,
@@ -66,13 +80,5 @@ export abstract class WrittenBehindLog<Entry, Row, Filters extends LogFilters = 
 
   flush(): Promise<void> {
     return this.writer.flush();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.writer.flush();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.writer.flush().catch(() => undefined);
   }
 }

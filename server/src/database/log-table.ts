@@ -69,6 +69,15 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
     this.sql = PreparedSql.for(dataSource);
   }
 
+  /** Stores rows, all or nothing, as multi-row INSERTs of the given columns. */
+  protected insertRows<T>(columns: Array<keyof T & string>, rows: T[]): Promise<void> {
+    return this.sql.insertMany(
+      this.tableName,
+      columns,
+      rows.map((row) => columns.map((column) => row[column] as Param)),
+    );
+  }
+
   /** The list's filters as conditions, each served by an index. */
   protected abstract filters(filters: Filters): Condition[];
   /** OR-ed: a row matches the search when it matches any of them. Each is served by an index. */

@@ -19,17 +19,20 @@ interface GetLicenseCardProps {
   onPurchase: () => void;
 }
 
+/** Each way to a license: its colour, icon and test id. */
+const TILES = {
+  test: { color: 'violet', icon: IconFlask, testId: 'test-license-tile' },
+  purchase: { color: 'blue', icon: IconShoppingCart, testId: 'purchase-tile' },
+} as const satisfies Record<string, { color: string; icon: TablerIcon; testId: string }>;
+
 interface TileProps {
-  kind: 'test' | 'purchase';
-  color: 'violet' | 'blue';
-  icon: TablerIcon;
+  kind: keyof typeof TILES;
   description: string;
   /** What the license gives, or costs. */
   terms: ReactNode;
   /** Whether this client may take it now, with the server's reason where not (undefined while loading). */
   option: LicenseOptionDto | undefined;
   onClick: () => void;
-  testId: string;
 }
 
 /** A settings text in the reader's language: the German one where it is set, else the English one. */
@@ -37,8 +40,9 @@ const inLocale = (text: { description: string; description_de?: string }, locale
   (locale.startsWith('de') && text.description_de) || text.description;
 
 /** One way to a license: what it is, its terms, and the button that asks for it. */
-function Tile({ kind, color, icon: Icon, description, terms, option, onClick, testId }: TileProps) {
+function Tile({ kind, description, terms, option, onClick }: TileProps) {
   const intl = useIntl();
+  const { color, icon: Icon, testId } = TILES[kind];
   const refusal = option?.reason ? localizeLicenseRefusal(intl, option.reason) : null;
   return (
     <Card withBorder radius="md" p="md" bg={`var(--mantine-color-${color}-0)`} data-testid={testId}>
@@ -89,8 +93,6 @@ export function GetLicenseCard({ settings, options, loading, error, onRetry, onR
         <SimpleGrid cols={{ base: 1, sm: testEnabled && purchaseEnabled ? 2 : 1 }}>
           {testEnabled && (
             <Tile
-              color="violet"
-              icon={IconFlask}
               kind="test"
               description={inLocale(settings.test_license, intl.locale)}
               terms={
@@ -101,13 +103,10 @@ export function GetLicenseCard({ settings, options, loading, error, onRetry, onR
               }
               option={options?.trial}
               onClick={onRequestTest}
-              testId="test-license-tile"
             />
           )}
           {purchaseEnabled && (
             <Tile
-              color="blue"
-              icon={IconShoppingCart}
               kind="purchase"
               description={inLocale(settings.pricing, intl.locale)}
               terms={
@@ -120,7 +119,6 @@ export function GetLicenseCard({ settings, options, loading, error, onRetry, onR
               }
               option={options?.purchase}
               onClick={onPurchase}
-              testId="purchase-tile"
             />
           )}
         </SimpleGrid>

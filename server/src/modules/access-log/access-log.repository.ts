@@ -36,13 +36,8 @@ export class AccessLogRepository extends LogTableRepository<AccessLogEntity> {
     super(dataSource, 'access_logs');
   }
 
-  /** Stores the rows, all or nothing, as multi-row INSERTs. */
   insert(rows: NewAccessLogRow[]): Promise<void> {
-    return this.sql.insertMany(
-      'access_logs',
-      COLUMNS,
-      rows.map((row) => COLUMNS.map((column) => row[column])),
-    );
+    return this.insertRows(COLUMNS, rows);
   }
 
   protected filters(filters: LogFilters): Condition[] {

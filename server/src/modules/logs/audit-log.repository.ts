@@ -33,13 +33,8 @@ export class AuditLogRepository extends LogTableRepository<AuditLogEntity> {
     super(dataSource, 'audit_logs');
   }
 
-  /** Stores the entries, all or nothing, as multi-row INSERTs. */
   insert(rows: NewAuditLogRow[]): Promise<void> {
-    return this.sql.insertMany(
-      'audit_logs',
-      COLUMNS,
-      rows.map((row) => COLUMNS.map((column) => row[column])),
-    );
+    return this.insertRows(COLUMNS, rows);
   }
 
   protected filters(filters: LogFilters): Condition[] {

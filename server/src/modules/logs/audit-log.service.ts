@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Cache } from '../../common/cache';
 import {
   CAPPED_COUNT_TTL_MS,
@@ -15,6 +15,7 @@ import { GroupCommit } from '../../database/group-commit';
 import { AuditLogEntity, LogLevel } from './audit-log.entity';
 import { AuditLogRepository, NewAuditLogRow } from './audit-log.repository';
 import { parseContext } from './log-entries';
+import { StoredBeforeShutdown } from '../../common/written-behind-log';
 
 export interface AuditEntry {
   level: LogLevel;
@@ -32,13 +33,15 @@ export interface AuditEntry {
  * logged, never thrown at the request that caused it. Everything queued is written before shutdown.
  */
 @Injectable()
-export class AuditLogService implements BeforeApplicationShutdown, OnApplicationShutdown {
+export class AuditLogService extends StoredBeforeShutdown {
   private readonly logger = new Logger('AuditLog');
   private readonly writer = new GroupCommit<NewAuditLogRow>((rows) => this.repository.insert(rows));
   /** Counts past COUNT_CAP (see countPastCap), cleared when this service removes rows. */
   private readonly counts = new Cache<number>({ max: CAPPED_COUNTS_MAX, ttlMs: CAPPED_COUNT_TTL_MS });
 
-  constructor(private readonly repository: AuditLogRepository) {}
+  constructor(private readonly repository: AuditLogRepository) {
+    super();
+  }
 
   /** A failed scheduled job, reported by the jobs module. */
   @OnNotification(JOB_FAILED)
@@ -89,18 +92,8 @@ export class AuditLogService implements BeforeApplicationShutdown, OnApplication
     return pruneInBatches((batch) => this.repository.deleteOlder(before, batch), this.counts);
   }
 
-  /** Waits until everything queued so far is stored. */
   flush(): Promise<void> {
     return this.writer.drain();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.writer.drain();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    // Requests that finished while the server closed may have queued more.
-    await this.writer.drain().catch(() => undefined);
   }
 }
 

@@ -41,13 +41,8 @@ export class RemoteLogsRepository extends LogTableRepository<RemoteLogEntity> {
     super(dataSource, 'remote_logs');
   }
 
-  /** Stores this portal's entries, all or nothing, as multi-row INSERTs. */
   insert(entries: RemoteLogEntry[]): Promise<void> {
-    return this.sql.insertMany(
-      'remote_logs',
-      COLUMNS,
-      entries.map((entry) => COLUMNS.map((column) => entry[column])),
-    );
+    return this.insertRows(COLUMNS, entries);
   }
 
   /** Stores entries pulled from a license server; an entry already pulled (same server and id) is skipped. */
