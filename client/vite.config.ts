@@ -10,7 +10,7 @@ import { partOf } from './src/i18n/catalog-parts';
 
 /**
  * The message catalogs ship parsed (formatjs AST), so the browser needs no ICU parser: about 7 kB gzip less on every
- * page. `en.json?catalog=first`, `?catalog=signIn` and `?catalog=rest` are the parts of a catalog
+ * page. `en.json?first&catalog`, `?landing&catalog`, `?signIn&catalog` and `?rest&catalog` are the parts of a catalog
  * (src/i18n/catalog-parts.ts); the unit tests split them too, without parsing (vitest.config.ts).
  */
 export function precompiledMessages({ precompile = true } = {}): Plugin {
@@ -18,7 +18,7 @@ export function precompiledMessages({ precompile = true } = {}): Plugin {
     name: 'precompiled-messages',
     enforce: 'pre',
     transform(code, id) {
-      const match = /\/src\/i18n\/[a-z]{2}\.json(?:\?catalog=(first|landing|signIn|rest))?$/.exec(id);
+      const match = /\/src\/i18n\/[a-z]{2}\.json(?:\?(first|landing|signIn|rest)&catalog)?$/.exec(id);
       if (!match) return null;
       const messages: Record<string, string> = JSON.parse(code);
       const part = match[1];
@@ -27,7 +27,7 @@ export function precompiledMessages({ precompile = true } = {}): Plugin {
           .filter(([key]) => !part || partOf(key) === part)
           .map(([key, message]) => [key, precompile ? parse(message) : message]),
       );
-      // A part (`?catalog=…`) is no longer a .json module to the bundler: it becomes a JavaScript one.
+      // A part (`?…&catalog`) is no longer a .json module to the bundler: it becomes a JavaScript one.
       return { code: part ? `export default JSON.parse(${JSON.stringify(JSON.stringify(parsed))});` : JSON.stringify(parsed), map: null };
     },
   };

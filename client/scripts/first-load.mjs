@@ -9,8 +9,8 @@ import { join } from 'node:path';
  * the chunk vite.config.ts gathers a page's modules in (firstPageChunks: `landing`, `sign-in`), by name.
  */
 export const ROUTES = {
-  '/': ['landing', 'src/i18n/en.json?catalog=landing'],
-  '/login': ['sign-in', 'src/i18n/en.json?catalog=signIn'],
+  '/': ['landing', 'src/i18n/en.json?landing&catalog'],
+  '/login': ['sign-in', 'src/i18n/en.json?signIn&catalog'],
 };
 
 /** For each route, the JS and CSS files (paths inside dist) a first visit loads, in load order. */

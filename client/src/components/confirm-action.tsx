@@ -52,7 +52,7 @@ export function ConfirmText({
   );
 }
 
-/** Asks before deleting a record: `<area>.delete.title`, the `.question` over its name, what else goes, `.confirm`. */
+/** Asks before deleting a record: `admin.<area>.delete.title`, the `.question` over its name, what else goes, `.confirm`. */
 export function confirmDelete(
   intl: IntlShape,
   {
@@ -61,16 +61,16 @@ export function confirmDelete(
     testId,
     onConfirm,
     children,
-  }: { area: 'admin.files' | 'admin.versions'; name: string; testId: string; onConfirm: () => void; children: ReactNode },
+  }: { area: 'files' | 'versions'; name: string; testId: string; onConfirm: () => void; children: ReactNode },
 ) {
   confirmAction(intl, {
-    title: `${area}.delete.title`,
+    title: `admin.${area}.delete.title`,
     children: (
-      <ConfirmText question={`${area}.delete.question`} name={name} testId={testId}>
+      <ConfirmText question={`admin.${area}.delete.question`} name={name} testId={testId}>
         {children}
       </ConfirmText>
     ),
-    confirm: `${area}.delete.confirm`,
+    confirm: `admin.${area}.delete.confirm`,
     onConfirm,
   });
 }

@@ -1,17 +1,5 @@
-// A part of a catalog (src/i18n/catalog-parts.ts), made by the precompiled-messages plugin of vite.config.ts.
-declare module '*.json?catalog=first' {
-  const messages: Record<string, string>;
-  export default messages;
-}
-declare module '*.json?catalog=landing' {
-  const messages: Record<string, string>;
-  export default messages;
-}
-declare module '*.json?catalog=signIn' {
-  const messages: Record<string, string>;
-  export default messages;
-}
-declare module '*.json?catalog=rest' {
+// A part of a catalog (`en.json?first&catalog`: src/i18n/catalog-parts.ts), made by the precompiled-messages plugin of vite.config.ts.
+declare module '*&catalog' {
   const messages: Record<string, string>;
   export default messages;
 }

@@ -5,7 +5,18 @@
  * password reset and two-factor screens, loads with those screens; the rest, the messages of the signed-in screens,
  * loads with those (which get the sign-in part too: they show two-factor steps and server messages). See app/router.tsx.
  */
-export const SIGNED_IN_PREFIXES = ['admin', 'adminLicenses', 'users', 'licenses', 'dashboard', 'account', 'devices', 'portal', 'audit', 'log'] as const;
+export const SIGNED_IN_PREFIXES = [
+  'admin',
+  'adminLicenses',
+  'users',
+  'licenses',
+  'dashboard',
+  'account',
+  'devices',
+  'portal',
+  'audit',
+  'log',
+] as const;
 export const SIGN_IN_PREFIXES = ['login', 'register', 'forgot', 'reset', 'verify', 'confirmEmail', 'adminLogin', 'mfa'] as const;
 
 export const CATALOG_PARTS = ['first', 'landing', 'signIn', 'rest'] as const;

@@ -68,10 +68,10 @@ describe('LocaleProvider', () => {
 
   it('splits each catalog into the first page’s part, the landing page’s, the sign-in screens’ and the signed-in screens’ part, which together are the catalog', async () => {
     const [first, landing, signIn, rest, whole] = await Promise.all([
-      import('./de.json?catalog=first').then((module) => module.default),
-      import('./de.json?catalog=landing').then((module) => module.default),
-      import('./de.json?catalog=signIn').then((module) => module.default),
-      import('./de.json?catalog=rest').then((module) => module.default),
+      import('./de.json?first&catalog').then((module) => module.default),
+      import('./de.json?landing&catalog').then((module) => module.default),
+      import('./de.json?signIn&catalog').then((module) => module.default),
+      import('./de.json?rest&catalog').then((module) => module.default),
       import('./de.json').then((module) => module.default as Record<string, string>),
     ]);
     expect(Object.keys(first).every((id) => partOf(id) === 'first')).toBe(true);

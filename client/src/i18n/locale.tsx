@@ -2,7 +2,7 @@ import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, 
 import { IntlProvider } from 'react-intl';
 import type { CatalogPart } from './catalog-parts';
 import type en from './en.json';
-import enFirst from './en.json?catalog=first';
+import enFirst from './en.json?first&catalog';
 
 export const LOCALES = ['en', 'de'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -16,15 +16,15 @@ const LOADED: Record<Locale, Partial<Record<CatalogPart, Messages>>> = { en: { f
 const LOADERS: Record<Locale, Record<CatalogPart, () => Promise<{ default: Messages }>>> = {
   en: {
     first: async () => ({ default: enFirst }),
-    landing: () => import('./en.json?catalog=landing'),
-    signIn: () => import('./en.json?catalog=signIn'),
-    rest: () => import('./en.json?catalog=rest'),
+    landing: () => import('./en.json?landing&catalog'),
+    signIn: () => import('./en.json?signIn&catalog'),
+    rest: () => import('./en.json?rest&catalog'),
   },
   de: {
-    first: () => import('./de.json?catalog=first'),
-    landing: () => import('./de.json?catalog=landing'),
-    signIn: () => import('./de.json?catalog=signIn'),
-    rest: () => import('./de.json?catalog=rest'),
+    first: () => import('./de.json?first&catalog'),
+    landing: () => import('./de.json?landing&catalog'),
+    signIn: () => import('./de.json?signIn&catalog'),
+    rest: () => import('./de.json?rest&catalog'),
   },
 };
 /** The parts the screens shown so far asked for: every language loads them all. */

@@ -7,7 +7,7 @@ import { confirmDelete } from '../../../components/confirm-action';
 export function confirmDeleteFile(intl: IntlShape, file: DistributionFileDto, onConfirm: () => void) {
   const os = intl.formatMessage({ id: `admin.files.os.${file.os_type}` });
   confirmDelete(intl, {
-    area: 'admin.files',
+    area: 'files',
     name: file.file_name,
     testId: 'file-delete-confirmation',
     onConfirm,

@@ -11,7 +11,7 @@ export function confirmDeleteVersion(intl: IntlShape, version: AdminVersionDto, 
     </Text>
   );
   confirmDelete(intl, {
-    area: 'admin.versions',
+    area: 'versions',
     name: version.version,
     testId: 'version-confirmation',
     onConfirm,
