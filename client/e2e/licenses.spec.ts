@@ -219,16 +219,24 @@ test.describe('Client licenses and devices', () => {
     const key = await takeTrial(page);
     const serverUid = `sh-e2e-${Date.now()}`;
     const activation = await page.request.post('/api/license-server/activate', {
-      data: { license_key: key, server_uid: serverUid, nonce: 'e2e-nonce-0123456789abcdef' },
+      data: {
+        license_key: key,
+        server_uid: serverUid,
+        nonce: 'e2e-nonce-0123456789abcdef',
+        hostname: 'ingest-1.example.net',
+        version: '4.3.0',
+      },
     });
     expect((await activation.json()).data.code).toBe('VALID');
     await page.reload();
     const device = page.getByTestId(`device-${serverUid}`);
-    await expect(device.getByRole('heading', { name: 'Unknown Device' })).toBeVisible();
+    // Named after the host its activation reported, with the version it runs.
+    await expect(device.getByRole('heading', { name: 'ingest-1.example.net' })).toBeVisible();
+    await expect(device.getByTestId('device-version')).toHaveText('4.3.0');
     await expect(page.getByTestId(`license-${key}`).getByTestId('license-devices')).toHaveText('1/1');
     await expect(page.getByTestId(`license-${key}`).getByText('Ready to activate')).toHaveCount(0);
 
-    await device.getByRole('button', { name: 'Deactivate Unknown Device' }).click();
+    await device.getByRole('button', { name: 'Deactivate ingest-1.example.net' }).click();
     const confirm = page.getByRole('dialog', { name: 'Deactivate device?' });
     await expect(confirm).toContainText(serverUid);
     await confirm.getByRole('button', { name: 'Deactivate' }).click();

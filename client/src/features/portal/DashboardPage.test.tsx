@@ -381,10 +381,23 @@ describe('client dashboard', () => {
     );
   });
 
-  it("lists devices with 'Unknown Device' and 'Currently active', and deactivates one after confirmation", async () => {
+  it("lists devices by name, else host, else 'Unknown Device', with 'Currently active', and deactivates one after confirmation", async () => {
     const user = userEvent.setup();
     const fetchMock = stubApi(
-      { devices: [device(), device({ id: 12, device_name: 'Edge 2', server_uid: 'sh-2', is_active: false, status: 'inactive' })] },
+      {
+        devices: [
+          device(),
+          device({
+            id: 12,
+            device_name: 'Edge 2',
+            hostname: 'edge-2.example.net',
+            server_uid: 'sh-2',
+            is_active: false,
+            status: 'inactive',
+          }),
+          device({ id: 13, hostname: 'ingest-1.example.net', server_uid: 'sh-3', version: '4.3.0' }),
+        ],
+      },
       (url, init) =>
         url === '/api/devices/11/deactivate' && init.method === 'POST'
           ? jsonResponse(200, { success: true, message: 'Device deactivated', data: device({ deactivated_at: new Date().toISOString() }) })
@@ -399,6 +412,12 @@ describe('client dashboard', () => {
     expect(within(second).getByText('Edge 2')).toBeTruthy();
     expect(within(second).getByText('Inactive')).toBeTruthy();
     expect(within(second).queryByText('Currently active')).toBeNull();
+    expect(within(second).queryByText('edge-2.example.net')).toBeNull();
+    expect(within(second).queryByTestId('device-version')).toBeNull();
+    // Without a name of its own a device is called after the host it reported, with the version it runs.
+    const third = screen.getByTestId('device-sh-3');
+    expect(within(third).getByRole('heading', { name: 'ingest-1.example.net' })).toBeTruthy();
+    expect(within(third).getByTestId('device-version').textContent).toBe('4.3.0');
 
     await user.click(within(first).getByRole('button', { name: 'Deactivate Unknown Device' }));
     const confirm = await screen.findByRole('dialog');

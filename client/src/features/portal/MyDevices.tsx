@@ -66,7 +66,8 @@ export function MyDevices({ onError }: { onError: (message: string) => void }) {
     },
   });
 
-  const name = (device: DeviceDto) => device.device_name || intl.formatMessage({ id: 'devices.unknown' });
+  // Its own name, else the host it reported at activation: 'Unknown Device' only when it sent neither.
+  const name = (device: DeviceDto) => device.device_name || device.hostname || intl.formatMessage({ id: 'devices.unknown' });
   const confirmDeactivate = (device: DeviceDto) =>
     confirmAction(intl, {
       title: 'devices.confirm.title',
@@ -134,6 +135,13 @@ export function MyDevices({ onError }: { onError: (message: string) => void }) {
                   {device.server_uid}
                 </Code>
               </Field>
+              {device.version && (
+                <Field label={<FormattedMessage id="devices.fields.version" />}>
+                  <Text fz="sm" data-testid="device-version">
+                    {device.version}
+                  </Text>
+                </Field>
+              )}
             </SimpleGrid>
             {device.deactivated_at && (
               <MessageText
