@@ -31,6 +31,7 @@ import {
 } from './download-display';
 import type { SuccessContent } from './SuccessDialog';
 import { DOWNLOADS_PAGE_SIZE, useClientVersionPage } from './use-client-versions';
+import { Changelog } from '../../components/Changelog';
 import { MessageText, MessageTitle } from '../../components/Message';
 
 interface AvailableDownloadsProps {
@@ -189,9 +190,7 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
           </Text>
         </Group>
         {version.changelog?.trim() ? (
-          <Text fz="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="version-changelog">
-            {version.changelog}
-          </Text>
+          <Changelog text={version.changelog} testId="version-changelog" />
         ) : (
           <MessageText fz="sm" c="dimmed" fs="italic" data-testid="version-changelog" message="dashboard.downloads.noDescription" />
         )}
