@@ -163,6 +163,7 @@ describe('Available Downloads', () => {
         id: 2,
         version: '1.0.0',
         is_latest: 0,
+        is_stable: 0,
         changelog: null,
         has_files: false,
         distribution_files: [],
@@ -174,6 +175,7 @@ describe('Available Downloads', () => {
     const blocks = screen.getAllByRole('article');
     expect(blocks[0]).toBe(latest);
     expect(within(latest).getByRole('heading', { name: 'Version 2.1.0 (Latest)' })).toBeTruthy();
+    expect(within(latest).queryByTestId('version-beta')).toBeNull();
     expect(within(latest).getByTestId('version-changelog').textContent).toBe('Faster HLS packaging.\nNew SRT ingest.');
     expect(within(latest).getByText('Released Jun 1, 2025')).toBeTruthy();
     const deb = within(latest).getByRole('button', { name: /^Download Linux · x64 \(64-bit\)/ });
@@ -184,7 +186,8 @@ describe('Available Downloads', () => {
     expect(within(latest).getByRole('button', { name: 'Copy Command' })).toBeTruthy();
 
     const old = screen.getByTestId('version-1.0.0');
-    expect(within(old).getByRole('heading', { name: 'Version 1.0.0' })).toBeTruthy();
+    // A beta is marked as one, not shown as an ordinary download.
+    expect(within(old).getByRole('heading', { name: 'Version 1.0.0 Beta' })).toBeTruthy();
     expect(within(old).getByText('No description available')).toBeTruthy();
     expect(within(old).getByText('Released Dec 31, 2024')).toBeTruthy();
     expect(within(old).getByText('No downloads available yet')).toBeTruthy();

@@ -1,4 +1,4 @@
-import { Button, Code, Group, Paper, Select, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Code, Group, Paper, Select, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import {
   IconBrandApple,
   IconBrandWindows,
@@ -32,6 +32,7 @@ import {
 import type { SuccessContent } from './SuccessDialog';
 import { DOWNLOADS_PAGE_SIZE, useClientVersionPage } from './use-client-versions';
 import { Changelog } from '../../components/Changelog';
+import { WARNING_TEXT } from '../../components/license-server/sync-display';
 import { MessageText, MessageTitle } from '../../components/Message';
 
 interface AvailableDownloadsProps {
@@ -179,6 +180,14 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
               <>
                 {' '}
                 <MessageText span inherit c="teal.9" data-testid="version-latest" message="dashboard.downloads.latest" />
+              </>
+            )}
+            {version.is_stable === 0 && (
+              <>
+                {' '}
+                <Badge color="yellow" variant="light" c={WARNING_TEXT} style={{ verticalAlign: 'middle' }} data-testid="version-beta">
+                  <FormattedMessage id="dashboard.downloads.beta" />
+                </Badge>
               </>
             )}
           </Title>
