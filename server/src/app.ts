@@ -34,10 +34,7 @@ export interface CreateAppOptions {
   docs?: boolean;
 }
 
-/**
- * Builds the whole portal: the same app for `main`, the tests and the OpenAPI generator.
- * Migrations (and seeds) have run when it returns; call `listen` to serve.
- */
+/** The same app for `main`, the tests and the OpenAPI generator; migrations (and seeds) have run when it returns. */
 export async function createApp(
   config: AppConfig,
   options: CreateAppOptions = {},
@@ -63,9 +60,7 @@ export async function createApp(
   app.useGlobalPipes(createValidationPipe());
   const filter = new AllExceptionsFilter(auditFailures(app.get(AuditLogService)));
   app.useGlobalFilters(filter);
-  // The activation API's heartbeat and signed-in downloads are handled before Express (see ActivationFastPath and
-  // DownloadFastPath); every other request goes on to Express. Each request first gets its id (X-Request-Id, and on
-  // every line logged while it is handled).
+  // The activation heartbeat and signed-in downloads are handled before Express (ActivationFastPath, DownloadFastPath).
   const expressApp = app.getHttpAdapter().getInstance() as express.Express;
   const server = app.getHttpServer() as Server;
   const [listener, ...others] = server.listeners('request');
@@ -96,10 +91,7 @@ export async function createApp(
   return { app, seeds };
 }
 
-/**
- * An Express app whose router matches paths exactly: `/api/ADMIN/users` or `/api/admin/users/` is a 404, not
- * another name for an admin route. Set before the first `use`, which is when Express creates its router.
- */
+/** `/api/ADMIN/users` or `/api/admin/users/` is a 404, not another name for an admin route; set before Express creates its router. */
 function exactRouting(): express.Express {
   const server = express();
   server.set('case sensitive routing', true);
@@ -107,10 +99,7 @@ function exactRouting(): express.Express {
   return server;
 }
 
-/**
- * express.json, with a parse failure reported as such rather than as the parser's internal message, and a
- * body too deep, too wide or not valid Unicode refused before validation (see json-limits.ts).
- */
+/** A parse failure reported as such, not as the parser's internal message; too deep, wide or bad Unicode refused (json-limits.ts). */
 function jsonBodyParser(limit: number) {
   const parse = json({ limit });
   return (request: Request, response: Response, next: NextFunction) =>
@@ -128,17 +117,9 @@ function jsonBodyParser(limit: number) {
 
 /** Paths under /api in any spelling end in the API's 404, never in the web client's page. */
 const API_PREFIX_ANY_CASE = /^\/+api(\/|$)/i;
-/**
- * Responses that stream bytes as they are (downloads with Range and Content-Length) or stream as they are made
- * (exports), and the activation API's signed responses: under a kilobyte as a rule, sent all day by every streaming
- * server, where hooking the compressor into each response costs more than it could save.
- */
+/** Streamed bytes (downloads with Range, exports), and small activation responses where compressing costs more than it saves. */
 const NOT_COMPRESSED = /\/(download|export)(\/|$)|^\/api\/license-server\/(activate|validate|deactivate)$/i;
 
-/**
- * JSON responses of the API above 1 kB go compressed (the compression middleware) to clients that accept it: lists
- * and reports shrink to a fifth. Downloads, streamed exports and activation responses go as they are (NOT_COMPRESSED).
- */
 function compressedApiResponses() {
   const compress = compression({ threshold: 1024 });
   // Decided before compression hooks into the response: a download pays nothing for it.
@@ -146,11 +127,7 @@ function compressedApiResponses() {
     API_PREFIX_ANY_CASE.test(request.path) && !NOT_COMPRESSED.test(request.path) ? compress(request, response, next) : next();
 }
 
-/**
- * The built React app on the same origin, precompressed at build time (client/vite.config.ts): each file as the
- * best twin the browser accepts (br, then gzip), hashed assets cached for good, every other non-API GET gets
- * index.html, revalidated. Hidden files (the build's .vite/manifest.json) are not served.
- */
+/** Precompressed at build time (client/vite.config.ts); hidden files (the build's .vite/manifest.json) are not served. */
 function serveClient(app: NestExpressApplication, dist: string): void {
   const assets = join(resolve(dist), 'assets') + sep;
   const files = expressStaticGzip(dist, {

@@ -2,11 +2,9 @@ import { EventEmitter2, OnEvent } from '@nestjs/event-emitter';
 import type { Transaction } from '../database/transactions';
 
 /**
- * Events between feature modules, so one module reacts to another's change without either importing the other.
- *
- * Awaited events: the emitter waits for every listener, a listener's failure is the emitter's failure, and an event
- * that no listener handles is an error (a missing module must not silently skip, say, deactivating the devices of a
- * revoked license). Notifications: fire and forget; a failing listener is logged.
+ * Events between feature modules, so neither imports the other. Awaited: the emitter waits for every listener, a listener's
+ * failure is the emitter's, and an unhandled event is an error (a missing module must not silently skip, say, deactivating the
+ * devices of a revoked license). Notifications: fire and forget; a failing listener is logged.
  */
 export const LICENSE_REVOKED = 'license.revoked';
 export const LICENSE_DELETED = 'license.deleted';
@@ -53,7 +51,6 @@ export interface VersionRenamedEvent {
   transaction: Transaction;
 }
 
-/** Each awaited event's payload, and what each of its listeners returns. */
 export interface AwaitedEvents {
   /** Result: how many devices were deactivated. */
   [LICENSE_REVOKED]: { payload: LicenseRevokedEvent; result: number };
@@ -78,15 +75,11 @@ export interface LicenseServerChangedEvent {
   url: string;
 }
 
-/**
- * A user account was added, or changed in a way the admin users list filters or searches by (verified, e-mail,
- * name), by registration, a mailed link or the profile page: the list's cached totals count anew.
- */
+/** Added, or changed in what the admin users list filters or searches by (verified, e-mail, name): its cached totals count anew. */
 export interface UserChangedEvent {
   userId: number;
 }
 
-/** Each notification's payload. */
 export interface Notifications {
   [LICENSE_CHANGED]: LicenseChangedEvent;
   [JOB_FAILED]: JobFailedEvent;
@@ -112,7 +105,6 @@ export async function emitAwaited<E extends AwaitedEvent>(
   return results;
 }
 
-/** Tells the listeners of a notification, without waiting for them. */
 export function notify<N extends Notification>(emitter: EventEmitter2, event: N, payload: Notifications[N]): void {
   emitter.emit(event, payload);
 }

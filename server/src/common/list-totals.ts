@@ -10,10 +10,8 @@ export interface TotalCounter {
 }
 
 /**
- * A row found at `offset` of a list in a fixed-column order. A later read of a page at or beyond it seeks to that
- * row's sort value on the index and counts off only the rows between, instead of every row before the page. Rows
- * written since by another instance shift such a page by as many rows until the mark's ttl ends (this instance's
- * own writes drop its marks: ListTotals.clear); a mark whose row is gone is noticed and dropped.
+ * A later page at or past `offset` seeks to this row's sort value and counts off only the rows between. Another instance's writes
+ * shift such a page until the mark's ttl ends (this instance's own writes drop its marks); a mark whose row is gone is dropped.
  */
 export interface PageMark {
   offset: number;
@@ -25,11 +23,9 @@ const PAGE_MARK_TTL_MS = 30_000;
 const PAGE_MARKS_PER_LIST = 16;
 
 /**
- * The totals of a service's large lists, and the page marks of their deep pages. Counting a million rows takes
- * longer than a page should, so a list counts at most EXACT_TOTAL_CAP + 1 matching rows; when there are more, the
- * exact count runs in the background and is served for `ttlMs` (then served stale while it is counted again).
- * Until the first exact count is in, the total is EXACT_TOTAL_CAP + 1: an estimate, as the list DTOs say. The
- * service that owns the list's table calls `clear()` on each of its writes, so its own changes show at once.
+ * Counting a million rows takes longer than a page should: past EXACT_TOTAL_CAP the exact count runs in the background and is
+ * served for `ttlMs` (then stale while recounted); until it is in, the total is EXACT_TOTAL_CAP + 1, an estimate, as the list
+ * DTOs say. The table's owner calls `clear()` on each of its writes, so its own changes show at once.
  */
 export class ListTotals {
   private readonly large: Cache<number>;
@@ -41,10 +37,7 @@ export class ListTotals {
   constructor(
     ttlMs = 60_000,
     max = 64,
-    /**
-     * How long a total of EXACT_TOTAL_CAP or fewer rows is cached: 0 (counted on every call) unless every write
-     * the list's filters and search see goes through its owner; then briefly, so paging through a search counts once.
-     */
+    /** Small totals: 0 unless every write the list's filters see goes through its owner; then briefly, so a search counts once. */
     exactTtlMs = 0,
   ) {
     this.large = new Cache({ max, ttlMs, staleWhileRevalidate: true });

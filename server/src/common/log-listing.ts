@@ -8,7 +8,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** A row as the driver returns it: numbers may come as strings (MySQL BIGINT), dates as Date or text. */
 export type RawRow = Record<string, unknown>;
 
-/** Counting stops here: an exact count of millions of rows costs seconds, and nobody pages that far. */
+/** Counting stops here: an exact count of millions of rows is slow, and nobody pages that far. */
 export const COUNT_CAP = 10_000;
 /** Rows of the newest (or oldest) entries a search first looks through, at least and at most. */
 export const WINDOW_MIN = 500;
@@ -17,11 +17,7 @@ export const WINDOW_MAX = 20_000;
 export const windowSize = (need: number) => Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, need * 20));
 /** A total is estimated (as more than COUNT_CAP) only when the estimate is this many times the cap. */
 export const ESTIMATE_MARGIN = 3;
-/**
- * A count past COUNT_CAP is cached this long, by what it counts: the first page of a log is asked for every 30 s
- * by each open screen, a search is paged through, and a count is most of the cost of either. The rows of a log
- * only grow, but for a prune or a clear (which clear the cache on this instance).
- */
+/** Open screens keep asking for page one and searches are paged through, a count being most of the cost; prunes clear the cache. */
 export const CAPPED_COUNT_TTL_MS = 10_000;
 /** Capped counts cached at most (the one used longest ago goes first). */
 export const CAPPED_COUNTS_MAX = 256;
@@ -43,10 +39,7 @@ export interface LogPage<T> {
   rows: T[];
   /** Rows matching, counted up to COUNT_CAP. */
   total: number;
-  /**
-   * More rows match than COUNT_CAP: `total` is a lower bound. Counted, or for a search estimated: the share of
-   * matches among the newest entries times the table's rows, when that is over three times the cap.
-   */
+  /** `total` is a lower bound; a search's is estimated from the newest entries' share of matches (see ESTIMATE_MARGIN). */
   capped: boolean;
   page: number;
   limit: number;
@@ -55,10 +48,7 @@ export interface LogPage<T> {
 /** `count()`, or a count past COUNT_CAP its service caches for `key` (see countPastCap). */
 export type CountPastCap = (key: string, count: () => Promise<number>) => Promise<number>;
 
-/**
- * `count()`, or the count cached for `key` where one past COUNT_CAP was found lately: only those are cached (a
- * count below the cap changes with every row).
- */
+/** Only counts past COUNT_CAP are cached: a count below the cap changes with every row. */
 export async function countPastCap(cache: Cache<number>, key: string, count: () => Promise<number>): Promise<number> {
   const cached = cache.peek(key);
   if (cached !== undefined) return cached;
@@ -70,11 +60,7 @@ export async function countPastCap(cache: Cache<number>, key: string, count: () 
 /** Rows a prune deletes at a time. */
 const PRUNE_BATCH = 5_000;
 
-/**
- * Deletes rows in batches, never one huge DELETE (`deleteBatch` deletes up to `batch` of the rows to go and says
- * how many it deleted), yielding to the event loop between batches. `counts` (a service's counts past COUNT_CAP) is
- * cleared once rows have gone. Returns how many went.
- */
+/** Never one huge DELETE: batches, yielding to the event loop between them; `counts` is cleared once rows have gone. */
 export async function pruneInBatches(
   deleteBatch: (batch: number) => Promise<number>,
   counts: Cache<number>,

@@ -13,10 +13,7 @@ export interface RateLimitRule {
   windowSeconds: number;
 }
 
-/**
- * A counter per key (an address, an account, a license key) over a fixed window, kept by rate-limiter-flexible in
- * the store RateLimits chose (this process's memory, or Redis shared by every instance). Made by RateLimits.create.
- */
+/** A fixed-window counter per key, in the store RateLimits chose (this process's memory, or Redis shared by every instance). */
 export class RateLimit {
   constructor(
     readonly rule: RateLimitRule,
@@ -61,10 +58,7 @@ export class RateLimit {
   }
 }
 
-/**
- * The 429 for a wait of `ms`: `{minutes}` in the message becomes the whole minutes to wait (at least one), with
- * 'minute' in the singular, and Retry-After carries the seconds.
- */
+/** `{minutes}` becomes the whole minutes to wait (at least one, singular for one); Retry-After carries the seconds. */
 export function tooMany(message: string, ms: number): TooManyAttemptsError {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
   const minutes = Math.ceil(seconds / 60);
@@ -75,9 +69,8 @@ export function tooMany(message: string, ms: number): TooManyAttemptsError {
 }
 
 /**
- * Makes the rate limits. With REDIS_URL the counters live in Redis, so several instances behind a balancer limit
- * as one; without it, in this process's memory. Should Redis stop responding, each instance keeps counting in its
- * own memory (rate-limiter-flexible's insurance limiter) rather than letting everything through or refusing everyone.
+ * With REDIS_URL, instances behind a balancer limit as one. Should Redis stop responding, each keeps counting in its own memory
+ * (rate-limiter-flexible's insurance limiter) rather than letting everything through or refusing everyone.
  */
 @Injectable()
 export class RateLimits implements OnApplicationShutdown {

@@ -51,15 +51,12 @@ export interface AppConfig {
     loginFailuresPerAccount: number;
     loginFailuresPerIp: number;
     registrationsPerIp: number;
-    /** Activation API calls per minute from one address (ACTIVATION_CALLS_PER_IP_PER_MINUTE). */
     activationCallsPerIpPerMinute: number;
-    /** Activation API calls per minute for one license key (ACTIVATION_CALLS_PER_KEY_PER_MINUTE). */
     activationCallsPerKeyPerMinute: number;
     /** Unknown license keys one address may send per throttle window before it is refused (ACTIVATION_UNKNOWN_KEYS_PER_IP). */
     activationUnknownKeysPerIp: number;
   };
   verificationTokenTtlSeconds: number;
-  /** How long a password-reset link works (PASSWORD_RESET_TTL_SECONDS). */
   passwordResetTtlSeconds: number;
   clientDist: string | null;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
@@ -99,7 +96,6 @@ export interface StorageConfig {
 }
 
 export interface S3Config {
-  /** S3_BUCKET (required with STORAGE_DRIVER=s3). */
   bucket: string;
   /** S3_ENDPOINT: the store's URL for MinIO and other S3-compatible stores; null: AWS. */
   endpoint: string | null;
@@ -119,7 +115,6 @@ export const S3_MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
 export interface DownloadsConfig {
   /** HMAC key of signed download links: DOWNLOAD_LINK_SECRET, else derived from the JWT secret. */
   linkSecret: Buffer;
-  /** How long a signed download link works (DOWNLOAD_LINK_TTL_SECONDS). */
   linkTtlSeconds: number;
 }
 
@@ -131,7 +126,6 @@ export const PAYMENT_PROVIDERS = ['sandbox'] as const;
 export interface LicensingConfig {
   /** Ed25519 private key (PEM) that signs license files and activation responses; null: generated once in DATA_DIR. */
   signingKeyPem: string | null;
-  /** Which PaymentProvider processes orders. */
   paymentProvider: (typeof PAYMENT_PROVIDERS)[number];
   /** PAYMENT_PROVIDER was set; production refuses to start on the sandbox default. */
   paymentProviderExplicit: boolean;
@@ -150,7 +144,6 @@ export interface LicenseServerSyncConfig {
   batchSize: number;
   /** First retry after a failed push (LICENSE_SERVER_RETRY_SECONDS); doubles with each failure up to retryMaxSeconds. */
   retrySeconds: number;
-  /** Longest wait between retries (LICENSE_SERVER_RETRY_MAX_SECONDS). */
   retryMaxSeconds: number;
 }
 
@@ -239,7 +232,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     admin: { email: adminEmail, password: adminPassword },
     mfa: {
       required: bool('ADMIN_REQUIRE_MFA', false),
-      // AES-256 key for the TOTP secrets.
       encryptionKey: secretOrDerived(env, 'MFA_ENCRYPTION_KEY', { jwtSecret, purpose: 'mfa-secrets', deriveGiven: true }, problems),
     },
     jwt: { secret: jwtSecret, ttlSeconds },
@@ -343,10 +335,7 @@ function byteSize(name: string, raw: string, problems: string[]): number {
 
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/**
- * TRUST_PROXY as Express reads `trust proxy`: true or false, a number of proxy hops (the compose file's 1: one
- * proxy in front), or a comma-separated list of addresses, CIDR subnets and TRUST_PROXY_NAMES.
- */
+/** As Express reads `trust proxy`: a boolean, proxy hops (compose uses 1), or a list of addresses, CIDR subnets and names. */
 function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
   const value = raw?.trim().toLowerCase() ?? '';
   if (value === '' || value === 'false') return false;
@@ -381,11 +370,7 @@ function parseAllowedHosts(raw: string | undefined, problems: string[]): string[
   return hosts;
 }
 
-/**
- * The dedicated secret `name` when given (as it is, or with `deriveGiven` as a 32-byte key derived from it);
- * otherwise a key derived from the JWT secret (`purpose` tells the keys apart), so every instance agrees without
- * another file.
- */
+/** Falls back to a key derived from the JWT secret (per `purpose`), so every instance agrees without another file. */
 function secretOrDerived(
   env: NodeJS.ProcessEnv,
   name: string,

@@ -52,12 +52,9 @@ const or = (conditions: Condition[]): Condition => ({
 });
 
 /**
- * A log table (audit, remote, download and access logs), paged newest (or oldest) first; the rows come by id after
- * the page's ids are found on an index (a deep page skips index entries, not rows). A search first looks through the
- * newest entries that pass the filters (a window of windowSize rows, read along created_at): a common term fills its
- * page there. A rare one then goes to the UNION of one index-backed query per way the term can match, each cut at
- * the rows the page needs: few rows match, so few are read. Neither scans the table. Each log's repository says how
- * its table is filtered and searched.
+ * Rows come by id after the page's ids are found on an index (a deep page skips index entries, not rows). A search first tests a
+ * window of the newest filtered entries, where a common term fills its page; a rare one goes to a UNION of index-backed queries,
+ * one per way of matching, each cut at the rows the page needs. Neither scans the table.
  */
 export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFilters> {
   protected readonly sql: PreparedSql;
@@ -121,9 +118,8 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
       return result(rows, count);
     }
 
-    // 1. The newest entries that pass the filters, each tested for every way the term can match, in one statement:
-    // the first `need` matches (matches sort first), and how many entries the window held and matched. Only the
-    // columns the test reads come out of the window; the page's rows are then read by id.
+    // 1. The newest filtered entries, tested for every way of matching in one statement; only the tested columns come out of the
+    // window, the page's rows are then read by id.
     const need = offset + limit;
     const size = windowSize(need);
     const where = and(base);
@@ -172,11 +168,7 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
     return result(await this.byIds(table, idsFound, order), total);
   }
 
-  /**
-   * Every matching row, oldest first, in batches read by id (keyset: constant memory and cost per batch, whatever
-   * the size), as the driver returns them. The next batch is asked for before this one is handed out, so the
-   * database reads while the caller writes; the caller yields to the event loop between batches.
-   */
+  /** Keyset batches (constant memory and cost each); the next is read ahead, so the database reads while the caller writes. */
   async *batches(filters: Filters): AsyncGenerator<RawRow[]> {
     const term = filters.search?.trim();
     const where = and([...this.filters(filters), ...(term ? [or(this.searchMatches(term))] : [])]);
@@ -195,7 +187,6 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
     }
   }
 
-  /** Deletes the oldest `limit` rows older than `before` (at most); returns how many went. */
   async deleteOlder(before: Date, limit: number): Promise<number> {
     const table = this.sql.quote(this.tableName);
     // The id of the batch's last row: the batch is every older row up to it.
@@ -212,19 +203,15 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
     await this.sql.run(this.sql.engine === 'mysql' ? `TRUNCATE TABLE ${table}` : `DELETE FROM ${table}`, []);
   }
 
-  /** The rows with these ids, in the list's order. */
   private async byIds(table: string, ids: number[], order: string): Promise<Row[]> {
     if (!ids.length) return [];
     return this.sql.all<Row>(`SELECT * FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) ${order}`, ids);
   }
 
   /**
-   * The ways of matching, each in a form its index reads in created_at order. A prefix on an index of (column,
-   * created_at) spans many values, so its rows come off the index unordered and the newest need a sort of every
-   * match. A prefix matching at most PREFIX_SORTED_ROWS rows (counted on the index)
-   * stays as it is: sorting that few costs less than splitting it. A commoner one covering at most PREFIX_VALUES
-   * values becomes one equality per value, each read in order along the index (a page's entries each). A prefix
-   * nothing starts with is dropped. MariaDB/MySQL only: SQLite's LIKE is case-insensitive and reads no BINARY index.
+   * A prefix spanning many values comes off its (column, created_at) index unordered, so the newest need a sort of every match.
+   * Few rows: kept (sorting few costs less than splitting). Few values: one equality per value, each read in order. None: dropped.
+   * MariaDB/MySQL only: SQLite's LIKE is case-insensitive and reads no BINARY index.
    */
   private async ordered(table: string, matches: Condition[]): Promise<Condition[]> {
     if (this.sql.engine !== 'mysql') return matches;
@@ -242,11 +229,8 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
   }
 
   /**
-   * The distinct values a prefix covers, up to PREFIX_VALUES + 1, each the next one along the column's index (one
-   * entry read per value, one statement each). Not SELECT DISTINCT … LIMIT: MariaDB may read the whole range for it
-   * rather than skip from value to value. Nor a recursive CTE: there the
-   * step's bound is a column of the CTE, not a constant, so MariaDB seeks only by the prefix and reads every entry
-   * of the previous value (every row of a common path).
+   * One seek per value. Not SELECT DISTINCT … LIMIT: MariaDB may read the whole range. Nor a recursive CTE: its step's bound is a
+   * column, not a constant, so MariaDB seeks only by the prefix and reads every entry of the previous value.
    */
   private async prefixValues(table: string, match: Condition): Promise<string[]> {
     const column = match.prefix!.column;
@@ -280,10 +264,7 @@ export abstract class LogTableRepository<Row, Filters extends LogFilters = LogFi
     return this.countMembers(table, members, counted);
   }
 
-  /**
-   * Rows any member matches, up to COUNT_CAP + 1: each member counted alone on its index first (one member over
-   * the cap caps the total, with no ids merged); only members that each match few are merged.
-   */
+  /** Each member counted alone first (one over the cap caps the total, no ids merged); only members that match few are merged. */
   private async countMembers(table: string, members: Condition[], counted: CountPastCap): Promise<number> {
     if (!members.length) return 0;
     const bounded = members.map((m) => `SELECT id FROM ${table} WHERE ${m.sql} LIMIT ${COUNT_CAP + 1}`);

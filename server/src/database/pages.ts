@@ -5,7 +5,6 @@ import { OffLoopReads } from './off-loop-reads';
 
 export { EXACT_TOTAL_CAP };
 
-/** How a list's page is sorted, by its SQL columns. */
 export interface PageSort {
   /** The column(s) to sort by, in the requested direction (descending unless asked). */
   by: string | readonly string[];
@@ -15,11 +14,7 @@ export interface PageSort {
   defaultLimit?: number;
   /** The sort column is unique: no id after it (MariaDB would sort every row for `unique_column, id`). */
   unique?: boolean;
-  /**
-   * Columns whose value never changes once a row is written (creation times): sorted by one of them, a deep page
-   * starts from a row an earlier read of the list found (ListTotals' page marks) instead of counting off every row
-   * before it.
-   */
+  /** Never-changing columns (creation times): a deep page starts from a ListTotals page mark instead of counting off every row. */
   fixed?: readonly string[];
 }
 
@@ -33,7 +28,6 @@ export function likePattern(search: string): string {
   return `%${search.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 }
 
-/** Adds `(a LIKE :q OR b LIKE :q ...)` for a trimmed, non-empty search. */
 export function whereSearch<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, columns: string[], search?: string): SelectQueryBuilder<T> {
   const term = search?.trim();
   if (!term) return qb;
@@ -81,19 +75,12 @@ export async function countUpTo<T extends ObjectLiteral>(qb: SelectQueryBuilder<
   return Number(rows[0]?.n ?? 0);
 }
 
-/**
- * One page of a list, read in two steps: the ids of the page's rows (ORDER BY … LIMIT … OFFSET over an index that
- * serves the order, reading index entries only, so even a deep page stays cheap), then those rows by id (`load`,
- * with whatever relations the list shows). The total comes from `totals` (bounded, see ListTotals).
- */
+/** The page's ids first, off an index serving the order (index entries only, so a deep page stays cheap), then its rows by id. */
 export async function readPageByIds<T extends ObjectLiteral, R extends { id: number }>(
   qb: SelectQueryBuilder<T>,
   request: PageRequest,
   sort: PageSort,
-  /**
-   * `count`: the same rows in a form the count reads by index ranges, when the page's form is meant for its order;
-   * `known`: the total from figures the list's owner keeps anyway (its stats), instead of a count.
-   */
+  /** `count`: the rows in a form the count reads by index ranges; `known`: a total the owner keeps anyway (its stats). */
   totals: { cache: ListTotals; key: string; count?: SelectQueryBuilder<T>; known?: number },
   load: (ids: number[]) => Promise<R[]>,
 ): Promise<Page<R>> {
@@ -128,9 +115,7 @@ export async function readPageByIds<T extends ObjectLiteral, R extends { id: num
 }
 
 /**
- * The rows from `mark`'s row on, in the list's order: the sort column past the marked row's value (read by its id, a
- * primary-key lookup), or equal to it and past the row by id. On MariaDB that is written as two ranges of the
- * column's index (whose entries end with the id), so rows sharing the marked value (imported rows often share one
+ * On MariaDB two ranges of the column's index (entries end with the id), so rows sharing the marked value (imports often share a
  * creation time) are not read from the top of the value to reach the mark; SQLite reads it as one range either way.
  */
 function fromMark<T extends ObjectLiteral>(ids: SelectQueryBuilder<T>, sort: PageSort, direction: 'ASC' | 'DESC', mark: PageMark) {
@@ -152,11 +137,7 @@ export function prefixPattern(search: string): string {
   return `${search.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 }
 
-/**
- * A condition that `column` starts with `term`, in a form the column's index serves on either engine: LIKE 'term%'
- * on MySQL (its case-insensitive collation compares by index), a range on SQLite (whose LIKE is case-insensitive and
- * so never uses a BINARY index). On SQLite the match is case-sensitive: give the term in the case the column stores.
- */
+/** A range on SQLite, whose case-insensitive LIKE never uses a BINARY index: pass the term in the case the column stores. */
 export function startsWith(engine: 'sqlite' | 'mysql', column: string, name: string, term: string): [string, Record<string, string>] {
   if (engine === 'mysql') return [`${column} LIKE :${name} ESCAPE '!'`, { [name]: prefixPattern(term) }];
   return [`(${column} >= :${name}_from AND ${column} < :${name}_to)`, { [`${name}_from`]: term, [`${name}_to`]: `${term}\u{10FFFF}` }];

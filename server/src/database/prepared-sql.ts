@@ -55,11 +55,7 @@ export interface SqlStatement {
   prepared?: boolean;
 }
 
-/**
- * Prepared statements straight on the driver (better-sqlite3 or the mysql2 pool), for the few hot paths where
- * building a TypeORM query costs more than running it. SQL written here must run on both engines: `?`
- * placeholders, standard syntax. Dates are bound and read back the way TypeORM stores them.
- */
+/** For hot paths where building a TypeORM query costs more than running it; SQL here must run on both engines (`?`, standard syntax). */
 export class PreparedSql {
   private static readonly instances = new WeakMap<DataSource, PreparedSql>();
   private readonly statements = new Map<string, SqliteStatement>();
@@ -82,17 +78,12 @@ export class PreparedSql {
     return instance;
   }
 
-  /** Every row. */
   async all<T>(sql: string, params: Param[]): Promise<T[]> {
     if (this.engine === 'sqlite') return this.statement(sql).all(...this.bind(params)) as T[];
     return this.mysql<T[]>('execute', sql, params);
   }
 
-  /**
-   * Every row of a long read, one of many batches (an export's): on a SQLite file through a read-only connection of
-   * its own, with SQLite's default page cache, so an export neither grows the app's page cache to its limit nor
-   * pushes out the pages its lists and sessions keep hot (bench:exports). Elsewhere (MySQL/MariaDB, in memory) as `all`.
-   */
+  /** On a SQLite file, its own read-only connection, so an export neither grows the app's page cache nor evicts its hot pages. */
   async bulk<T>(sql: string, params: Param[]): Promise<T[]> {
     const reader = this.openBulkReader();
     if (!reader) return this.all<T>(sql, params);
@@ -110,14 +101,12 @@ export class PreparedSql {
     instance.bulkStatements.clear();
   }
 
-  /** The first row, or undefined. */
   async one<T>(sql: string, params: Param[]): Promise<T | undefined> {
     if (this.engine === 'sqlite') return this.statement(sql).get(...this.bind(params)) as T | undefined;
     const rows = await this.mysql<T[]>('execute', sql, params);
     return rows[0];
   }
 
-  /** Runs a statement; returns the number of rows it changed. */
   async run(sql: string, params: Param[]): Promise<number> {
     if (this.engine === 'sqlite') {
       const closed = this.writeGate.closed;
@@ -128,12 +117,7 @@ export class PreparedSql {
     return result.affectedRows;
   }
 
-  /**
-   * Inserts many rows as multi-row INSERTs, all or nothing (one transaction): on SQLite in statements of 256, 64,
-   * 16, 4 and 1 rows (few prepared statements, few calls into the driver); on MySQL 500 rows per INSERT, each full
-   * one a prepared statement and the rest one statement sent as text. `ignoreDuplicates` skips rows that a unique
-   * index already holds.
-   */
+  /** All or nothing; fixed row counts per INSERT keep prepared statements and driver calls few (see insertStatements). */
   insertMany(table: string, columns: string[], rows: Param[][], options: InsertOptions = {}): Promise<void> {
     return this.atomically(this.insertStatements(table, columns, rows, options));
   }
@@ -157,10 +141,7 @@ export class PreparedSql {
     return statements;
   }
 
-  /**
-   * Runs the statements in one transaction, all or nothing: on SQLite synchronously (nothing else runs meanwhile),
-   * on MySQL on one connection taken from the pool for the transaction.
-   */
+  /** All or nothing: on SQLite synchronously (nothing else runs meanwhile), on MySQL on one connection taken from the pool. */
   async atomically(statements: SqlStatement[]): Promise<void> {
     if (!statements.length) return;
     if (this.engine === 'sqlite') {
@@ -225,7 +206,6 @@ export class PreparedSql {
     for (const params of paramsList) await this.mysql('execute', sql, params);
   }
 
-  /** `"name"` on SQLite, `` `name` `` on MySQL. */
   quote(identifier: string): string {
     return this.engine === 'sqlite' ? `"${identifier}"` : `\`${identifier}\``;
   }
@@ -235,7 +215,6 @@ export class PreparedSql {
     return this.engine === 'sqlite' ? DateUtils.mixedDateToUtcDatetimeString(value) : value;
   }
 
-  /** A date from a raw row. */
   readDate(value: unknown): Date | null {
     if (value === null || value === undefined) return null;
     if (value instanceof Date) return value;

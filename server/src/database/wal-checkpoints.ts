@@ -8,10 +8,7 @@ import { startWorker } from './workers';
 
 export type { CheckpointResult } from './checkpoint-worker';
 
-/**
- * How often the worker copies the write-ahead log into the database file. Each copy syncs the log, which stalls the
- * app's next append for as long as the sync writes: frequent copies keep each sync short (bench:wal).
- */
+/** Each copy syncs the log, stalling the app's next append while it writes: frequent copies keep each sync short (bench:wal). */
 const CHECKPOINT_EVERY_MS = 200;
 /** SQLite's own default: a checkpoint by the committing connection once the log holds this many pages. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
@@ -27,15 +24,10 @@ interface SqliteConnection {
 }
 
 /**
- * WAL checkpoints of a SQLite file off the event loop. By default the connection whose commit finds 1,000 pages in
- * the log copies them into the database file and syncs it, there and then: on the app's one connection, that is the
- * event loop (bench:wal, docs/ARCHITECTURE.md). So the app's connection stops checkpointing (wal_autocheckpoint = 0)
- * and a worker thread with its own connection copies every CHECKPOINT_EVERY_MS, PASSIVE: without waiting for readers
- * or writers. Under steady writes such copies never catch up and the log never starts over, so past
- * RESTART_ABOVE_PAGES the worker copies until little is left (CAUGHT_UP_PAGES), then the app holds its writes
- * (SqliteWriteGate: off the event loop; reads go on) for one last copy, and the next commit writes the log from its
- * start. Should the worker fail, the app's connection checkpoints as before. `checkpointNow` runs one and replies
- * with its result. MySQL and in-memory SQLite: nothing to do.
+ * By default the committing connection checkpoints there and then, which on the app's one connection is the event loop
+ * (docs/ARCHITECTURE.md); so a worker thread with its own connection copies PASSIVE instead. Under steady writes such copies never
+ * catch up, so past RESTART_ABOVE_PAGES the worker catches up, then the app holds its writes (SqliteWriteGate; reads go on) for
+ * one last copy and the log starts over. Should the worker fail, the app's connection checkpoints as before.
  */
 @Injectable()
 export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -109,10 +101,7 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
     await exited;
   }
 
-  /**
-   * The result of a checkpoint run now (for tests and diagnostics), with `restart` one that brings the log to its
-   * start whatever its length (the next commit writes it from there); null when this data source needs none.
-   */
+  /** For tests and diagnostics; `restart` brings the log to its start whatever its length; null when this data source needs none. */
   checkpointNow({ restart = false } = {}): Promise<CheckpointResult> | null {
     if (!this.worker) return null;
     const asked = this.nextAsked++;

@@ -101,10 +101,7 @@ export class AuthService implements BeforeApplicationShutdown {
     return user;
   }
 
-  /**
-   * Mails a single-use reset link when an active account has this address. Everything that depends on the account
-   * runs after the response, so neither the response nor its timing tells whether the address has one.
-   */
+  /** Everything that depends on the account runs after the response, so neither it nor its timing tells whether one exists. */
   async forgotPassword(email: string, client: ClientInfo): Promise<void> {
     await this.resetRequestsPerIp.take(client.ip, TOO_MANY_RESET_MAILS);
     await this.resetMailsPerAddress.take(email, TOO_MANY_RESET_MAILS);
@@ -132,10 +129,7 @@ export class AuthService implements BeforeApplicationShutdown {
     return { token: await this.startSession(user, client), user: toSessionUser(user) };
   }
 
-  /**
-   * The password step of an admin sign-in. Without two-factor sign-in it is the whole sign-in; with it (or when
-   * ADMIN_REQUIRE_MFA asks for it) the response is a challenge for the second step, and no session yet.
-   */
+  /** With two-factor sign-in (or ADMIN_REQUIRE_MFA) the response is a challenge for the second step, and no session yet. */
   async adminLogin(dto: LoginDto, client: ClientInfo): Promise<AdminSessionDataDto | MfaChallengeDto> {
     const user = await this.checkCredentials(dto, client, 'admin');
     if (!user.is_verified) throw ApiError.forbidden(UNVERIFIED.admin);
@@ -156,10 +150,7 @@ export class AuthService implements BeforeApplicationShutdown {
     return this.adminSession(challenge.user, client, true);
   }
 
-  /**
-   * Confirms the authenticator an admin set up during sign-in: two-factor sign-in is on, every earlier session of
-   * the account ends, and the session begins (enrolment happens once, so the challenge cannot give a second).
-   */
+  /** Every earlier session ends; enrolment happens once, so the challenge cannot give a second session. */
   async completeAdminEnrolment(challenge: MfaChallenge, code: string, client: ClientInfo): Promise<AdminEnrolledSessionDto> {
     const recoveryCodes = await this.mfa.completeEnrolment(challenge.user, code, client.ip, null);
     const user = await this.users.get(challenge.user.id);
@@ -170,10 +161,7 @@ export class AuthService implements BeforeApplicationShutdown {
     return this.sessions.end(sessionId);
   }
 
-  /**
-   * The account, when the password is right (and, at the admin door, the role is admin). Every failure costs the
-   * same argon2 work and gets the same response, and counts against this address and the account.
-   */
+  /** Every failure costs the same argon2 work, gets the same response, and counts against this address and the account. */
   private async checkCredentials(dto: LoginDto, client: ClientInfo, door: 'client' | 'admin'): Promise<UserEntity> {
     const email = dto.email.trim().toLowerCase();
     await this.loginThrottle.assertMayTry(email, client.ip);

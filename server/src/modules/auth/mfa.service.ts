@@ -56,10 +56,8 @@ const hashCode = (code: string) => createHash('sha256').update(normalizeRecovery
 const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /**
- * Two-factor sign-in with TOTP (RFC 6238, otpauth): enrolment with a secret shown once and confirmed by a first
- * code, ten single-use recovery codes stored as SHA-256, and the check of a second factor. A code is taken once:
- * the step it belongs to is stored, and a code of that step or an earlier one is refused. Wrong codes are
- * counted per account and per client address (THROTTLE_LOGIN_FAILURES_PER_ACCOUNT / _PER_IP).
+ * TOTP (RFC 6238). A code is taken once: its step is stored, and a code of that step or an earlier one is refused. Wrong codes
+ * are counted per account and per client address (THROTTLE_LOGIN_FAILURES_PER_ACCOUNT / _PER_IP).
  */
 @Injectable()
 export class MfaService {
@@ -101,10 +99,7 @@ export class MfaService {
     return !!(await this.authenticators.find(userId))?.enabled_at;
   }
 
-  /**
-   * A fresh secret for a signed-in admin, with the account's password (a stolen session alone cannot enrol the
-   * thief's authenticator); 400 naming the password when it is wrong, counted like a wrong code.
-   */
+  /** The password is asked so a stolen session alone cannot enrol the thief's authenticator; a wrong one counts like a wrong code. */
   async beginEnrolmentWithPassword(user: { id: number; email: string }, password: string, ip: string): Promise<MfaSetup> {
     await this.checkPassword(user.id, password, ip);
     return this.beginEnrolment(user);
@@ -120,11 +115,7 @@ export class MfaService {
     return { secret: secret.base32, otpauth_url: url, qr_code: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
   }
 
-  /**
-   * Confirms the pending enrolment with a first code: two-factor sign-in is on, with ten recovery codes (shown once).
-   * Every other session of the account ends (they began without a second factor); `keepSession`, the session the
-   * admin enrolled in, lives on as one that passed it (null at the sign-in, where the session comes after).
-   */
+  /** Every other session ends (they began without a second factor); `keepSession` (null at the sign-in) lives on as one that passed. */
   async completeEnrolment(user: { id: number; email: string }, code: string, ip: string, keepSession: string | null): Promise<string[]> {
     await this.assertMayTry(user.id, ip);
     const pending = await this.authenticators.find(user.id);
@@ -144,10 +135,7 @@ export class MfaService {
     return codes;
   }
 
-  /**
-   * Checks a second factor of an enrolled user and spends it: the code's time step, or the recovery code. A wrong,
-   * replayed or spent one counts as a failure and throws `status` (401 at the sign-in, 400 for a signed-in admin).
-   */
+  /** A wrong, replayed or spent factor counts as a failure and throws `status` (401 at the sign-in, 400 for a signed-in admin). */
   async verify(user: { id: number; email: string }, proof: MfaProof, ip: string, status = HttpStatus.UNAUTHORIZED): Promise<MfaMethod> {
     await this.assertMayTry(user.id, ip);
     const authenticator = await this.authenticators.find(user.id);
@@ -168,7 +156,6 @@ export class MfaService {
     });
   }
 
-  /** Ten new recovery codes instead of the old ones, with a second factor. */
   async regenerateRecoveryCodes(user: { id: number; email: string }, proof: MfaProof, ip: string): Promise<string[]> {
     await this.verify(user, proof, ip, HttpStatus.BAD_REQUEST);
     const codes = newRecoveryCodes();

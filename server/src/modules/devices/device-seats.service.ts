@@ -49,11 +49,7 @@ function details(identity: DeviceIdentity, stored: DeviceDetails | null = null):
   };
 }
 
-/**
- * Seats and the activation API. A device holds a seat while deactivated_at is null; seats are counted in
- * licenses.current_activations, taken with one conditional UPDATE and given back when a device is deactivated.
- * Every change of a device's seat or status here is announced (DEVICES_WRITTEN) for the admin's figures.
- */
+/** A device holds a seat while deactivated_at is null; seats are counted in licenses.current_activations. */
 @Injectable()
 export class DeviceSeatsService {
   /** The activation in progress per license and server, to take same-server calls one at a time. */
@@ -71,19 +67,12 @@ export class DeviceSeatsService {
     notify(this.events, DEVICES_WRITTEN, {});
   }
 
-  /**
-   * The license of a key and this server's device on it, by one prepared statement: the activation API's lookup.
-   * The license comes back partly filled (the fields the activation API uses).
-   */
+  /** The license comes back partly filled (the fields the activation API uses). */
   lookup(licenseKey: string, serverUid: string): Promise<{ license: LicenseEntity | null; device: DeviceEntity | null }> {
     return this.devices.lookup(licenseKey, serverUid);
   }
 
-  /**
-   * Activates a server on a license. The same server_uid again takes no new seat; a new one needs a free seat.
-   * Calls for the same server are taken one at a time in this process, so a server that retries at once is not
-   * refused for the seat its own first call holds.
-   */
+  /** Same-server calls run one at a time here, so a server that retries at once is not refused for the seat its first call holds. */
   activate(license: LicenseEntity, identity: DeviceIdentity): Promise<SeatOutcome> {
     const key = `${license.id}:${identity.server_uid}`;
     const previous = this.activating.get(key) ?? Promise.resolve();
@@ -119,8 +108,7 @@ export class DeviceSeatsService {
     const now = new Date();
     const active = { status: 'active', activated_at: now, last_activity_at: now } as const;
     const giveBack = () => this.licenses.releaseSeats(license.id, 1);
-    // Another request reactivated or activated it a moment ago (from another instance) and holds the seat for it:
-    // ours goes back.
+    // Another instance's request (re)activated it a moment ago and holds the seat for it: ours goes back.
     const stored = existing
       ? await this.devices.reactivate(existing.id, { ...details(identity, existing), ...active })
       : await this.devices
@@ -147,11 +135,7 @@ export class DeviceSeatsService {
     return { code: 'VALID', license, device: await this.devices.get(device.id) };
   }
 
-  /**
-   * A heartbeat: VALID while the license is usable and this server holds a seat on it. The hot path of the
-   * activation API: license and device come from `lookup`, and the last-activity update is group-committed
-   * with other heartbeats; `written` settles when it is stored.
-   */
+  /** The activation API's hot path: the last-activity update is group-committed; `written` settles when it is stored. */
   async validate(
     license: LicenseEntity,
     identity: DeviceIdentity,
@@ -198,7 +182,6 @@ export class DeviceSeatsService {
     return this.deactivateAllForLicense(licenseId);
   }
 
-  /** Deactivates every seat-holding device of a license; returns how many. */
   async deactivateAllForLicense(licenseId: number): Promise<number> {
     const count = await this.devices.deactivateAllOfLicense(licenseId);
     if (count) this.written();
@@ -218,10 +201,7 @@ export class DeviceSeatsService {
     return new Date(Date.now() - this.config.licensing.deviceInactiveAfterSeconds * 1000);
   }
 
-  /**
-   * Devices as of now: an active one that has not reported for DEVICE_INACTIVE_AFTER_SECONDS shows as inactive,
-   * whether or not the inactivity job has stored that yet (reads never write it).
-   */
+  /** A silent active device shows as inactive whether or not the inactivity job has stored that yet (reads never write it). */
   asOfNow<D extends DeviceEntity>(devices: D[]): D[] {
     const cutoff = this.silentCutoff().getTime();
     for (const device of devices) {

@@ -59,11 +59,7 @@ function batchLookupSql(keys: number, uids: number): string {
   );
 }
 
-/**
- * The devices table. The activation API's hot path goes by prepared statements straight on the driver, where
- * building TypeORM queries would cost more than running them: the lookup of license and device (joined with the
- * licenses table as the licenses module defines it), and group-committed heartbeats.
- */
+/** The activation API's hot path uses prepared statements on the driver: building TypeORM queries would cost more than running them. */
 @Injectable()
 export class DevicesRepository implements BeforeApplicationShutdown {
   private readonly sql: PreparedSql;
@@ -84,9 +80,6 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     await this.heartbeats.drain();
   }
 
-  // ---- one device ------------------------------------------------------------------------------
-
-  /** The device of a server on a license. */
   find(licenseId: number, serverUid: string): Promise<DeviceEntity | null> {
     return this.devices.findOneBy({ license_id: licenseId, server_uid: serverUid });
   }
@@ -109,7 +102,6 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return (await this.devices.findOneOrFail({ where: { id }, relations: { license: true } })) as DeviceWithLicense;
   }
 
-  /** The devices of a license, newest activation first. */
   ofLicense(licenseId: number): Promise<DeviceEntity[]> {
     return this.devices.find({ where: { license_id: licenseId }, order: { activated_at: 'DESC', id: 'DESC' } });
   }
@@ -144,14 +136,10 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return (await this.deactivateWhere({ id })) === 1;
   }
 
-  // ---- many devices ----------------------------------------------------------------------------
-
-  /** Deactivates every seat-holding device of a license; returns how many. */
   deactivateAllOfLicense(licenseId: number): Promise<number> {
     return this.deactivateWhere({ license_id: licenseId });
   }
 
-  /** Deactivates the matching devices that still hold a seat, in one conditional UPDATE; returns how many. */
   private async deactivateWhere(where: FindOptionsWhere<DeviceEntity>): Promise<number> {
     const { affected } = await this.devices.update(
       { ...where, deactivated_at: IsNull() },
@@ -160,22 +148,17 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return affected ?? 0;
   }
 
-  /** Active devices that have not reported since `cutoff` become inactive; returns how many. */
   async markSilentInactive(cutoff: Date): Promise<number> {
     const { affected } = await this.devices.update({ status: 'active', last_activity_at: LessThan(cutoff) }, { status: 'inactive' });
     return affected ?? 0;
   }
 
-  /** Devices on a user's licenses, newest activation first. */
   async pageForUser(userId: number, page: number, limit: number): Promise<DevicePage> {
     const qb = this.devices.createQueryBuilder('d').innerJoinAndSelect('d.license', 'l').where('l.user_id = :userId', { userId });
     return (await readPage(qb, { page, limit }, { by: 'd.activated_at', id: 'd.id' })) as DevicePage;
   }
 
-  /**
-   * The admin list: every sort and filter has an index; a status is as of `cutoff` (an active device silent since
-   * counts as inactive). `known`: the total when the owner has it anyway, else counted through `totals`.
-   */
+  /** Every sort and filter has an index; status is as of `cutoff` (an active device silent since counts as inactive). */
   async pageForAdmin(query: ListAdminDevicesQueryDto, cutoff: Date, totals: ListTotals, known?: number): Promise<DevicePage> {
     const qb = this.devices.createQueryBuilder('d');
     const term = query.search?.trim();
@@ -208,11 +191,7 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     )) as DevicePage;
   }
 
-  /**
-   * The devices a search finds, each kind by its own index range (an OR of them would have MariaDB read every
-   * device): server_uid, hostname or device name starting with the term, and the devices of licenses whose owner
-   * e-mail or key (any case, hyphens or not) starts with it; at most SEARCH_MATCHES of each kind.
-   */
+  /** Each kind of match by its own index range: an OR of them would have MariaDB read every device. */
   private async searchIds(term: string, engine: 'sqlite' | 'mysql'): Promise<number[]> {
     const firstIds = async (table: 'devices' | 'licenses', [where, params]: [string, Record<string, unknown>]) => {
       const alias = table === 'devices' ? 'd' : 'l';
@@ -244,10 +223,7 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return [...new Set(found.flat())];
   }
 
-  /**
-   * Devices per status as of `cutoff` and whether they hold a seat. Aggregates over every device: off the event
-   * loop on SQLite (OffLoopReads), as are the other figures.
-   */
+  /** Aggregates over every device: off the event loop on SQLite (OffLoopReads), as are the other figures. */
   async countByStatus(cutoff: Date): Promise<Array<{ status: string; holding: boolean; count: number }>> {
     const status = "CASE WHEN d.status = 'active' AND d.last_activity_at < :cutoff THEN 'inactive' ELSE d.status END";
     const holding = 'CASE WHEN d.deactivated_at IS NULL THEN 1 ELSE 0 END';
@@ -283,7 +259,6 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return rows.map((row) => ({ name: row.name, count: Number(row.count) }));
   }
 
-  /** Devices after `afterId`, by id, with their licenses: all, or those holding a seat. */
   async after(afterId: number, limit: number, onlySeatHolders: boolean): Promise<DeviceWithLicense[]> {
     const rows = await this.devices
       .createQueryBuilder('d')
@@ -304,9 +279,6 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return OffLoopReads.for(this.devices.manager.connection);
   }
 
-  // ---- the activation API's hot path -----------------------------------------------------------
-
-  /** The license of a key and this server's device on it, by one prepared statement. */
   async lookup(licenseKey: string, serverUid: string): Promise<{ license: LicenseEntity | null; device: DeviceEntity | null }> {
     const row =
       this.sql.engine === 'sqlite'
@@ -338,10 +310,8 @@ export class DevicesRepository implements BeforeApplicationShutdown {
   }
 
   /**
-   * Many lookups in one statement: every license of the keys, joined with its devices among the servers, matched
-   * back to each (server, key) pair here. Server ids are letters, digits and `._:-` (checked on the way in), which
-   * the column collation compares without regard to case, and so does this; keys are compared in capitals, exactly
-   * (so a key with accents matches nothing here, as on SQLite, where the collation would have let it through).
+   * Matches rows back to (server, key) pairs as the collation would: server ids (`._:-`, letters, digits) case-blind; keys
+   * exactly in capitals, so a key with accents matches nothing here, as on SQLite.
    */
   private async lookupMany(pairs: Array<[string, string]>): Promise<Array<Record<string, unknown> | undefined>> {
     const padded = (values: string[]) => {
@@ -361,11 +331,7 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return pairs.map(([uid, key]) => devices.get(`${uid.toLowerCase()} ${key.toUpperCase()}`) ?? licenses.get(key.toUpperCase()));
   }
 
-  /**
-   * One write for many heartbeats: the activity time of every device, and the details of those that changed. A
-   * device whose server gave its seat back since its heartbeat was answered stays as the release left it (not
-   * 'active' again with its seat gone).
-   */
+  /** A device whose seat was released after its heartbeat was answered stays released (not 'active' again with no seat). */
   private async writeHeartbeats(beats: Heartbeat[]): Promise<void> {
     const at = new Date(Math.max(...beats.map((beat) => beat.at.getTime())));
     const ids = [...new Set(beats.map((beat) => beat.id))];

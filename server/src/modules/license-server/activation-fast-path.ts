@@ -35,24 +35,16 @@ const HANDLERS = [
   LicenseServerController.prototype.deactivateServer,
 ];
 
-/** What the fast path needs of the app it stands in front of. */
 export interface FastPathSetting extends BeforeExpress {
   /** BODY_LIMIT in bytes. */
   bodyLimit: number;
 }
 
 /**
- * POST /api/license-server/{activate,validate,deactivate} with a small plain JSON body, served on Node's own
- * request and response before Express: the heartbeat that streaming servers send all day. Express's objects
- * (prototypes swapped) and its middleware cost about as much CPU as the heartbeat's own work (bench:validate has
- * the figures). What Express would add is done here the same way, and an API test
- * holds the two paths to the same responses (status, headers, body, access-log row):
- * - the headers of every API response (API_RESPONSE_HEADERS, and `Connection: close` while draining: DrainState);
- * - the access-log row (AccessLogService.track) and the client's address by the app's 'trust proxy';
- * - a refusal sent by the global exception filter on Express's request and response, as from a controller.
- * The same steps run as in LicenseServerController (parseActivationRequest, the service, the same bytes written).
- * Anything else (another spelling, a query string, another body: a form, none, compressed, large) goes on
- * untouched (`next`: to Express at last), where the controller handles it.
+ * The heartbeat streaming servers send all day, served before Express, whose objects and middleware are costly next to the
+ * heartbeat's own work. What Express would add is done the same way here, and an API test holds both paths to the same
+ * responses: API_RESPONSE_HEADERS (`Connection: close` while draining), the access-log row, the client address by 'trust proxy',
+ * refusals through the global exception filter. Anything else (other spelling, query string, other body) goes on to `next`.
  */
 @Injectable()
 export class ActivationFastPath implements OnModuleInit {
@@ -63,10 +55,7 @@ export class ActivationFastPath implements OnModuleInit {
     private readonly accessLog: AccessLogService,
   ) {}
 
-  /**
-   * The routes are public and nothing else runs on them (no role, audit, guard, interceptor or pipe of their own);
-   * should that change, the portal refuses to start rather than let this path skip it.
-   */
+  /** Should the routes stop being public with nothing else run on them, refuse to start rather than let this path skip it. */
   onModuleInit(): void {
     for (const handler of HANDLERS) {
       const targets = [handler, LicenseServerController];
@@ -113,11 +102,7 @@ export class ActivationFastPath implements OnModuleInit {
   }
 }
 
-/**
- * Heartbeats are a few hundred bytes. A body this small, of a stated length, neither compressed nor in another
- * charset than UTF-8, is read by readSmallJson; the app's parser (body-parser) reads all others, at several times
- * the cost for a small body.
- */
+/** Heartbeats are a few hundred bytes: small plain UTF-8 bodies of stated length skip body-parser's overhead; it reads all others. */
 const SMALL_BODY_BYTES = 8 * 1024;
 
 function isSmallPlainJson(request: IncomingMessage, maxBytes: number): boolean {
@@ -133,11 +118,7 @@ function isSmallPlainJson(request: IncomingMessage, maxBytes: number): boolean {
   );
 }
 
-/**
- * The small body read and parsed as the app's JSON parser would (strict: an object or array; UTF-8; the same
- * limits and refusals). The HTTP parser delivers exactly Content-Length bytes; a client that leaves before sending
- * them gets no response (the access log records it as 499).
- */
+/** As the app's JSON parser would (strict, same limits and refusals); a client gone mid-body gets no response (logged as 499). */
 function readSmallJson(request: IncomingMessage, done: (refused: unknown, body?: unknown) => void): void {
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -17,7 +17,7 @@ import { keyInUse, LicensesService } from './licenses.service';
 
 export const ADMIN_PRODUCT_TIERS = ['Pro', 'Enterprise', 'Basic'] as const;
 const EXPIRES_SOON_DAYS = 30;
-/** Licenses per export batch: read, written and sent in well under the event loop's 50 ms. */
+/** Licenses per export batch: read, written and sent without holding the event loop for long. */
 const EXPORT_BATCH = 1_000;
 
 /** License Management for admins: list, create, edit, revoke, activate, extend, delete, stats and export. */
@@ -135,10 +135,7 @@ export class AdminLicensesService implements OnApplicationBootstrap {
     return this.get(id);
   }
 
-  /**
-   * Deletes a license for good, after deactivating its devices. `server_revocation_success` is true when the
-   * license is gone from the license server too: always, while the portal is its own license server.
-   */
+  /** `server_revocation_success`: gone from the license server too (always, while the portal is its own license server). */
   async remove(id: number): Promise<{ license: LicenseEntity; deactivated: number; serverRevocationSuccess: boolean }> {
     const license = await this.get(id);
     // Revoked first, so no activation can take a seat between the deactivation and the delete.
@@ -185,8 +182,6 @@ export class AdminLicensesService implements OnApplicationBootstrap {
     await this.core.saveChanges(id, { expires_at: expiresAt, status });
     return this.get(id);
   }
-
-  // ---- figures and export ----------------------------------------------------------------------
 
   /** Kept for a minute and recounted in the background; a change made here counts anew at once. */
   stats(): Promise<LicenseStatsDto> {
@@ -235,11 +230,7 @@ export class AdminLicensesService implements OnApplicationBootstrap {
     return this.licenses.countActiveAt(at);
   }
 
-  /**
-   * Every license matching the filters as raw rows (status as of now), in id order, in small keyset batches (a large
-   * export stays small in memory); the next batch is asked for before this one is handed out, so the database reads
-   * meanwhile.
-   */
+  /** Small keyset batches (a large export stays small in memory); the next is read ahead, so the database reads meanwhile. */
   async *exportBatches(filter: { search?: string; status?: LicenseStatus }): AsyncGenerator<RawLicenseRow[]> {
     const read = await this.licenses.exportReader(filter, await this.productsMatching(filter.search));
     let next: Promise<RawLicenseRow[]> | null = read(0, EXPORT_BATCH);

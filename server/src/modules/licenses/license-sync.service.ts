@@ -18,10 +18,7 @@ export type SyncedLicenseState = SyncedLicense & Pick<LicenseEntity, 'id' | 'cur
 
 const SYNCED_FIELDS = ['product_name', 'user_email', 'status', 'max_activations', 'is_trial'] as const;
 
-/**
- * Licenses kept in step with a license server, both as the portal that syncs (pending licenses, what the server
- * holds taken over) and as the license server another portal syncs with (pushed licenses, pages, revocations).
- */
+/** Both as the portal that syncs with a license server and as the license server another portal syncs with. */
 @Injectable()
 export class LicenseSyncService {
   constructor(
@@ -29,8 +26,6 @@ export class LicenseSyncService {
     private readonly core: LicensesService,
     private readonly users: UsersService,
   ) {}
-
-  // ---- as the portal that syncs ----------------------------------------------------------------
 
   /** Licenses changed here that the external license server has not confirmed yet, oldest first. */
   pendingForServer(limit: number): Promise<LicenseEntity[]> {
@@ -54,12 +49,10 @@ export class LicenseSyncService {
     return this.licenses.count();
   }
 
-  /** Licenses changed here that the license server has not confirmed yet. */
   countPending(): Promise<number> {
     return this.licenses.countPendingSync();
   }
 
-  /** The stored licenses of these keys. */
   async forKeys(keys: string[]): Promise<LicenseEntity[]> {
     return keys.length ? this.licenses.findByKeys(keys) : [];
   }
@@ -75,10 +68,7 @@ export class LicenseSyncService {
     return this.licenses.confirmAllPending(at);
   }
 
-  /**
-   * The license server's licenses, taken over here: new keys are added (linked to the account with their
-   * e-mail), known ones follow the server (status, expiry, seats), except those changed here and not pushed yet.
-   */
+  /** Known keys follow the server (status, expiry, seats), except those changed here and not pushed yet. */
   async applyFromServer(states: SyncedLicenseState[], at: Date): Promise<{ created: number; updated: number }> {
     if (!states.length) return { created: 0, updated: 0 };
     const known = await this.byKeys(states);
@@ -105,12 +95,7 @@ export class LicenseSyncService {
     return { created, updated };
   }
 
-  // ---- as the license server of another portal -------------------------------------------------
-
-  /**
-   * Licenses pushed by a portal that uses this one as its license server: created or updated by key; a revoked
-   * one loses its devices here. Returns counts and each license as this server now holds it.
-   */
+  /** Created or updated by key; a revoked one loses its devices here. */
   async upsertFromPortal(items: SyncedLicense[]): Promise<{ created: number; updated: number; licenses: SyncedLicenseState[] }> {
     const at = new Date();
     let created = 0;
@@ -153,7 +138,6 @@ export class LicenseSyncService {
     return { found: true, deactivated: await this.core.deactivateDevices(license.id) };
   }
 
-  /** The stored licenses of the given keys, by key. */
   private async byKeys(items: Array<{ license_key: string }>): Promise<Map<string, LicenseEntity>> {
     const rows = await this.licenses.findByKeys(items.map((item) => item.license_key));
     return new Map(rows.map((row) => [row.license_key, row]));
@@ -173,9 +157,8 @@ export function toSyncedLicense(license: SyncedLicense): SyncedLicense {
 }
 
 /**
- * What a license is, as both portals see it, in 22 characters: SHA-256 (first 128 bits, base64url) over the fields
- * they exchange, in a fixed order, with the status as of now (an expired one reads as expired on either side).
- * Seats are left out: the license server counts them and the portal takes them over.
+ * Over the exchanged fields in a fixed order, with the status as of now (an expired one reads as expired on either side). Seats
+ * are left out: the license server counts them and the portal takes them over.
  */
 export function licenseChecksum(license: LicenseEntity): string {
   const fields = [

@@ -32,11 +32,7 @@ export function compactKey(key: string): string {
   return key.toUpperCase().replace(/[\s-]/g, '');
 }
 
-/**
- * The starts of a compact key a search term can be (any case, with hyphens or without, with or without the SH-
- * prefix), none when it cannot be part of a key (other characters, or under 4 letters and digits). A term that
- * starts with SH may be a key with its prefix or one without it whose own characters start with SH: both.
- */
+/** Compact-key starts a term can be (SH- prefix or not; none under 4 letters/digits); a term starting SH may be either. */
 export function keyPrefixes(term: string): string[] {
   const compact = compactKey(term);
   if (!/^[A-Z0-9]{4,}$/.test(compact)) return [];
@@ -48,11 +44,7 @@ const SORT_COLUMNS: Record<AdminLicenseSortKey, string> = {
   created_at: 'l.created_at',
 };
 
-/**
- * The licenses table as another module's hot-path statement joins it, so that statement stays one round trip
- * while the licenses columns stay named here: alias `l`, the columns the activation API reads (as `l_<column>`),
- * and readJoinedLicense to turn them back into a license.
- */
+/** For another module's hot-path statement to join licenses in one round trip while the columns stay named here. */
 export const JOINABLE_LICENSES = {
   table: 'licenses l',
   id: 'l.id',
@@ -79,10 +71,7 @@ export function readJoinedLicense(row: Record<string, unknown>, readDate: (value
   });
 }
 
-/**
- * The one owner of the `licenses` table: every statement on it is here, so the rules (issuing, seats, admin,
- * sync) live in the services and the SQL (atomic seat counters, conditional updates) in one place.
- */
+/** The one owner of the `licenses` table: rules live in the services, the SQL (atomic seat counters, conditional updates) here. */
 @Injectable()
 export class LicensesRepository {
   /** Aggregates over every license (stats, dashboard figures) read off the event loop on SQLite. */
@@ -95,8 +84,6 @@ export class LicensesRepository {
     this.reads = OffLoopReads.for(licenses.manager.connection);
     this.sql = PreparedSql.for(licenses.manager.connection);
   }
-
-  // ---- lookups ---------------------------------------------------------------------------------
 
   findById(id: number): Promise<LicenseEntity | null> {
     return this.licenses.findOneBy({ id });
@@ -133,9 +120,6 @@ export class LicensesRepository {
     return this.licenses.countBy({ user_id: userId, is_trial: true, ...(upToId === undefined ? {} : { id: LessThanOrEqual(upToId) }) });
   }
 
-  // ---- writes ----------------------------------------------------------------------------------
-
-  /** Inserts a license; returns its id. */
   async insert(row: NewLicenseRow | Omit<NewLicenseRow, 'order_id'>): Promise<number> {
     const result = await this.licenses.insert({ ...row, license_key_compact: compactKey(row.license_key) });
     return result.identifiers[0].id as number;
@@ -160,10 +144,7 @@ export class LicensesRepository {
     await this.licenses.delete({ id });
   }
 
-  /**
-   * Takes one seat if the license is active, unexpired and has one free: a single conditional UPDATE,
-   * so simultaneous activations can never go past max_activations.
-   */
+  /** A single conditional UPDATE, so simultaneous activations can never go past max_activations. */
   async takeSeat(licenseId: number): Promise<boolean> {
     const result = await this.licenses
       .createQueryBuilder()
@@ -186,7 +167,6 @@ export class LicensesRepository {
     );
   }
 
-  /** Active licenses past their expiry become expired; returns how many. */
   async expireDue(now: Date): Promise<number> {
     const { affected } = await this.licenses.update({ status: 'active', expires_at: LessThanOrEqual(now) }, { status: 'expired' });
     return affected ?? 0;
@@ -197,19 +177,13 @@ export class LicensesRepository {
     await this.licenses.update({ user_id: IsNull(), user_email: email }, { user_id: userId });
   }
 
-  // ---- lists and figures -----------------------------------------------------------------------
-
   /** A user's licenses, newest first. */
   pageForUser(userId: number, page: number, limit: number): Promise<LicensePage> {
     const qb = this.licenses.createQueryBuilder('l').where('l.user_id = :userId', { userId });
     return readPage(qb, { page, limit }, { by: 'l.created_at', id: 'l.id' });
   }
 
-  /**
-   * The admin list: searched, filtered, sorted (created_at by default), paged; every filter and sort has an index
-   * that serves it. Status is as of `now` (see whereStatus); `products`: the product names the search matches. The
-   * total is `known`, or counted through `totals` (exact up to EXACT_TOTAL_CAP).
-   */
+  /** Every filter and sort has an index that serves it; status is as of `now` (see whereStatus). */
   async pageForAdmin(
     query: ListAdminLicensesQueryDto,
     now: Date,
@@ -239,11 +213,7 @@ export class LicensesRepository {
     );
   }
 
-  /**
-   * The admin search, by what the term looks like, each through an index: part of a key (any case, hyphens or
-   * not) is a prefix of the compact key; an e-mail is a prefix of user_email; other text a prefix of user_email, or
-   * one of the `products` it matches. No `LIKE '%…%'`: over a million licenses that reads every row.
-   */
+  /** Key, e-mail and product matches each go through an index; no `LIKE '%…%'`, which reads every row. */
   private async whereAdminSearch(qb: SelectQueryBuilder<LicenseEntity>, search: string | undefined, products: string[]): Promise<void> {
     const term = search?.trim();
     if (!term) return;
@@ -262,10 +232,7 @@ export class LicensesRepository {
     qb.andWhere(new Brackets((where) => parts.forEach(([condition, params]) => where.orWhere(condition, params))));
   }
 
-  /**
-   * Every product name licenses have (a few): read by one index seek per name. One statement per name with the
-   * previous one bound: in a recursive CTE, MariaDB reads the whole index for each step instead.
-   */
+  /** One statement per name with the previous bound: in a recursive CTE, MariaDB reads the whole index for each step. */
   async productNames(): Promise<string[]> {
     const names: string[] = [];
     for (let after: string | null = null; names.length < MAX_PRODUCT_NAMES;) {
@@ -281,11 +248,7 @@ export class LicensesRepository {
     return names;
   }
 
-  /**
-   * Reads the licenses matching the filters (the admin list's search, `products` as there; status as of `now`) in
-   * id order, as raw rows of the export's columns (a million entities would cost more to build than to write). Each
-   * call reads `size` rows after `afterId`.
-   */
+  /** Raw rows, not entities: a million entities would cost more to build than to write. */
   async exportReader(
     filter: { search?: string; status?: LicenseStatus },
     products: string[],
@@ -307,10 +270,7 @@ export class LicensesRepository {
     };
   }
 
-  /**
-   * How many licenses there are per status (as of `now`: active ones past their expiry count as expired) and trial
-   * mark, with their seats in use and (all) seats.
-   */
+  /** Per status as of `now` (active ones past their expiry count as expired) and trial mark. */
   async countByStatus(now = new Date()): Promise<LicenseStatusCount[]> {
     const rows = await this.reads.rows<{
       status: LicenseStatus;
@@ -339,7 +299,6 @@ export class LicensesRepository {
     }));
   }
 
-  /** Active licenses that have not expired by `now` but will by `by`. */
   countActiveExpiringBy(by: Date, now = new Date()): Promise<number> {
     return this.reads.count(
       this.licenses
@@ -365,7 +324,6 @@ export class LicensesRepository {
     return rows.map((row) => ({ day: row.day, trial: Number(row.trial), paid: Number(row.paid) }));
   }
 
-  /** Licenses that were active at `at`: issued before it, not yet expired then, and not revoked since. */
   countActiveAt(at: Date): Promise<number> {
     return this.reads.count(
       this.licenses
@@ -374,9 +332,6 @@ export class LicensesRepository {
     );
   }
 
-  // ---- sync ------------------------------------------------------------------------------------
-
-  /** Licenses not confirmed by the license server yet, oldest first. */
   pendingSync(limit: number): Promise<LicenseEntity[]> {
     return this.licenses.find({ where: { synced_at: IsNull() }, order: { id: 'ASC' }, take: limit });
   }
@@ -391,7 +346,7 @@ export class LicensesRepository {
     return this.reads.count(this.licenses.createQueryBuilder('l').where('l.synced_at IS NULL'));
   }
 
-  /** Every license (a full sync's total): off the event loop on SQLite, where a million rows take tens of ms. */
+  /** A full sync's total: off the event loop on SQLite, where counting a million rows blocks it. */
   count(): Promise<number> {
     return this.reads.count(this.licenses.createQueryBuilder('l'));
   }
@@ -405,16 +360,12 @@ export class LicensesRepository {
     await this.licenses.update({ id, synced_at: Not(IsNull()) }, changes);
   }
 
-  /** Licenses after `afterId`, by id. */
   listAfter(afterId: number, limit: number): Promise<LicenseEntity[]> {
     return this.licenses.find({ where: { id: MoreThan(afterId) }, order: { id: 'ASC' }, take: limit });
   }
 }
 
-/**
- * Licenses whose status as of `now` is `status`: an active license past its expiry is expired, whether or not the
- * expiry job has stored that yet (reads never write it).
- */
+/** An active license past its expiry is expired, whether or not the expiry job has stored that yet (reads never write it). */
 export function whereStatus(qb: SelectQueryBuilder<LicenseEntity>, status: LicenseStatus, now: Date, forCount = false): void {
   // A count reads ranges of (status, expires_at): at most EXACT_TOTAL_CAP + 1 entries.
   if (forCount) {

@@ -46,13 +46,10 @@ export interface OrderedLicense {
 
 const KEY_ATTEMPTS = 5;
 
-/**
- * Licenses as clients and the activation API see them: issuing (trials, orders), the client's view, signed license
- * files, seats, and the rules the admin and sync services build on (sync stamps, expiry, revoking devices).
- */
 const trialLimitReached = (max: number) =>
   ApiError.conflict(`You have reached the limit of ${max} test license${max === 1 ? '' : 's'} per account.`);
 
+/** Licenses as clients and the activation API see them, and the rules the admin and sync services build on. */
 @Injectable()
 export class LicensesService {
   private readonly logger = new Logger('Licenses');
@@ -65,8 +62,6 @@ export class LicensesService {
     private readonly jobs: ScheduledJobsService,
   ) {}
 
-  // ---- issuing ---------------------------------------------------------------------------------
-
   /** A fresh key that no license uses yet (a collision of 125 random bits is not expected, but is handled). */
   async generateUniqueKey(): Promise<string> {
     for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
@@ -76,10 +71,7 @@ export class LicensesService {
     throw new Error('Could not generate an unused license key');
   }
 
-  /**
-   * Inserts a license; a generated key that collides is replaced and the insert retried. For an order that has its
-   * license already (another attempt for it won the race), that license.
-   */
+  /** A generated key that collides is replaced and retried; an order whose license another attempt won the race for gets that one. */
   async issue(fields: NewLicense): Promise<LicenseEntity> {
     const syncedAt = await this.selfSyncStamp();
     for (let attempt = 0; attempt <= KEY_ATTEMPTS; attempt++) {
@@ -116,10 +108,7 @@ export class LicensesService {
     return (await this.licenses.countTrials(user.id)) >= max ? trialLimitReached(max) : null;
   }
 
-  /**
-   * A test license for the signed-in user. Duration and devices come from the settings; refused (403) when
-   * test licenses are off, and (409) when the user already holds test_license.max_per_user of them.
-   */
+  /** Refused (403) while test licenses are off, and (409) once the user holds test_license.max_per_user of them. */
   async createTrial(user: AuthUser, productName: string): Promise<LicenseEntity> {
     // One read of the settings for the refusal and the license it gives.
     const all = await this.settings.getAll();
@@ -160,8 +149,6 @@ export class LicensesService {
     });
   }
 
-  // ---- the client's view -----------------------------------------------------------------------
-
   /** The user's licenses, newest first. Licenses an admin made for this e-mail before the account existed are claimed first. */
   async listForUser(user: AuthUser, page: number, limit: number): Promise<LicensePage> {
     await this.licenses.claimByEmail(user.id, user.email);
@@ -177,10 +164,7 @@ export class LicensesService {
     return asOf(license);
   }
 
-  /**
-   * Whether a key is usable now. Any signed-in user may check any key (e.g. one a colleague passed on);
-   * only product, status and expiry are told for keys of others, the full license only to its owner or an admin.
-   */
+  /** Any signed-in user may check any key (e.g. a colleague's); only its owner or an admin sees the full license. */
   async verify(key: string, user: AuthUser): Promise<LicenseVerificationDto> {
     const licenseKey = normalizeLicenseKey(key);
     const found = await this.licenses.findByKey(licenseKey);
@@ -231,8 +215,6 @@ export class LicensesService {
     );
   }
 
-  // ---- lookups for the activation API and orders -----------------------------------------------
-
   findByKey(key: string): Promise<LicenseEntity | null> {
     return this.licenses.findByKey(normalizeLicenseKey(key));
   }
@@ -263,12 +245,7 @@ export class LicensesService {
     this.written();
   }
 
-  // ---- rules the admin and sync services share -------------------------------------------------
-
-  /**
-   * Stores expired on active licenses past their expiry: every minute, on one instance (the job's lease). Reads
-   * never wait for it: they derive the status from expires_at (asOf, whereStatus).
-   */
+  /** On one instance (the job's lease); reads never wait for it: they derive the status from expires_at (asOf, whereStatus). */
   @Cron(CronExpression.EVERY_MINUTE, { name: 'license-expiry' })
   async expiryJob(): Promise<void> {
     await this.jobs.run('license-expiry', 60, () => this.expireNow());

@@ -100,8 +100,6 @@ export class OrdersRepository {
     );
   }
 
-  // ---- figures: aggregates over every order, off the event loop on SQLite (OffLoopReads) -------
-
   async countByStatus(): Promise<Array<{ status: OrderStatus; count: number }>> {
     const rows = await this.reads().rows<{ status: OrderStatus; count: string | number }>(
       this.orders.createQueryBuilder('o').select('o.status', 'status').addSelect('COUNT(*)', 'count').groupBy('o.status'),
@@ -140,6 +138,7 @@ export class OrdersRepository {
     );
   }
 
+  /** The figures aggregate over every order: off the event loop on SQLite. */
   private reads(): OffLoopReads {
     return OffLoopReads.for(this.orders.manager.connection);
   }

@@ -96,10 +96,7 @@ export class SettingsService {
     return { ...NO_SYNC_YET, ...(await this.settings.readOne(SYNC_STATE_KEY)) };
   }
 
-  /**
-   * The sync state as shown on every page of the versions list: cached SHOWN_SYNC_STATE_TTL_MS, dropped by each
-   * write here (another instance's sync shows within it). The sync itself reads syncState().
-   */
+  /** Cached for every page of the versions list, dropped by each write here (another instance's sync shows within the TTL). */
   shownSyncState(): Promise<LicenseServerSyncState> {
     return this.shownSyncStates.get('', () => this.syncState());
   }
@@ -174,10 +171,7 @@ export class SettingsService {
     return this.saveAll(current, fromInput(dto, current));
   }
 
-  /**
-   * Checks the rules across fields, then stores every group; a new license-server URL or token is announced, so the
-   * sync brings that server in step.
-   */
+  /** A new license-server URL or token is announced, so the sync brings that server in step. */
   private async saveAll(current: SettingsGroups, groups: SettingsGroups): Promise<AdminSettingsDto> {
     checkAgreement(groups);
     await this.settings.writeAll(GROUP_KEYS.map((key) => [key, groups[key]]));

@@ -65,10 +65,8 @@ export class StorageUnavailableError extends Error {
 }
 
 /**
- * Where uploaded files live. One interface for the local disk (default) and object storage (scale-out):
- * an upload streams into temporary space while it is hashed and measured, and only `commit` makes it
- * visible under its key, so a refused or aborted upload never leaves a stored file behind.
- * Keys are made by the portal (`files/<uuid>.<ext>`), never from a user's file name.
+ * Only `commit` makes an upload visible under its key, so a refused or aborted upload never leaves a stored file behind. Keys
+ * are made by the portal (`files/<uuid>.<ext>`), never from a user's file name.
  */
 export abstract class FileStorage {
   /** Streams `source` into temporary space; rejects with UploadTooLargeError beyond `maxBytes` (and stores nothing). */
@@ -83,10 +81,7 @@ export abstract class FileStorage {
   abstract remove(key: string): Promise<void>;
   /** Bytes used by stored objects (for health figures). */
   abstract usedBytes(): Promise<number>;
-  /**
-   * A short-lived URL the client may fetch the object from directly (S3_DOWNLOADS=redirect), or null when the
-   * portal sends the bytes itself (the local disk, and object storage in proxy mode).
-   */
+  /** A short-lived URL to fetch the object from directly (S3_DOWNLOADS=redirect); null when the portal sends the bytes itself. */
   downloadUrl(_key: string, _fileName: string, _contentType: string): Promise<string | null> {
     return Promise.resolve(null);
   }

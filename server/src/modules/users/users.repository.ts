@@ -11,11 +11,7 @@ import { ListUsersQueryDto, UserSortKey } from './dto/list-users-query.dto';
 import { USER_TRIGRAMS_TABLE } from './user-trigrams.repository';
 import { UserEntity } from './user.entity';
 
-/**
- * The users table as another module's hot-path statement joins it (auth's per-request session check, one round
- * trip), so the users columns stay named here: alias `u`, the columns a session's user is read with, and the
- * columns that decide whether the user may still be signed in.
- */
+/** For auth's per-request session check to join users in one round trip while the users columns stay named here. */
 export const JOINABLE_USERS = {
   table: 'users u',
   id: 'u.id',
@@ -36,9 +32,8 @@ const SORT_COLUMNS: Record<UserSortKey, string[]> = {
 };
 
 /**
- * Every link of an account still waiting to be opened: a password reset, a change of e-mail address, an address
- * confirmation. A password reset or change and a confirmed new address void them all, so a link mailed before (to
- * an old address, or asked for by someone who knew the old password) cannot undo what the owner just did.
+ * A password reset or change and a confirmed new address void every pending link, so one mailed before (to an old address, or
+ * asked for by someone who knew the old password) cannot undo what the owner just did.
  */
 export const NO_OUTSTANDING_LINKS = {
   password_reset_token_hash: null,
@@ -52,7 +47,6 @@ export const NO_OUTSTANDING_LINKS = {
 
 export type UserPage = Page<UserEntity> & { overallTotal: number };
 
-/** What a user-counting read of the dashboard finds. */
 export interface UserCounts {
   total: number;
   active: number;
@@ -64,16 +58,11 @@ export interface UserCounts {
 export class UsersRepository {
   constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
 
-  /**
-   * One page of the admin list, and its totals through `totals` (the service's cache). `rarestTrigram`: on
-   * MySQL/MariaDB, the search term's trigram whose postings narrow the search (UserTrigramsRepository.rarest).
-   */
+  /** `rarestTrigram` (MySQL/MariaDB): the term's trigram whose postings narrow the search (UserTrigramsRepository.rarest). */
   async page(query: ListUsersQueryDto, rarestTrigram: string | null, totals: ListTotals): Promise<UserPage> {
     const qb = this.users.createQueryBuilder('u');
-    // Free text in e-mail and name, `LIKE '%…%'`, only among the users a trigram index finds for the term (terms of
-    // 3 characters or more): on SQLite the FTS5 table's phrase query (the term's trigrams in a row, in any case: every
-    // row the LIKE finds, without FTS5's own LIKE, which reads each candidate's text again), on MySQL/MariaDB the
-    // postings of the term's rarest trigram when it is rare enough (else the list's order).
+    // `LIKE '%…%'` only among the users a trigram index finds (terms of 3+ characters): on SQLite an FTS5 phrase query (not FTS5's
+    // own LIKE, which reads each candidate's text again), on MySQL/MariaDB the postings of the rarest trigram if rare enough.
     whereSearch(qb, ['u.email', "CONCAT(u.first_name, ' ', u.last_name)"], query.search);
     const term = query.search?.trim();
     // Characters, not UTF-16 units: a phrase of fewer than 3 has no trigram and would match nothing. FTS5's query
@@ -123,7 +112,6 @@ export class UsersRepository {
     return this.users.existsBy({ email });
   }
 
-  /** A new user, not yet stored. */
   create(fields: Partial<UserEntity>): UserEntity {
     return this.users.create(fields);
   }
@@ -168,10 +156,7 @@ export class UsersRepository {
     return this.users.findOneBy({ password_reset_token_hash: tokenHash });
   }
 
-  /**
-   * Sets the password while the reset token is still the user's (two requests racing with one link change it
-   * once), as UsersService.resetPassword says; whether the token was still there.
-   */
+  /** Only while the reset token is still the user's, so two requests racing with one link change it once. */
   async resetPassword(id: number, tokenHash: string, passwordHash: string, verify: boolean): Promise<boolean> {
     const { affected } = await this.users
       .createQueryBuilder()
@@ -216,7 +201,6 @@ export class UsersRepository {
     return this.raiseTokenVersion(transaction, id, { password_hash: passwordHash, ...NO_OUTSTANDING_LINKS });
   }
 
-  /** Raises token_version in `transaction`, with `fields` set too; the new version. */
   async raiseTokenVersion(transaction: Transaction, id: number, fields: Partial<UserEntity> = {}): Promise<number> {
     await managerOf(transaction)
       .createQueryBuilder()
@@ -231,7 +215,6 @@ export class UsersRepository {
     return token_version;
   }
 
-  /** Accounts in all, active, verified, and how many existed at `before`. */
   async counts(before: Date): Promise<UserCounts> {
     // Every user read: off the event loop on SQLite (OffLoopReads).
     const [row] = await OffLoopReads.for(this.users.manager.connection).rows<

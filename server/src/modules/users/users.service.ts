@@ -48,11 +48,7 @@ export function markVerified(user: UserEntity): void {
   user.verification_token_expires = null;
 }
 
-/**
- * Accounts and their tokens: finding an account, registration, the sign-in's last login, and the one-time tokens of
- * mailed links (address verification, password reset, e-mail change) and of sessions (token_version). Writes that
- * the admin list's filters or search see are announced (USER_CHANGED), so its totals count anew.
- */
+/** Writes the admin list's filters or search see are announced (USER_CHANGED), so its totals count anew. */
 @Injectable()
 export class UsersService {
   constructor(
@@ -135,10 +131,8 @@ export class UsersService {
   }
 
   /**
-   * Sets a new password on the active account holding this reset token, once: the token is spent with every other
-   * outstanding link (a pending e-mail change among them), every session ends (token_version), and the address counts
-   * as verified, since the mailed link proved it. Null for an unknown, used or expired token. `voidedEmail`: the
-   * address a pending change would have moved the account to.
+   * Spends the token with every other outstanding link (a pending e-mail change too: `voidedEmail`) and ends every session; the
+   * address counts as verified, since the mailed link proved it.
    */
   async resetPassword(token: string, password: string): Promise<{ user: UserEntity; voidedEmail: string | null } | null> {
     const tokenHash = hashToken(token);
@@ -150,10 +144,7 @@ export class UsersService {
     return { user: await this.get(user.id), voidedEmail: pendingEmailOf(user) };
   }
 
-  /**
-   * Sets a new password inside the caller's transaction, voids every outstanding link and raises token_version (so
-   * every other session and any sign-in challenge in flight dies); returns the new version.
-   */
+  /** Voids every outstanding link and raises token_version, so every other session and any sign-in challenge in flight dies. */
   async changePassword(transaction: Transaction, id: number, password: string): Promise<number> {
     return this.users.changePassword(transaction, id, await this.hasher.hash(password));
   }
@@ -163,10 +154,7 @@ export class UsersService {
     return this.users.raiseTokenVersion(transaction, id);
   }
 
-  /**
-   * Keeps `email` as the user's next address until the link mailed to it is opened; returns the link's token (only
-   * its hash is stored). A taken address is a 409 with `errors.email`.
-   */
+  /** `email` becomes the address only once the link mailed to it is opened; only the token's hash is stored. */
   async requestEmailChange(id: number, email: string, ttlSeconds: number): Promise<string> {
     if (await this.users.emailTaken(email)) throw duplicateEmail();
     const token = newToken();
@@ -174,11 +162,7 @@ export class UsersService {
     return token;
   }
 
-  /**
-   * Makes the pending address the account's own, once, with the token from the link: it counts as verified, since
-   * the link proved it, and every other outstanding link (a reset mailed to the old address) is void. Null for an
-   * unknown, used or expired token; 409 when someone took the address meanwhile.
-   */
+  /** Verified, since the link proved it; every other outstanding link (a reset mailed to the old address) is void. */
   async confirmEmailChange(token: string): Promise<{ user: UserEntity; previousEmail: string } | null> {
     const tokenHash = hashToken(token);
     const user = await this.users.findByPendingEmailToken(tokenHash);
