@@ -32,6 +32,8 @@ const version = (over: Partial<ClientVersionDto> = {}): ClientVersionDto => ({
   version: '2.1.0',
   is_latest: 1,
   is_stable: 1,
+  channel: 'stable',
+  state: 'published',
   release_date: '2025-06-01',
   changelog: 'Faster HLS packaging.\nNew SRT ingest.',
   has_files: true,
@@ -136,6 +138,17 @@ describe('Available Downloads', () => {
     ]);
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     expect(await screen.findByRole('heading', { name: 'Version 2.20.0 (Latest)' })).toBeTruthy();
+  });
+
+  it('marks a version outside the stable channel with its channel, and a stable one with none', async () => {
+    stubApi(() => [
+      version({ id: 2, version: '4.4.0-beta.1', is_latest: 0, is_stable: 0, channel: 'beta' }),
+      version({ id: 1, version: '4.3.0' }),
+    ]);
+    renderWithProviders(<Harness />);
+    const beta = await screen.findByTestId('version-4.4.0-beta.1');
+    expect(within(beta).getByTestId('version-channel').textContent).toBe('Beta');
+    expect(within(screen.getByTestId('version-4.3.0')).queryByTestId('version-channel')).toBeNull();
   });
 
   it('shows no pager while every version fits on one page', async () => {

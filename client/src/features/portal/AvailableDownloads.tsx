@@ -1,4 +1,4 @@
-import { Button, Code, Group, Paper, Select, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Code, Group, Paper, Select, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import {
   IconBrandApple,
   IconBrandWindows,
@@ -179,6 +179,12 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
                 {' '}
                 <MessageText span inherit c="teal.9" data-testid="version-latest" message="dashboard.downloads.latest" />
               </>
+            )}
+            {/* A prerelease is marked, so it is not taken for an ordinary download. */}
+            {version.channel !== 'stable' && (
+              <Badge ml="xs" color="yellow" c="yellow.9" variant="light" data-testid="version-channel">
+                <FormattedMessage id={`dashboard.downloads.channel.${version.channel}`} />
+              </Badge>
             )}
           </Title>
           <Text fz="sm" c="dimmed" data-testid="version-released">
