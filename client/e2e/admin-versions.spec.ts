@@ -51,7 +51,7 @@ test.describe('Version Management', () => {
       .locator('input[type="file"]')
       .setInputFiles({ name: `streamhub-${version}.tar.gz`, mimeType: 'application/gzip', buffer: bytes });
     await dialog.getByRole('button', { name: 'Upload Version' }).click();
-    await expect(dialog.getByText('Version must look like 2.1.0 (digits and dots, optionally -beta.1)')).toBeVisible();
+    await expect(dialog.getByText('Version must be a semantic version such as 2.1.0 or 3.0.0-beta.1 (no leading v)')).toBeVisible();
     await expect(dialog.getByText('Download URL must be a valid URL')).toBeVisible();
     await expect(dialog.getByText('System requirements must be valid JSON')).toBeVisible();
     await expect(dialog.getByText('File type not allowed. Allowed types: .zip, .exe, .dmg, .pkg')).toBeVisible();
@@ -62,8 +62,9 @@ test.describe('Version Management', () => {
     await dialog.getByRole('textbox', { name: 'Changelog' }).fill(`Low-latency HLS ${marker}`);
     await dialog.getByRole('textbox', { name: 'Download URL' }).fill(`https://downloads.example.com/${version}`);
     await dialog.getByRole('textbox', { name: 'Minimum system requirements' }).fill('{"os": "Ubuntu 22.04", "ram": "4 GB"}');
-    // Defaults: stable on, latest off, sync on; this one stays local.
-    await expect(dialog.getByRole('switch', { name: 'Stable release' })).toBeChecked();
+    // Defaults: channel Stable, state Published, latest off, sync on; this one stays local.
+    await expect(dialog.getByRole('combobox', { name: 'Channel' })).toHaveValue('Stable');
+    await expect(dialog.getByRole('combobox', { name: 'State' })).toHaveValue('Published');
     await expect(dialog.getByRole('switch', { name: 'Latest version' })).not.toBeChecked();
     await expect(dialog.getByRole('switch', { name: 'Sync to license server' })).toBeChecked();
     await dialog.getByRole('switch', { name: 'Sync to license server' }).click({ force: true });
@@ -243,6 +244,59 @@ test.describe('Version Management', () => {
     await expect(row(page, version.version)).toBeVisible();
     expect(searches.filter((term) => term === marker)).toHaveLength(1);
     expect(unexplainedSearches(searches, marker, paused)).toEqual([]);
+  });
+
+  test('shows channel and state, filters by them, publishes a draft and yanks after the confirmation', async ({ page }) => {
+    const token = await adminToken(page);
+    const draft = await createVersionByApi(page, token, {
+      version: `${nextVersion()}-beta.1`,
+      release_date: '2025-04-01',
+      changelog: `Draft ${marker}`,
+      channel: 'beta',
+      state: 'draft',
+    });
+    const stable = await createVersionByApi(page, token, {
+      version: nextVersion(),
+      release_date: '2025-04-02',
+      changelog: `Stable ${marker}`,
+    });
+    await search(page).fill(marker);
+    await expect(rows(page)).toHaveCount(2);
+    await expect(row(page, draft.version).getByTestId('version-channel')).toHaveText('Beta');
+    await expect(row(page, draft.version).getByTestId('version-state')).toHaveText('Draft');
+    await expect(row(page, stable.version).getByTestId('version-channel')).toHaveText('Stable');
+    await expect(row(page, stable.version).getByTestId('version-state')).toHaveText('Published');
+
+    await page.getByRole('combobox', { name: 'Channel' }).click();
+    await page.getByRole('option', { name: 'Beta' }).click();
+    await expect(rows(page)).toHaveCount(1);
+    await expect(row(page, draft.version)).toBeVisible();
+    await expect(page).toHaveURL(/channel=beta/);
+    await page.getByRole('combobox', { name: 'Channel' }).click();
+    await page.getByRole('option', { name: 'All channels' }).click();
+    await page.getByRole('combobox', { name: 'State' }).click();
+    await page.getByRole('option', { name: 'Draft' }).click();
+    await expect(rows(page)).toHaveCount(1);
+    await expect(row(page, draft.version)).toBeVisible();
+    await page.getByRole('combobox', { name: 'State' }).click();
+    await page.getByRole('option', { name: 'All states' }).click();
+    await expect(rows(page)).toHaveCount(2);
+
+    await page.getByRole('button', { name: `Publish version ${draft.version}` }).click();
+    await expect(page.getByText(`Version ${draft.version} was published`)).toBeVisible();
+    await expect(row(page, draft.version).getByTestId('version-state')).toHaveText('Published');
+
+    await page.getByRole('button', { name: `Yank version ${stable.version}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Yank Version' });
+    await expect(confirm).toContainText('Are you sure you want to yank this version?');
+    await expect(confirm).toContainText(stable.version);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(row(page, stable.version).getByTestId('version-state')).toHaveText('Published');
+    await page.getByRole('button', { name: `Yank version ${stable.version}` }).click();
+    await confirm.getByRole('button', { name: 'Yank Version' }).click();
+    await expect(page.getByText(`Version ${stable.version} was yanked`)).toBeVisible();
+    await expect(row(page, stable.version).getByTestId('version-state')).toHaveText('Yanked');
+    await expect(page.getByRole('button', { name: `Publish version ${stable.version}` })).toBeVisible();
   });
 
   test('deletes a version only after the confirmation', async ({ page }) => {

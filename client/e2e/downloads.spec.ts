@@ -20,8 +20,11 @@ const created: number[] = [];
 /** The fixed header would cover the top of a section's screenshot. */
 const HIDE_HEADER = 'header { visibility: hidden; }';
 
-/** Version numbers of this run only: the database is shared with the other spec files. */
-const unique = () => `${40 + (Date.now() % 50)}.${randomBytes(2).readUInt16BE()}`;
+/**
+ * Version numbers of this run only: the database is shared with the other spec files. Their major is above any
+ * other spec's, so the catalog (newest semantic version first) shows them first.
+ */
+const unique = () => `${1_000_000 + (Date.now() % 1000)}.${randomBytes(2).readUInt16BE()}`;
 
 test.describe('Client Available Downloads', () => {
   test.afterEach(async ({ page }) => {
@@ -39,7 +42,7 @@ test.describe('Client Available Downloads', () => {
     const run = unique();
     const latest = `${run}.1`;
     const older = `${run}.0`;
-    // Released "later" than anything else the shared database holds: right after the latest, on the first page.
+    // Numbered right below the latest (and above every other spec's versions): right after it, on the first page.
     created.push((await createVersionByApi(page, token, { version: older, release_date: '2099-03-15', is_latest: 'false' })).id);
     const version = await createVersionByApi(page, token, {
       version: latest,
@@ -160,8 +163,8 @@ test.describe('Client Available Downloads', () => {
     test.setTimeout(120_000);
     const token = await adminToken(page);
     const run = unique();
-    // Eleven older versions and a latest one, released "later" than anything else the shared database holds, so
-    // they are the first twelve: the latest and nine on page one, the two oldest of them at the top of page two.
+    // Eleven older versions and a latest one, numbered above anything else the shared database holds, so they are
+    // the first twelve: the latest and nine on page one, the two oldest of them at the top of page two.
     for (let day = 1; day <= 11; day++) {
       const version = await createVersionByApi(page, token, {
         version: `${run}.${day}`,
@@ -179,8 +182,13 @@ test.describe('Client Available Downloads', () => {
       name: `streamhub_${run}.2_amd64.deb`,
       bytes: randomBytes(2000),
     });
+    // The catalog counts published versions only (another spec leaves drafts and yanked ones).
     const total = Number(
-      (await (await page.request.get('/api/admin/versions?limit=1', { headers: { Authorization: `Bearer ${token}` } })).json()).meta.total,
+      (
+        await (
+          await page.request.get('/api/admin/versions?limit=1&state=published', { headers: { Authorization: `Bearer ${token}` } })
+        ).json()
+      ).meta.total,
     );
     const pages = Math.ceil(total / 10);
 

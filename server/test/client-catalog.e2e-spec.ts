@@ -68,12 +68,10 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
       }
       filesOf.set(version.id, ids);
     }
-    const rows: Array<{ id: number | string }> = await t.dataSource.query(
-      'SELECT id FROM versions ORDER BY is_latest DESC, release_date DESC, id DESC',
-    );
+    const rows: Array<{ id: number | string }> = await t.dataSource.query('SELECT id FROM versions ORDER BY version_order DESC, id DESC');
     expectedOrder = rows.map((row) => Number(row.id));
     const numbers: Array<{ version: string }> = await t.dataSource.query(
-      'SELECT version FROM versions ORDER BY is_latest DESC, release_date DESC, id DESC',
+      'SELECT version FROM versions ORDER BY version_order DESC, id DESC',
     );
     expectedProducts = numbers.map((row) => `${appName} v${row.version}`);
   });
@@ -82,16 +80,17 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
     await t.close();
   });
 
-  it.each(PATHS)('%s answers the first 10 versions by default, latest first, with the paging figures', async (path) => {
+  it.each(PATHS)('%s answers the first 10 versions by default, newest semantic version first, with the paging figures', async (path) => {
     const body = await catalog(path);
     expect(body.success).toBe(true);
     expect(body.meta).toEqual({ total: 13, page: 1, limit: 10, pages: 2 });
     expect(body.data.map((version) => version.id)).toEqual(expectedOrder.slice(0, 10));
-    expect(body.data[0]).toMatchObject({ version: '4.4.0', is_latest: 1 });
-    expect(body.data.slice(1).every((version) => version.is_latest === 0)).toBe(true);
+    // 4.12.0 sorts above 4.4.0 (not as text), and the latest flag is carried but no longer decides the order.
+    expect(body.data[0]).toMatchObject({ version: '4.12.0', is_latest: 0 });
+    expect(body.data.filter((version) => version.is_latest === 1).map((version) => version.version)).toEqual(['4.4.0']);
   });
 
-  it.each(PATHS)('%s pages through every version once, in the same order, newest release first after the latest', async (path) => {
+  it.each(PATHS)('%s pages through every version once, in the same order, by semantic version whatever the release date', async (path) => {
     const seen: number[] = [];
     const first = await catalog(path, { page: 1, limit: 4 });
     expect(first.meta).toEqual({ total: 13, page: 1, limit: 4, pages: 4 });
@@ -102,11 +101,10 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
       seen.push(...body.data.map((version) => version.id));
     }
     expect(seen).toEqual(expectedOrder);
-    const dates = (await Promise.all([1, 2, 3, 4].map((page) => catalog(path, { page, limit: 4 }))))
+    const numbers = (await Promise.all([1, 2, 3, 4].map((page) => catalog(path, { page, limit: 4 }))))
       .flatMap((body) => body.data)
-      .slice(1)
-      .map((version) => version.release_date);
-    expect(dates).toEqual([...dates].sort().reverse());
+      .map((version) => version.version);
+    expect(numbers).toEqual(Array.from({ length: 13 }, (_, i) => `4.${12 - i}.0`));
   });
 
   it("carries each of the page's versions with exactly its own files, and no other version's", async () => {
@@ -175,10 +173,10 @@ describe(`client catalog paging (${process.env.TEST_DB})`, () => {
     expect(second.headers.etag).not.toBe(plain.headers.etag);
   });
 
-  it('gives the dialogs every version as a product name, latest first, and nothing else', async () => {
+  it('gives the dialogs every version as a product name, newest version first, and nothing else', async () => {
     const response = await t.api().get('/api/licenses/products').set(bearer(client)).expect(200);
     expect(response.body).toEqual({ success: true, data: expectedProducts });
-    expect(response.body.data[0]).toBe(`${appName} v4.4.0`);
+    expect(response.body.data[0]).toBe(`${appName} v4.12.0`);
   });
 
   it('offers no product and refuses trials and purchases, saying why, until the first version exists', async () => {

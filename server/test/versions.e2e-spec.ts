@@ -80,7 +80,7 @@ describe(`versions (${process.env.TEST_DB})`, () => {
       [
         { version: 'two point one', release_date: '2025-01-01' },
         'version',
-        'Version must look like 2.1.0 (digits and dots, optionally -beta.1)',
+        'Version must be a semantic version such as 2.1.0 or 3.0.0-beta.1 (no leading v)',
       ],
       [{ version: '9.0.0', release_date: '' }, 'release_date', 'Release date is required'],
       [{ version: '9.0.0', release_date: '2025-02-30' }, 'release_date', 'Release date must be a valid date (YYYY-MM-DD)'],
@@ -321,7 +321,7 @@ describe(`versions (${process.env.TEST_DB})`, () => {
     });
 
     it.each(['/api/versions', '/api/client/versions'])(
-      '%s lists versions with has_files and distribution_files, latest first',
+      '%s lists versions with has_files and distribution_files, the newest version first',
       async (path) => {
         const response = await t.api().get(path).set(bearer(client.token)).expect(200);
         expect(response.body.success).toBe(true);
@@ -332,6 +332,8 @@ describe(`versions (${process.env.TEST_DB})`, () => {
           version: '5.0.0',
           is_latest: 1,
           is_stable: 1,
+          channel: 'stable',
+          state: 'published',
           release_date: '2025-09-01',
           changelog: 'Client-facing notes',
           has_files: true,

@@ -12,6 +12,7 @@ export const LICENSE_CHANGED = 'license.changed';
 export const DEVICE_DEACTIVATING = 'device.deactivating';
 export const VERSION_DELETING = 'version.deleting';
 export const VERSION_RENAMED = 'version.renamed';
+export const VERSION_STATE_CHANGED = 'version.state-changed';
 export const JOB_FAILED = 'job.failed';
 export const LICENSE_SERVER_CHANGED = 'license-server.changed';
 export const USER_CHANGED = 'user.changed';
@@ -85,6 +86,8 @@ export interface Notifications {
   [JOB_FAILED]: JobFailedEvent;
   [LICENSE_SERVER_CHANGED]: LicenseServerChangedEvent;
   [USER_CHANGED]: UserChangedEvent;
+  /** A version was published, yanked or made a draft: what downloads know of its files is read anew. */
+  [VERSION_STATE_CHANGED]: { versionId: number };
   /** Devices were added, gave their seats back or changed status here: the admin list and stats count anew. */
   [DEVICES_WRITTEN]: Record<string, never>;
   /** Licenses were added, changed or removed, or seats taken or given back, here: the admin list and stats count anew. */

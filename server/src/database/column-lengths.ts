@@ -12,6 +12,8 @@ export const MAX_LENGTH = {
   hostname: 255,
   /** Version numbers ("2.1.0"): versions, and what devices and logs report. */
   version: 50,
+  /** versionOrder of a 50-character version: numeric parts padded to 10 digits. */
+  versionOrder: 250,
   /** License keys: generated SH- keys and keys an admin types. */
   licenseKey: 64,
   /** A streaming server's identity (server_uid). */

@@ -32,6 +32,8 @@ const version = (over: Partial<ClientVersionDto> = {}): ClientVersionDto => ({
   version: '2.1.0',
   is_latest: 1,
   is_stable: 1,
+  channel: 'stable',
+  state: 'published',
   release_date: '2025-06-01',
   changelog: 'Faster HLS packaging.\nNew SRT ingest.',
   has_files: true,
@@ -138,6 +140,17 @@ describe('Available Downloads', () => {
     expect(await screen.findByRole('heading', { name: 'Version 2.20.0 (Latest)' })).toBeTruthy();
   });
 
+  it('marks a version outside the stable channel with its channel, and a stable one with none', async () => {
+    stubApi(() => [
+      version({ id: 2, version: '4.4.0-beta.1', is_latest: 0, is_stable: 0, channel: 'beta' }),
+      version({ id: 1, version: '4.3.0' }),
+    ]);
+    renderWithProviders(<Harness />);
+    const beta = await screen.findByTestId('version-4.4.0-beta.1');
+    expect(within(beta).getByTestId('version-channel').textContent).toBe('Beta');
+    expect(within(screen.getByTestId('version-4.3.0')).queryByTestId('version-channel')).toBeNull();
+  });
+
   it('shows no pager while every version fits on one page', async () => {
     stubApi(() => Array.from({ length: DOWNLOADS_PAGE_SIZE }, (_, index) => version({ id: index + 1, version: `3.${index}.0` })));
     renderWithProviders(<Harness />);
@@ -164,6 +177,7 @@ describe('Available Downloads', () => {
         version: '1.0.0',
         is_latest: 0,
         is_stable: 0,
+        channel: 'beta',
         changelog: null,
         has_files: false,
         distribution_files: [],
@@ -175,7 +189,7 @@ describe('Available Downloads', () => {
     const blocks = screen.getAllByRole('article');
     expect(blocks[0]).toBe(latest);
     expect(within(latest).getByRole('heading', { name: 'Version 2.1.0 (Latest)' })).toBeTruthy();
-    expect(within(latest).queryByTestId('version-beta')).toBeNull();
+    expect(within(latest).queryByTestId('version-channel')).toBeNull();
     expect(within(latest).getByTestId('version-changelog').textContent).toBe('Faster HLS packaging.\nNew SRT ingest.');
     expect(within(latest).getByText('Released Jun 1, 2025')).toBeTruthy();
     const deb = within(latest).getByRole('button', { name: /^Download Linux · x64 \(64-bit\)/ });

@@ -182,11 +182,12 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
                 <MessageText span inherit c="teal.9" data-testid="version-latest" message="dashboard.downloads.latest" />
               </>
             )}
-            {version.is_stable === 0 && (
+            {/* A prerelease is marked, so it is not taken for an ordinary download. */}
+            {version.channel !== 'stable' && (
               <>
                 {' '}
-                <Badge color="yellow" variant="light" c={WARNING_TEXT} style={{ verticalAlign: 'middle' }} data-testid="version-beta">
-                  <FormattedMessage id="dashboard.downloads.beta" />
+                <Badge color="yellow" variant="light" c={WARNING_TEXT} style={{ verticalAlign: 'middle' }} data-testid="version-channel">
+                  <FormattedMessage id={`dashboard.downloads.channel.${version.channel}`} />
                 </Badge>
               </>
             )}

@@ -99,6 +99,8 @@ function stubApi(state: ApiState, extra?: Route) {
       const data = (state.versions ?? []).map((v, index) => ({
         id: index + 1,
         is_stable: 1,
+        channel: 'stable',
+        state: 'published',
         release_date: '2025-06-01',
         changelog: null,
         has_files: false,

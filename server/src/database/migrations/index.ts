@@ -18,6 +18,7 @@ import { FileVersionOrder1764900000000 } from './1764900000000-FileVersionOrder'
 import { AccessLogSqliteIndexes1765000000000 } from './1765000000000-AccessLogSqliteIndexes';
 import { FileArchitectureIndex1765200000000 } from './1765200000000-FileArchitectureIndex';
 import { AccountSecurity1765300000000 } from './1765300000000-AccountSecurity';
+import { VersionChannels1765500000000 } from './1765500000000-VersionChannels';
 import { AccessLogTable1765400000000 } from './1765400000000-AccessLogTable';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   FileArchitectureIndex1765200000000,
   AccountSecurity1765300000000,
   AccessLogTable1765400000000,
+  VersionChannels1765500000000,
 ];

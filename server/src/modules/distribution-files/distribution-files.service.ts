@@ -5,8 +5,10 @@ import { Cache } from '../../common/cache';
 import type { AuthUser } from '../../common/current-user.decorator';
 import {
   OnAwaitedEvent,
+  OnNotification,
   VERSION_DELETING,
   VERSION_RENAMED,
+  VERSION_STATE_CHANGED,
   type VersionDeletingEvent,
   type VersionRenamedEvent,
 } from '../../common/events';
@@ -196,6 +198,17 @@ export class DistributionFilesService {
   async renameVersion({ versionId, version, transaction }: VersionRenamedEvent): Promise<() => void> {
     await this.files.setVersionNumber(transaction, versionId, version);
     return () => this.changed();
+  }
+
+  /** When the file's version was yanked (null when it was not). */
+  async yankedAt(file: DownloadableFile): Promise<Date | null> {
+    return (await this.versions.get(file.version_id)).yanked_at;
+  }
+
+  /** A version's state changed: its files' download rows (which carry it) are read anew. */
+  @OnNotification(VERSION_STATE_CHANGED)
+  versionStateChanged(): void {
+    this.downloadable.clear();
   }
 
   /**

@@ -87,7 +87,8 @@ export class DownloadFastPath implements OnModuleInit {
       // The controller responds to (and reports) it as it always has.
       return setting.next(request, response);
     }
-    if (!user || !file) return setting.next(request, response);
+    // A file of a version that is not published is refused (or admitted, for admins) by the controller.
+    if (!user || !file || file.version_state !== 'published') return setting.next(request, response);
     const ip = proxyaddr(request, trust);
     this.accessLog.track(request, response, request.url!, ip, () => ROUTE, { user, started });
     setApiResponseHeaders(response);

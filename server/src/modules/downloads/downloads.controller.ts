@@ -48,7 +48,7 @@ export class DownloadsController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const file = await this.downloads.find(id);
+    const file = await this.downloads.find(id, user);
     await this.downloads.send(file, { userId: user.id, email: user.email, via: 'session', ip: request.ip ?? null }, request, response);
   }
 
@@ -68,7 +68,7 @@ export class DownloadsController {
   @Post('download/:id/link')
   @ApiEnvelopeResponse(DownloadLinkResponseDto)
   async createDownloadLink(@IdParam() id: number, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<DownloadLinkDto> {
-    const file = await this.downloads.find(id);
+    const file = await this.downloads.find(id, user);
     // Express 5's request.host honours X-Forwarded-Host under TRUST_PROXY, as request.protocol does X-Forwarded-Proto.
     const baseUrl = this.links.baseUrl({ protocol: request.protocol, host: request.host });
     const link = this.links.sign(file.id, user.id);
@@ -100,7 +100,7 @@ export class DownloadsController {
     }
     const owner = await this.users.get(check.link.userId).catch(() => null);
     if (!owner?.is_active) throw ApiError.forbidden('Invalid download link');
-    const file = await this.downloads.find(id);
+    const file = await this.downloads.find(id, { role: owner.role, linkNow: this.links.clock() });
     await this.downloads.send(file, { userId: owner.id, email: owner.email, via: 'link', ip: request.ip ?? null }, request, response);
   }
 

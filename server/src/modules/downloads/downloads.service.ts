@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import type { UserRole } from '../../common/roles';
+import { YANKED_LINK_GRACE_MS } from '../versions/versions.constants';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../../common/api-error';
 import { Cache } from '../../common/cache';
@@ -38,8 +40,17 @@ export class DownloadsService {
     private readonly storage: FileStorage,
   ) {}
 
-  async find(id: number): Promise<DownloadableFile> {
-    return ApiError.orNotFound(await this.files.findDownloadable(id), `File ${id} not found`);
+  /**
+   * The file a download or a link asks for. Admins get any; others only a published version's: a draft's is 404,
+   * a yanked one's 410, except through a link made before the yank, for YANKED_LINK_GRACE_MS after it.
+   */
+  async find(id: number, who: { role: UserRole; linkNow?: number }): Promise<DownloadableFile> {
+    const file = ApiError.orNotFound(await this.files.findDownloadable(id), `File ${id} not found`);
+    if (file.version_state === 'published' || who.role === 'admin') return file;
+    if (file.version_state === 'draft') throw ApiError.notFound(`File ${id} not found`);
+    const yankedAt = who.linkNow === undefined ? null : await this.files.yankedAt(file);
+    if (yankedAt && who.linkNow! <= yankedAt.getTime() + YANKED_LINK_GRACE_MS) return file;
+    throw new ApiError(HttpStatus.GONE, `Version ${file.version} was withdrawn: download a current version from the dashboard.`);
   }
 
   /** Stores the counts and log rows held in memory (before reading them back). */

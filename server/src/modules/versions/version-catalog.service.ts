@@ -19,21 +19,21 @@ const CATALOG_CACHED = 64;
  */
 @Injectable()
 export class VersionCatalogService {
-  /** The catalog's total (every version), counted once per write rather than on every page. */
+  /** The catalog's total (published versions), counted once per write rather than on every page. */
   private readonly totals = new ListTotals(60_000, 64, CATALOG_TTL_MS);
   private readonly pages = new Cache<Page<VersionEntity>>({ max: CATALOG_CACHED, ttlMs: CATALOG_TTL_MS });
   private readonly numberLists = new Cache<string[]>({ max: CATALOG_CACHED, ttlMs: CATALOG_TTL_MS });
 
   constructor(private readonly versions: VersionsRepository) {}
 
-  /** One page of versions in the client catalog's order: latest first, then newest release, then id. */
+  /** One page of the client catalog: published versions, newest semantic version first. */
   clientPage(request: Pick<PageRequest, 'page' | 'limit'>, defaultLimit: number): Promise<Page<VersionEntity>> {
     return this.pages.get(`${request.page ?? 1} ${request.limit ?? defaultLimit}`, () =>
       this.versions.catalogPage(request, defaultLimit, this.totals),
     );
   }
 
-  /** Version numbers in the client catalog's order (latest first, newest release, id): all, or the first `limit`. */
+  /** Published version numbers, newest semantic version first: all, or the first `limit`. */
   numbers(limit?: number): Promise<string[]> {
     return this.numberLists.get(String(limit ?? 'all'), () => this.versions.numbers(limit));
   }

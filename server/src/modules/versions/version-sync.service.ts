@@ -3,7 +3,7 @@ import { pick } from '../../common/pick';
 import { createHash } from 'node:crypto';
 import { VersionEntity } from './version.entity';
 import { VersionsRepository } from './versions.repository';
-import { VersionsService } from './versions.service';
+import { releaseFields, VersionsService } from './versions.service';
 
 export type { VersionEntity } from './version.entity';
 
@@ -98,13 +98,18 @@ export class VersionSyncService {
         const found = existing.get(fields.version);
         let id: number;
         if (!found) {
-          id = await this.versions.insertSynced(fields, now);
+          id = await this.versions.insertSynced(
+            { ...fields, ...releaseFields(fields.version, fields.is_stable ? 'stable' : 'beta'), published_at: now },
+            now,
+          );
           created++;
         } else {
           id = found.id;
           const changed = (Object.keys(fields) as Array<keyof typeof fields>).some((key) => fields[key] !== found[key]);
           if (changed || is_latest !== found.is_latest) updated++;
-          await this.versions.updateSynced(id, fields, now);
+          // The wire carries Stable/Beta only: a channel changes only when that flag does.
+          const channel = fields.is_stable === found.is_stable ? found.channel : fields.is_stable ? 'stable' : 'beta';
+          await this.versions.updateSynced(id, { ...fields, ...releaseFields(fields.version, channel) }, now);
         }
         if (is_latest) latestId = id;
       }

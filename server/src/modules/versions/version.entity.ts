@@ -1,12 +1,17 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { BigIntColumn, BooleanColumn, CreatedAt, DateTimeColumn, ReferenceColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
+import type { Channel, VersionState } from './versions.constants';
 import { MAX_LENGTH } from '../../database/column-lengths';
 
 /** A released version of the streaming server. Distribution files (per OS and architecture) hang off it. */
 @Entity('versions')
 // The client catalog's order (latest first, newest release, id); also finds the latest version.
 @Index('IDX_versions_is_latest_release_date_id', ['is_latest', 'release_date', 'id'])
+// The client catalog (published, newest semantic version first) and the admin list's state filter.
+@Index('IDX_versions_state_version_order', ['state', 'version_order'])
+// The admin list's channel filter.
+@Index('IDX_versions_channel_version_order', ['channel', 'version_order'])
 export class VersionEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -52,8 +57,27 @@ export class VersionEntity {
   @Column({ type: 'text', nullable: true })
   min_system_requirements: string | null;
 
+  /** Kept equal to channel === 'stable' (the specification's Stable/Beta flag and the license-server sync read it). */
   @BooleanColumn({ default: true })
   is_stable: boolean;
+
+  @VarcharColumn(10, { default: 'stable' })
+  channel: Channel;
+
+  @VarcharColumn(10, { default: 'published' })
+  state: VersionState;
+
+  /** A key that sorts as semantic versions do (versionOrder); '' for a number that is not one. */
+  @VarcharColumn(MAX_LENGTH.versionOrder, { default: '', index: 'IDX_versions_version_order' })
+  version_order: string;
+
+  /** When the version was first published (null while a draft). */
+  @DateTimeColumn({ nullable: true })
+  published_at: Date | null;
+
+  /** When the version was yanked (null unless yanked). */
+  @DateTimeColumn({ nullable: true })
+  yanked_at: Date | null;
 
   /** At most one row holds true (changed only by single UPDATE statements in transactions). */
   @BooleanColumn({ default: false })

@@ -18,6 +18,7 @@ export const JOINABLE_VERSIONS = {
   table: 'versions v',
   id: 'v.id',
   numberColumn: 'v.version',
+  stateColumn: 'v.state',
 } as const;
 
 /** What a select or product choice needs of a version. */
@@ -28,7 +29,7 @@ export type NewVersionRow = Omit<VersionEntity, 'id' | 'last_sync_at' | 'created
 const SORT_COLUMNS: Record<VersionSortKey, string> = {
   release_date: 'v.release_date',
   created_at: 'v.created_at',
-  version: 'v.version',
+  version: 'v.version_order',
 };
 
 /**
@@ -62,27 +63,29 @@ export class VersionsRepository {
   page(query: ListVersionsQueryDto, totals: ListTotals): Promise<Page<VersionEntity>> {
     const qb = this.versions.createQueryBuilder('v');
     whereSearch(qb, ['v.version', 'v.changelog', 'v.download_url'], query.search);
+    if (query.channel) qb.andWhere('v.channel = :channel', { channel: query.channel });
+    if (query.state) qb.andWhere('v.state = :state', { state: query.state });
     const by = sortColumn(SORT_COLUMNS, query.sort, 'created_at');
     return readPageByIds(
       qb,
       query,
-      { by, id: 'v.id', unique: by === SORT_COLUMNS.version, fixed: [SORT_COLUMNS.created_at] },
-      { cache: totals, key: query.search?.trim() ?? '' },
+      { by, id: 'v.id', fixed: [SORT_COLUMNS.created_at] },
+      { cache: totals, key: `${query.channel ?? ''}|${query.state ?? ''}|${query.search?.trim() ?? ''}` },
       (ids) => this.versions.findBy({ id: In(ids) }),
     );
   }
 
-  /** How many versions there are, whatever the search (list '' of `totals`). */
+  /** How many versions there are, whatever the search and filters (list '||' of `totals`). */
   total(totals: ListTotals): Promise<number> {
-    return totals.total('', counterOf(this.versions.createQueryBuilder('v')));
+    return totals.total('||', counterOf(this.versions.createQueryBuilder('v')));
   }
 
-  /** One page of versions in the client catalog's order (latest first, newest release, id): ids first, as `page`. */
+  /** One page of the client catalog (published versions, newest semantic version first, then id): ids first, as `page`. */
   catalogPage(request: PageRequest, defaultLimit: number, totals: ListTotals): Promise<Page<VersionEntity>> {
     return readPageByIds(
-      this.versions.createQueryBuilder('v'),
+      this.versions.createQueryBuilder('v').where("v.state = 'published'"),
       { ...request, order: 'desc' },
-      { by: ['v.is_latest', 'v.release_date'], id: 'v.id', defaultLimit },
+      { by: 'v.version_order', id: 'v.id', defaultLimit },
       { cache: totals, key: '' },
       (ids) => this.versions.findBy({ id: In(ids) }),
     );
@@ -92,8 +95,8 @@ export class VersionsRepository {
     const qb = this.versions
       .createQueryBuilder('v')
       .select('v.version', 'version')
-      .orderBy('v.is_latest', 'DESC')
-      .addOrderBy('v.release_date', 'DESC')
+      .where("v.state = 'published'")
+      .orderBy('v.version_order', 'DESC')
       .addOrderBy('v.id', 'DESC');
     if (limit !== undefined) qb.limit(limit);
     return (await qb.getRawMany<{ version: string }>()).map((row) => row.version);

@@ -3,7 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../common/api-error';
 import type { AuthUser } from '../../common/current-user.decorator';
-import { emitAwaited, VERSION_DELETING, VERSION_RENAMED } from '../../common/events';
+import { emitAwaited, notify, VERSION_DELETING, VERSION_RENAMED, VERSION_STATE_CHANGED } from '../../common/events';
 import { ListTotals } from '../../common/list-totals';
 import type { Page } from '../../common/pagination';
 import { Transactions } from '../../database/transactions';
@@ -16,6 +16,8 @@ import { UpdateVersionDto, UploadVersionDto, VersionFlag } from './dto/version-f
 import { VersionCatalogService } from './version-catalog.service';
 import { VersionEntity } from './version.entity';
 import { VersionsRepository } from './versions.repository';
+import type { Channel, VersionState } from './versions.constants';
+import { versionOrder } from './version-order';
 
 export type { VersionEntity } from './version.entity';
 export type { VersionChoice } from './versions.repository';
@@ -55,8 +57,8 @@ export class VersionsService {
     const search = query.search?.trim() ?? '';
     const [found, overallTotal, sync] = await Promise.all([
       this.versions.page(query, this.totals),
-      // Without a search the page's total is the overall one: no second count.
-      search ? this.versions.total(this.totals) : undefined,
+      // Without a search or filter the page's total is the overall one: no second count.
+      search || query.channel || query.state ? this.versions.total(this.totals) : undefined,
       this.settings.shownSyncState(),
     ]);
     // The time of the last sync run, not of the most recently synced row: editing a version makes it pending,
@@ -85,6 +87,8 @@ export class VersionsService {
         storageKey = `versions/${randomUUID()}${upload.extension}`;
         await this.storage.commit(upload, storageKey);
       }
+      const channel = dto.channel ?? (dto.is_stable === false ? 'beta' : 'stable');
+      const state = dto.state ?? 'published';
       let id: number | null = null;
       try {
         id = await this.versions.insert({
@@ -99,7 +103,9 @@ export class VersionsService {
           secret_hash: dto.secret_hash ?? null,
           encryption_key: dto.encryption_key ?? null,
           min_system_requirements: dto.min_system_requirements ?? null,
-          is_stable: dto.is_stable ?? true,
+          ...releaseFields(dto.version, channel),
+          ...stateFields(state, null, new Date()),
+          state,
           is_latest: false,
           license_server_sync: dto.sync_to_license_server ?? true,
           created_by: actor.id,
@@ -135,7 +141,15 @@ export class VersionsService {
       assign('secret_hash', dto.secret_hash);
       assign('encryption_key', dto.encryption_key);
       assign('min_system_requirements', dto.min_system_requirements);
-      assign('is_stable', dto.is_stable);
+      // is_stable is the specification's Stable/Beta toggle over the channel: Beta keeps a channel that is not stable.
+      const channel =
+        dto.channel ??
+        (dto.is_stable === undefined ? undefined : dto.is_stable ? 'stable' : version.channel === 'stable' ? 'beta' : version.channel);
+      if (channel !== undefined && channel !== version.channel)
+        Object.assign(changes, releaseFields(dto.version ?? version.version, channel));
+      if (dto.version !== undefined && dto.version !== version.version) changes.version_order = versionOrder(dto.version);
+      if (dto.state !== undefined && dto.state !== version.state)
+        Object.assign(changes, { state: dto.state }, stateFields(dto.state, version.published_at, new Date()));
       assign('license_server_sync', dto.license_server_sync ?? dto.sync_to_license_server);
       const becomesLatest = dto.is_latest === true && !version.is_latest;
       // What the license server holds no longer matches: the version is pending until the next sync.
@@ -155,6 +169,7 @@ export class VersionsService {
         }
       }
       if (becomesLatest) await this.versions.makeLatest(id);
+      if (changes.state) notify(this.events, VERSION_STATE_CHANGED, { versionId: id });
       return this.get(id);
     } finally {
       this.changed();
@@ -188,6 +203,16 @@ export class VersionsService {
     this.totals.clear();
     this.catalog.changed();
   }
+}
+
+/** The columns that follow from a version's number and channel: its sort key and the Stable/Beta flag. */
+export function releaseFields(version: string, channel: Channel): Pick<VersionEntity, 'channel' | 'is_stable' | 'version_order'> {
+  return { channel, is_stable: channel === 'stable', version_order: versionOrder(version) };
+}
+
+/** The times a state sets: published_at when first published (kept after), yanked_at while yanked. */
+function stateFields(state: VersionState, publishedAt: Date | null, now: Date): Pick<VersionEntity, 'published_at' | 'yanked_at'> {
+  return { published_at: state === 'draft' ? publishedAt : (publishedAt ?? now), yanked_at: state === 'yanked' ? now : null };
 }
 
 function duplicateVersion(version: string): ApiError {

@@ -5,11 +5,14 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
+import type { VersionChannel } from './versionChannel';
+import type { VersionState } from './versionState';
 import type { SyncStatus } from './syncStatus';
 
 export interface AdminVersionDto {
   /** @nullable */
   changelog: string | null;
+  channel: VersionChannel;
   created_at: string;
   /** @nullable */
   created_by: number | null;
@@ -34,6 +37,7 @@ export interface AdminVersionDto {
   file_size: number | null;
   id: number;
   is_latest: boolean;
+  /** True exactly when channel is stable. */
   is_stable: boolean;
   /** @nullable */
   last_sync_at: string | null;
@@ -44,11 +48,22 @@ export interface AdminVersionDto {
    * @nullable
    */
   min_system_requirements: string | null;
+  /**
+   * When the version was first published (null while a draft).
+   * @nullable
+   */
+  published_at: string | null;
   /** YYYY-MM-DD */
   release_date: string;
   /** @nullable */
   secret_hash: string | null;
+  state: VersionState;
   sync_status: SyncStatus;
   updated_at: string;
   version: string;
+  /**
+   * When it was yanked (null unless yanked).
+   * @nullable
+   */
+  yanked_at: string | null;
 }

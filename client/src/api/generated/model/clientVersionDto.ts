@@ -5,13 +5,17 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
+import type { VersionChannel } from './versionChannel';
 import type { DistributionFileDto } from './distributionFileDto';
 import type { ClientVersionDtoIsLatest } from './clientVersionDtoIsLatest';
 import type { ClientVersionDtoIsStable } from './clientVersionDtoIsStable';
+import type { VersionState } from './versionState';
 
 export interface ClientVersionDto {
   /** @nullable */
   changelog: string | null;
+  /** Release channel: a version outside stable is shown with its channel, not as an ordinary download. */
+  channel: VersionChannel;
   distribution_files: DistributionFileDto[];
   has_files: boolean;
   id: number;
@@ -19,5 +23,6 @@ export interface ClientVersionDto {
   is_stable: ClientVersionDtoIsStable;
   /** YYYY-MM-DD */
   release_date: string;
+  state: VersionState;
   version: string;
 }

@@ -6,6 +6,8 @@
  * OpenAPI spec version: 1.0.0
  */
 import type { ListAdminVersionsSort } from './listAdminVersionsSort';
+import type { VersionChannel } from './versionChannel';
+import type { VersionState } from './versionState';
 import type { ListAdminVersionsOrder } from './listAdminVersionsOrder';
 
 export type ListAdminVersionsParams = {
@@ -27,6 +29,14 @@ limit?: number;
  */
 search?: string;
 sort?: ListAdminVersionsSort;
+/**
+ * Only versions of this channel.
+ */
+channel?: VersionChannel;
+/**
+ * Only versions in this state.
+ */
+state?: VersionState;
 /**
  * Sort direction.
  */

@@ -5,6 +5,8 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
+import type { VersionChannel } from './versionChannel';
+import type { VersionState } from './versionState';
 
 export interface UpdateVersionDto {
   /**
@@ -13,6 +15,8 @@ export interface UpdateVersionDto {
    * @nullable
    */
   changelog?: string | null;
+  /** Release channel (stable, rc, beta, alpha); wins over is_stable when both are sent. */
+  channel?: VersionChannel;
   /**
    * http(s) URL where the version can also be fetched.
    * @maxLength 500
@@ -44,6 +48,8 @@ export interface UpdateVersionDto {
    * @nullable
    */
   secret_hash?: string | null;
+  /** draft (admins only), published or yanked (gone from the catalog). */
+  state?: VersionState;
   /** Same as license_server_sync (the upload form's name for it); null is refused. */
   sync_to_license_server?: boolean;
   /** @maxLength 50 */

@@ -17,7 +17,8 @@ const valuesOf = (version: AdminVersionDto): VersionFormValues => ({
   secret_hash: version.secret_hash ?? '',
   encryption_key: version.encryption_key ?? '',
   min_system_requirements: version.min_system_requirements ?? '',
-  is_stable: version.is_stable,
+  channel: version.channel,
+  state: version.state,
   is_latest: version.is_latest,
   sync: version.license_server_sync,
 });
@@ -35,7 +36,8 @@ export function VersionEditModal({ version, onClose, onSaved }: VersionEditModal
         version: values.version.trim(),
         release_date: values.release_date,
         ...optionalFields(values),
-        is_stable: values.is_stable,
+        channel: values.channel,
+        state: values.state,
         license_server_sync: values.sync,
         // Only ever sent to mark this version latest; un-marking the latest is not a thing (the server refuses it).
         ...(values.is_latest && !version.is_latest ? { is_latest: true } : {}),

@@ -13,26 +13,29 @@ import {
   getListAdminVersionsQueryOptions,
   useDeleteVersion,
   useToggleVersionStatus,
+  useUpdateVersion,
 } from '../../../api/generated/endpoints/versions/versions';
 import type { AdminVersionDto, VersionSyncResponseDto } from '../../../api/generated/model';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
-import { RefreshButton } from '../../../components/admin-list/ListFrame';
+import { FilterSelect, RefreshButton } from '../../../components/admin-list/ListFrame';
 import { ListScreen } from '../../../components/admin-list/ListScreen';
 import { useAdminActions, useReload } from '../../../components/admin-list/use-admin-actions';
 import { useServerList } from '../../../components/admin-list/use-server-list';
 import { SearchField } from '../../../components/SearchField';
 import { LastSync, LicenseServerLine, SyncButton } from '../../../components/license-server/sync-controls';
-import { confirmDeleteVersion } from './version-confirmations';
+import { confirmDeleteVersion, confirmYankVersion } from './version-confirmations';
 import { MESSAGE_MS } from '../../../lib/admin-tables';
-import { VERSIONS_LIST } from './version-display';
+import { CHANNELS, STATES, VERSIONS_LIST, versionFilters } from './version-display';
 import { VersionEditModal } from './VersionEditModal';
 import { VersionsTable } from './VersionsTable';
 import { VersionUploadModal } from './VersionUploadModal';
 
 export default function VersionsPage() {
   const intl = useIntl();
-  const list = useServerList(VERSIONS_LIST, (state) => getListAdminVersionsQueryOptions(listParams(state)));
+  const list = useServerList(VERSIONS_LIST, (state) =>
+    getListAdminVersionsQueryOptions({ ...listParams(state), ...versionFilters(state) }),
+  );
   const [uploading, setUploading] = useState(false);
   const [editing, setEditing] = useState<AdminVersionDto | null>(null);
   const meta = list.meta;
@@ -55,6 +58,12 @@ export default function VersionsPage() {
     actions.mutation({
       success: ({ data }) => intl.formatMessage({ id: 'admin.versions.messages.latest' }, named(data)),
       failure: 'admin.versions.errors.latest',
+    }),
+  );
+  const setState = useUpdateVersion(
+    actions.mutation({
+      success: ({ data }) => intl.formatMessage({ id: `admin.versions.messages.${data.state}` }, named(data)),
+      failure: 'admin.versions.errors.state',
     }),
   );
   const remove = useDeleteVersion(actions.mutation({ failure: 'admin.versions.errors.delete' }));
@@ -116,6 +125,28 @@ export default function VersionsPage() {
       filters={
         <>
           <SearchField label="admin.versions.searchLabel" placeholder="admin.versions.search" {...list.searchProps} />
+          <FilterSelect
+            style={{ flex: '0 1 170px' }}
+            label={intl.formatMessage({ id: 'admin.versions.filters.channel' })}
+            options={[
+              { value: 'all', label: intl.formatMessage({ id: 'admin.versions.filters.allChannels' }) },
+              ...CHANNELS.map((value) => ({ value, label: intl.formatMessage({ id: `admin.versions.channel.${value}` }) })),
+            ]}
+            value={list.state.channel}
+            onChange={(channel) => list.update({ channel: channel as typeof list.state.channel })}
+            data-testid="versions-filter-channel"
+          />
+          <FilterSelect
+            style={{ flex: '0 1 170px' }}
+            label={intl.formatMessage({ id: 'admin.versions.filters.state' })}
+            options={[
+              { value: 'all', label: intl.formatMessage({ id: 'admin.versions.filters.allStates' }) },
+              ...STATES.map((value) => ({ value, label: intl.formatMessage({ id: `admin.versions.state.${value}` }) })),
+            ]}
+            value={list.state.state}
+            onChange={(state) => list.update({ state: state as typeof list.state.state })}
+            data-testid="versions-filter-state"
+          />
           <RefreshButton result={list.result} onClick={refresh} />
         </>
       }
@@ -126,12 +157,14 @@ export default function VersionsPage() {
         <VersionsTable
           rows={versions}
           sorting={list.sorting}
-          busyId={busyRowId(makeStable, makeLatest, remove, syncOne)}
+          busyId={busyRowId(makeStable, makeLatest, setState, remove, syncOne)}
           onToggleStable={(version) => makeStable.mutate({ id: version.id, data: { flag: 'is_stable' } })}
           onMakeLatest={(version) => makeLatest.mutate({ id: version.id, data: { flag: 'is_latest' } })}
           onEdit={setEditing}
           onDelete={(version) => confirmDeleteVersion(intl, version, () => deleteVersion(version))}
           onSync={(version) => syncOne.mutate({ id: version.id })}
+          onPublish={(version) => setState.mutate({ id: version.id, data: { state: 'published' } })}
+          onYank={(version) => confirmYankVersion(intl, version, () => setState.mutate({ id: version.id, data: { state: 'yanked' } }))}
         />
       }
     >

@@ -1,15 +1,18 @@
 import { Anchor, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconCloudUpload, IconExternalLink, IconPencil } from '@tabler/icons-react';
+import { IconArrowBackUp, IconCloudUpload, IconExternalLink, IconPencil, IconSend } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, IntlShape, useIntl } from 'react-intl';
 import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
 import { ListColumn, ListTable, ScreenTableProps } from '../../../components/admin-list/ListTable';
 import { deleteAction } from '../../../components/admin-list/RowAction';
 import { WARNING_TEXT } from '../../../components/license-server/sync-display';
-import { shortKey, SYNC_COLORS } from './version-display';
+import { CHANNEL_COLORS, shortKey, STATE_COLORS, SYNC_COLORS } from './version-display';
 import { formatAdminBytes } from '../../../i18n/format';
 import { MessageText } from '../../../components/Message';
 
-type VersionActions = Record<'onToggleStable' | 'onMakeLatest' | 'onEdit' | 'onDelete' | 'onSync', (version: AdminVersionDto) => void>;
+type VersionActions = Record<
+  'onToggleStable' | 'onMakeLatest' | 'onEdit' | 'onDelete' | 'onSync' | 'onPublish' | 'onYank',
+  (version: AdminVersionDto) => void
+>;
 
 function KeyLine({ label, value }: { label: string; value: string | null }) {
   const short = shortKey(value);
@@ -143,6 +146,20 @@ const columns = (
     cell: (version) => <FormattedDate value={`${version.release_date}T00:00:00Z`} dateStyle="medium" timeZone="UTC" />,
   },
   {
+    label: 'admin.versions.columns.release',
+    testId: 'version-release',
+    cell: (version) => (
+      <Stack gap={4} align="flex-start">
+        <Badge color={CHANNEL_COLORS[version.channel]} variant="light" data-testid="version-channel">
+          <FormattedMessage id={`admin.versions.channel.${version.channel}`} />
+        </Badge>
+        <Badge color={STATE_COLORS[version.state]} variant="dot" data-testid="version-state">
+          <FormattedMessage id={`admin.versions.state.${version.state}`} />
+        </Badge>
+      </Stack>
+    ),
+  },
+  {
     label: 'admin.versions.columns.flags',
     fold: 5,
     cell: (version) => <Flags version={version} busy={busyId === version.id} {...actions} />,
@@ -238,6 +255,20 @@ export function VersionsTable({ rows, sorting, busyId, ...actions }: VersionsTab
               tooltip: intl.formatMessage({ id: 'common.edit' }),
               label: intl.formatMessage({ id: 'admin.versions.actions.edit' }, values),
               onClick: () => actions.onEdit(version),
+            },
+            version.state !== 'published' && {
+              icon: IconSend,
+              disabled: busy,
+              tooltip: intl.formatMessage({ id: 'admin.versions.actions.publishHint' }),
+              label: intl.formatMessage({ id: 'admin.versions.actions.publish' }, values),
+              onClick: () => actions.onPublish(version),
+            },
+            version.state === 'published' && {
+              icon: IconArrowBackUp,
+              disabled: busy,
+              tooltip: intl.formatMessage({ id: 'admin.versions.actions.yankHint' }),
+              label: intl.formatMessage({ id: 'admin.versions.actions.yank' }, values),
+              onClick: () => actions.onYank(version),
             },
             version.sync_status !== 'synced' && {
               icon: IconCloudUpload,

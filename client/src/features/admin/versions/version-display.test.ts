@@ -23,9 +23,9 @@ describe('form rules', () => {
     expect(allowedExtension('.zip', VERSION_EXTENSIONS)).toBeNull();
   });
 
-  it('accepts versions like 2.1.0 and 3.0.0-beta.1 only', () => {
-    for (const ok of ['2.1.0', '10.4', '3.0.0-beta.1', '1.2.3+build.7']) expect(VERSION_PATTERN.test(ok), ok).toBe(true);
-    for (const bad of ['', 'v2.1.0', 'two point one', '2.1.0.0.0']) expect(VERSION_PATTERN.test(bad), bad).toBe(false);
+  it('accepts semantic versions like 2.1.0 and 3.0.0-beta.1 only', () => {
+    for (const ok of ['2.1.0', '4.4.0-beta.1', '3.0.0-rc.1', '1.2.3+build.7']) expect(VERSION_PATTERN.test(ok), ok).toBe(true);
+    for (const bad of ['', 'v2.1.0', '10.4', '04.1.0', 'two point one', '2.1.0.0.0']) expect(VERSION_PATTERN.test(bad), bad).toBe(false);
   });
 
   it('wants an http(s) URL for the download link', () => {

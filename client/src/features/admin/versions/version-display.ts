@@ -1,14 +1,31 @@
-import { ListAdminVersionsSort, type SyncStatus } from '../../../api/generated/model';
-import type { ListSpec, NoFilters } from '../../../components/admin-list/list-state';
+import { ListAdminVersionsSort, type SyncStatus, VersionChannel, VersionState } from '../../../api/generated/model';
+import type { ListSpec } from '../../../components/admin-list/list-state';
 import type { Sorting } from '../../../components/pagination';
 import { PAGE_SIZE } from '../../../lib/admin-tables';
 
 /** Version table: newest first (admin spec section 9). */
 export const DEFAULT_SORT: Sorting<ListAdminVersionsSort> = { sort: 'created_at', order: 'desc' };
-export const VERSIONS_LIST: ListSpec<NoFilters, ListAdminVersionsSort> = {
-  defaults: { search: '', page: 1, limit: PAGE_SIZE, ...DEFAULT_SORT },
+/** Release channels, most settled first, and a version's states, as the server names them. */
+export const CHANNELS = Object.values(VersionChannel);
+export const STATES = Object.values(VersionState);
+
+type VersionFilters = { channel: VersionChannel | 'all'; state: VersionState | 'all' };
+export const VERSIONS_LIST: ListSpec<VersionFilters, ListAdminVersionsSort> = {
+  defaults: { search: '', channel: 'all', state: 'all', page: 1, limit: PAGE_SIZE, ...DEFAULT_SORT },
   sorts: Object.values(ListAdminVersionsSort),
+  choices: { channel: ['all', ...CHANNELS], state: ['all', ...STATES] },
 };
+
+/** The channel and state filters as query parameters: 'all' is left out. */
+export function versionFilters(filters: VersionFilters) {
+  return {
+    channel: filters.channel === 'all' ? undefined : filters.channel,
+    state: filters.state === 'all' ? undefined : filters.state,
+  };
+}
+
+export const CHANNEL_COLORS: Record<VersionChannel, string> = { stable: 'teal', rc: 'blue', beta: 'yellow', alpha: 'orange' };
+export const STATE_COLORS: Record<VersionState, string> = { draft: 'gray', published: 'green', yanked: 'red' };
 
 /** Hashes and keys are shown by their first 8 characters (admin spec section 9). */
 export const SHORT_LENGTH = 8;
@@ -16,8 +33,9 @@ export const SHORT_LENGTH = 8;
 /** What a version's own file may be, as the server checks it; used until the server's list has loaded. */
 export const VERSION_EXTENSIONS = ['.zip', '.exe', '.dmg', '.pkg'] as const;
 
-/** The server's version pattern: 2.1.0, 10.4, 3.0.0-beta.1, 1.2.3+build.7. */
-export const VERSION_PATTERN = /^\d+(\.\d+){0,3}([-+][0-9A-Za-z.-]+)?$/;
+/** A semantic version as the server accepts it: 2.1.0, 3.0.0-beta.1, 1.2.3+build.7 (no leading v). */
+export const VERSION_PATTERN =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-((0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 
 export const SYNC_COLORS: Record<SyncStatus, string> = { synced: 'green', local_only: 'gray', pending: 'yellow' };
 

@@ -1,8 +1,9 @@
-import { Divider, Group, SimpleGrid, Switch, Textarea, TextInput } from '@mantine/core';
+import { Divider, Group, Select, SimpleGrid, Switch, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import type { IntlShape } from 'react-intl';
 import { useIntl } from 'react-intl';
-import { isHttpUrl, isJsonObjectText, orNull, VERSION_PATTERN } from './version-display';
+import type { VersionChannel, VersionState } from '../../../api/generated/model';
+import { CHANNELS, isHttpUrl, isJsonObjectText, orNull, VERSION_PATTERN } from './version-display';
 import { useField } from '../../../components/use-field';
 
 /** The fields the Upload and Edit forms share (admin spec section 5). */
@@ -14,7 +15,8 @@ export interface VersionFormValues {
   secret_hash: string;
   encryption_key: string;
   min_system_requirements: string;
-  is_stable: boolean;
+  channel: VersionChannel;
+  state: VersionState;
   is_latest: boolean;
   sync: boolean;
 }
@@ -27,7 +29,8 @@ export const EMPTY_VERSION_FORM: VersionFormValues = {
   secret_hash: '',
   encryption_key: '',
   min_system_requirements: '',
-  is_stable: true,
+  channel: 'stable',
+  state: 'published',
   is_latest: false,
   sync: true,
 };
@@ -115,8 +118,22 @@ export function VersionFields<T extends VersionFormValues>({ form, latestLocked 
       />
 
       <Divider label={intl.formatMessage({ id: 'admin.versions.form.flagsSection' })} labelPosition="left" />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Select
+          allowDeselect={false}
+          data={CHANNELS.map((value) => ({ value, label: intl.formatMessage({ id: `admin.versions.channel.${value}` }) }))}
+          {...field('channel', 'admin.versions.form.channel')}
+        />
+        <Select
+          allowDeselect={false}
+          // Yanking is a row action of its own; the form offers it only to keep a yanked version as it is.
+          data={(f.values.state === 'yanked' ? (['draft', 'published', 'yanked'] as const) : (['draft', 'published'] as const)).map(
+            (value) => ({ value, label: intl.formatMessage({ id: `admin.versions.state.${value}` }) }),
+          )}
+          {...field('state', 'admin.versions.form.state')}
+        />
+      </SimpleGrid>
       <Group gap="xl">
-        <Switch {...field('is_stable', 'admin.versions.form.stable', { type: 'checkbox' })} />
         <Switch
           description={latestLocked ? intl.formatMessage({ id: 'admin.versions.flags.latestHint' }) : undefined}
           disabled={latestLocked}

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { VersionChoice, VersionEntity } from '../../versions/versions.service';
 import { Architecture, ARCHITECTURES, DistributionFileEntity, OS_TYPES, OsType } from '../distribution-file.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
+import { type Channel, CHANNELS, VERSION_STATES, type VersionState } from '../../versions/versions.constants';
 
 const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
@@ -74,6 +75,11 @@ export class ClientVersionDto {
   is_latest: 0 | 1;
   @ApiProperty({ enum: [0, 1] })
   is_stable: 0 | 1;
+  /** Release channel: a version outside stable is shown with its channel, not as an ordinary download. */
+  @ApiProperty({ enum: CHANNELS, enumName: 'VersionChannel' })
+  channel: Channel;
+  @ApiProperty({ enum: VERSION_STATES, enumName: 'VersionState' })
+  state: VersionState;
   /** YYYY-MM-DD */
   release_date: string;
   changelog: string | null;
@@ -121,6 +127,8 @@ export function toClientVersionDto(version: VersionEntity, files: DistributionFi
     version: version.version,
     is_latest: flag(version.is_latest),
     is_stable: flag(version.is_stable),
+    channel: version.channel,
+    state: version.state,
     release_date: version.release_date,
     changelog: version.changelog,
     has_files: files.length > 0,

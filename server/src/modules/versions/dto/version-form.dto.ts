@@ -8,7 +8,6 @@ import {
   IsOptional,
   IsString,
   IsUrl,
-  Matches,
   MaxLength,
   registerDecorator,
   ValidateIf,
@@ -17,11 +16,23 @@ import {
 import { ToBoolean, Trim } from '../../../common/transforms';
 import { OptionalNotNull } from '../../../common/validation';
 import { MAX_LENGTH } from '../../../database/column-lengths';
+import { valid } from 'semver';
+import { CHANNELS, type Channel, VERSION_STATES, type VersionState } from '../versions.constants';
 
-/** 2.1.0, 10.4, 3.0.0-beta.1, 1.2.3+build.7 */
-export const VERSION_PATTERN = /^\d+(\.\d+){0,3}([-+][0-9A-Za-z.-]+)?$/;
+/** A semantic version as written (2.1.0, 3.0.0-beta.1, 1.2.3+build.7): semver's parser, without its leading v. */
+function IsSemanticVersion(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isSemanticVersion',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: { validate: (value: unknown) => typeof value === 'string' && /^\d/.test(value) && valid(value) !== null },
+    });
+}
+
 export const VERSION_REQUIRED = 'Version is required';
-export const VERSION_FORMAT = 'Version must look like 2.1.0 (digits and dots, optionally -beta.1)';
+export const VERSION_FORMAT = 'Version must be a semantic version such as 2.1.0 or 3.0.0-beta.1 (no leading v)';
 export const RELEASE_DATE_REQUIRED = 'Release date is required';
 export const RELEASE_DATE_FORMAT = 'Release date must be a valid date (YYYY-MM-DD)';
 export const DOWNLOAD_URL_FORMAT = 'Download URL must be a valid URL';
@@ -121,6 +132,14 @@ class VersionDetailFields {
   @IsBoolean()
   is_stable?: boolean;
 
+  /** Release channel (stable, rc, beta, alpha); wins over is_stable when both are sent. */
+  @OptionalOneOf(CHANNELS, { enumName: 'VersionChannel' })
+  channel?: Channel;
+
+  /** draft (admins only), published or yanked (gone from the catalog). */
+  @OptionalOneOf(VERSION_STATES, { enumName: 'VersionState' })
+  state?: VersionState;
+
   /** Makes this the one latest version (the previous latest becomes older); null is refused. */
   @OptionalNotNull()
   @ToBoolean()
@@ -132,7 +151,7 @@ class VersionDetailFields {
 export class UploadVersionDto extends VersionDetailFields {
   /** e.g. 2.1.0 */
   @Trim()
-  @Matches(VERSION_PATTERN, { message: VERSION_FORMAT })
+  @IsSemanticVersion({ message: VERSION_FORMAT })
   @MaxLength(MAX_LENGTH.version)
   @IsNotEmpty({ message: VERSION_REQUIRED })
   @IsString({ message: VERSION_REQUIRED })
@@ -164,7 +183,7 @@ export class UploadVersionDto extends VersionDetailFields {
 export class UpdateVersionDto extends VersionDetailFields {
   @ValidateIf((dto: UpdateVersionDto) => dto.version !== undefined)
   @Trim()
-  @Matches(VERSION_PATTERN, { message: VERSION_FORMAT })
+  @IsSemanticVersion({ message: VERSION_FORMAT })
   @MaxLength(MAX_LENGTH.version)
   @IsNotEmpty({ message: VERSION_REQUIRED })
   @IsString({ message: VERSION_REQUIRED })

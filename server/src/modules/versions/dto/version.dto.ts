@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PageMetaDto } from '../../../common/list-query.dto';
 import { VersionEntity } from '../version.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
+import { type Channel, CHANNELS, VERSION_STATES, type VersionState } from '../versions.constants';
 
 export const SYNC_STATUSES = ['synced', 'local_only', 'pending'] as const;
 export type SyncStatus = (typeof SYNC_STATUSES)[number];
@@ -18,8 +19,17 @@ export class AdminVersionDto {
   version: string;
   /** YYYY-MM-DD */
   release_date: string;
+  /** True exactly when channel is stable. */
   is_stable: boolean;
   is_latest: boolean;
+  @ApiProperty({ enum: CHANNELS, enumName: 'VersionChannel' })
+  channel: Channel;
+  @ApiProperty({ enum: VERSION_STATES, enumName: 'VersionState' })
+  state: VersionState;
+  /** When the version was first published (null while a draft). */
+  published_at: Date | null;
+  /** When it was yanked (null unless yanked). */
+  yanked_at: Date | null;
   changelog: string | null;
   download_url: string | null;
   /** Name of the file uploaded with the version, if any. */
@@ -86,6 +96,10 @@ export function toAdminVersionDto(version: VersionEntity): AdminVersionDto {
     release_date: version.release_date,
     is_stable: version.is_stable,
     is_latest: version.is_latest,
+    channel: version.channel,
+    state: version.state,
+    published_at: version.published_at,
+    yanked_at: version.yanked_at,
     changelog: version.changelog,
     download_url: version.download_url,
     file_name: version.file_name,

@@ -61,6 +61,9 @@ export const uploadVersion = async (uploadVersionDto: UploadVersionDto, options?
 if(uploadVersionDto.changelog !== undefined && uploadVersionDto.changelog !== null) {
  formData.append(`changelog`, uploadVersionDto.changelog)
  }
+if(uploadVersionDto.channel !== undefined) {
+ formData.append(`channel`, uploadVersionDto.channel)
+ }
 if(uploadVersionDto.download_url !== undefined && uploadVersionDto.download_url !== null) {
  formData.append(`download_url`, uploadVersionDto.download_url)
  }
@@ -82,6 +85,9 @@ if(uploadVersionDto.min_system_requirements !== undefined && uploadVersionDto.mi
 formData.append(`release_date`, uploadVersionDto.release_date)
 if(uploadVersionDto.secret_hash !== undefined && uploadVersionDto.secret_hash !== null) {
  formData.append(`secret_hash`, uploadVersionDto.secret_hash)
+ }
+if(uploadVersionDto.state !== undefined) {
+ formData.append(`state`, uploadVersionDto.state)
  }
 if(uploadVersionDto.sync_to_license_server !== undefined) {
  formData.append(`sync_to_license_server`, uploadVersionDto.sync_to_license_server.toString())
