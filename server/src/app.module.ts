@@ -17,6 +17,7 @@ import { LicensesModule } from './modules/licenses/licenses.module';
 import { LogsModule } from './modules/logs/logs.module';
 import { MailModule } from './modules/mail/mail.module';
 import { OrdersModule } from './modules/orders/orders.module';
+import { ReleaseManifestsModule } from './modules/release-manifests/release-manifests.module';
 import { SettingsModule } from './modules/settings/settings.module';
 import { StorageModule } from './modules/storage/storage.module';
 import { UsersModule } from './modules/users/users.module';
@@ -49,6 +50,7 @@ export class AppModule {
         StorageModule,
         VersionsModule,
         DistributionFilesModule,
+        ReleaseManifestsModule,
         DownloadsModule,
         DashboardModule,
       ],

@@ -9,8 +9,8 @@ import { shutDownGracefully } from './shutdown';
 async function bootstrap() {
   const config = loadConfig();
   const { app, seeds } = await createApp(config);
-  // Created here rather than on first use, so the operator sees (and can back up) the key from the first start on.
-  const signingKey = app.get(LicenseSigningService).ensureKey();
+  // Loaded here rather than on first use: the operator sees the key from the first start on, and an unreadable one stops the start.
+  const signingKey = await app.get(LicenseSigningService).ensureKey();
   const logger = new Logger('Portal');
   logger.log(`License signing key ${signingKey.keyId} from ${signingKey.source}`);
   await app.listen(config.port, config.host);

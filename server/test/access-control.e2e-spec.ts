@@ -27,8 +27,13 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/license-server/activate',
   'POST /api/license-server/validate',
   'POST /api/license-server/deactivate',
-  // Servers verify license files and signed answers offline with this key; it is public by nature.
+  // Servers verify license files, signed answers and release manifests offline with these keys; public by nature.
   'GET /api/license-server/public-key',
+  'GET /api/license-server/public-keys',
+  // A published release's signed manifest holds no secret: streaming servers and scripts check downloads with it.
+  'GET /api/releases/:version/manifest',
+  'GET /api/releases/:version/manifest.json',
+  'GET /api/releases/:version/manifest.sig',
   // The install command on the dashboard downloads the test script with curl, without a token.
   'GET /api/license-server/test-script.tar.gz',
   // Install commands fetch files with curl or a package manager: a short-lived HMAC-signed link is the credential.

@@ -134,7 +134,8 @@ const wrongContentTypes = fc.constantFrom(
   'application/json; charset=latin1',
 );
 
-function requestFor(operation: Operation, knownIds: number[], knownKey: string): fc.Arbitrary<FuzzRequest> {
+/** Path parameters other than ids: a value that names something (a license key unless `known` has one for the name), or hostile text. */
+function requestFor(operation: Operation, knownIds: number[], knownKey: string, known: Record<string, string>): fc.Arbitrary<FuzzRequest> {
   const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
   const queryParameters = operation.parameters.filter((parameter) => parameter.in === 'query');
 
@@ -142,7 +143,7 @@ function requestFor(operation: Operation, knownIds: number[], knownKey: string):
     parameter.name === 'id'
       ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...knownIds).map(String) }, { weight: 1, arbitrary: oddIds })
       : fc.oneof(
-          fc.constant(encode(knownKey)),
+          fc.constant(encode(known[parameter.name] ?? knownKey)),
           hostileValue.map((value) => encode(asText(value)).slice(0, 2000)),
         );
   const path = fc
@@ -225,6 +226,8 @@ describe(`fuzzing every operation in openapi.yaml (${process.env.TEST_DB}, seed 
   let t: TestApp;
   let knownIds: number[];
   let knownKey: string;
+  /** A published release's number and the current signing key's id, for the manifest and signing-key routes. */
+  const known: Record<string, string> = { version: '9.1.0' };
   const tokens: Record<Caller, string | null> = { anonymous: null, client: null, admin: null, sync: SYNC_TOKEN };
   let clientLogin: { email: string; password: string };
 
@@ -246,6 +249,7 @@ describe(`fuzzing every operation in openapi.yaml (${process.env.TEST_DB}, seed 
       name: 'fuzz.deb',
     });
     knownKey = licenses[0].license_key;
+    known.kid = (await t.api().get('/api/license-server/public-key').expect(200)).body.data.key_id;
     const me = await t.api().get('/api/me').set(bearer(tokens.admin));
     // The admin's and the fuzzing client's own ids are left out, so a fuzzed update cannot take their sessions away mid-run.
     const protectedIds = new Set([me.body.data?.id ?? me.body.id, client.id]);
@@ -296,6 +300,18 @@ describe(`fuzzing every operation in openapi.yaml (${process.env.TEST_DB}, seed 
   it('reads every operation of the document', () => {
     expect(operations.length).toBeGreaterThan(80);
     expect(operations.filter((operation) => operation.adminOnly).length).toBeGreaterThan(40);
+    // Signing keys and release manifests (issue 41).
+    expect(operations.map((operation) => operation.name)).toEqual(
+      expect.arrayContaining([
+        'GET /api/license-server/public-keys',
+        'GET /api/admin/signing-keys',
+        'POST /api/admin/signing-keys/rotate',
+        'DELETE /api/admin/signing-keys/{kid}',
+        'GET /api/releases/{version}/manifest',
+        'GET /api/releases/{version}/manifest.json',
+        'GET /api/releases/{version}/manifest.sig',
+      ]),
+    );
   });
 
   /** Days and times that do not exist, in the shapes a date field takes: each must be a 400 naming the field. */
@@ -356,7 +372,7 @@ describe(`fuzzing every operation in openapi.yaml (${process.env.TEST_DB}, seed 
       for (const operation of operations) {
         if (caller === 'sync' && !operation.schemes.includes('sync-token')) continue;
         await fc.assert(
-          fc.asyncProperty(requestFor(operation, knownIds, knownKey), async (request) => {
+          fc.asyncProperty(requestFor(operation, knownIds, knownKey, known), async (request) => {
             const response = await send(operation, caller, request);
             const said = `${operation.name} as ${caller}: ${request.path}?${request.query.slice(0, 300)} → ${response.status} ${String(response.text ?? '').slice(0, 300)}`;
             if (response.status >= 500) throw new Error(`5xx: ${said}`);

@@ -18,6 +18,7 @@ export const paths = {
     licenses: '/secret-admin/licenses',
     files: '/secret-admin/files',
     logs: '/secret-admin/logs',
+    settings: '/secret-admin/settings',
     profile: '/secret-admin/profile',
   },
 } as const;

@@ -124,8 +124,10 @@ export type TrustProxy = boolean | number | string[];
 export const PAYMENT_PROVIDERS = ['sandbox'] as const;
 
 export interface LicensingConfig {
-  /** Ed25519 private key (PEM) that signs license files and activation responses; null: generated once in DATA_DIR. */
+  /** Ed25519 private key (PEM) that becomes the first signing key; null: generated once in DATA_DIR. Rotated keys live in the database. */
   signingKeyPem: string | null;
+  /** Key that encrypts the signing keys' private halves at rest (from SIGNING_KEYS_SECRET, else from the JWT secret). */
+  signingKeysEncryptionKey: Buffer;
   paymentProvider: (typeof PAYMENT_PROVIDERS)[number];
   /** PAYMENT_PROVIDER was set; production refuses to start on the sandbox default. */
   paymentProviderExplicit: boolean;
@@ -262,6 +264,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     licensing: {
       signingKeyPem: parseSigningKey(env.LICENSE_SIGNING_KEY, problems),
+      // Derived like MFA_ENCRYPTION_KEY: every instance already shares JWT_SECRET; a separate secret lets JWT_SECRET change.
+      signingKeysEncryptionKey: secretOrDerived(
+        env,
+        'SIGNING_KEYS_SECRET',
+        { jwtSecret, purpose: 'signing-keys', deriveGiven: true },
+        problems,
+      ),
       paymentProvider: parsePaymentProvider(env.PAYMENT_PROVIDER, problems),
       paymentProviderExplicit: Boolean(env.PAYMENT_PROVIDER?.trim()),
       deviceInactiveAfterSeconds: int('DEVICE_INACTIVE_AFTER_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),

@@ -12,6 +12,7 @@ describe('licensing configuration', () => {
       paymentProvider: 'sandbox',
       paymentProviderExplicit: false,
       signingKeyPem: null,
+      signingKeysEncryptionKey: expect.any(Buffer),
       deviceInactiveAfterSeconds: 86400,
       syncApiToken: null,
       sync: { workerSeconds: 10, batchSize: 500, retrySeconds: 30, retryMaxSeconds: 3600 },
@@ -38,6 +39,18 @@ describe('licensing configuration', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     expect(() => loadConfig({ ...base(), LICENSE_SIGNING_KEY: rsa })).toThrow(/LICENSE_SIGNING_KEY must be an Ed25519 private key/);
     expect(() => loadConfig({ ...base(), LICENSE_SIGNING_KEY: 'garbage' })).toThrow(/LICENSE_SIGNING_KEY/);
+  });
+
+  it("derives the signing keys' encryption key from the JWT secret unless SIGNING_KEYS_SECRET is given (32 characters at least)", () => {
+    const dir = base();
+    const derived = loadConfig({ ...dir, JWT_SECRET: 'j'.repeat(40) }).licensing.signingKeysEncryptionKey;
+    expect(derived).toHaveLength(32);
+    expect(loadConfig({ ...dir, JWT_SECRET: 'j'.repeat(40) }).licensing.signingKeysEncryptionKey.equals(derived)).toBe(true);
+    const given = loadConfig({ ...dir, JWT_SECRET: 'j'.repeat(40), SIGNING_KEYS_SECRET: 's'.repeat(40) }).licensing
+      .signingKeysEncryptionKey;
+    expect(given).toHaveLength(32);
+    expect(given.equals(derived)).toBe(false);
+    expect(() => loadConfig({ ...dir, SIGNING_KEYS_SECRET: 'short' })).toThrow(/SIGNING_KEYS_SECRET must be at least 32 characters/);
   });
 
   it('bounds DEVICE_INACTIVE_AFTER_SECONDS', () => {

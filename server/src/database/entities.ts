@@ -5,6 +5,7 @@ import { UserMfaEntity } from '../modules/auth/user-mfa.entity';
 import { DeviceEntity } from '../modules/devices/device.entity';
 import { DistributionFileEntity } from '../modules/distribution-files/distribution-file.entity';
 import { LicenseEntity } from '../modules/licenses/license.entity';
+import { SigningKeyEntity } from '../modules/licenses/signing-key.entity';
 import { SyncDriftEntity } from '../modules/license-server/sync-drift.entity';
 import { SyncQueueItemEntity } from '../modules/license-server/sync-queue-item.entity';
 import { SyncReconcileEntity } from '../modules/license-server/sync-reconcile.entity';
@@ -29,6 +30,7 @@ export const ENTITIES = [
   SettingEntity,
   OrderEntity,
   LicenseEntity,
+  SigningKeyEntity,
   DeviceEntity,
   RemoteLogEntity,
   VersionEntity,

@@ -1,6 +1,15 @@
 import { AppShell, Badge, Box, Burger, Group, NavLink, ScrollArea, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconDashboard, IconFiles, IconKey, IconListDetails, IconPackage, IconShieldLock, IconUsers } from '@tabler/icons-react';
+import {
+  IconDashboard,
+  IconFiles,
+  IconKey,
+  IconListDetails,
+  IconPackage,
+  IconSettings,
+  IconShieldLock,
+  IconUsers,
+} from '@tabler/icons-react';
 import { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { NavLink as RouterNavLink, useNavigate } from 'react-router';
@@ -19,9 +28,10 @@ const SECTIONS = [
   { to: paths.admin.licenses, label: 'admin.nav.licenses', icon: IconKey },
   { to: paths.admin.files, label: 'admin.nav.files', icon: IconFiles },
   { to: paths.admin.logs, label: 'admin.nav.logs', icon: IconListDetails },
+  { to: paths.admin.settings, label: 'admin.nav.settings', icon: IconSettings },
 ] as const;
 
-/** Admin Panel: sidebar with the six sections (collapsing on small screens), welcome line, Logout to /secret-admin. */
+/** Admin Panel: sidebar with the six sections of the specification and Settings (collapsing on small screens), welcome line, Logout to /secret-admin. */
 export function AdminShell({ children }: { children: ReactNode }) {
   const { user, logout } = useAuth();
   const navigate = useNavigate();

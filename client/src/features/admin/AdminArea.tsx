@@ -13,6 +13,7 @@ const LicensesPage = lazy(() => import('./licenses/LicensesPage'));
 const VersionsPage = lazy(() => import('./versions/VersionsPage'));
 const FilesPage = lazy(() => import('./files/FilesPage'));
 const LogsPage = lazy(() => import('./logs/LogsPage'));
+const SettingsPage = lazy(() => import('./settings/SettingsPage'));
 
 /** Everything under /secret-admin/*, inside the admin shell; loaded as its own bundle. */
 export default function AdminArea() {
@@ -34,6 +35,7 @@ export default function AdminArea() {
             <Route path="licenses" element={<LicensesPage />} />
             <Route path="files" element={<FilesPage />} />
             <Route path="logs" element={<LogsPage />} />
+            <Route path="settings" element={<SettingsPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
         </Suspense>

@@ -20,6 +20,7 @@ import { FileArchitectureIndex1765200000000 } from './1765200000000-FileArchitec
 import { AccountSecurity1765300000000 } from './1765300000000-AccountSecurity';
 import { VersionChannels1765500000000 } from './1765500000000-VersionChannels';
 import { AccessLogTable1765400000000 } from './1765400000000-AccessLogTable';
+import { SigningKeys1765620000000 } from './1765620000000-SigningKeys';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   AccountSecurity1765300000000,
   AccessLogTable1765400000000,
   VersionChannels1765500000000,
+  SigningKeys1765620000000,
 ];

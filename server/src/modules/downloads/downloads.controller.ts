@@ -23,6 +23,7 @@ import {
   toDownloadHistoryEntryDto,
 } from './dto/download.dto';
 import { installCommands } from './install-command';
+import { ReleaseManifestsService } from '../release-manifests/release-manifests.service';
 import { IdParam } from '../../common/id-param';
 
 /** Downloads of distribution files by signed-in users, signed links for curl and package managers, and each user's history. */
@@ -35,6 +36,7 @@ export class DownloadsController {
     private readonly links: DownloadLinksService,
     private readonly logs: DownloadLogsService,
     private readonly users: UsersService,
+    private readonly manifests: ReleaseManifestsService,
   ) {}
 
   /**
@@ -63,7 +65,8 @@ export class DownloadsController {
 
   /**
    * A short-lived signed link to the file that works without a bearer token (curl, package managers), with the
-   * download command (SHA-256 checked) and, for Linux packages, the install command.
+   * download command (SHA-256 checked, and for a published release the signed manifest: openssl 3) and, for Linux
+   * packages, the install command.
    */
   @Post('download/:id/link')
   @ApiEnvelopeResponse(DownloadLinkResponseDto)
@@ -73,13 +76,21 @@ export class DownloadsController {
     const baseUrl = this.links.baseUrl({ protocol: request.protocol, host: request.host });
     const link = this.links.sign(file.id, user.id);
     const url = this.links.url(link, baseUrl);
+    const check = await this.manifests.checkFor(file);
+    const release = check && `${baseUrl}/api/releases/${encodeURIComponent(check.version)}`;
+    const verification = check && {
+      manifestUrl: `${release}/manifest.json`,
+      signatureUrl: `${release}/manifest.sig`,
+      entry: check.entry,
+      publicKeyDer: check.publicKeyDer,
+    };
     return {
       url,
       expires_at: new Date(link.expires * 1000),
       file_name: file.file_name,
       file_size: file.file_size,
       file_hash: file.file_hash,
-      ...installCommands(url, file.file_name, file.file_hash),
+      ...installCommands(url, file.file_name, file.file_hash, verification),
     };
   }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { DistributionFilesModule } from '../distribution-files/distribution-files.module';
 import { LogsModule } from '../logs/logs.module';
+import { ReleaseManifestsModule } from '../release-manifests/release-manifests.module';
 import { UsersModule } from '../users/users.module';
 import { DownloadFastPath } from './download-fast-path';
 import { DownloadLinksService } from './download-links.service';
@@ -9,7 +10,7 @@ import { DownloadsController } from './downloads.controller';
 import { DownloadsService } from './downloads.service';
 
 @Module({
-  imports: [AuthModule, DistributionFilesModule, LogsModule, UsersModule],
+  imports: [AuthModule, DistributionFilesModule, LogsModule, ReleaseManifestsModule, UsersModule],
   controllers: [DownloadsController],
   providers: [DownloadsService, DownloadLinksService, DownloadFastPath],
   exports: [DownloadsService, DownloadLinksService],

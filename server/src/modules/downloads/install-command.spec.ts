@@ -21,6 +21,30 @@ describe('installCommands', () => {
     expect(exe.download_command).toContain(`sha256sum -c -`);
   });
 
+  it("checks the signed manifest after the SHA-256 and before installing, with the pinned key, then the file's entry", () => {
+    const entry = '{"arch":"x64","name":"streamhub.deb","os":"linux","sha256":"' + SHA + '","size":10}';
+    const command = installCommands(URL, 'streamhub.deb', SHA, {
+      manifestUrl: 'https://portal.example.com/api/releases/2.1.0/manifest.json',
+      signatureUrl: 'https://portal.example.com/api/releases/2.1.0/manifest.sig',
+      entry,
+      publicKeyDer: 'MCowBQYDK2VwAyEA' + 'A'.repeat(44),
+    }).install_command!;
+    const order = [
+      'sha256sum -c -',
+      'manifest.json',
+      'manifest.sig',
+      'base64 -d',
+      'openssl pkeyutl -verify',
+      'grep -qF',
+      'sudo apt install',
+    ];
+    const at = order.map((part) => command.indexOf(part));
+    expect(at.every((index) => index >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(command).toContain(`grep -qF '${entry}'`);
+    expect(command).toMatch(/trap 'rm -rf "\$d"' EXIT/);
+  });
+
   it('quotes names so the shell takes them literally', () => {
     expect(shellQuote("it's $(rm -rf ~) `x`.deb")).toBe(`'it'\\''s $(rm -rf ~) \`x\`.deb'`);
     const said = execFileSync('sh', ['-c', `printf %s ${shellQuote("it's $(echo no) `x`.deb")}`]).toString();

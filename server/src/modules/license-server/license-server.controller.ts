@@ -9,6 +9,8 @@ import {
   DeactivationRequestDto,
   PublicKeyDto,
   PublicKeyResponseDto,
+  PublicKeysDto,
+  PublicKeysResponseDto,
 } from './dto/activation.dto';
 import { parseActivationRequest } from './activation-request';
 import { LicenseServerAction, LicenseServerService } from './license-server.service';
@@ -29,8 +31,10 @@ export const SIGNED_BYTES = [
   'base64 (64-character lines) of the canonical payload `{expires_at, is_trial, issued_at, kid, license_key,',
   'max_activations, product, user, v}`; the SIGNATURE block is the base64 of the 64-byte signature over exactly those',
   'payload bytes. Activation answers: `data.signature` is the base64 signature over the canonical JSON of `data`',
-  'without its `signature` member (nested `device` and `license` objects sorted alike). `key_id`/`kid` name the key:',
-  'the first 16 hex digits of the SHA-256 of its DER SubjectPublicKeyInfo.',
+  'without its `signature` member (nested `device` and `license` objects sorted alike). Release manifests',
+  '(GET /api/releases/{version}/manifest): `signature` is over the canonical JSON of `manifest`. `key_id`/`kid` name',
+  'the key: the first 16 hex digits of the SHA-256 of its DER SubjectPublicKeyInfo; GET /api/license-server/public-keys',
+  'lists the current and previous keys.',
 ].join(' ');
 
 /** Writes a signed response as it is: no ETag or freshness check for a body that is never the same twice. */
@@ -82,12 +86,20 @@ export class LicenseServerController {
     sendSignedResponse(response, signed.body);
   }
 
-  /** The Ed25519 public key that verifies license.key files and activation answers. */
+  /** The Ed25519 public key that signs now (license.key files, activation answers, release manifests). */
   @Get('public-key')
   @ApiOperation({ description: SIGNED_BYTES })
   @ApiEnvelopeResponse(PublicKeyResponseDto)
-  getLicensePublicKey(): PublicKeyDto {
+  getLicensePublicKey(): Promise<PublicKeyDto> {
     return this.server.publicKey();
+  }
+
+  /** The current and previous Ed25519 keys, newest first: verify a signature with the key its `kid` names. */
+  @Get('public-keys')
+  @ApiOperation({ description: SIGNED_BYTES })
+  @ApiEnvelopeResponse(PublicKeysResponseDto)
+  listLicensePublicKeys(): Promise<PublicKeysDto> {
+    return this.server.publicKeys();
   }
 
   /** The test-script archive: a Node script that activates a license, validates on an interval and prints what the portal says. */

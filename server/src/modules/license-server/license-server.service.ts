@@ -4,11 +4,11 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { ActivationCode } from '../devices/devices.constants';
 import { DeviceSeatsService, SeatOutcome } from '../devices/device-seats.service';
 import { normalizeLicenseKey } from '../licenses/licenses.service';
-import { LicenseSigningService } from '../licenses/license-signing.service';
+import { LicenseSigningService, SigningKey } from '../licenses/license-signing.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
 import { ActivationRequest } from './activation-request';
 import { ActivationThrottle } from './activation-throttle';
-import { ActivationAnswerDto, PublicKeyDto } from './dto/activation.dto';
+import { ActivationAnswerDto, PublicKeyDto, PublicKeysDto } from './dto/activation.dto';
 
 export type LicenseServerAction = ActivationAnswerDto['action'];
 
@@ -47,18 +47,34 @@ export class LicenseServerService {
     this.heartbeatSeconds = Math.max(10, Math.min(3600, Math.floor(config.licensing.deviceInactiveAfterSeconds / 3)));
   }
 
-  publicKey(): PublicKeyDto {
-    return { algorithm: 'Ed25519', key_id: this.signing.keyId, public_key_pem: this.signing.publicKeyPem };
+  /** The key that signs now. */
+  async publicKey(): Promise<PublicKeyDto> {
+    const key = await this.signing.current();
+    return { algorithm: 'Ed25519', key_id: key.kid, public_key_pem: key.publicKeyPem };
+  }
+
+  /** The current and the previous keys, newest first: what verifies license files, answers and manifests. */
+  async publicKeys(): Promise<PublicKeysDto> {
+    const keys = await this.signing.list();
+    return {
+      keys: keys.map(({ kid, algorithm, public_key_pem, current, created_at }) => ({
+        kid,
+        algorithm,
+        public_key_pem,
+        current,
+        created_at,
+      })),
+    };
   }
 
   async handle(action: LicenseServerAction, request: ActivationRequest, ip: string | null): Promise<SignedResponse> {
     const licenseKey = normalizeLicenseKey(request.license_key);
     await this.throttle.admit(ip ?? 'unknown', licenseKey);
-    const { license, device } = await this.devices.lookup(licenseKey, request.server_uid);
+    const [{ license, device }, key] = await Promise.all([this.devices.lookup(licenseKey, request.server_uid), this.signing.current()]);
     if (!license) {
       // Counted, not logged: a flood of guessed keys must not become a flood of rows.
       await this.throttle.unknownKey(ip ?? 'unknown');
-      return this.signed(action, request, licenseKey, null);
+      return this.signed(key, action, request, licenseKey, null);
     }
     let outcome: SeatOutcome;
     let written: Promise<void> = Promise.resolve();
@@ -66,7 +82,7 @@ export class LicenseServerService {
     if (action === 'activate') outcome = await this.devices.activate(license, identity);
     else if (action === 'validate') ({ written, ...outcome } = await this.devices.validate(license, identity, device));
     else outcome = await this.devices.deactivate(license, request.server_uid);
-    const signed = this.signed(action, request, licenseKey, outcome);
+    const signed = this.signed(key, action, request, licenseKey, outcome);
     const { data } = signed;
     this.remoteLogs.record({
       action,
@@ -91,7 +107,13 @@ export class LicenseServerService {
    * booleans and null, so JSON.stringify gives its canonical JSON without a separate (slower) serializer; the
    * HTTP body is made from those same bytes, as JSON.stringify({success, data: {...signed, signature}}) would write it.
    */
-  private signed(action: LicenseServerAction, request: ActivationRequest, licenseKey: string, outcome: SeatOutcome | null): SignedResponse {
+  private signed(
+    key: SigningKey,
+    action: LicenseServerAction,
+    request: ActivationRequest,
+    licenseKey: string,
+    outcome: SeatOutcome | null,
+  ): SignedResponse {
     const code: ActivationCode = outcome?.code ?? 'NOT_FOUND';
     const license = outcome?.license ?? null;
     const device = outcome?.device ?? null;
@@ -108,7 +130,7 @@ export class LicenseServerService {
       },
       heartbeat_seconds: this.heartbeatSeconds,
       issued_at: new Date().toISOString(),
-      key_id: this.signing.keyId,
+      key_id: key.kid,
       license: license && {
         current_activations: license.current_activations,
         expires_at: license.expires_at.toISOString(),
@@ -125,7 +147,7 @@ export class LicenseServerService {
       valid,
     };
     const text = JSON.stringify(signed);
-    const signature = this.signing.sign(Buffer.from(text, 'utf8')).toString('base64');
+    const signature = key.sign(Buffer.from(text, 'utf8')).toString('base64');
     const success = action === 'deactivate' ? code === 'DEACTIVATED' : valid;
     return {
       data: Object.assign(signed, { signature }),

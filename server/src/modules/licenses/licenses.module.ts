@@ -9,14 +9,25 @@ import { LicenseProductsService } from './license-products.service';
 import { LicenseSigningService } from './license-signing.service';
 import { LicenseSyncService } from './license-sync.service';
 import { LicenseEntity } from './license.entity';
+import { SigningKeyEntity } from './signing-key.entity';
+import { SigningKeysController } from './signing-keys.controller';
+import { SigningKeysRepository } from './signing-keys.repository';
 import { LicensesController } from './licenses.controller';
 import { LicensesRepository } from './licenses.repository';
 import { LicensesService } from './licenses.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([LicenseEntity]), SettingsModule, UsersModule, VersionsModule],
-  controllers: [LicensesController, AdminLicensesController],
-  providers: [LicensesRepository, LicensesService, AdminLicensesService, LicenseSyncService, LicenseSigningService, LicenseProductsService],
+  imports: [TypeOrmModule.forFeature([LicenseEntity, SigningKeyEntity]), SettingsModule, UsersModule, VersionsModule],
+  controllers: [LicensesController, AdminLicensesController, SigningKeysController],
+  providers: [
+    LicensesRepository,
+    SigningKeysRepository,
+    LicensesService,
+    AdminLicensesService,
+    LicenseSyncService,
+    LicenseSigningService,
+    LicenseProductsService,
+  ],
   exports: [LicensesService, AdminLicensesService, LicenseSyncService, LicenseSigningService, LicenseProductsService],
 })
 export class LicensesModule {}

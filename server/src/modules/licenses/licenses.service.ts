@@ -199,10 +199,11 @@ export class LicensesService {
     const license = await this.getVisible(id, user);
     if (license.status === 'revoked') throw ApiError.conflict('This license has been revoked; there is no license file for it.');
     if (license.status === 'pending') throw ApiError.conflict('This license is not active yet; there is no license file for it.');
+    const key = await this.signing.current();
     return encodeLicenseFile(
       {
         v: 1,
-        kid: this.signing.keyId,
+        kid: key.kid,
         license_key: license.license_key,
         product: license.product_name,
         user: license.user_email,
@@ -211,7 +212,7 @@ export class LicensesService {
         is_trial: license.is_trial,
         issued_at: new Date().toISOString(),
       },
-      (data) => this.signing.sign(data),
+      (data) => key.sign(data),
     );
   }
 

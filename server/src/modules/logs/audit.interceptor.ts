@@ -29,7 +29,7 @@ const SHOWN_VALUES = new Set([
   'server_uid',
 ]);
 /** Response fields that name what was acted on, best first. */
-const LABELS = ['email', 'user_email', 'license_key', 'version', 'file_name', 'product_name', 'key'];
+const LABELS = ['email', 'user_email', 'license_key', 'version', 'file_name', 'product_name', 'key', 'kid'];
 
 type HandlerResult = { data?: Record<string, unknown> } | undefined;
 
@@ -60,7 +60,7 @@ export class AuditInterceptor implements NestInterceptor {
   private record(spec: AuditSpec, request: AuthenticatedRequest, result: HandlerResult, refusal: HttpException | null): Promise<void> {
     const body = isObject(request.body) ? request.body : {};
     const data = isObject(result?.data) ? result.data : {};
-    const label = [...LABELS.map((field) => data[field]), ...LABELS.map((field) => body[field])].find(
+    const label = [...LABELS.map((field) => data[field]), ...LABELS.map((field) => body[field]), request.params?.kid].find(
       (value) => typeof value === 'string' && value,
     ) as string | undefined;
     const param = request.params?.id;

@@ -43,6 +43,12 @@ export class VersionCatalogService {
     return this.versions.hasNumber(number);
   }
 
+  /** The published version with exactly this number (letter case too), or null for a draft, a yanked or an unknown one. */
+  async published(number: string): Promise<VersionEntity | null> {
+    const [found] = await this.versions.findByNumbers([number]);
+    return found?.version === number && found.state === 'published' ? found : null;
+  }
+
   /** Every version as a choice (no changelog or keys), latest first, then by release date: selects and license products. */
   all(): Promise<VersionChoice[]> {
     return this.versions.choices();

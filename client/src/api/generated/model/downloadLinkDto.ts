@@ -7,7 +7,7 @@
  */
 
 export interface DownloadLinkDto {
-  /** curl (resuming) and `sha256sum -c`. */
+  /** curl (resuming), `sha256sum -c`, and for a published release the signed manifest's check (openssl 3): signature, then the file's entry. */
   download_command: string;
   expires_at: string;
   /** SHA-256 (hex). */

@@ -21,7 +21,7 @@ export class DownloadLinkDto {
   file_size: number;
   /** SHA-256 (hex). */
   file_hash: string;
-  /** curl (resuming) and `sha256sum -c`. */
+  /** curl (resuming), `sha256sum -c`, and for a published release the signed manifest's check (openssl 3): signature, then the file's entry. */
   download_command: string;
   /** Linux packages: download, check, then apt (.deb), dnf (.rpm), tar (.tar.gz) or unzip (.zip); null for other file types. */
   install_command: string | null;

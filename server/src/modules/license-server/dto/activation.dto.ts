@@ -126,3 +126,23 @@ export class PublicKeyDto {
 }
 
 export class PublicKeyResponseDto extends Envelope(PublicKeyDto) {}
+
+/** A key that verifies what the portal signed: the current one, or a previous one not removed yet. */
+export class ListedPublicKeyDto {
+  /** The key id that signed data carries (`kid`, `key_id`). */
+  kid: string;
+  @ApiProperty({ enum: ['Ed25519'] })
+  algorithm: 'Ed25519';
+  /** SubjectPublicKeyInfo in PEM. */
+  public_key_pem: string;
+  /** Whether this key signs now (exactly one does). */
+  current: boolean;
+  created_at: Date;
+}
+
+export class PublicKeysDto {
+  /** Newest first; the current key first of all. */
+  keys: ListedPublicKeyDto[];
+}
+
+export class PublicKeysResponseDto extends Envelope(PublicKeysDto) {}

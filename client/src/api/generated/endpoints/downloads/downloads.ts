@@ -351,7 +351,8 @@ export function useGetDownloadInfo<TData = Awaited<ReturnType<typeof getDownload
 
 /**
  * @summary A short-lived signed link to the file that works without a bearer token (curl, package managers), with the
-download command (SHA-256 checked) and, for Linux packages, the install command.
+download command (SHA-256 checked, and for a published release the signed manifest: openssl 3) and, for Linux
+packages, the install command.
  */
 export const getCreateDownloadLinkUrl = (id: number,) => {
 
@@ -406,7 +407,8 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     /**
  * @summary A short-lived signed link to the file that works without a bearer token (curl, package managers), with the
-download command (SHA-256 checked) and, for Linux packages, the install command.
+download command (SHA-256 checked, and for a published release the signed manifest: openssl 3) and, for Linux
+packages, the install command.
  */
 export const useCreateDownloadLink = <TError = ErrorType<unknown>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createDownloadLink>>, TError,{id: number}, TContext>, request?: SecondParameter<typeof httpClient>}

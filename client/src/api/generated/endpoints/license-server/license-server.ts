@@ -33,6 +33,7 @@ import type {
   LicenseServerStatusResponseDto,
   LicenseSyncResponseDto,
   PublicKeyResponseDto,
+  PublicKeysResponseDto,
   ReconcileLicenseServerParams,
   ReconcileReportResponseDto,
   RepairResponseDto,
@@ -895,8 +896,8 @@ export const useDeactivateServer = <TError = ErrorType<unknown>,
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Signatures are Ed25519 (RFC 8032) over canonical JSON as RFC 8785 (JCS) defines it, in UTF-8: object members sorted by key (all keys are ASCII), no whitespace, strings escaped as JSON.stringify does (only `"`, `\` and control characters; everything else as raw UTF-8), numbers are integers in plain decimal, and booleans and null as literals. license.key: the lines between `-----BEGIN STREAMHUB LICENSE-----` and `-----END STREAMHUB LICENSE-----` are the base64 (64-character lines) of the canonical payload `{expires_at, is_trial, issued_at, kid, license_key, max_activations, product, user, v}`; the SIGNATURE block is the base64 of the 64-byte signature over exactly those payload bytes. Activation answers: `data.signature` is the base64 signature over the canonical JSON of `data` without its `signature` member (nested `device` and `license` objects sorted alike). `key_id`/`kid` name the key: the first 16 hex digits of the SHA-256 of its DER SubjectPublicKeyInfo.
- * @summary The Ed25519 public key that verifies license.key files and activation answers.
+ * Signatures are Ed25519 (RFC 8032) over canonical JSON as RFC 8785 (JCS) defines it, in UTF-8: object members sorted by key (all keys are ASCII), no whitespace, strings escaped as JSON.stringify does (only `"`, `\` and control characters; everything else as raw UTF-8), numbers are integers in plain decimal, and booleans and null as literals. license.key: the lines between `-----BEGIN STREAMHUB LICENSE-----` and `-----END STREAMHUB LICENSE-----` are the base64 (64-character lines) of the canonical payload `{expires_at, is_trial, issued_at, kid, license_key, max_activations, product, user, v}`; the SIGNATURE block is the base64 of the 64-byte signature over exactly those payload bytes. Activation answers: `data.signature` is the base64 signature over the canonical JSON of `data` without its `signature` member (nested `device` and `license` objects sorted alike). Release manifests (GET /api/releases/{version}/manifest): `signature` is over the canonical JSON of `manifest`. `key_id`/`kid` name the key: the first 16 hex digits of the SHA-256 of its DER SubjectPublicKeyInfo; GET /api/license-server/public-keys lists the current and previous keys.
+ * @summary The Ed25519 public key that signs now (license.key files, activation answers, release manifests).
  */
 export const getGetLicensePublicKeyUrl = () => {
 
@@ -975,7 +976,7 @@ export function useGetLicensePublicKey<TData = Awaited<ReturnType<typeof getLice
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The Ed25519 public key that verifies license.key files and activation answers.
+ * @summary The Ed25519 public key that signs now (license.key files, activation answers, release manifests).
  */
 
 export function useGetLicensePublicKey<TData = Awaited<ReturnType<typeof getLicensePublicKey>>, TError = ErrorType<unknown>>(
@@ -984,6 +985,106 @@ export function useGetLicensePublicKey<TData = Awaited<ReturnType<typeof getLice
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetLicensePublicKeyQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Signatures are Ed25519 (RFC 8032) over canonical JSON as RFC 8785 (JCS) defines it, in UTF-8: object members sorted by key (all keys are ASCII), no whitespace, strings escaped as JSON.stringify does (only `"`, `\` and control characters; everything else as raw UTF-8), numbers are integers in plain decimal, and booleans and null as literals. license.key: the lines between `-----BEGIN STREAMHUB LICENSE-----` and `-----END STREAMHUB LICENSE-----` are the base64 (64-character lines) of the canonical payload `{expires_at, is_trial, issued_at, kid, license_key, max_activations, product, user, v}`; the SIGNATURE block is the base64 of the 64-byte signature over exactly those payload bytes. Activation answers: `data.signature` is the base64 signature over the canonical JSON of `data` without its `signature` member (nested `device` and `license` objects sorted alike). Release manifests (GET /api/releases/{version}/manifest): `signature` is over the canonical JSON of `manifest`. `key_id`/`kid` name the key: the first 16 hex digits of the SHA-256 of its DER SubjectPublicKeyInfo; GET /api/license-server/public-keys lists the current and previous keys.
+ * @summary The current and previous Ed25519 keys, newest first: verify a signature with the key its `kid` names.
+ */
+export const getListLicensePublicKeysUrl = () => {
+
+
+  
+
+  return `/api/license-server/public-keys`
+}
+
+export const listLicensePublicKeys = async ( options?: RequestInit): Promise<PublicKeysResponseDto> => {
+  
+  return httpClient<PublicKeysResponseDto>(getListLicensePublicKeysUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListLicensePublicKeysQueryKey = () => {
+    return [
+    `/api/license-server/public-keys`
+    ] as const;
+    }
+
+    
+export const getListLicensePublicKeysQueryOptions = <TData = Awaited<ReturnType<typeof listLicensePublicKeys>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicensePublicKeys>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListLicensePublicKeysQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listLicensePublicKeys>>> = ({ signal }) => listLicensePublicKeys({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listLicensePublicKeys>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListLicensePublicKeysQueryResult = NonNullable<Awaited<ReturnType<typeof listLicensePublicKeys>>>
+export type ListLicensePublicKeysQueryError = ErrorType<unknown>
+
+
+export function useListLicensePublicKeys<TData = Awaited<ReturnType<typeof listLicensePublicKeys>>, TError = ErrorType<unknown>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicensePublicKeys>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listLicensePublicKeys>>,
+          TError,
+          Awaited<ReturnType<typeof listLicensePublicKeys>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListLicensePublicKeys<TData = Awaited<ReturnType<typeof listLicensePublicKeys>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicensePublicKeys>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listLicensePublicKeys>>,
+          TError,
+          Awaited<ReturnType<typeof listLicensePublicKeys>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListLicensePublicKeys<TData = Awaited<ReturnType<typeof listLicensePublicKeys>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicensePublicKeys>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The current and previous Ed25519 keys, newest first: verify a signature with the key its `kid` names.
+ */
+
+export function useListLicensePublicKeys<TData = Awaited<ReturnType<typeof listLicensePublicKeys>>, TError = ErrorType<unknown>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listLicensePublicKeys>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListLicensePublicKeysQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
