@@ -1,0 +1,37 @@
+import { expect, test } from '@playwright/test';
+import { loginAsAdmin } from './support/portal';
+
+// Runs on the shared browser-test database: after it a new key signs, and the previous one is gone.
+test('an admin rotates the signing key in Settings, then removes the previous one', async ({ page }) => {
+  await loginAsAdmin(page);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(/\/secret-admin\/settings$/);
+  const section = page.getByTestId('signing-keys');
+  const rows = section.locator('tbody tr');
+  await expect(rows.first()).toContainText('Signs now');
+  const before = await rows.count();
+  const oldKid = (await rows.first().locator('code').first().textContent())?.trim() ?? '';
+  expect(oldKid).toMatch(/^[0-9a-f]{16}$/);
+
+  await section.getByRole('button', { name: 'Rotate key' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
+  await expect(page.getByText(/signs from now on\./)).toBeVisible();
+  await expect(rows).toHaveCount(before + 1);
+  await expect(rows.first()).toContainText('Signs now');
+  await expect(rows.first()).not.toContainText(oldKid);
+  const oldRow = rows.filter({ hasText: oldKid });
+  await expect(oldRow).toContainText('Verifies only');
+
+  await oldRow.getByRole('button', { name: `Remove key ${oldKid}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove key' }).click();
+  await expect(page.getByText(`Key ${oldKid} was removed.`)).toBeVisible();
+  await expect(rows.filter({ hasText: oldKid })).toHaveCount(0);
+
+  for (const [width, locale] of [[1280, 'en'], [390, 'en'], [1280, 'de'], [390, 'de']] as const) {
+    await page.evaluate((value) => localStorage.setItem('locale', value), locale);
+    await page.setViewportSize({ width, height: 900 });
+    await page.reload();
+    await expect(section.locator('tbody tr').first()).toBeVisible();
+    await page.screenshot({ path: `e2e/screenshots/admin-settings-${locale}-${width}.png`, fullPage: true });
+  }
+});
