@@ -384,14 +384,22 @@ describe(`downloads (${process.env.TEST_DB})`, () => {
       await t.api().get(local(link.url)).expect(403);
     });
 
-    it('comes with the install command that fits the file, which checks the SHA-256', async () => {
+    it('comes with the install command that fits the file, which checks the SHA-256 and the signed manifest', async () => {
       const debLink = await signedLink(deb.id, alice.token);
-      expect(debLink.install_command).toBe(
-        `curl -fL --retry 3 -C - -o streamhub_2.1.0_amd64.deb '${debLink.url}' && ` +
-          `echo '${deb.file_hash}  streamhub_2.1.0_amd64.deb' | sha256sum -c - && sudo apt install -y ./streamhub_2.1.0_amd64.deb`,
-      );
+      const command = debLink.install_command ?? '';
+      expect(
+        command.startsWith(
+          `curl -fL --retry 3 -C - -o streamhub_2.1.0_amd64.deb '${debLink.url}' && ` +
+            `echo '${deb.file_hash}  streamhub_2.1.0_amd64.deb' | sha256sum -c - && (`,
+        ),
+      ).toBe(true);
+      expect(command).toContain('/api/releases/2.1.0/manifest.json');
+      expect(command).toContain(`"name":"streamhub_2.1.0_amd64.deb","os":"linux","sha256":"${deb.file_hash}"`);
+      expect(command.endsWith(`echo 'Release manifest: OK') && sudo apt install -y ./streamhub_2.1.0_amd64.deb`)).toBe(true);
       const rpmLink = await signedLink(rpm.id, alice.token);
-      expect(rpmLink.install_command).toMatch(/sha256sum -c - && sudo dnf install -y \.\/streamhub-2\.1\.0\.x86_64\.rpm$/);
+      expect(rpmLink.install_command).toMatch(
+        /sha256sum -c - && \(.*openssl pkeyutl -verify .*echo 'Release manifest: OK'\) && sudo dnf install -y \.\/streamhub-2\.1\.0\.x86_64\.rpm$/,
+      );
     });
 
     describe('point at', () => {

@@ -18,6 +18,8 @@ class Instance {
   /** The admin's session on this instance. */
   token = '';
   private readonly dataDir: string;
+  // Kept over restarts, as a deployment keeps it: the signing keys are sealed with a key derived from it.
+  private readonly jwtSecret = randomBytes(48).toString('base64url');
 
   constructor(
     private readonly database: TestDatabase,
@@ -34,6 +36,7 @@ class Instance {
     const port = this.process ? String(this.process.port) : '';
     this.process = await startPortalProcess({
       DATA_DIR: this.dataDir,
+      JWT_SECRET: this.jwtSecret,
       ...(this.database.url ? { DATABASE_URL: this.database.url } : {}),
       ...(port ? { PORT: port } : {}),
       ...this.env,
