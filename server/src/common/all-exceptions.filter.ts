@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import { requestLine } from '../config/logger';
 import { driverCode, isDatabaseUnavailable, isUniqueViolation, isValueTooLong } from '../database/driver-errors';
 import { MALFORMED_JSON, TooManyAttemptsError } from './api-error';
 
@@ -50,14 +51,19 @@ export class AllExceptionsFilter implements ExceptionFilter {
       clientAborts.total++;
       const reason = exception instanceof Error ? exception.message : String(exception);
       this.logger.debug(
-        `${request.method} ${request.path}: the client went away before its request was read (${reason}; ${clientAborts.total} so far)`,
+        requestLine(
+          request,
+          `${request.method} ${request.path}: the client went away before its request was read (${reason}; ${clientAborts.total} so far)`,
+        ),
       );
       response.destroy();
       return;
     }
     if (response.headersSent) {
       // Too late for an error response (a download failed mid-transfer): cut the connection so the client sees it.
-      this.logger.error(`Failed after the response began: ${exception instanceof Error ? exception.stack : String(exception)}`);
+      this.logger.error(
+        requestLine(request, `Failed after the response began: ${exception instanceof Error ? exception.stack : String(exception)}`),
+      );
       this.reporter?.serverError(request, 500, exception);
       response.destroy();
       return;
@@ -68,10 +74,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof TooManyAttemptsError) response.setHeader('Retry-After', String(exception.retryAfterSeconds));
     if (status === HttpStatus.SERVICE_UNAVAILABLE && body.message === DATABASE_UNAVAILABLE) response.setHeader('Retry-After', '5');
     // A 502/504 is another server's failure, already worded for the admin: a warning, not this portal's bug.
-    if (status === 502 || status === 504) this.logger.warn(String(body.message));
+    if (status === 502 || status === 504) this.logger.warn(requestLine(request, String(body.message)));
     else if (body.message === DATABASE_UNAVAILABLE)
-      this.logger.warn(`${DATABASE_UNAVAILABLE} (${driverCode(exception) ?? 'connection lost'})`);
-    else if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+      this.logger.warn(requestLine(request, `${DATABASE_UNAVAILABLE} (${driverCode(exception) ?? 'connection lost'})`));
+    else if (status >= 500) this.logger.error(requestLine(request, exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)));
     response.status(status).json(body);
   }
 

@@ -1,6 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
 import { Logger as NestPinoLogger, PinoLogger } from 'nestjs-pino';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener } from 'node:http';
 import pino, { DestinationStream, Level, Logger } from 'pino';
@@ -12,9 +11,11 @@ export const APP_LOGGER = Symbol('APP_LOGGER');
 /** LOG_LEVEL as pino's levels: Nest's verbose lines are pino's trace, shown with debug. */
 const LEVELS: Record<AppConfig['logLevel'], Level> = { error: 'error', warn: 'warn', log: 'info', debug: 'trace' };
 
-/** The id of the request a line is logged in (see withRequestIds). */
-const requestIds = new AsyncLocalStorage<string>();
-/** Where withRequestIds notes the id on the request itself, for what runs outside its context (the close of the socket). */
+/**
+ * Where withRequestIds notes the id on the request. Lines about a request carry it by passing it (`reqId`): an
+ * AsyncLocalStorage would find it for any line, but on Node 20 it turns on promise hooks, which every promise of
+ * every request then pays for (bench/HISTORY.md, 2026-12-05).
+ */
 const REQUEST_ID = Symbol('requestId');
 /** An incoming X-Request-Id used as it is: a proxy's or client's id that is safe to repeat in logs and headers. */
 const SAFE_REQUEST_ID = /^[\w.:@+=/-]{1,128}$/;
@@ -23,7 +24,7 @@ const loggers = new WeakMap<AppConfig, Logger>();
 
 /**
  * The app's logger (pino), one per configuration: the app's own lines (Nest's Logger, through nestjs-pino) and the
- * access rows written to stdout. A line logged while a request is handled carries its id (`reqId`). JSON lines on
+ * access rows written to stdout. A line about a request carries its id (`reqId`; see requestLine). JSON lines on
  * stdout with the level as a word (`"level":"ERROR"`) and the time in ISO 8601, what log shippers read; in
  * development, readable lines (pino-pretty, where it is installed). LOG_LEVEL sets the level.
  */
@@ -35,10 +36,6 @@ export function appLogger(config: AppConfig): Logger {
     {
       level: LEVELS[config.logLevel],
       timestamp: pino.stdTimeFunctions.isoTime,
-      mixin: () => {
-        const id = requestIds.getStore();
-        return id === undefined ? {} : { reqId: id };
-      },
       // pino-pretty reads pino's level numbers; log shippers (and a grep for ERROR) read words.
       ...(pretty ? {} : { formatters: { level: (label: string) => ({ level: label.toUpperCase() }) } }),
     },
@@ -107,11 +104,17 @@ export function withRequestIds(listener: RequestListener): RequestListener {
     const id = genReqId(request);
     (request as IncomingMessage & { [REQUEST_ID]?: string })[REQUEST_ID] = id;
     response.setHeader('X-Request-Id', id);
-    requestIds.run(id, listener, request, response);
+    listener(request, response);
   };
 }
 
 /** The id withRequestIds gave the request (null for one that did not come through it). */
 export function requestIdOf(request: IncomingMessage): string | null {
   return (request as IncomingMessage & { [REQUEST_ID]?: string })[REQUEST_ID] ?? null;
+}
+
+/** A line about `request` for Nest's Logger: its message with the request's id beside it (`reqId`). */
+export function requestLine(request: IncomingMessage, message: string): { msg: string; reqId?: string } {
+  const reqId = requestIdOf(request);
+  return reqId === null ? { msg: message } : { msg: message, reqId };
 }

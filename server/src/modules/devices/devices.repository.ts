@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { FindOptionsWhere, In, IsNull, LessThan, Not, Repository } from 'typeorm';
+import { FindOptionsWhere, IsNull, LessThan, Not, Repository } from 'typeorm';
 import type { ListTotals } from '../../common/list-totals';
 import { Page } from '../../common/pagination';
 import { isUniqueViolation } from '../../database/driver-errors';
@@ -13,6 +13,7 @@ import { JOINABLE_LICENSES, keyPrefixes, readJoinedLicense } from '../licenses/l
 import type { LicenseEntity } from '../licenses/licenses.service';
 import { DeviceEntity } from './device.entity';
 import { DeviceSortKey, ListAdminDevicesQueryDto } from './dto/device.dto';
+import { EntityRows } from '../../database/entity-rows';
 
 export type DeviceWithLicense = DeviceEntity & { license: LicenseEntity };
 export type DevicePage = Page<DeviceWithLicense>;
@@ -187,7 +188,7 @@ export class DevicesRepository implements BeforeApplicationShutdown {
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'activated_at'), id: 'd.id', fixed: ['d.activated_at'] },
       { cache: totals, key, count, known },
-      (ids) => this.devices.find({ where: { id: In(ids) }, relations: { license: true } }),
+      (ids) => EntityRows.of(this.devices).byIdsWith(ids, 'license'),
     )) as DevicePage;
   }
 

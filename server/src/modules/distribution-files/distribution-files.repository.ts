@@ -14,6 +14,7 @@ import { JOINABLE_VERSIONS as V } from '../versions/versions.repository';
 import type { VersionState } from '../versions/versions.constants';
 import { DistributionFileEntity, OsType } from './distribution-file.entity';
 import { FileSortKey, ListDistributionFilesQueryDto } from './dto/distribution-file-form.dto';
+import { EntityRows } from '../../database/entity-rows';
 
 export type FileWithVersion = DistributionFileEntity & { version: VersionEntity };
 
@@ -108,7 +109,7 @@ export class DistributionFilesRepository implements BeforeApplicationShutdown {
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'f.id', fixed: ['f.created_at'] },
       totals,
-      (ids) => this.files.find({ where: { id: In(ids) }, relations: { version: true } }),
+      (ids) => EntityRows.of(this.files).byIdsWith(ids, 'version'),
     )) as Page<FileWithVersion>;
   }
 

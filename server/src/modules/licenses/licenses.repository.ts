@@ -10,6 +10,7 @@ import type { ListTotals } from '../../common/list-totals';
 import { LICENSE_EXPORT_SELECT, RawLicenseRow } from './license-export';
 import { AdminLicenseSortKey, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
 import { LicenseEntity, LicenseStatus } from './license.entity';
+import { EntityRows } from '../../database/entity-rows';
 
 export type LicensePage = Page<LicenseEntity>;
 
@@ -209,7 +210,7 @@ export class LicensesRepository {
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'l.id', unique: query.sort === 'license_key', fixed: ['l.created_at'] },
       { cache: totals, key, count: query.status ? await filtered(true) : undefined, known },
-      (ids) => this.licenses.findBy({ id: In(ids) }),
+      (ids) => EntityRows.of(this.licenses).byIds(ids),
     );
   }
 

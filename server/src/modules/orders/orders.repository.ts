@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, In, Repository } from 'typeorm';
+import { Brackets, Repository } from 'typeorm';
 import type { ListTotals } from '../../common/list-totals';
 import { Page } from '../../common/pagination';
 import { OffLoopReads } from '../../database/off-loop-reads';
 import { engineOf, readPage, readPageByIds, sortColumn, startsWith } from '../../database/pages';
 import { ListOrdersQueryDto } from './dto/create-order.dto';
 import { OrderEntity, OrderStatus } from './order.entity';
+import { EntityRows } from '../../database/entity-rows';
 
 export type NewOrderRow = Pick<
   OrderEntity,
@@ -96,7 +97,7 @@ export class OrdersRepository {
       query,
       { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'o.id', fixed: ['o.created_at'] },
       { cache: totals, key: JSON.stringify([term ?? '', query.status ?? '']) },
-      (ids) => this.orders.findBy({ id: In(ids) }),
+      (ids) => EntityRows.of(this.orders).byIds(ids),
     );
   }
 

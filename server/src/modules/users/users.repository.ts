@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import type { ListTotals } from '../../common/list-totals';
 import { Page } from '../../common/pagination';
 import { isUniqueViolation } from '../../database/driver-errors';
@@ -10,6 +10,7 @@ import { managerOf, type Transaction } from '../../database/transaction-manager'
 import { ListUsersQueryDto, UserSortKey } from './dto/list-users-query.dto';
 import { USER_TRIGRAMS_TABLE } from './user-trigrams.repository';
 import { UserEntity } from './user.entity';
+import { EntityRows } from '../../database/entity-rows';
 
 /** For auth's per-request session check to join users in one round trip while the users columns stay named here. */
 export const JOINABLE_USERS = {
@@ -92,7 +93,7 @@ export class UsersRepository {
         query,
         { by: sortColumn(SORT_COLUMNS, query.sort, 'created_at'), id: 'u.id', defaultLimit: 10, unique: query.sort === 'email' },
         { cache: totals, key, count },
-        (ids) => this.users.findBy({ id: In(ids) }),
+        (ids) => EntityRows.of(this.users).byIds(ids),
       ),
       totals.total('all', counterOf(this.users.createQueryBuilder('u'))),
     ]);

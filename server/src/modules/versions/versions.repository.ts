@@ -9,6 +9,7 @@ import { PreparedSql } from '../../database/prepared-sql';
 import { managerOf, type Transaction } from '../../database/transaction-manager';
 import { ListVersionsQueryDto, VersionSortKey } from './dto/list-versions-query.dto';
 import { VersionEntity } from './version.entity';
+import { EntityRows } from '../../database/entity-rows';
 
 /**
  * The versions table as another module's hot-path statement joins it (the download lookup, one round trip), so
@@ -71,7 +72,7 @@ export class VersionsRepository {
       query,
       { by, id: 'v.id', fixed: [SORT_COLUMNS.created_at] },
       { cache: totals, key: `${query.channel ?? ''}|${query.state ?? ''}|${query.search?.trim() ?? ''}` },
-      (ids) => this.versions.findBy({ id: In(ids) }),
+      (ids) => EntityRows.of(this.versions).byIds(ids),
     );
   }
 
@@ -87,7 +88,7 @@ export class VersionsRepository {
       { ...request, order: 'desc' },
       { by: 'v.version_order', id: 'v.id', defaultLimit },
       { cache: totals, key: '' },
-      (ids) => this.versions.findBy({ id: In(ids) }),
+      (ids) => EntityRows.of(this.versions).byIds(ids),
     );
   }
 
