@@ -1,6 +1,4 @@
 import type { Response } from 'express';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { csvRow } from './csv';
 
@@ -21,9 +19,12 @@ interface StreamedExport<T> {
 }
 
 /**
- * Streams an export as a CSV or JSON file download in constant memory: one chunk per batch (one read ahead) through
- * `pipeline`, which waits while the client's buffer is full and stops the batches when the client goes. The event loop
- * gets a turn between batches, so other requests are served while a large export runs.
+ * Streams an export as a CSV or JSON file download in constant memory: one chunk per batch, waiting for the
+ * client when its buffer is full, and giving the event loop a turn between batches (the only place an export
+ * yields), so other requests (a health check, a streaming server's license validation) are answered while a large
+ * export runs. Stops when the client goes. Written by hand, not through `Readable.from` and `pipeline`: those held
+ * more of the export in memory (server RSS +110 MB against +47 at 1,000,000 audit rows, over the 100 MB target;
+ * docs/ARCHITECTURE.md, Where we leave the framework).
  */
 export async function sendExport<T>(
   response: Response,
@@ -32,28 +33,34 @@ export async function sendExport<T>(
   response.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
   response.setHeader('Content-Disposition', `attachment; filename="${name}.${format}"`);
   response.setHeader('Cache-Control', 'no-store');
-  async function* chunks(): AsyncGenerator<string> {
-    let first = true;
-    yield format === 'csv' ? csvRow([...columns]) : '[';
-    for await (const batch of batches) {
-      let chunk = '';
-      if (format === 'csv') for (const row of batch) chunk += csvLine(row);
-      else
-        for (const row of batch) {
-          chunk += `${first ? '' : ','}\n${jsonText(row)}`;
-          first = false;
-        }
-      yield chunk;
-      await nextTurn();
-    }
-    if (format === 'json') yield `${first ? '' : '\n'}]\n`;
+  let first = true;
+  response.write(format === 'csv' ? csvRow([...columns]) : '[');
+  for await (const batch of batches) {
+    let chunk = '';
+    if (format === 'csv') for (const row of batch) chunk += csvLine(row);
+    else
+      for (const row of batch) {
+        chunk += `${first ? '' : ','}\n${jsonText(row)}`;
+        first = false;
+      }
+    if (!response.write(chunk)) await drained(response);
+    if (response.destroyed) return;
+    await nextTurn();
   }
-  try {
-    await pipeline(Readable.from(chunks(), { highWaterMark: 1 }), response);
-  } catch (error) {
-    // The client went: nothing left to send.
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;
-  }
+  response.end(format === 'csv' ? '' : `${first ? '' : '\n'}]\n`);
+}
+
+/** Resolves when the client has taken what was buffered, or has gone. */
+function drained(response: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
 }
 
 /** A value as JSON text: strings, numbers, booleans and null (undefined as null). */
