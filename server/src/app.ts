@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import compression from 'compression';
 import express, { json, type NextFunction, type Request, type Response } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { existsSync } from 'node:fs';
@@ -17,6 +16,7 @@ import { assertJsonWithinLimits } from './common/json-limits';
 import { securityHeaders } from './common/security-headers';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/app-config';
+import { compressedResponses } from './common/compressed-responses';
 import { nestLogger, withRequestIds } from './config/logger';
 import { migrate } from './database/database.module';
 import { DownloadFastPath } from './modules/downloads/download-fast-path';
@@ -121,7 +121,7 @@ const API_PREFIX_ANY_CASE = /^\/+api(\/|$)/i;
 const NOT_COMPRESSED = /\/(download|export)(\/|$)|^\/api\/license-server\/(activate|validate|deactivate)$/i;
 
 function compressedApiResponses() {
-  const compress = compression({ threshold: 1024 });
+  const compress = compressedResponses();
   // Decided before compression hooks into the response: a download pays nothing for it.
   return (request: Request, response: Response, next: NextFunction) =>
     API_PREFIX_ANY_CASE.test(request.path) && !NOT_COMPRESSED.test(request.path) ? compress(request, response, next) : next();
