@@ -7,6 +7,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { canonicalJson } from './canonical-json.mjs';
 
 const EXIT = { OK: 0, REFUSED: 2, UNTRUSTED: 3, USAGE: 64 };
 const STOP_CODES = new Set(['REVOKED', 'EXPIRED', 'NOT_FOUND', 'NOT_ACTIVATED', 'PENDING', 'TOO_MANY_DEVICES']);
@@ -41,17 +42,6 @@ Exit codes: 0 done, 2 the portal refused the license (revoked, expired, ...), 3 
 const portal = args.url.replace(/\/+$/, '');
 const licenseKey = args.key.trim().toUpperCase();
 const stateFile = resolve(args.state);
-
-/** Object keys sorted, no whitespace: the bytes the portal signed. */
-function canonicalJson(value) {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  return `{${Object.keys(value)
-    .filter((key) => value[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
-    .join(',')}}`;
-}
 
 const log = (message) => console.log(`[${new Date().toISOString()}] ${message}`);
 

@@ -7,6 +7,7 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { canonicalJson } from './canonical-json.mjs';
 
 const EXIT = { OK: 0, ERROR: 1, UNTRUSTED: 3, USAGE: 64 };
 
@@ -33,17 +34,6 @@ Exit codes: 0 ok, 1 error (portal unreachable, unknown release), 3 refused (sign
 
 const portal = args.url.replace(/\/+$/, '');
 const name = args.name ?? basename(args.file);
-
-/** Object keys sorted, no whitespace: the bytes the portal signed. */
-function canonicalJson(value) {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  return `{${Object.keys(value)
-    .filter((key) => value[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
-    .join(',')}}`;
-}
 
 async function getJson(path) {
   const response = await fetch(`${portal}${path}`, { headers: { Accept: 'application/json' } });
