@@ -106,6 +106,45 @@ describe(`version channels and states (${process.env.TEST_DB})`, () => {
     expect((await catalog()).map((v) => v.version)).toContain('4.1.0');
   });
 
+  it('makes only a published version the latest: a draft or yanked one is refused, and the latest taken back hands over', async () => {
+    const latestId = async () =>
+      (await t.dataSource.query('SELECT id FROM versions WHERE is_latest = 1')).map((row: { id: number | string }) => Number(row.id));
+    const refused = 'Only a published version can be the latest.';
+    const count = async () => Number((await t.dataSource.query('SELECT COUNT(*) AS n FROM versions'))[0].n);
+    const before = await count();
+    const asDraft = await postVersion(t, admin, { version: '6.0.0', release_date: '2030-01-01', state: 'draft', is_latest: true }).expect(
+      400,
+    );
+    expect(asDraft.body.errors.is_latest).toEqual([refused]);
+    expect(await count()).toBe(before);
+
+    // A draft released after every other version does not become the latest on its own, nor by the toggle.
+    const draft = await createVersion(t, '6.0.0', { release_date: '2030-01-01', state: 'draft' });
+    const [current] = await latestId();
+    expect(current).not.toBe(draft.id);
+    const toggled = await t
+      .api()
+      .post(`/api/admin/versions/${draft.id}/toggle-status`)
+      .set(bearer(admin))
+      .send({ flag: 'is_latest' })
+      .expect(400);
+    expect(toggled.body.errors.is_latest).toEqual([refused]);
+    await t.api().put(`/api/admin/versions/${draft.id}`).set(bearer(admin)).send({ is_latest: true }).expect(400);
+    expect(await latestId()).toEqual([current]);
+
+    // Published, it may be made the latest; yanked, the newest published release takes over.
+    await setState(draft.id, 'published');
+    await t.api().put(`/api/admin/versions/${draft.id}`).set(bearer(admin)).send({ is_latest: true }).expect(200);
+    expect(await latestId()).toEqual([draft.id]);
+    await setState(draft.id, 'yanked');
+    const [newest] = await t.dataSource.query(
+      "SELECT id FROM versions WHERE state = 'published' AND id <> ? ORDER BY release_date DESC, id DESC LIMIT 1",
+      [draft.id],
+    );
+    expect(await latestId()).toEqual([Number(newest.id)]);
+    await t.api().delete(`/api/admin/versions/${draft.id}`).set(bearer(admin)).expect(200);
+  });
+
   it('filters the admin list by channel and state, and sorts it by semantic version', async () => {
     await createVersion(t, '4.4.0-alpha.2', { channel: 'alpha', state: 'draft' });
     expect((await adminList({ channel: 'alpha' })).map((v) => v.version)).toEqual(['4.4.0-alpha.2']);

@@ -109,7 +109,7 @@ export class VersionsController {
     await this.versions.remove(id);
   }
 
-  /** Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409). */
+  /** Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409, a draft or yanked version as the latest with 400). */
   @Post('versions/:id/toggle-status')
   @Audit('version.flags', 'Change version flags', 'version')
   @ApiEnvelopeResponse(AdminVersionResponseDto)

@@ -173,22 +173,25 @@ export class VersionsRepository {
     );
   }
 
-  /** One statement: the newest release other than `id` becomes the latest (if there is one), and `id` stops being it. */
+  /**
+   * One statement: the newest published release other than `id` becomes the latest (if there is one), and `id` stops
+   * being it. Drafts and yanked versions are never the latest: customers could not see or download it.
+   */
   async handOverLatest(id: number): Promise<void> {
     const versions = this.sql.quote('versions');
     await this.sql.run(
       `UPDATE ${versions} SET ${this.sql.quote('is_latest')} = CASE WHEN id = ? THEN 0 ELSE 1 END WHERE id = ? OR id = ` +
-        `(SELECT id FROM (SELECT id FROM ${versions} WHERE id <> ? ORDER BY release_date DESC, id DESC LIMIT 1) newest)`,
+        `(SELECT id FROM (SELECT id FROM ${versions} WHERE id <> ? AND state = 'published' ORDER BY release_date DESC, id DESC LIMIT 1) newest)`,
       [id, id, id],
     );
   }
 
-  /** One statement: when no version is the latest, the newest release becomes it. */
+  /** One statement: when no version is the latest, the newest published release becomes it. */
   async ensureLatest(): Promise<void> {
     const latest = this.sql.quote('is_latest');
     await this.sql.run(
       `UPDATE ${this.sql.quote('versions')} SET ${latest} = 1 WHERE id = ` +
-        `(SELECT id FROM (SELECT id FROM ${this.sql.quote('versions')} ORDER BY release_date DESC, id DESC LIMIT 1) newest) ` +
+        `(SELECT id FROM (SELECT id FROM ${this.sql.quote('versions')} WHERE state = 'published' ORDER BY release_date DESC, id DESC LIMIT 1) newest) ` +
         `AND NOT EXISTS (SELECT 1 FROM (SELECT id FROM ${this.sql.quote('versions')} WHERE ${latest} = 1) current_latest)`,
       [],
     );

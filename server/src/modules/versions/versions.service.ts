@@ -25,6 +25,7 @@ export type { VersionChoice } from './versions.repository';
 export type VersionPage = Page<VersionEntity> & { overallTotal: number; lastSyncAt: Date | null };
 
 export const LATEST_REQUIRED = 'A version must stay the latest: mark another version as latest instead.';
+export const LATEST_PUBLISHED = 'Only a published version can be the latest.';
 
 /**
  * Version Management: upload, edit, flags, delete, the list, and what the versions' files take in storage. A version
@@ -89,6 +90,7 @@ export class VersionsService {
       }
       const channel = dto.channel ?? (dto.is_stable === false ? 'beta' : 'stable');
       const state = dto.state ?? 'published';
+      if (dto.is_latest && state !== 'published') throw ApiError.badRequest(LATEST_PUBLISHED, { is_latest: [LATEST_PUBLISHED] });
       let id: number | null = null;
       try {
         id = await this.versions.insert({
@@ -152,6 +154,9 @@ export class VersionsService {
         Object.assign(changes, { state: dto.state }, stateFields(dto.state, version.published_at, new Date()));
       assign('license_server_sync', dto.license_server_sync ?? dto.sync_to_license_server);
       const becomesLatest = dto.is_latest === true && !version.is_latest;
+      const state = changes.state ?? version.state;
+      if ((becomesLatest || (dto.is_latest === true && version.is_latest)) && state !== 'published')
+        throw ApiError.badRequest(LATEST_PUBLISHED, { is_latest: [LATEST_PUBLISHED] });
       // What the license server holds no longer matches: the version is pending until the next sync.
       if (Object.keys(changes).length || becomesLatest) changes.last_sync_at = null;
       if (Object.keys(changes).length) {
@@ -169,6 +174,9 @@ export class VersionsService {
         }
       }
       if (becomesLatest) await this.versions.makeLatest(id);
+      // The latest taken back to a draft or yanked: the newest published release takes over.
+      else if (version.is_latest && state !== 'published') await this.versions.handOverLatest(id);
+      else if (changes.state === 'published') await this.versions.ensureLatest();
       if (changes.state) notify(this.events, VERSION_STATE_CHANGED, { versionId: id });
       return this.get(id);
     } finally {

@@ -82,6 +82,8 @@ function Flags({ version, busy, onToggleStable, onMakeLatest }: { version: Admin
             variant="light"
             color="gray"
             loading={busy}
+            // Only a published version can be the latest (the server refuses a draft or yanked one).
+            disabled={version.state !== 'published'}
             aria-label={intl.formatMessage({ id: 'admin.versions.flags.toLatest' }, values)}
             onClick={() => onMakeLatest(version)}
             data-testid="version-latest"

@@ -694,7 +694,7 @@ export function useDownloadVersionFile<TData = Awaited<ReturnType<typeof downloa
 
 
 /**
- * @summary Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409).
+ * @summary Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409, a draft or yanked version as the latest with 400).
  */
 export const getToggleVersionStatusUrl = (id: number,) => {
 
@@ -750,7 +750,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type ToggleVersionStatusMutationError = ErrorType<unknown>
 
     /**
- * @summary Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409).
+ * @summary Flips Stable/Beta (flag is_stable, the default) or Latest/Older (flag is_latest; un-marking the latest is refused with 409, a draft or yanked version as the latest with 400).
  */
 export const useToggleVersionStatus = <TError = ErrorType<unknown>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof toggleVersionStatus>>, TError,{id: number;data: BodyType<ToggleVersionStatusDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
