@@ -126,7 +126,12 @@ export function SigningKeysSection() {
                     </Table.Td>
                     <Table.Td>
                       {/* Filled and dark enough for AA contrast on both badges. */}
-                      <Badge color={row.status === 'current' ? 'green.9' : 'gray.7'} variant="filled">
+                      {/* Never cut: the table scrolls instead ("Signiert jetzt" was cut at 390 px). */}
+                      <Badge
+                        color={row.status === 'current' ? 'green.9' : 'gray.7'}
+                        variant="filled"
+                        styles={{ root: { maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } }}
+                      >
                         <FormattedMessage id={STATUS[row.status]} />
                       </Badge>
                     </Table.Td>

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Spoiler, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArrowBackUp, IconCloudUpload, IconExternalLink, IconPencil, IconSend } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, IntlShape, useIntl } from 'react-intl';
 import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
@@ -8,6 +8,7 @@ import { WARNING_TEXT } from '../../../components/license-server/sync-display';
 import { CHANNEL_COLORS, shortKey, STATE_COLORS, SYNC_COLORS } from './version-display';
 import { formatAdminBytes } from '../../../i18n/format';
 import { MessageText } from '../../../components/Message';
+import { Changelog } from '../../../components/Changelog';
 
 type VersionActions = Record<
   'onToggleStable' | 'onMakeLatest' | 'onEdit' | 'onDelete' | 'onSync' | 'onPublish' | 'onYank',
@@ -173,9 +174,15 @@ const columns = (
     cell: (version) => (
       <>
         {version.changelog ? (
-          <Text fz="sm" lineClamp={3} title={version.changelog} data-testid="version-changelog">
-            {version.changelog}
-          </Text>
+          // Rendered as on the customers' dashboard; a long one folds to a few lines.
+          <Spoiler
+            maxHeight={64}
+            showLabel={intl.formatMessage({ id: 'admin.versions.changelogMore' })}
+            hideLabel={intl.formatMessage({ id: 'admin.versions.changelogLess' })}
+            fz="xs"
+          >
+            <Changelog text={version.changelog} testId="version-changelog" />
+          </Spoiler>
         ) : (
           <MessageText fz="sm" c="dimmed" data-testid="version-changelog" message="admin.versions.noChangelog" />
         )}
