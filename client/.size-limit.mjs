@@ -7,7 +7,9 @@ import { firstLoad } from './scripts/first-load.mjs';
 // Issue 13 split the catalogs (src/i18n/catalog-parts.ts); issue 11 §4 took the sign-in page off the query library and
 // @mantine/form, and the sign-in screens' messages, Mantine's Input and SimpleGrid and react-router's unused parts off '/';
 // then the landing page went lazy, it and the sign-in page one chunk each, the first bundle one chunk (vite.config.ts).
-const BUDGETS = { '/': '117 KiB', '/login': '119 KiB' };
+// The admin's versions table renders changelogs (2026-12-05): the Markdown reader became a chunk of its own, which the
+// first bundle's preload map names for two routes: /login +24 bytes, past 119 KiB by 19.
+const BUDGETS = { '/': '117 KiB', '/login': '119.1 KiB' };
 const routes = firstLoad(fileURLToPath(new URL('./dist', import.meta.url)));
 
 export default Object.entries(BUDGETS).map(([route, limit]) => ({

@@ -407,6 +407,41 @@ test.describe('Version Management', () => {
     await expect(page.getByRole('alert')).toHaveCount(0);
   });
 
+  test('shows a changelog rendered from its Markdown, a long one folded behind Show more, in English and German', async ({ page }) => {
+    const token = await adminToken(page);
+    const version = await createVersionByApi(page, token, {
+      version: nextVersion(),
+      release_date: '2025-07-02',
+      changelog: `## Highlights ${marker}\n\n- **SRT** ingest\n- Faster HLS packaging\n- Lower start-up latency\n- New metrics page\n- Quieter logs`,
+    });
+    await search(page).fill(marker);
+    await expect(rows(page)).toHaveCount(1);
+    const changelog = row(page, version.version).getByTestId('version-changelog');
+    await expect(changelog.getByRole('heading', { name: `Highlights ${marker}` })).toBeVisible();
+    await expect(changelog.locator('strong')).toHaveText('SRT');
+    await expect(changelog.getByRole('listitem')).toHaveCount(5);
+    await expect(changelog).not.toContainText('**');
+    await row(page, version.version).getByRole('button', { name: 'Show more' }).click();
+    await expect(changelog.getByRole('listitem').filter({ hasText: 'Quieter logs' })).toBeVisible();
+    await expect(row(page, version.version).getByRole('button', { name: 'Show less' })).toBeVisible();
+
+    for (const [width, locale] of [
+      [1280, 'en'],
+      [390, 'en'],
+      [1280, 'de'],
+      [390, 'de'],
+    ] as const) {
+      await page.evaluate((value) => localStorage.setItem('locale', value), locale);
+      await page.setViewportSize({ width, height: 900 });
+      await page.reload();
+      await page.getByPlaceholder(locale === 'de' ? 'Versionen durchsuchen …' : 'Search versions...').fill(marker);
+      await expect(row(page, version.version).getByTestId('version-changelog').getByRole('heading')).toBeVisible();
+      await expect(row(page, version.version).getByRole('button', { name: locale === 'de' ? 'Mehr anzeigen' : 'Show more' })).toBeVisible();
+      await page.screenshot({ path: `e2e/screenshots/admin-versions-changelog-${locale}-${width}.png`, fullPage: true });
+    }
+    await page.evaluate(() => localStorage.setItem('locale', 'en'));
+  });
+
   test('has no serious or critical accessibility violations, with data and with the modals open, and fits a phone', async ({ page }) => {
     const token = await adminToken(page);
     const version = await createVersionByApi(page, token, {

@@ -176,7 +176,7 @@ const columns = (
         {version.changelog ? (
           // Rendered as on the customers' dashboard; a long one folds to a few lines.
           <Spoiler
-            maxHeight={64}
+            maxHeight={96}
             showLabel={intl.formatMessage({ id: 'admin.versions.changelogMore' })}
             hideLabel={intl.formatMessage({ id: 'admin.versions.changelogLess' })}
             fz="xs"
