@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 
 /** Responses smaller than this go as they are: compressing them saves less than it costs. */
 const COMPRESS_ABOVE = 1024;
-/** An response sent whole up to this size is gzipped in one call: about 60 µs for 12 kB, holding the loop < 1 ms. */
+/** A response sent whole up to this size is gzipped in one call, short enough to hold the event loop well under a millisecond. */
 export const GZIP_WHOLE_MAX = 64 * 1024;
 /** `Cache-Control: no-transform`: the response must reach the client as it is. */
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
@@ -25,9 +25,9 @@ export function compressedResponses() {
 }
 
 /**
- * Gzips (level 1) an response sent whole, in one synchronous call, when the client accepts gzip. A compressing stream
- * costs the process about 0.3 ms an response in stream machinery (on the benchmark machine, a sixth of a System Logs
- * page's CPU); the call itself, 60 µs for a 12 kB page. Installed over the compression middleware's hooks: what this
+ * Gzips (level 1) a response sent whole, in one synchronous call, when the client accepts gzip. The compression
+ * middleware's stream would send it through zlib's thread pool, whose threads share the cores with the event loop
+ * (figures: docs/ARCHITECTURE.md, Where we leave the framework). Installed over the middleware's hooks: what this
  * leaves (written in parts, larger, gzip not accepted) that middleware compresses as before, and what this encodes
  * it passes on as already encoded.
  */

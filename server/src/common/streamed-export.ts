@@ -23,8 +23,7 @@ interface StreamedExport<T> {
  * client when its buffer is full, and giving the event loop a turn between batches (the only place an export
  * yields), so other requests (a health check, a streaming server's license validation) are answered while a large
  * export runs. Stops when the client goes. Written by hand, not through `Readable.from` and `pipeline`: those held
- * more of the export in memory (server RSS +110 MB against +47 at 1,000,000 audit rows, over the 100 MB target;
- * docs/ARCHITECTURE.md, Where we leave the framework).
+ * more of the export in memory, past bench:exports' target (docs/ARCHITECTURE.md, Where we leave the framework).
  */
 export async function sendExport<T>(
   response: Response,

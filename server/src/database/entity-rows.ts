@@ -6,8 +6,8 @@ import { PreparedSql } from './prepared-sql';
  * Entities read by id through one prepared statement and built from their column metadata, the way TypeORM builds
  * them (each value through the driver's `prepareHydratedValue`, so dates, booleans and transformers come out the
  * same): what a list's page loads once it has its ids (readPageByIds). TypeORM's `find` builds its SQL from find
- * options on every call and hydrates through its general alias and join machinery: on the benchmark machine a
- * files page took 6.9-7.7 ms of CPU with `find`, 3.8-6.3 with this (see README, Page rows without TypeORM's find).
+ * options on every call and hydrates through its general alias and join machinery, which the lists' targets do not
+ * afford (docs/ARCHITECTURE.md, Where we leave the framework; test/entity-rows.e2e-spec.ts holds both to the same).
  */
 export class EntityRows<T extends ObjectLiteral & { id: number }> {
   private static readonly readers = new WeakMap<EntityMetadata, EntityRows<ObjectLiteral & { id: number }>>();

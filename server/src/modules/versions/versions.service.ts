@@ -90,7 +90,7 @@ export class VersionsService {
       }
       const channel = dto.channel ?? (dto.is_stable === false ? 'beta' : 'stable');
       const state = dto.state ?? 'published';
-      if (dto.is_latest && state !== 'published') throw ApiError.badRequest(LATEST_PUBLISHED, { is_latest: [LATEST_PUBLISHED] });
+      if (dto.is_latest && state !== 'published') throw latestNotPublished();
       let id: number | null = null;
       try {
         id = await this.versions.insert({
@@ -155,8 +155,7 @@ export class VersionsService {
       assign('license_server_sync', dto.license_server_sync ?? dto.sync_to_license_server);
       const becomesLatest = dto.is_latest === true && !version.is_latest;
       const state = changes.state ?? version.state;
-      if ((becomesLatest || (dto.is_latest === true && version.is_latest)) && state !== 'published')
-        throw ApiError.badRequest(LATEST_PUBLISHED, { is_latest: [LATEST_PUBLISHED] });
+      if (dto.is_latest === true && state !== 'published') throw latestNotPublished();
       // What the license server holds no longer matches: the version is pending until the next sync.
       if (Object.keys(changes).length || becomesLatest) changes.last_sync_at = null;
       if (Object.keys(changes).length) {
@@ -217,6 +216,8 @@ export class VersionsService {
 export function releaseFields(version: string, channel: Channel): Pick<VersionEntity, 'channel' | 'is_stable' | 'version_order'> {
   return { channel, is_stable: channel === 'stable', version_order: versionOrder(version) };
 }
+
+const latestNotPublished = () => ApiError.badRequest(LATEST_PUBLISHED, { is_latest: [LATEST_PUBLISHED] });
 
 /** The times a state sets: published_at when first published (kept after), yanked_at while yanked. */
 function stateFields(state: VersionState, publishedAt: Date | null, now: Date): Pick<VersionEntity, 'published_at' | 'yanked_at'> {
