@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loginAsAdmin } from './support/portal';
+import { adminToken, loginAsAdmin } from './support/portal';
 
 // Runs on the shared browser-test database: after it a new key signs, and the previous one is gone.
 test('an admin rotates the signing key in Settings, then removes the previous one', async ({ page }) => {
@@ -33,5 +33,31 @@ test('an admin rotates the signing key in Settings, then removes the previous on
     await page.reload();
     await expect(section.locator('tbody tr').first()).toBeVisible();
     await page.screenshot({ path: `e2e/screenshots/admin-settings-${locale}-${width}.png`, fullPage: true });
+  }
+});
+
+test('an admin makes every download need a license, and opens stable builds again', async ({ page }) => {
+  const token = await adminToken(page);
+  const headers = { Authorization: `Bearer ${token}` };
+  const rule = async () => (await (await page.request.get('/api/admin/settings', { headers })).json()).data.features.downloads_require_license;
+  await loginAsAdmin(page);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const section = page.getByTestId('download-rules');
+  const toggle = section.getByRole('switch', { name: 'Every download needs a license' });
+  await expect(toggle).not.toBeChecked();
+  try {
+    await toggle.click({ force: true });
+    await expect(section.getByText('Every download now needs a license covering the release.')).toBeVisible();
+    expect(await rule()).toBe(true);
+    await page.reload();
+    await expect(toggle).toBeChecked();
+    await page.screenshot({ path: 'e2e/screenshots/admin-settings-downloads-on-en-1280.png', fullPage: true });
+    await toggle.click({ force: true });
+    await expect(section.getByText('Published stable builds are open to every verified customer again.')).toBeVisible();
+    expect(await rule()).toBe(false);
+  } finally {
+    // The browser tests share one database: the other specs' customers download without a license.
+    const reset = await page.request.patch('/api/admin/settings', { headers, data: { key: 'features.downloads_require_license', value: false } });
+    expect(reset.status()).toBe(200);
   }
 });

@@ -15,7 +15,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('StreamHub Portal API')
     .setDescription(
       'Licensing and distribution portal for the StreamHub streaming server. ' +
-        'Errors are `{statusCode, message, errors?}`; every /api/admin/* operation requires role admin.',
+        'Errors are `{statusCode, message, code?, errors?}` (`code` names a refusal a program may act on); every /api/admin/* operation requires role admin.',
     )
     .setVersion('1.0.0')
     .addSecurity(BEARER, {

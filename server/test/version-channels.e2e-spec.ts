@@ -70,7 +70,9 @@ describe(`version channels and states (${process.env.TEST_DB})`, () => {
     expect(published.state).toBe('published');
     expect(published.published_at).not.toBeNull();
     expect((await catalog())[0]).toMatchObject({ version: '5.0.0', channel: 'rc' });
-    await t.api().get(`/api/download/${file.id}`).set(bearer(client)).expect(200);
+    // Published, it downloads for whom its channel is granted (release-coverage.e2e-spec has the rest).
+    expect((await t.api().get(`/api/download/${file.id}`).set(bearer(client)).expect(403)).body.code).toBe('CHANNEL_NOT_GRANTED');
+    await t.api().get(`/api/download/${file.id}`).set(bearer(admin)).expect(200);
   });
 
   it('takes a yanked version out of the catalog; a link made before works for a day after the yank, then 410', async () => {

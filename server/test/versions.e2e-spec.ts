@@ -337,6 +337,8 @@ describe(`versions (${process.env.TEST_DB})`, () => {
           release_date: '2025-09-01',
           changelog: 'Client-facing notes',
           has_files: true,
+          // A customer without a license: stable releases are open to try, none is covered.
+          access: { covered: false, renew: false, refusal: null },
           distribution_files: [
             expect.objectContaining({
               file_name: 'streamhub_arm64.deb',

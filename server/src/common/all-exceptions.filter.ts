@@ -37,7 +37,7 @@ function clientWentAway(exception: unknown, request: Request): boolean {
   return !request.complete && (request.destroyed || request.socket?.destroyed === true);
 }
 
-/** Every failure leaves as `{statusCode, message, errors?}`; internals never reach the client. */
+/** Every failure leaves as `{statusCode, message, code?, errors?}`; internals never reach the client. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Exceptions');
@@ -86,13 +86,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const raw = exception.getResponse();
       if (typeof raw === 'string') return { status, body: { statusCode: status, message: raw } };
-      const { message, errors } = raw as { message?: unknown; errors?: unknown };
+      const { message, errors, code } = raw as { message?: unknown; errors?: unknown; code?: unknown };
       const text = Array.isArray(message)
         ? message.join(', ')
         : typeof message === 'string'
           ? message
           : (STATUS_TEXT[status] ?? exception.message);
-      return { status, body: errors ? { statusCode: status, message: text, errors } : { statusCode: status, message: text } };
+      return { status, body: { statusCode: status, message: text, ...(typeof code === 'string' && { code }), ...(errors ? { errors } : {}) } };
     }
     // body-parser and multer errors carry an HTTP status of their own (malformed JSON, body too large).
     const httpLike = exception as { status?: number; statusCode?: number; type?: string; expose?: boolean; message?: string };

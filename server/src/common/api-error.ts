@@ -5,10 +5,10 @@ export type FieldErrors = Record<string, string[]>;
 /** What a body that is not valid JSON (or, as body-parser's strict mode has it, not an object or array) is told. */
 export const MALFORMED_JSON = 'Malformed JSON in request body';
 
-/** The one error body of the API: `{statusCode, message, errors?}`. */
+/** The one error body of the API: `{statusCode, message, code?, errors?}`; `code` names a refusal a program may act on. */
 export class ApiError extends HttpException {
-  constructor(status: HttpStatus, message: string, errors?: FieldErrors) {
-    super(errors ? { statusCode: status, message, errors } : { statusCode: status, message }, status);
+  constructor(status: HttpStatus, message: string, errors?: FieldErrors, code?: string) {
+    super({ statusCode: status, message, ...(code && { code }), ...(errors && { errors }) }, status);
   }
 
   static badRequest(message: string, errors?: FieldErrors) {

@@ -1,5 +1,6 @@
 import { HttpStatus, ValidationError, ValidationPipe } from '@nestjs/common';
-import { buildMessage, ValidateBy, ValidateIf } from 'class-validator';
+import { buildMessage, ValidateBy, ValidateIf, type ValidationOptions } from 'class-validator';
+import { valid } from 'semver';
 import { ApiError, FieldErrors } from './api-error';
 
 // Rule families in the order the spec checks them: presence, then format, then length (then how common), then agreement.
@@ -87,3 +88,13 @@ export const IsDecimal = (places: number) =>
       defaultMessage: buildMessage((each) => `${each}$property must be a number with at most ${places} decimals`),
     },
   });
+
+/** A semantic version as written (2.1.0, 3.0.0-beta.1, 1.2.3+build.7): semver's parser, without its leading v. */
+export const IsSemanticVersion = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isSemanticVersion',
+      validator: { validate: (value: unknown) => typeof value === 'string' && /^\d/.test(value) && valid(value) !== null },
+    },
+    options,
+  );

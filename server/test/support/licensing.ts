@@ -34,7 +34,14 @@ export interface IssuedLicense {
 /** A license issued by the admin (product "StreamHub Pro"), by default for 30 days and one device. */
 export async function issueLicense(
   t: TestApp,
-  fields: { user_email?: string; max_activations?: number; expires_at?: string; license_key?: string } = {},
+  fields: {
+    user_email?: string;
+    max_activations?: number;
+    expires_at?: string;
+    license_key?: string;
+    channel?: string;
+    updates_until?: string | null;
+  } = {},
 ): Promise<IssuedLicense> {
   const response = await t
     .api()

@@ -37,6 +37,7 @@ const version = (over: Partial<ClientVersionDto> = {}): ClientVersionDto => ({
   release_date: '2025-06-01',
   changelog: 'Faster HLS packaging.\nNew SRT ingest.',
   has_files: true,
+  access: { covered: false, renew: false, refusal: null },
   distribution_files: [
     file(),
     file({
@@ -207,6 +208,37 @@ describe('Available Downloads', () => {
     expect(within(old).getByText('No downloads available yet')).toBeTruthy();
     expect(within(old).getByText('Files will be available soon')).toBeTruthy();
     expect(within(old).queryByRole('button')).toBeNull();
+  });
+
+  it("says why a release is refused, with its files' buttons disabled, and marks one a renewal covers", async () => {
+    const fetchMock = stubApi(() => [
+      version({
+        id: 2,
+        version: '2.2.0-beta.1',
+        is_latest: 0,
+        is_stable: 0,
+        channel: 'beta',
+        access: { covered: false, renew: false, refusal: 'CHANNEL_NOT_GRANTED' },
+      }),
+      version({ access: { covered: false, renew: true, refusal: null } }),
+    ]);
+    renderWithProviders(<Harness />);
+    const beta = await screen.findByTestId('version-2.2.0-beta.1');
+    expect(within(beta).getByTestId('version-access-note').textContent).toBe(
+      'This Beta release is for customers whose license includes the Beta channel. Ask the vendor for access.',
+    );
+    for (const button of within(beta).getAllByRole('button', { name: /^Download / })) expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(within(beta).queryByTestId('linux-install')).toBeNull();
+
+    const renew = screen.getByTestId('version-2.1.0');
+    expect(within(renew).getByTestId('version-renew').textContent).toBe('Renew to get');
+    expect(within(renew).getByTestId('version-access-note').textContent).toBe(
+      'Your licenses’ updates ended before this release was published: renew a license to run it.',
+    );
+    // A stable release stays open to try: its files download.
+    for (const button of within(renew).getAllByRole('button', { name: /^Download / })) expect((button as HTMLButtonElement).disabled).toBe(false);
+    expect(within(renew).getByTestId('linux-install')).toBeTruthy();
+    expect(calls(fetchMock, '/api/client/versions')).toHaveLength(1);
   });
 
   it('downloads through a signed link that the browser fetches itself, says Download Started, and counts it', async () => {

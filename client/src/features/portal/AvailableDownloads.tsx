@@ -5,6 +5,7 @@ import {
   IconCloudDownload,
   IconCloudOff,
   IconCopy,
+  IconLock,
   IconPackage,
   IconTerminal2,
 } from '@tabler/icons-react';
@@ -45,10 +46,19 @@ function OsIcon({ os }: { os: OsType }) {
   return <Icon size={22} aria-hidden />;
 }
 
-function FileButton({ file, loading, onDownload }: { file: DistributionFileDto; loading: boolean; onDownload: () => void }) {
+interface FileButtonProps {
+  file: DistributionFileDto;
+  loading: boolean;
+  /** The customer's licenses do not allow the release: the reason is shown above the files. */
+  refused: boolean;
+  onDownload: () => void;
+}
+
+function FileButton({ file, loading, refused, onDownload }: FileButtonProps) {
   const intl = useIntl();
   return (
     <Button
+      disabled={refused}
       variant="default"
       h="auto"
       py="xs"
@@ -156,6 +166,30 @@ function LinuxInstall({ files, onSuccess, onError }: { files: DistributionFileDt
   );
 }
 
+/**
+ * What the customer's licenses say of a release they cannot run or download as they are: the refusal's reason (the
+ * server's 403 would say the same), or that a renewal covers it. Nothing for a release they may have.
+ */
+function ReleaseAccessNote({ version }: { version: ClientVersionDto }) {
+  const intl = useIntl();
+  const { refusal, renew } = version.access;
+  if (!refusal && !renew) return null;
+  const message = refusal ? (`dashboard.downloads.refusal.${refusal}` as const) : 'dashboard.downloads.renewNote';
+  return (
+    <Group gap={6} wrap="nowrap" align="flex-start" data-testid="version-access-note">
+      <IconLock size={16} color="var(--mantine-color-orange-8)" aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+      <Text fz="sm" c="orange.9">
+        <FormattedMessage
+          id={message}
+          values={{
+            channel: version.channel === 'stable' ? '' : intl.formatMessage({ id: `dashboard.downloads.channel.${version.channel}` }),
+          }}
+        />
+      </Text>
+    </Group>
+  );
+}
+
 interface VersionBlockProps extends AvailableDownloadsProps {
   version: ClientVersionDto;
   preferredOs: OsType | null;
@@ -182,6 +216,14 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
                 <MessageText span inherit c="teal.9" data-testid="version-latest" message="dashboard.downloads.latest" />
               </>
             )}
+            {version.access.renew && (
+              <>
+                {' '}
+                <Badge color="orange" variant="light" c="orange.9" style={{ verticalAlign: 'middle' }} data-testid="version-renew">
+                  <FormattedMessage id="dashboard.downloads.renewToGet" />
+                </Badge>
+              </>
+            )}
             {/* A prerelease is marked, so it is not taken for an ordinary download. */}
             {version.channel !== 'stable' && (
               <>
@@ -199,6 +241,7 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
             />
           </Text>
         </Group>
+        <ReleaseAccessNote version={version} />
         {version.changelog?.trim() ? (
           <Changelog text={version.changelog} testId="version-changelog" />
         ) : (
@@ -212,11 +255,17 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
         ) : (
           <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">
             {files.map((file) => (
-              <FileButton key={file.id} file={file} loading={pendingFileId === file.id} onDownload={() => onDownload(file)} />
+              <FileButton
+                key={file.id}
+                file={file}
+                loading={pendingFileId === file.id}
+                refused={!!version.access.refusal}
+                onDownload={() => onDownload(file)}
+              />
             ))}
           </SimpleGrid>
         )}
-        {linux.length > 0 && <LinuxInstall files={linux} onSuccess={onSuccess} onError={onError} />}
+        {linux.length > 0 && !version.access.refusal && <LinuxInstall files={linux} onSuccess={onSuccess} onError={onError} />}
       </Stack>
     </Paper>
   );

@@ -51,6 +51,8 @@ const license = (over: Partial<LicenseDto> = {}): LicenseDto => ({
   expires_at: new Date(Date.now() + 3 * DAY).toISOString(),
   current_activations: 0,
   max_activations: 1,
+  channel: 'stable',
+  updates_until: null,
   created_at: new Date().toISOString(),
   ...over,
 });
@@ -105,6 +107,7 @@ function stubApi(state: ApiState, extra?: Route) {
         changelog: null,
         has_files: false,
         distribution_files: [],
+        access: { covered: false, renew: false, refusal: null },
         ...v,
       }));
       return jsonResponse(200, { success: true, data, meta: { total: data.length, page: 1, limit: 10, pages: 1 } });

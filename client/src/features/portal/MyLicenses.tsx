@@ -63,8 +63,16 @@ function LicenseCard({ license, onDownloaded, onError }: { license: LicenseDto }
             <FormattedMessage id={`licenses.status.${license.status}`} />
           </Badge>
         </Group>
-        {(license.is_trial || soon) && (
+        {(license.is_trial || soon || license.channel !== 'stable') && (
           <Group gap={6}>
+            {license.channel !== 'stable' && (
+              <Badge color="grape" variant="light" data-testid="license-channel">
+                <FormattedMessage
+                  id="licenses.channel"
+                  values={{ channel: intl.formatMessage({ id: `dashboard.downloads.channel.${license.channel}` }) }}
+                />
+              </Badge>
+            )}
             {license.is_trial && (
               <Badge color="violet" variant="outline">
                 <FormattedMessage id="licenses.trial" />
@@ -90,6 +98,14 @@ function LicenseCard({ license, onDownloaded, onError }: { license: LicenseDto }
               <FormattedDate value={license.expires_at} dateStyle="medium" />
             </Text>
           </div>
+          {license.updates_until && (
+            <div>
+              <MessageText fz="xs" c="dimmed" message="licenses.fields.updatesUntil" />
+              <Text fz="sm" data-testid="license-updates-until">
+                <FormattedDate value={license.updates_until} dateStyle="medium" />
+              </Text>
+            </div>
+          )}
           <div>
             <MessageText fz="xs" c="dimmed" message="licenses.fields.devices" />
             <Text fz="sm" data-testid="license-devices">

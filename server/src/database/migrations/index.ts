@@ -21,6 +21,7 @@ import { AccountSecurity1765300000000 } from './1765300000000-AccountSecurity';
 import { VersionChannels1765500000000 } from './1765500000000-VersionChannels';
 import { AccessLogTable1765400000000 } from './1765400000000-AccessLogTable';
 import { SigningKeys1765620000000 } from './1765620000000-SigningKeys';
+import { ReleaseCoverage1765700000000 } from './1765700000000-ReleaseCoverage';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source (tests) and from dist. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   AccessLogTable1765400000000,
   VersionChannels1765500000000,
   SigningKeys1765620000000,
+  ReleaseCoverage1765700000000,
 ];

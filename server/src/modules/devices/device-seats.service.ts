@@ -8,7 +8,7 @@ import type { LicenseEntity } from '../licenses/licenses.service';
 import { effectiveStatus, LicensesService } from '../licenses/licenses.service';
 import { DeviceEntity } from './device.entity';
 import type { ActivationCode } from './devices.constants';
-import { DeviceDetails, DevicesRepository } from './devices.repository';
+import { type ActivationLookup, DeviceDetails, DevicesRepository } from './devices.repository';
 
 /** What a streaming server says about itself. */
 export interface DeviceIdentity {
@@ -67,8 +67,8 @@ export class DeviceSeatsService {
     notify(this.events, DEVICES_WRITTEN, {});
   }
 
-  /** The license comes back partly filled (the fields the activation API uses). */
-  lookup(licenseKey: string, serverUid: string): Promise<{ license: LicenseEntity | null; device: DeviceEntity | null }> {
+  /** The license comes back partly filled (the fields the activation API uses), with its owner's channel. */
+  lookup(licenseKey: string, serverUid: string): Promise<ActivationLookup> {
     return this.devices.lookup(licenseKey, serverUid);
   }
 

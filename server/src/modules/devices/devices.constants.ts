@@ -13,5 +13,6 @@ export const ACTIVATION_CODES = [
   'TOO_MANY_DEVICES',
   'NOT_FOUND',
   'NOT_ACTIVATED',
+  'VERSION_NOT_COVERED',
 ] as const;
 export type ActivationCode = (typeof ACTIVATION_CODES)[number];

@@ -11,6 +11,8 @@ import { engineOf, readPage, readPageByIds, sortColumn, startsWith } from '../..
 import { PreparedSql } from '../../database/prepared-sql';
 import { JOINABLE_LICENSES, keyPrefixes, readJoinedLicense } from '../licenses/licenses.repository';
 import type { LicenseEntity } from '../licenses/licenses.service';
+import { JOINABLE_USERS } from '../users/users.repository';
+import type { Channel } from '../../common/channels';
 import { DeviceEntity } from './device.entity';
 import { DeviceSortKey, ListAdminDevicesQueryDto } from './dto/device.dto';
 import { EntityRows } from '../../database/entity-rows';
@@ -28,6 +30,7 @@ export interface Heartbeat {
 }
 
 const L = JOINABLE_LICENSES;
+const U = JOINABLE_USERS;
 
 const SORT_COLUMNS: Record<DeviceSortKey, string> = {
   activated_at: 'd.activated_at',
@@ -43,10 +46,14 @@ const LOOKUP_COLUMNS =
   `SELECT ${L.columns}, ` +
   'd.id AS d_id, d.device_name AS d_device_name, d.hostname AS d_hostname, d.product AS d_product, d.version AS d_version, ' +
   'd.status AS d_status, d.activated_at AS d_activated_at, d.last_activity_at AS d_last_activity_at, ' +
-  'd.deactivated_at AS d_deactivated_at, d.last_ip AS d_last_ip, d.server_uid AS d_server_uid ';
+  `d.deactivated_at AS d_deactivated_at, d.last_ip AS d_last_ip, d.server_uid AS d_server_uid, ${U.channel} AS u_channel `;
 
-/** The license of a key and the device of a server on it, in one statement over the two unique indexes. */
-const LOOKUP_SQL = LOOKUP_COLUMNS + `FROM ${L.table} LEFT JOIN devices d ON d.license_id = ${L.id} AND d.server_uid = ? WHERE ${L.key} = ?`;
+/** The owner, by primary key: their channel widens what the license covers. */
+const OWNER_JOIN = `LEFT JOIN ${U.table} ON ${U.id} = l.user_id `;
+
+/** The license of a key, its owner and the device of a server on it, in one statement over the unique indexes. */
+const LOOKUP_SQL =
+  LOOKUP_COLUMNS + `FROM ${L.table} ${OWNER_JOIN}LEFT JOIN devices d ON d.license_id = ${L.id} AND d.server_uid = ? WHERE ${L.key} = ?`;
 
 /** Sizes the key and server lists of a batched lookup are padded to, so a connection prepares few statements. */
 const LOOKUP_LIST_SIZES = [1, 2, 4, 8, 16, 32, 64];
@@ -56,8 +63,18 @@ function batchLookupSql(keys: number, uids: number): string {
   const list = (count: number) => Array.from({ length: count }, () => '?').join(', ');
   return (
     LOOKUP_COLUMNS +
-    `FROM ${L.table} LEFT JOIN devices d ON d.license_id = ${L.id} AND d.server_uid IN (${list(uids)}) WHERE ${L.key} IN (${list(keys)})`
+    `FROM ${L.table} ${OWNER_JOIN}LEFT JOIN devices d ON d.license_id = ${L.id} AND d.server_uid IN (${list(uids)}) ` +
+    `WHERE ${L.key} IN (${list(keys)})`
   );
+}
+
+/** What the activation API reads of a key and a server in one statement. */
+export interface ActivationLookup {
+  /** Partly filled: the fields the activation API uses. */
+  license: LicenseEntity | null;
+  device: DeviceEntity | null;
+  /** The license owner's channel (null: no account). */
+  ownerChannel: Channel | null;
 }
 
 /** The activation API's hot path uses prepared statements on the driver: building TypeORM queries would cost more than running them. */
@@ -280,14 +297,15 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return OffLoopReads.for(this.devices.manager.connection);
   }
 
-  async lookup(licenseKey: string, serverUid: string): Promise<{ license: LicenseEntity | null; device: DeviceEntity | null }> {
+  async lookup(licenseKey: string, serverUid: string): Promise<ActivationLookup> {
     const row =
       this.sql.engine === 'sqlite'
         ? await this.sql.one<Record<string, unknown>>(LOOKUP_SQL, [serverUid, licenseKey])
         : await this.lookups.load([serverUid, licenseKey]);
-    if (!row) return { license: null, device: null };
+    if (!row) return { license: null, device: null, ownerChannel: null };
     const license = readJoinedLicense(row, (value) => this.sql.readDate(value));
-    if (row.d_id === null || row.d_id === undefined) return { license, device: null };
+    const ownerChannel = (row.u_channel as Channel | null) ?? null;
+    if (row.d_id === null || row.d_id === undefined) return { license, device: null, ownerChannel };
     const device = Object.assign(new DeviceEntity(), {
       id: Number(row.d_id),
       license_id: license.id,
@@ -302,7 +320,7 @@ export class DevicesRepository implements BeforeApplicationShutdown {
       deactivated_at: this.sql.readDate(row.d_deactivated_at),
       last_ip: row.d_last_ip as string | null,
     });
-    return { license, device };
+    return { license, device, ownerChannel };
   }
 
   /** Stores a heartbeat with others that arrive meanwhile; resolves once it is written. */

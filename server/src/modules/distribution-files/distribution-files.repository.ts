@@ -11,7 +11,7 @@ import { PreparedSql } from '../../database/prepared-sql';
 import { managerOf, type Transaction } from '../../database/transaction-manager';
 import type { VersionEntity } from '../versions/versions.service';
 import { JOINABLE_VERSIONS as V } from '../versions/versions.repository';
-import type { VersionState } from '../versions/versions.constants';
+import type { Channel, VersionState } from '../versions/versions.constants';
 import { DistributionFileEntity, OsType } from './distribution-file.entity';
 import { FileSortKey, ListDistributionFilesQueryDto } from './dto/distribution-file-form.dto';
 import { EntityRows } from '../../database/entity-rows';
@@ -33,6 +33,8 @@ export interface DownloadableFile {
   version: string;
   /** The version's state: only a published version's files are for everyone. */
   version_state: VersionState;
+  /** The version's channel: a stable release is open to try, others follow the customer's licenses. */
+  version_channel: Channel;
 }
 
 /** Files, downloads and bytes of one OS. */
@@ -54,7 +56,7 @@ const SORT_COLUMNS: Record<FileSortKey, string> = {
 
 const DOWNLOADABLE_SQL =
   'SELECT f.id, f.file_name, f.storage_key, f.file_size, f.file_hash, f.os_type, f.architecture, ' +
-  `f.version_id, ${V.numberColumn}, ${V.stateColumn} AS version_state FROM distribution_files f INNER JOIN ${V.table} ON ${V.id} = f.version_id WHERE f.id = ?`;
+  `f.version_id, ${V.numberColumn}, ${V.stateColumn} AS version_state, ${V.channelColumn} AS version_channel FROM distribution_files f INNER JOIN ${V.table} ON ${V.id} = f.version_id WHERE f.id = ?`;
 
 /**
  * The ids of the files whose name, or whose version's number, matches a LIKE pattern. It reads names from the

@@ -17,7 +17,7 @@ import type { Page } from '../../common/pagination';
 import { FileStorage } from '../storage/file-storage';
 import { DISTRIBUTION_EXTENSIONS, extensionOf, fileNameProblem, fileTypeNotAllowed, PLEASE_SELECT_A_FILE } from '../storage/file-names';
 import type { StoredUpload } from '../storage/upload.interceptor';
-import { VersionsService } from '../versions/versions.service';
+import { VersionsService, type VersionEntity } from '../versions/versions.service';
 import { DistributionFileEntity, OS_TYPES } from './distribution-file.entity';
 import { DistributionFilesRepository, type DownloadableFile, type FileWithVersion } from './distribution-files.repository';
 import { ListDistributionFilesQueryDto, UploadDistributionFileDto } from './dto/distribution-file-form.dto';
@@ -200,9 +200,9 @@ export class DistributionFilesService {
     return () => this.changed();
   }
 
-  /** When the file's version was yanked (null when it was not). */
-  async yankedAt(file: DownloadableFile): Promise<Date | null> {
-    return (await this.versions.get(file.version_id)).yanked_at;
+  /** The file's version as it is stored now (when it was published or yanked). */
+  versionOf(file: DownloadableFile): Promise<VersionEntity> {
+    return this.versions.get(file.version_id);
   }
 
   /** A version's state changed: its files' download rows (which carry it) are read anew. */

@@ -5,6 +5,7 @@ import { IS_PUBLIC } from '../../common/public.decorator';
 import { SessionsService } from '../auth/sessions.service';
 import { DrainState } from '../health/drain-state.service';
 import { AccessLogService } from '../access-log/access-log.service';
+import { ReleaseCoverageService } from '../licenses/release-coverage.service';
 import { DownloadFastPath } from './download-fast-path';
 import { DownloadsController } from './downloads.controller';
 import { DownloadsService } from './downloads.service';
@@ -12,7 +13,14 @@ import { DownloadsService } from './downloads.service';
 describe('DownloadFastPath', () => {
   // Only its start-up check runs here: it reads the route's declaration, nothing else.
   const fastPath = () =>
-    new DownloadFastPath({} as SessionsService, {} as DownloadsService, new Reflector(), {} as DrainState, {} as AccessLogService);
+    new DownloadFastPath(
+      {} as SessionsService,
+      {} as DownloadsService,
+      new Reflector(),
+      {} as DrainState,
+      {} as AccessLogService,
+      {} as ReleaseCoverageService,
+    );
   const handler = DownloadsController.prototype.downloadFile;
 
   it('starts while the download route admits any signed-in user, as the fast path does', () => {

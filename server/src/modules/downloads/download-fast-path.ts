@@ -13,6 +13,7 @@ import { SessionsService } from '../auth/sessions.service';
 import type { DownloadableFile } from '../distribution-files/distribution-files.service';
 import { DrainState } from '../health/drain-state.service';
 import { AccessLogService } from '../access-log/access-log.service';
+import { ReleaseCoverageService } from '../licenses/release-coverage.service';
 import { DownloadsController } from './downloads.controller';
 import { DownloadsService } from './downloads.service';
 
@@ -39,6 +40,7 @@ export class DownloadFastPath implements OnModuleInit {
     private readonly reflector: Reflector,
     private readonly drain: DrainState,
     private readonly accessLog: AccessLogService,
+    private readonly coverage: ReleaseCoverageService,
   ) {}
 
   /**
@@ -80,15 +82,18 @@ export class DownloadFastPath implements OnModuleInit {
     const started = performance.now();
     let user: AuthUser | null;
     let file: DownloadableFile | null;
+    let open = false;
     try {
       user = await this.sessions.resolve(token);
       file = user && (await this.downloads.findKnown(id));
+      open = !!file && file.version_state === 'published' && (await this.coverage.openToAll(file.version_channel));
     } catch {
       // The controller responds to (and reports) it as it always has.
       return setting.next(request, response);
     }
-    // A file of a version that is not published is refused (or admitted, for admins) by the controller.
-    if (!user || !file || file.version_state !== 'published') return setting.next(request, response);
+    // A file of a version that is not published, or that a customer's licenses must allow, is refused (or admitted)
+    // by the controller.
+    if (!user || !file || !open) return setting.next(request, response);
     const ip = proxyaddr(request, trust);
     this.accessLog.track(request, response, request.url!, ip, () => ROUTE, { user, started });
     setApiResponseHeaders(response);

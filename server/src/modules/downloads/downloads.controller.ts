@@ -1,5 +1,5 @@
 import { Controller, HttpStatus, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiForbiddenResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiError } from '../../common/api-error';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
@@ -19,6 +19,7 @@ import {
   DownloadInfoResponseDto,
   DownloadLinkDto,
   DownloadLinkResponseDto,
+  DownloadRefusalDto,
   SignedDownloadQueryDto,
   toDownloadHistoryEntryDto,
 } from './dto/download.dto';
@@ -44,6 +45,7 @@ export class DownloadsController {
    * Accept-Ranges; `Range` gives 206 (resume) or 416. A download from the first byte counts once and is logged.
    */
   @ApiGetFileResponse('download/:id')
+  @ApiForbiddenResponse({ type: DownloadRefusalDto, description: "The customer's licenses do not allow this release" })
   async downloadFile(
     @IdParam() id: number,
     @CurrentUser() user: AuthUser,
@@ -70,6 +72,7 @@ export class DownloadsController {
    */
   @Post('download/:id/link')
   @ApiEnvelopeResponse(DownloadLinkResponseDto)
+  @ApiForbiddenResponse({ type: DownloadRefusalDto, description: "The customer's licenses do not allow this release" })
   async createDownloadLink(@IdParam() id: number, @CurrentUser() user: AuthUser, @Req() request: Request): Promise<DownloadLinkDto> {
     const file = await this.downloads.find(id, user);
     // Express 5's request.host honours X-Forwarded-Host under TRUST_PROXY, as request.protocol does X-Forwarded-Proto.
@@ -97,6 +100,7 @@ export class DownloadsController {
   /** The file through a signed link (GET or HEAD), no bearer token: 403 when the link was altered, 410 once it expired. */
   @Public()
   @ApiGetFileResponse('download/:id/signed')
+  @ApiForbiddenResponse({ type: DownloadRefusalDto, description: "The link was altered, or the customer's licenses do not allow this release" })
   async downloadFileWithLink(
     @IdParam() id: number,
     @Query() query: SignedDownloadQueryDto,
@@ -111,7 +115,7 @@ export class DownloadsController {
     }
     const owner = await this.users.get(check.link.userId).catch(() => null);
     if (!owner?.is_active) throw ApiError.forbidden('Invalid download link');
-    const file = await this.downloads.find(id, { role: owner.role, linkNow: this.links.clock() });
+    const file = await this.downloads.find(id, { id: owner.id, role: owner.role, linkNow: this.links.clock() });
     await this.downloads.send(file, { userId: owner.id, email: owner.email, via: 'link', ip: request.ip ?? null }, request, response);
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { DistributionFilesModule } from '../distribution-files/distribution-files.module';
+import { LicensesModule } from '../licenses/licenses.module';
 import { LogsModule } from '../logs/logs.module';
 import { ReleaseManifestsModule } from '../release-manifests/release-manifests.module';
 import { UsersModule } from '../users/users.module';
@@ -10,7 +11,7 @@ import { DownloadsController } from './downloads.controller';
 import { DownloadsService } from './downloads.service';
 
 @Module({
-  imports: [AuthModule, DistributionFilesModule, LogsModule, ReleaseManifestsModule, UsersModule],
+  imports: [AuthModule, DistributionFilesModule, LicensesModule, LogsModule, ReleaseManifestsModule, UsersModule],
   controllers: [DownloadsController],
   providers: [DownloadsService, DownloadLinksService, DownloadFastPath],
   exports: [DownloadsService, DownloadLinksService],

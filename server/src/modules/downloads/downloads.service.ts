@@ -1,5 +1,4 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import type { UserRole } from '../../common/roles';
 import { YANKED_LINK_GRACE_MS } from '../versions/versions.constants';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../../common/api-error';
@@ -8,6 +7,7 @@ import { DistributionFilesService, DownloadableFile } from '../distribution-file
 import { DownloadChannel } from '../logs/logs.constants';
 import { DownloadLogsService } from '../logs/download-logs.service';
 import { FileStorage } from '../storage/file-storage';
+import { type Customer, ReleaseCoverageService } from '../licenses/release-coverage.service';
 import { sendStoredFile, SendOutcome, SMALL_FILE_BYTES } from '../storage/send-stored-file';
 
 export interface Downloader {
@@ -38,19 +38,27 @@ export class DownloadsService {
     private readonly files: DistributionFilesService,
     private readonly logs: DownloadLogsService,
     private readonly storage: FileStorage,
+    private readonly coverage: ReleaseCoverageService,
   ) {}
 
   /**
    * The file a download or a link asks for. Admins get any; others only a published version's: a draft's is 404,
-   * a yanked one's 410, except through a link made before the yank, for YANKED_LINK_GRACE_MS after it.
+   * a yanked one's 410, except through a link made before the yank, for YANKED_LINK_GRACE_MS after it; and only a
+   * release their licenses let them download (403 with the reason's code, see ReleaseCoverageService).
    */
-  async find(id: number, who: { role: UserRole; linkNow?: number }): Promise<DownloadableFile> {
+  async find(id: number, who: Customer & { linkNow?: number }): Promise<DownloadableFile> {
     const file = ApiError.orNotFound(await this.files.findDownloadable(id), `File ${id} not found`);
-    if (file.version_state === 'published' || who.role === 'admin') return file;
+    if (who.role === 'admin') return file;
     if (file.version_state === 'draft') throw ApiError.notFound(`File ${id} not found`);
-    const yankedAt = who.linkNow === undefined ? null : await this.files.yankedAt(file);
-    if (yankedAt && who.linkNow! <= yankedAt.getTime() + YANKED_LINK_GRACE_MS) return file;
-    throw new ApiError(HttpStatus.GONE, `Version ${file.version} was withdrawn: download a current version from the dashboard.`);
+    if (file.version_state === 'published' && (await this.coverage.openToAll(file.version_channel))) return file;
+    const version = await this.files.versionOf(file);
+    if (file.version_state === 'yanked') {
+      const withinGrace = who.linkNow !== undefined && version.yanked_at && who.linkNow <= version.yanked_at.getTime() + YANKED_LINK_GRACE_MS;
+      if (!withinGrace)
+        throw new ApiError(HttpStatus.GONE, `Version ${file.version} was withdrawn: download a current version from the dashboard.`);
+    }
+    await this.coverage.assertMayDownload(who, version);
+    return file;
   }
 
   /** Stores the counts and log rows held in memory (before reading them back). */

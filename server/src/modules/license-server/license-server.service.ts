@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { ActivationCode } from '../devices/devices.constants';
-import { DeviceSeatsService, SeatOutcome } from '../devices/device-seats.service';
+import { DeviceSeatsService, refusalOf, SeatOutcome } from '../devices/device-seats.service';
+import { ReleaseCoverageService, type UpdateAdvice } from '../licenses/release-coverage.service';
 import { normalizeLicenseKey } from '../licenses/licenses.service';
 import { LicenseSigningService, SigningKey } from '../licenses/license-signing.service';
 import { RemoteLogsService } from '../logs/remote-logs.service';
@@ -21,6 +22,7 @@ const MESSAGES: Record<ActivationCode, string> = {
   TOO_MANY_DEVICES: 'Every seat of this license is in use; deactivate a server first',
   NOT_FOUND: 'Unknown license key',
   NOT_ACTIVATED: 'This server is not activated on this license',
+  VERSION_NOT_COVERED: 'This server runs a release that its license does not cover: install newest_covered, or renew the license',
 };
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -41,6 +43,7 @@ export class LicenseServerService {
     private readonly signing: LicenseSigningService,
     private readonly remoteLogs: RemoteLogsService,
     private readonly throttle: ActivationThrottle,
+    private readonly coverage: ReleaseCoverageService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     // Three heartbeats fit in the inactivity window, and at least one an hour.
@@ -70,19 +73,28 @@ export class LicenseServerService {
   async handle(action: LicenseServerAction, request: ActivationRequest, ip: string | null): Promise<SignedResponse> {
     const licenseKey = normalizeLicenseKey(request.license_key);
     await this.throttle.admit(ip ?? 'unknown', licenseKey);
-    const [{ license, device }, key] = await Promise.all([this.devices.lookup(licenseKey, request.server_uid), this.signing.current()]);
+    const [{ license, device, ownerChannel }, key] = await Promise.all([
+      this.devices.lookup(licenseKey, request.server_uid),
+      this.signing.current(),
+    ]);
     if (!license) {
       // Counted, not logged: a flood of guessed keys must not become a flood of rows.
       await this.throttle.unknownKey(ip ?? 'unknown');
-      return this.signed(key, action, request, licenseKey, null);
+      return this.signed(key, action, request, licenseKey, null, null);
     }
+    // The release it runs: as it says now, else as it said before.
+    const advice =
+      action === 'deactivate' ? null : await this.coverage.adviseServer(license, ownerChannel, request.version ?? device?.version);
     let outcome: SeatOutcome;
     let written: Promise<void> = Promise.resolve();
     const identity = Object.assign({ ...request }, { ip });
-    if (action === 'activate') outcome = await this.devices.activate(license, identity);
+    // A server running a release its license does not cover gets no seat, and a heartbeat of one is not valid.
+    if (action === 'activate' && advice?.notCovered && !refusalOf(license)) outcome = { code: 'VERSION_NOT_COVERED', license, device };
+    else if (action === 'activate') outcome = await this.devices.activate(license, identity);
     else if (action === 'validate') ({ written, ...outcome } = await this.devices.validate(license, identity, device));
     else outcome = await this.devices.deactivate(license, request.server_uid);
-    const signed = this.signed(key, action, request, licenseKey, outcome);
+    if (outcome.code === 'VALID' && advice?.notCovered) outcome = { ...outcome, code: 'VERSION_NOT_COVERED' };
+    const signed = this.signed(key, action, request, licenseKey, outcome, advice);
     const { data } = signed;
     this.remoteLogs.record({
       action,
@@ -113,6 +125,7 @@ export class LicenseServerService {
     request: ActivationRequest,
     licenseKey: string,
     outcome: SeatOutcome | null,
+    advice: UpdateAdvice | null,
   ): SignedResponse {
     const code: ActivationCode = outcome?.code ?? 'NOT_FOUND';
     const license = outcome?.license ?? null;
@@ -142,8 +155,11 @@ export class LicenseServerService {
       },
       license_key: licenseKey,
       message: valid && action === 'activate' ? 'License activated on this server' : MESSAGES[code],
+      newest_covered: advice?.newestCovered ?? null,
       nonce: request.nonce,
       server_uid: request.server_uid,
+      update_available: advice?.updateAvailable ?? null,
+      update_required: advice?.updateRequired ?? false,
       valid,
     };
     const text = JSON.stringify(signed);

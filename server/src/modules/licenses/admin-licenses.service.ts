@@ -106,6 +106,8 @@ export class AdminLicensesService implements OnApplicationBootstrap {
       max_activations: dto.max_activations ?? 1,
       status: dto.status ?? 'active',
       license_key: licenseKey,
+      channel: dto.channel,
+      updates_until: dto.updates_until ? parseExpiry(dto.updates_until) : null,
     });
   }
 
@@ -127,6 +129,8 @@ export class AdminLicensesService implements OnApplicationBootstrap {
     }
     if (dto.max_activations !== undefined) changes.max_activations = dto.max_activations;
     if (dto.is_trial !== undefined) changes.is_trial = dto.is_trial;
+    if (dto.channel !== undefined) changes.channel = dto.channel;
+    if (dto.updates_until !== undefined) changes.updates_until = dto.updates_until === null ? null : parseExpiry(dto.updates_until);
     if (dto.expires_at !== undefined) {
       changes.expires_at = parseExpiry(dto.expires_at);
       changes.status = statusForExpiry(license.status, changes.expires_at);

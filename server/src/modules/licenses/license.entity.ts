@@ -3,6 +3,7 @@ import { Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm
 import { BooleanColumn, CreatedAt, DateTimeColumn, IntColumn, ReferenceColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
+import type { Channel } from '../../common/channels';
 
 export { LICENSE_STATUSES, type LicenseStatus } from './licenses.constants';
 
@@ -42,6 +43,14 @@ export class LicenseEntity {
 
   @DateTimeColumn({ index: 'IDX_licenses_expires_at' })
   expires_at: Date;
+
+  /** The release channel granted: this one and every channel before it (see channelsUpTo). */
+  @VarcharColumn(10, { default: 'stable' })
+  channel: Channel;
+
+  /** The end of maintenance: releases published after it are not covered. Null: the license's expiry. */
+  @DateTimeColumn({ nullable: true })
+  updates_until: Date | null;
 
   @IntColumn({ default: 1 })
   max_activations: number;

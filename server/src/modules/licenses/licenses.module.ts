@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ReleaseCoverageService } from './release-coverage.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SettingsModule } from '../settings/settings.module';
 import { UsersModule } from '../users/users.module';
@@ -20,6 +21,7 @@ import { LicensesService } from './licenses.service';
   imports: [TypeOrmModule.forFeature([LicenseEntity, SigningKeyEntity]), SettingsModule, UsersModule, VersionsModule],
   controllers: [LicensesController, AdminLicensesController, SigningKeysController],
   providers: [
+    ReleaseCoverageService,
     LicensesRepository,
     SigningKeysRepository,
     LicensesService,
@@ -28,6 +30,6 @@ import { LicensesService } from './licenses.service';
     LicenseSigningService,
     LicenseProductsService,
   ],
-  exports: [LicensesService, AdminLicensesService, LicenseSyncService, LicenseSigningService, LicenseProductsService],
+  exports: [ReleaseCoverageService, LicensesService, AdminLicensesService, LicenseSyncService, LicenseSigningService, LicenseProductsService],
 })
 export class LicensesModule {}

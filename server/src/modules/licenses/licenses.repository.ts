@@ -11,6 +11,7 @@ import { LICENSE_EXPORT_SELECT, RawLicenseRow } from './license-export';
 import { AdminLicenseSortKey, ListAdminLicensesQueryDto } from './dto/admin-license.dto';
 import { LicenseEntity, LicenseStatus } from './license.entity';
 import { EntityRows } from '../../database/entity-rows';
+import type { Channel } from '../../common/channels';
 
 export type LicensePage = Page<LicenseEntity>;
 
@@ -26,7 +27,12 @@ export interface LicenseStatusCount {
   seats: number;
 }
 
-export type NewLicenseRow = Omit<LicenseEntity, 'id' | 'license_key_compact' | 'created_at' | 'updated_at'>;
+/** A license to insert; its channel and end of updates take their defaults (stable; its expiry) unless given. */
+export type NewLicenseRow = Omit<LicenseEntity, 'id' | 'license_key_compact' | 'channel' | 'updates_until' | 'created_at' | 'updated_at'> &
+  Partial<Pick<LicenseEntity, 'channel' | 'updates_until'>>;
+
+/** What a license grants of releases (see release-coverage.ts). */
+export type LicenseGrantRow = Pick<LicenseEntity, 'channel' | 'updates_until' | 'expires_at'>;
 
 /** The key as the search compares it: capitals, no blanks or hyphens (license_key_compact holds keys so). */
 export function compactKey(key: string): string {
@@ -53,7 +59,8 @@ export const JOINABLE_LICENSES = {
   columns:
     'l.id AS l_id, l.license_key AS l_license_key, l.product_name AS l_product_name, l.user_id AS l_user_id, ' +
     'l.user_email AS l_user_email, l.status AS l_status, l.is_trial AS l_is_trial, l.expires_at AS l_expires_at, ' +
-    'l.max_activations AS l_max_activations, l.current_activations AS l_current_activations',
+    'l.max_activations AS l_max_activations, l.current_activations AS l_current_activations, ' +
+    'l.channel AS l_channel, l.updates_until AS l_updates_until',
 } as const;
 
 /** The license in a row selected with JOINABLE_LICENSES.columns: partly filled (the fields the activation API uses). */
@@ -69,6 +76,8 @@ export function readJoinedLicense(row: Record<string, unknown>, readDate: (value
     expires_at: readDate(row.l_expires_at)!,
     max_activations: Number(row.l_max_activations),
     current_activations: Number(row.l_current_activations),
+    channel: row.l_channel as Channel,
+    updates_until: readDate(row.l_updates_until),
   });
 }
 
@@ -114,6 +123,14 @@ export class LicensesRepository {
 
   findByKeys(licenseKeys: string[]): Promise<LicenseEntity[]> {
     return this.licenses.findBy({ license_key: In(licenseKeys) });
+  }
+
+  /** The grants of a user's licenses that count for releases: active or expired ones (not revoked, not pending). */
+  grantsOf(userId: number): Promise<LicenseGrantRow[]> {
+    return this.licenses.find({
+      select: { channel: true, updates_until: true, expires_at: true },
+      where: { user_id: userId, status: In(['active', 'expired']) },
+    });
   }
 
   /** A user's test licenses, or (with `upToId`) those of them issued no later than that one. */

@@ -1,3 +1,4 @@
+import type { Channel } from '../versions/versions.constants';
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Cron, CronExpression } from '@nestjs/schedule';
@@ -32,6 +33,10 @@ export interface NewLicense {
   order_id?: number | null;
   /** A key typed by an admin (already checked); otherwise one is generated. */
   license_key?: string;
+  /** The release channel granted (default stable). */
+  channel?: Channel;
+  /** The end of updates (default: the expiry). */
+  updates_until?: Date | null;
 }
 
 /** What an order needs from licenses: the fields of the license it pays for. */
@@ -87,6 +92,8 @@ export class LicensesService {
         status: fields.status ?? 'active',
         order_id: fields.order_id ?? null,
         synced_at: syncedAt,
+        channel: fields.channel ?? 'stable',
+        updates_until: fields.updates_until ?? null,
       });
       if (id !== null) {
         this.written();

@@ -23,12 +23,16 @@ export const DEFAULT_SETTINGS = {
     description: 'Licensing and distribution portal for the StreamHub streaming server.',
     support_email: 'support@example.com',
     website: 'https://example.com',
+    /** The oldest release servers may run ('' for none): validate tells older ones update_required. */
+    min_supported_version: '',
   },
   features: {
     test_license_enabled: true,
     purchase_license_enabled: true,
     multiple_devices_supported: true,
     license_transfer_enabled: true,
+    /** On: every customer download needs a license that covers the release (off: published stable builds are open to try). */
+    downloads_require_license: false,
   },
   license_server: {
     url: '',

@@ -61,12 +61,15 @@ const NO_SYNC_YET: LicenseServerSyncState = {
 const toCents = (amount: number) => Math.round(amount * 100);
 const fromCents = (cents: number) => cents / 100;
 
-/** How long the sync state shown beside the versions list is cached (see shownSyncState). */
-const SHOWN_SYNC_STATE_TTL_MS = 5_000;
+/** How long what is read on many requests is cached: the sync state beside the versions list, the download rule. */
+const SETTINGS_TTL_MS = 5_000;
 
 @Injectable()
 export class SettingsService {
-  private readonly shownSyncStates = new Cache<LicenseServerSyncState>({ max: 1, ttlMs: SHOWN_SYNC_STATE_TTL_MS });
+  private readonly shownSyncStates = new Cache<LicenseServerSyncState>({ max: 1, ttlMs: SETTINGS_TTL_MS });
+
+  /** Groups read on hot paths (gated downloads, heartbeats); dropped by each write here (another instance's write shows within the ttl). */
+  private readonly hotGroups = new Cache<SettingsGroups[SettingsGroupKey]>({ max: GROUP_KEYS.length, ttlMs: SETTINGS_TTL_MS });
 
   constructor(
     private readonly settings: SettingsRepository,
@@ -84,7 +87,11 @@ export class SettingsService {
   }
 
   async set<K extends SettingsGroupKey>(key: K, value: SettingsGroups[K]): Promise<void> {
-    await this.settings.write(key, value);
+    try {
+      await this.settings.write(key, value);
+    } finally {
+      this.hotGroups.clear();
+    }
   }
 
   /** Stores the defaults for groups that have no row yet; returns the keys it added. */
@@ -110,6 +117,16 @@ export class SettingsService {
       this.shownSyncStates.clear();
     }
     return next;
+  }
+
+  /** A group as get() reads it, cached for SETTINGS_TTL_MS: for what every download or heartbeat reads. */
+  cached<K extends SettingsGroupKey>(key: K): Promise<SettingsGroups[K]> {
+    return this.hotGroups.get(key, () => this.get(key)) as Promise<SettingsGroups[K]>;
+  }
+
+  /** Whether every customer download needs a covering license (features.downloads_require_license). */
+  async downloadsRequireLicense(): Promise<boolean> {
+    return (await this.cached('features')).downloads_require_license;
   }
 
   /** Whether clients may request test licenses: the group's switch and the feature flag must both be on. */
@@ -174,7 +191,11 @@ export class SettingsService {
   /** A new license-server URL or token is announced, so the sync brings that server in step. */
   private async saveAll(current: SettingsGroups, groups: SettingsGroups): Promise<AdminSettingsDto> {
     checkAgreement(groups);
-    await this.settings.writeAll(GROUP_KEYS.map((key) => [key, groups[key]]));
+    try {
+      await this.settings.writeAll(GROUP_KEYS.map((key) => [key, groups[key]]));
+    } finally {
+      this.hotGroups.clear();
+    }
     const [before, after] = [current.license_server, groups.license_server];
     if (before.url !== after.url || before.api_token !== after.api_token) notify(this.events, LICENSE_SERVER_CHANGED, { url: after.url });
     return toAdminView(groups);
@@ -204,8 +225,8 @@ function fromInput(dto: UpdateSettingsDto, current: SettingsGroups): SettingsGro
   return {
     test_license: { ...current.test_license, ...withoutUndefined(dto.test_license) },
     pricing: { ...current.pricing, ...withoutUndefined(pricing), price_per_device_cents: toCents(price_per_device) },
-    app_info: { ...current.app_info, ...dto.app_info },
-    features: { ...current.features, ...dto.features },
+    app_info: { ...current.app_info, ...withoutUndefined(dto.app_info) },
+    features: { ...current.features, ...withoutUndefined(dto.features) },
     license_server: {
       url: dto.license_server.url.replace(/\/+$/, ''),
       timeout_seconds: dto.license_server.timeout_seconds,

@@ -95,6 +95,7 @@ export class AdminUsersService {
       phone: dto.phone === undefined ? user.phone : dto.phone || null,
       country: dto.country === undefined ? user.country : dto.country || null,
       role,
+      channel: dto.channel ?? user.channel,
       is_active: dto.is_active ?? user.is_active,
     });
     if (revokeSessions) user.token_version += 1;

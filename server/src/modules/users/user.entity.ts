@@ -2,6 +2,7 @@ import { type UserRole } from '../../common/roles';
 import { Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { BooleanColumn, CreatedAt, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { MAX_LENGTH } from '../../database/column-lengths';
+import type { Channel } from '../../common/channels';
 
 export { USER_ROLES, type UserRole } from '../../common/roles';
 
@@ -39,6 +40,10 @@ export class UserEntity {
 
   @VarcharColumn(20, { default: 'client', index: 'IDX_users_role' })
   role: UserRole;
+
+  /** The release channel granted to every license of this customer (a license may be granted more on its own). */
+  @VarcharColumn(10, { default: 'stable' })
+  channel: Channel;
 
   @BooleanColumn({ default: true, index: 'IDX_users_is_active' })
   is_active: boolean;

@@ -12,7 +12,7 @@ import { USER_TRIGRAMS_TABLE } from './user-trigrams.repository';
 import { UserEntity } from './user.entity';
 import { EntityRows } from '../../database/entity-rows';
 
-/** For auth's per-request session check to join users in one round trip while the users columns stay named here. */
+/** For auth's per-request session check (and the activation API's lookup) to join users in one round trip while the users columns stay named here. */
 export const JOINABLE_USERS = {
   table: 'users u',
   id: 'u.id',
@@ -20,6 +20,7 @@ export const JOINABLE_USERS = {
   isActive: 'u.is_active',
   role: 'u.role',
   sessionUserColumns: 'u.id AS id, u.email AS email, u.role AS role',
+  channel: 'u.channel',
 } as const;
 
 const SORT_COLUMNS: Record<UserSortKey, string[]> = {

@@ -1,3 +1,4 @@
+import type { Channel } from '../../common/channels';
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { createHash, randomBytes } from 'node:crypto';
@@ -26,6 +27,8 @@ export interface NewAccount {
   role?: UserRole;
   is_active?: boolean;
   is_verified?: boolean;
+  /** The release channel granted to all the customer's licenses (default stable). */
+  channel?: Channel;
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -85,6 +88,7 @@ export class UsersService {
       phone: account.phone || null,
       country: account.country || null,
       role: account.role ?? 'client',
+      channel: account.channel ?? 'stable',
       is_active: account.is_active ?? true,
       is_verified: account.is_verified ?? false,
       email_verified_at: account.is_verified ? new Date() : null,

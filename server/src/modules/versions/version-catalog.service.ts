@@ -3,9 +3,9 @@ import { Cache } from '../../common/cache';
 import { ListTotals } from '../../common/list-totals';
 import type { Page, PageRequest } from '../../common/pagination';
 import { VersionEntity } from './version.entity';
-import { type VersionChoice, VersionsRepository } from './versions.repository';
+import { type PublishedRelease, type VersionChoice, VersionsRepository } from './versions.repository';
 
-export type { VersionChoice } from './versions.repository';
+export type { PublishedRelease, VersionChoice } from './versions.repository';
 
 /** How long the client catalog is served from the cache (another instance's version writes show within it). */
 const CATALOG_TTL_MS = 5_000;
@@ -23,6 +23,7 @@ export class VersionCatalogService {
   private readonly totals = new ListTotals(60_000, 64, CATALOG_TTL_MS);
   private readonly pages = new Cache<Page<VersionEntity>>({ max: CATALOG_CACHED, ttlMs: CATALOG_TTL_MS });
   private readonly numberLists = new Cache<string[]>({ max: CATALOG_CACHED, ttlMs: CATALOG_TTL_MS });
+  private readonly releaseList = new Cache<PublishedRelease[]>({ max: 1, ttlMs: CATALOG_TTL_MS });
 
   constructor(private readonly versions: VersionsRepository) {}
 
@@ -36,6 +37,11 @@ export class VersionCatalogService {
   /** Published version numbers, newest semantic version first: all, or the first `limit`. */
   numbers(limit?: number): Promise<string[]> {
     return this.numberLists.get(String(limit ?? 'all'), () => this.versions.numbers(limit));
+  }
+
+  /** Every published release, newest semantic version first: what validate's update advice reads on every heartbeat. */
+  releases(): Promise<PublishedRelease[]> {
+    return this.releaseList.get('', () => this.versions.publishedReleases());
   }
 
   /** Whether a version with exactly this number exists (letter case too). */
@@ -58,6 +64,7 @@ export class VersionCatalogService {
   changed(): void {
     this.pages.clear();
     this.numberLists.clear();
+    this.releaseList.clear();
     this.totals.clear();
   }
 }

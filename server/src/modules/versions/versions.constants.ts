@@ -4,14 +4,7 @@ export type OsType = (typeof OS_TYPES)[number];
 export const ARCHITECTURES = ['x64', 'x86', 'arm64'] as const;
 export type Architecture = (typeof ARCHITECTURES)[number];
 
-/** Release channels, most settled first: a subscriber of one also gets every channel before it. */
-export const CHANNELS = ['stable', 'rc', 'beta', 'alpha'] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-/** The channels a subscriber of `channel` gets: `beta` → stable, rc, beta. */
-export function channelsUpTo(channel: Channel): Channel[] {
-  return CHANNELS.slice(0, CHANNELS.indexOf(channel) + 1);
-}
+export { CHANNELS, type Channel, channelsUpTo } from '../../common/channels';
 
 /** draft: admins only; published: in the catalog; yanked: gone from the catalog, old links work a day longer. */
 export const VERSION_STATES = ['draft', 'published', 'yanked'] as const;

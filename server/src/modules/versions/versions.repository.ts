@@ -20,7 +20,11 @@ export const JOINABLE_VERSIONS = {
   id: 'v.id',
   numberColumn: 'v.version',
   stateColumn: 'v.state',
+  channelColumn: 'v.channel',
 } as const;
+
+/** What the update advice needs of a published release. */
+export type PublishedRelease = Pick<VersionEntity, 'version' | 'channel' | 'published_at'>;
 
 /** What a select or product choice needs of a version. */
 export type VersionChoice = Pick<VersionEntity, 'id' | 'version' | 'release_date' | 'is_stable' | 'is_latest'>;
@@ -90,6 +94,15 @@ export class VersionsRepository {
       { cache: totals, key: '' },
       (ids) => EntityRows.of(this.versions).byIds(ids),
     );
+  }
+
+  /** Every published release, newest semantic version first (they are a few hundred at most). */
+  publishedReleases(): Promise<PublishedRelease[]> {
+    return this.versions.find({
+      select: { version: true, channel: true, published_at: true },
+      where: { state: 'published' },
+      order: { version_order: 'DESC', id: 'DESC' },
+    });
   }
 
   async numbers(limit?: number): Promise<string[]> {

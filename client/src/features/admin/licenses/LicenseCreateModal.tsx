@@ -3,7 +3,8 @@ import { useForm } from '@mantine/form';
 import { IconWand } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useCreateAdminLicense, useGenerateLicenseKey, useListAvailableVersions } from '../../../api/generated/endpoints/licenses/licenses';
-import type { AdminLicenseDto } from '../../../api/generated/model';
+import type { AdminLicenseDto, VersionChannel } from '../../../api/generated/model';
+import { ChannelSelect } from '../../../components/ChannelSelect';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { DialogProps, FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
@@ -17,6 +18,8 @@ interface FormValues {
   expires_at: string;
   max_activations: number | string;
   license_key: string;
+  channel: VersionChannel;
+  updates_until: string;
 }
 
 /** Today as YYYY-MM-DD in the browser's time zone: the earliest date the picker offers. */
@@ -32,7 +35,15 @@ export function LicenseCreateModal({ onClose, onCreated }: DialogProps<'onCreate
   const create = useCreateAdminLicense();
   const generate = useGenerateLicenseKey();
   const form = useForm<FormValues>({
-    initialValues: { product_name: null, user_email: '', expires_at: '', max_activations: 1, license_key: '' },
+    initialValues: {
+      product_name: null,
+      user_email: '',
+      expires_at: '',
+      max_activations: 1,
+      license_key: '',
+      channel: 'stable',
+      updates_until: '',
+    },
     validate: {
       product_name: (value) => (value ? null : intl.formatMessage({ id: 'adminLicenses.form.productRequired' })),
       user_email: (value) => emailError(intl, value, 'adminLicenses.form.emailRequired'),
@@ -52,6 +63,8 @@ export function LicenseCreateModal({ onClose, onCreated }: DialogProps<'onCreate
           expires_at: values.expires_at,
           max_activations: maxActivationsOf(values.max_activations),
           license_key: values.license_key.trim() || undefined,
+          channel: values.channel,
+          updates_until: values.updates_until || null,
         },
       });
       onClose();
@@ -94,6 +107,14 @@ export function LicenseCreateModal({ onClose, onCreated }: DialogProps<'onCreate
           allowDecimal={false}
           allowNegative={false}
           {...field('max_activations', 'adminLicenses.form.maxActivations')}
+        />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <ChannelSelect {...field('channel', 'adminLicenses.form.channel')} />
+        <TextInput
+          type="date"
+          description={intl.formatMessage({ id: 'adminLicenses.form.updatesUntilHint' })}
+          {...field('updates_until', 'adminLicenses.form.updatesUntil')}
         />
       </SimpleGrid>
       <TextInput

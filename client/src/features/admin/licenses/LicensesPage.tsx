@@ -27,6 +27,7 @@ import { ExportMenu } from '../../../components/admin-list/ExportMenu';
 import { SearchField } from '../../../components/SearchField';
 import { confirmLicenseAction } from './license-confirmations';
 import { DELETE_MESSAGE_MS, exportFileName, LICENSES_LIST, STATUSES, statusFilter } from './license-display';
+import { LicenseAccessModal } from './LicenseAccessModal';
 import { LicenseCreateModal } from './LicenseCreateModal';
 import { LicensesTable } from './LicensesTable';
 import { LicenseStatsCards } from './LicenseStatsCards';
@@ -38,6 +39,7 @@ export default function LicensesPage() {
     getListAdminLicensesQueryOptions({ ...listParams(state), status: statusFilter(state.status) }),
   );
   const [creating, setCreating] = useState(false);
+  const [granting, setGranting] = useState<AdminLicenseDto | null>(null);
   const stats = useGetLicenseStats();
   const licenses = list.result.data?.data ?? [];
 
@@ -151,11 +153,22 @@ export default function LicensesPage() {
           busyId={busyRowId(revoke, activate, remove)}
           onRevoke={(license) => confirmLicenseAction(intl, 'revoke', license, () => revoke.mutate({ id: license.id }))}
           onActivate={(license) => activate.mutate({ id: license.id })}
+          onAccess={setGranting}
           onCopy={copyKey}
           onDelete={(license) => confirmLicenseAction(intl, 'delete', license, () => remove.mutate({ id: license.id }))}
         />
       }
     >
+      {granting && (
+        <LicenseAccessModal
+          license={granting}
+          onClose={() => setGranting(null)}
+          onSaved={(license) => {
+            actions.succeeded(intl.formatMessage({ id: 'adminLicenses.messages.accessSaved' }, { key: license.license_key }));
+            refresh();
+          }}
+        />
+      )}
       {creating && (
         <LicenseCreateModal
           onClose={() => setCreating(false)}

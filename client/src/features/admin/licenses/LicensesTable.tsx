@@ -1,5 +1,5 @@
-import { Badge, Progress, Stack, Text, Tooltip } from '@mantine/core';
-import { IconBan, IconCopy, IconPlayerPlay } from '@tabler/icons-react';
+import { Badge, Group, Progress, Stack, Text, Tooltip } from '@mantine/core';
+import { IconBan, IconCopy, IconGitBranch, IconPlayerPlay } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, IntlShape, useIntl } from 'react-intl';
 import type { AdminLicenseDto, ListAdminLicensesSort } from '../../../api/generated/model';
 import { ListColumn, ListTable, ScreenTableProps } from '../../../components/admin-list/ListTable';
@@ -9,7 +9,7 @@ import { expiresSoon } from '../../../lib/license-expiry';
 import { activationColor, ADMIN_WARNING_DAYS, activationPercent, isSynced, STATUS_COLORS, statusAction } from './license-display';
 import { MessageText } from '../../../components/Message';
 
-type LicenseActions = Record<'onRevoke' | 'onActivate' | 'onCopy' | 'onDelete', (license: AdminLicenseDto) => void>;
+type LicenseActions = Record<'onRevoke' | 'onActivate' | 'onAccess' | 'onCopy' | 'onDelete', (license: AdminLicenseDto) => void>;
 
 function Activations({ license }: { license: AdminLicenseDto }) {
   const intl = useIntl();
@@ -74,11 +74,18 @@ const COLUMNS: Array<ListColumn<AdminLicenseDto, ListAdminLicensesSort>> = [
         <Text fz="xs" c="dimmed">
           <WrapEmails text={license.user_email} />
         </Text>
-        {license.is_trial && (
-          <Badge size="xs" variant="light" color="blue" mt={4}>
-            <FormattedMessage id="adminLicenses.trial" />
-          </Badge>
-        )}
+        <Group gap={4} mt={4}>
+          {license.is_trial && (
+            <Badge size="xs" variant="light" color="blue">
+              <FormattedMessage id="adminLicenses.trial" />
+            </Badge>
+          )}
+          {license.channel !== 'stable' && (
+            <Badge size="xs" variant="light" color="grape" data-testid="license-channel">
+              <FormattedMessage id={`admin.versions.channel.${license.channel}`} />
+            </Badge>
+          )}
+        </Group>
       </>
     ),
   },
@@ -99,7 +106,19 @@ const COLUMNS: Array<ListColumn<AdminLicenseDto, ListAdminLicensesSort>> = [
     sort: 'expires_at',
     label: 'adminLicenses.columns.expires',
     td: nowrap,
-    cell: (license) => <FormattedDate value={license.expires_at} dateStyle="medium" />,
+    cell: (license) => (
+      <>
+        <FormattedDate value={license.expires_at} dateStyle="medium" />
+        {license.updates_until && (
+          <Text fz="xs" c="dimmed" data-testid="license-updates-until">
+            <FormattedMessage
+              id="adminLicenses.updatesUntil"
+              values={{ date: <FormattedDate value={license.updates_until} dateStyle="medium" /> }}
+            />
+          </Text>
+        )}
+      </>
+    ),
   },
   {
     sort: 'created_at',
@@ -110,7 +129,7 @@ const COLUMNS: Array<ListColumn<AdminLicenseDto, ListAdminLicensesSort>> = [
   { label: 'adminLicenses.columns.sync', fold: 1, cell: (license) => <SyncState license={license} /> },
 ];
 
-/** Activate (when revoked) or Revoke, Copy key, Delete. */
+/** Activate (when revoked) or Revoke, Release access, Copy key, Delete. */
 function licenseActions(intl: IntlShape, license: AdminLicenseDto, busy: boolean, actions: LicenseActions) {
   const key = { key: license.license_key };
   const activate = statusAction(license.status) === 'activate';
@@ -122,6 +141,12 @@ function licenseActions(intl: IntlShape, license: AdminLicenseDto, busy: boolean
       tooltip: intl.formatMessage({ id: activate ? 'adminLicenses.actions.activateShort' : 'adminLicenses.actions.revokeShort' }),
       label: intl.formatMessage({ id: activate ? 'adminLicenses.actions.activate' : 'adminLicenses.actions.revoke' }, key),
       onClick: () => (activate ? actions.onActivate(license) : actions.onRevoke(license)),
+    },
+    {
+      icon: IconGitBranch,
+      tooltip: intl.formatMessage({ id: 'adminLicenses.actions.accessShort' }),
+      label: intl.formatMessage({ id: 'adminLicenses.actions.access' }, key),
+      onClick: () => actions.onAccess(license),
     },
     {
       icon: IconCopy,

@@ -2,7 +2,8 @@ import { Divider, Group, PasswordInput, Select, SimpleGrid, Switch, Table, Text,
 import { useForm } from '@mantine/form';
 import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-intl';
 import { useCreateUser, useUpdateUser } from '../../../api/generated/endpoints/users/users';
-import type { AdminUserDto, CreateUserDto } from '../../../api/generated/model';
+import type { AdminUserDto, CreateUserDto, VersionChannel } from '../../../api/generated/model';
+import { ChannelSelect } from '../../../components/ChannelSelect';
 import { DialogProps, FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { emailError } from '../../../lib/email';
@@ -21,6 +22,7 @@ interface FormValues {
   company: string;
   password: string;
   user_type: 'client' | 'admin';
+  channel: VersionChannel;
   is_active: boolean;
   is_verified: boolean;
 }
@@ -66,6 +68,7 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
       company: user?.company ?? '',
       password: '',
       user_type: user?.user_type ?? 'client',
+      channel: user?.channel ?? 'stable',
       is_active: user?.is_active ?? true,
       is_verified: user?.is_verified ?? false,
     },
@@ -129,6 +132,13 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
           {...field('user_type', 'users.form.userType')}
         />
       </SimpleGrid>
+
+      <Divider label={intl.formatMessage({ id: 'users.form.releases' })} labelPosition="left" />
+      <ChannelSelect
+        description={intl.formatMessage({ id: 'users.form.channelHint' })}
+        w={{ base: '100%', sm: '50%' }}
+        {...field('channel', 'users.form.channel')}
+      />
 
       <Divider label={intl.formatMessage({ id: 'users.form.status' })} labelPosition="left" />
       <Group gap="xl">

@@ -2,11 +2,12 @@ import { ListAdminVersionsSort, type SyncStatus, VersionChannel, VersionState } 
 import type { ListSpec } from '../../../components/admin-list/list-state';
 import type { Sorting } from '../../../components/pagination';
 import { PAGE_SIZE } from '../../../lib/admin-tables';
+import { CHANNELS } from '../../../lib/channels';
 
 /** Version table: newest first (admin spec section 9). */
 export const DEFAULT_SORT: Sorting<ListAdminVersionsSort> = { sort: 'created_at', order: 'desc' };
-/** Release channels, most settled first, and a version's states, as the server names them. */
-export const CHANNELS = Object.values(VersionChannel);
+export { CHANNELS };
+/** A version's states, as the server names them. */
 export const STATES = Object.values(VersionState);
 
 type VersionFilters = { channel: VersionChannel | 'all'; state: VersionState | 'all' };

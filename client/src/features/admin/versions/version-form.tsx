@@ -3,7 +3,8 @@ import type { UseFormReturnType } from '@mantine/form';
 import type { IntlShape } from 'react-intl';
 import { useIntl } from 'react-intl';
 import type { VersionChannel, VersionState } from '../../../api/generated/model';
-import { CHANNELS, isHttpUrl, isJsonObjectText, orNull, VERSION_PATTERN } from './version-display';
+import { isHttpUrl, isJsonObjectText, orNull, VERSION_PATTERN } from './version-display';
+import { ChannelSelect } from '../../../components/ChannelSelect';
 import { useField } from '../../../components/use-field';
 
 /** The fields the Upload and Edit forms share (admin spec section 5). */
@@ -119,11 +120,7 @@ export function VersionFields<T extends VersionFormValues>({ form, latestLocked 
 
       <Divider label={intl.formatMessage({ id: 'admin.versions.form.flagsSection' })} labelPosition="left" />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Select
-          allowDeselect={false}
-          data={CHANNELS.map((value) => ({ value, label: intl.formatMessage({ id: `admin.versions.channel.${value}` }) }))}
-          {...field('channel', 'admin.versions.form.channel')}
-        />
+        <ChannelSelect {...field('channel', 'admin.versions.form.channel')} />
         <Select
           allowDeselect={false}
           // Yanking is a row action of its own; the form offers it only to keep a yanked version as it is.

@@ -3,6 +3,7 @@ import type { VersionChoice, VersionEntity } from '../../versions/versions.servi
 import { Architecture, ARCHITECTURES, DistributionFileEntity, OS_TYPES, OsType } from '../distribution-file.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
 import { type Channel, CHANNELS, VERSION_STATES, type VersionState } from '../../versions/versions.constants';
+import { DOWNLOAD_REFUSALS, type DownloadRefusal, type ReleaseAccess } from '../../licenses/release-coverage.service';
 
 const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
@@ -67,6 +68,17 @@ export class FileVersionChoiceDto {
 
 export class FileVersionChoicesResponseDto extends Envelope([FileVersionChoiceDto]) {}
 
+/** What the caller's licenses allow of a release. */
+export class ReleaseAccessDto {
+  /** A license of the caller covers it: its channel is granted, and it was published before the license's updates ended. */
+  covered: boolean;
+  /** The caller's licenses grant its channel but their updates ended before it was published: "renew to get". */
+  renew: boolean;
+  /** Why the caller may not download it (the 403's code); null when they may. */
+  @ApiProperty({ enum: DOWNLOAD_REFUSALS, enumName: 'DownloadRefusal', nullable: true })
+  refusal: DownloadRefusal | null;
+}
+
 /** A version as a client sees it: no keys, no internals; its files for download. */
 export class ClientVersionDto {
   id: number;
@@ -85,6 +97,7 @@ export class ClientVersionDto {
   changelog: string | null;
   has_files: boolean;
   distribution_files: DistributionFileDto[];
+  access: ReleaseAccessDto;
 }
 
 /** One page of the catalog: its versions, each with all its files. */
@@ -121,7 +134,7 @@ export function toFileVersionChoiceDto(version: VersionChoice): FileVersionChoic
 }
 
 /** Built field by field from an allow-list, so admin-only columns (secret_hash, encryption_key) cannot slip in. */
-export function toClientVersionDto(version: VersionEntity, files: DistributionFileEntity[]): ClientVersionDto {
+export function toClientVersionDto(version: VersionEntity, files: DistributionFileEntity[], access: ReleaseAccess): ClientVersionDto {
   return {
     id: version.id,
     version: version.version,
@@ -133,5 +146,6 @@ export function toClientVersionDto(version: VersionEntity, files: DistributionFi
     changelog: version.changelog,
     has_files: files.length > 0,
     distribution_files: files.map((file) => toDistributionFileDto(file, version)),
+    access,
   };
 }

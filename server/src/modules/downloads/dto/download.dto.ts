@@ -5,6 +5,7 @@ import { DistributionFileDto } from '../../distribution-files/dto/distribution-f
 import type { DownloadLogEntity } from '../../logs/download-logs.service';
 import { DOWNLOAD_CHANNELS, DownloadChannel } from '../../logs/logs.constants';
 import { Envelope, PageOf } from '../../../common/envelope';
+import { DOWNLOAD_REFUSALS, type DownloadRefusal } from '../../licenses/release-coverage.service';
 
 export class DownloadInfoResponseDto {
   success: boolean;
@@ -76,4 +77,14 @@ export class SignedDownloadQueryDto {
 
   @OptionalText(100)
   signature?: string;
+}
+
+/** A download the customer's licenses do not allow (403). */
+export class DownloadRefusalDto {
+  @ApiProperty({ enum: [403] })
+  statusCode: number;
+  message: string;
+  /** CHANNEL_NOT_GRANTED: no license includes the release's channel; UPDATES_ENDED: the licenses' updates ended before it was published (renew); LICENSE_REQUIRED: the vendor requires a license for every download. */
+  @ApiProperty({ enum: DOWNLOAD_REFUSALS, enumName: 'DownloadRefusal' })
+  code: DownloadRefusal;
 }

@@ -108,6 +108,12 @@ export class ActivationAnswerDto {
   heartbeat_seconds: number;
   license: SignedLicenseSummaryDto | null;
   device: SignedDeviceSummaryDto | null;
+  /** The newest release the license covers (its channels, published before its updates end); null for an unknown key or while none is. */
+  newest_covered: string | null;
+  /** The newest covered release above the one the server runs (sent as `version`, now or at an earlier call); null when it runs that one or a later one, or never said. */
+  update_available: string | null;
+  /** The server runs a release below the product's minimum supported version (settings app_info.min_supported_version). */
+  update_required: boolean;
   signature: string;
 }
 

@@ -1,5 +1,8 @@
 import { IntBetween, OptionalOneOf, OptionalText, TrimmedText } from '../../../common/fields';
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { CHANNELS, type Channel } from '../../versions/versions.constants';
 import { IsBoolean, IsISO8601, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { ListQueryDto } from '../../../common/list-query.dto';
 import { MAX_LENGTH } from '../../../database/column-lengths';
@@ -10,6 +13,15 @@ import { LICENSE_STATUSES, LicenseStatus } from '../license.entity';
 export const ADMIN_LICENSE_SORT_KEYS = ['license_key', 'expires_at', 'created_at'] as const;
 export type AdminLicenseSortKey = (typeof ADMIN_LICENSE_SORT_KEYS)[number];
 export const MAX_ACTIVATIONS_LIMIT = 10_000;
+
+/** An ISO 8601 date or date-time, or null (or left out, or empty): the license's expiry ends its updates. */
+const UpdatesUntil = () =>
+  applyDecorators(
+    ApiProperty({ required: false, nullable: true, type: String, format: 'date-time', example: '2027-12-31' }),
+    Transform(({ value }: { value: unknown }) => (value === '' ? null : value)),
+    IsOptional(),
+    IsISO8601({ strict: true }, { message: 'updates_until must be an ISO 8601 date' }),
+  );
 
 /**
  * `search` finds keys by their start (any case, with or without hyphens and the SH- prefix), e-mails by their
@@ -72,6 +84,16 @@ export class CreateAdminLicenseDto {
   @OptionalNotNull()
   @IsBoolean()
   is_trial?: boolean;
+
+  /** The release channel granted: this one and every one before it (stable < rc < beta < alpha); default stable. */
+  @ApiProperty({ enum: CHANNELS, enumName: 'VersionChannel', required: false, default: 'stable' })
+  @OptionalNotNull()
+  @IsIn(CHANNELS)
+  channel?: Channel;
+
+  /** The end of updates: releases published after it are not covered (ISO 8601 date or date-time); empty or null: the expiry. */
+  @UpdatesUntil()
+  updates_until?: string | null;
 }
 
 /**
@@ -80,7 +102,7 @@ export class CreateAdminLicenseDto {
  * past (the license then expires).
  */
 export class UpdateAdminLicenseDto extends PartialType(
-  PickType(CreateAdminLicenseDto, ['product_name', 'user_email', 'max_activations', 'is_trial'] as const),
+  PickType(CreateAdminLicenseDto, ['product_name', 'user_email', 'max_activations', 'is_trial', 'channel', 'updates_until'] as const),
   { skipNullProperties: false },
 ) {
   @ApiProperty({ required: false, format: 'date-time', example: '2027-12-31T23:59:59Z' })

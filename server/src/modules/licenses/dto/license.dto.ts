@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { LICENSE_STATUSES, LicenseEntity, LicenseStatus } from '../license.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
+import { CHANNELS, type Channel } from '../../versions/versions.constants';
 
 /** A license as its owner sees it in My Licenses. */
 export class LicenseDto {
@@ -13,6 +14,11 @@ export class LicenseDto {
   expires_at: Date;
   current_activations: number;
   max_activations: number;
+  /** The release channel granted (its owner's may go further: see the catalog's access). */
+  @ApiProperty({ enum: CHANNELS, enumName: 'VersionChannel' })
+  channel: Channel;
+  /** Releases published after it are not covered; null: the expiry ends the updates. */
+  updates_until: Date | null;
   created_at: Date;
 }
 
@@ -127,6 +133,8 @@ export function toLicenseDto(license: LicenseEntity): LicenseDto {
     expires_at: license.expires_at,
     current_activations: license.current_activations,
     max_activations: license.max_activations,
+    channel: license.channel,
+    updates_until: license.updates_until,
     created_at: license.created_at,
   };
 }

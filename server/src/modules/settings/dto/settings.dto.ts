@@ -2,9 +2,9 @@ import { IntBetween, OptionalText, TrimmedText } from '../../../common/fields';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsEmail, IsIn, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsEmail, IsIn, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { Trim } from '../../../common/transforms';
-import { IsDecimal, OptionalNotNull } from '../../../common/validation';
+import { IsDecimal, IsSemanticVersion, OptionalNotNull } from '../../../common/validation';
 import { Envelope } from '../../../common/envelope';
 
 /** Bounds of every settings value; the DTOs below and the admin screen's hints use the same numbers. */
@@ -123,6 +123,17 @@ export class AppInfoSettingsDto {
   @Matches(HTTP_URL, { message: 'website must be an http:// or https:// URL' })
   @MaxLength(500)
   website: string;
+
+  /**
+   * The oldest release streaming servers may run: one below it is told `update_required` by validate. A semantic
+   * version, or empty for none (the default); left out of a PUT: unchanged.
+   */
+  @ApiProperty({ required: false, default: '' })
+  @OptionalNotNull()
+  @Trim()
+  @ValidateIf((dto: AppInfoSettingsDto) => dto.min_supported_version !== '')
+  @IsSemanticVersion({ message: 'min_supported_version must be a semantic version such as 2.1.0, or empty' })
+  min_supported_version: string;
 }
 
 export class FeaturesSettingsDto {
@@ -139,6 +150,15 @@ export class FeaturesSettingsDto {
 
   @IsBoolean()
   license_transfer_enabled: boolean;
+
+  /**
+   * On: every customer download needs a license that covers the release; off (default): published stable builds are
+   * open to every verified customer to try. Left out of a PUT: unchanged.
+   */
+  @ApiProperty({ required: false, default: false })
+  @IsOptional()
+  @IsBoolean()
+  downloads_require_license: boolean;
 }
 
 /** The connection to an external license server, as the admin writes it. */
@@ -207,10 +227,12 @@ export const PATCHABLE_SETTING_KEYS = [
   'app_info.description',
   'app_info.support_email',
   'app_info.website',
+  'app_info.min_supported_version',
   'features.test_license_enabled',
   'features.purchase_license_enabled',
   'features.multiple_devices_supported',
   'features.license_transfer_enabled',
+  'features.downloads_require_license',
   'license_server.url',
   'license_server.api_token',
   'license_server.timeout_seconds',

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PageMetaDto } from '../../../common/list-query.dto';
 import { USER_ROLES, UserEntity, UserRole } from '../user.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
+import { CHANNELS, type Channel } from '../../../common/channels';
 
 export const USER_TYPES = ['client', 'admin'] as const;
 export type UserType = (typeof USER_TYPES)[number];
@@ -20,6 +21,9 @@ export class AdminUserDto {
   user_type: UserType;
   @ApiProperty({ enum: USER_ROLES, enumName: 'UserRole' })
   role: UserRole;
+  /** The release channel granted to every license of the customer. */
+  @ApiProperty({ enum: CHANNELS, enumName: 'VersionChannel' })
+  channel: Channel;
   is_active: boolean;
   is_verified: boolean;
   @ApiProperty({ enum: ['active', 'inactive'], enumName: 'UserStatus' })
@@ -62,6 +66,7 @@ export function toAdminUserDto(user: UserEntity): AdminUserDto {
     country: user.country,
     user_type: userTypeOf(user.role),
     role: user.role,
+    channel: user.channel,
     is_active: user.is_active,
     is_verified: user.is_verified,
     status: user.is_active ? 'active' : 'inactive',

@@ -6,6 +6,7 @@ import { NormalizeEmail } from '../../../common/transforms';
 import { USER_ROLES, UserRole } from '../user.entity';
 import { USER_TYPES, UserType } from './admin-user.dto';
 import { MAX_LENGTH } from '../../../database/column-lengths';
+import { CHANNELS, type Channel } from '../../../common/channels';
 
 export const ADMIN_PASSWORD_MIN = 6;
 
@@ -31,6 +32,10 @@ class UserProfileFields {
   /** Finer role; when absent it follows user_type. */
   @OptionalOneOf(USER_ROLES, { enumName: 'UserRole' })
   role?: UserRole;
+
+  /** The release channel granted to every license of the customer (stable < rc < beta < alpha); default stable. */
+  @OptionalOneOf(CHANNELS, { enumName: 'VersionChannel', default: 'stable' })
+  channel?: Channel;
 
   /** Active Account (default on). */
   @IsOptional()

@@ -14,22 +14,9 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { ToBoolean, Trim } from '../../../common/transforms';
-import { OptionalNotNull } from '../../../common/validation';
+import { IsSemanticVersion, OptionalNotNull } from '../../../common/validation';
 import { MAX_LENGTH } from '../../../database/column-lengths';
-import { valid } from 'semver';
 import { CHANNELS, type Channel, VERSION_STATES, type VersionState } from '../versions.constants';
-
-/** A semantic version as written (2.1.0, 3.0.0-beta.1, 1.2.3+build.7): semver's parser, without its leading v. */
-function IsSemanticVersion(options?: ValidationOptions) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isSemanticVersion',
-      target: object.constructor,
-      propertyName,
-      options,
-      validator: { validate: (value: unknown) => typeof value === 'string' && /^\d/.test(value) && valid(value) !== null },
-    });
-}
 
 export const VERSION_REQUIRED = 'Version is required';
 export const VERSION_FORMAT = 'Version must be a semantic version such as 2.1.0 or 3.0.0-beta.1 (no leading v)';

@@ -1,0 +1,161 @@
+import { expect, Page, test } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { adminToken, createVerifiedClient, createVersionByApi, fitsViewport, loginAsAdmin, loginAsClient, seriousAxeViolations, uploadFileByApi } from './support/portal';
+
+/** Versions this spec made, deleted (with their files) after the test so later specs see the catalog they expect. */
+const created: number[] = [];
+/** Above every other spec's majors: this spec's versions come first in the catalog (newest semantic version first). */
+const major = () => 2_000_000 + (Date.now() % 100_000);
+const YEAR_AHEAD = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/release-access-${name}.png`, fullPage: true });
+
+async function licenseFor(page: Page, token: string, email: string) {
+  const response = await page.request.post('/api/admin/licenses', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { product_name: 'StreamHub Pro', user_email: email, expires_at: YEAR_AHEAD },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()).data as { id: number; license_key: string };
+}
+
+async function clientToken(page: Page, credentials: { email: string; password: string }) {
+  const login = await page.request.post('/api/login', { data: credentials });
+  expect(login.status()).toBe(200);
+  return (await login.json()).token as string;
+}
+
+test.describe('Which releases a license covers', () => {
+  test.afterEach(async ({ page }) => {
+    const token = await adminToken(page);
+    for (const id of created.splice(0)) {
+      const response = await page.request.delete(`/api/admin/versions/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(response.status()).toBe(200);
+    }
+  });
+
+  test('a customer granted beta downloads it, one without is refused, one whose updates ended sees "Renew to get"', async ({ browser, page }) => {
+    test.setTimeout(180_000);
+    const token = await adminToken(page);
+    const run = major();
+    const stable = `${run}.0.0`;
+    const beta = `${run}.1.0-beta.1`;
+    const stableVersion = await createVersionByApi(page, token, { version: stable, release_date: '2026-11-01', changelog: '## Stable\n- Faster HLS' });
+    created.push(stableVersion.id);
+    const betaVersion = await createVersionByApi(page, token, {
+      version: beta,
+      release_date: '2026-12-01',
+      channel: 'beta',
+      changelog: '## Beta\n- Low-latency HLS',
+    });
+    created.push(betaVersion.id);
+    const betaName = `streamhub-${beta}-linux-x64.tar.gz`;
+    const betaFile = await uploadFileByApi(page, token, {
+      version_id: betaVersion.id,
+      os_type: 'linux',
+      architecture: 'x64',
+      name: betaName,
+      bytes: randomBytes(40_000),
+    });
+    await uploadFileByApi(page, token, {
+      version_id: stableVersion.id,
+      os_type: 'linux',
+      architecture: 'x64',
+      name: `streamhub-${stable}-linux-x64.tar.gz`,
+      bytes: randomBytes(30_000),
+    });
+
+    const granted = await createVerifiedClient(page, { last_name: 'Granted' });
+    const without = await createVerifiedClient(page, { last_name: 'Without' });
+    const ended = await createVerifiedClient(page, { last_name: 'Ended' });
+    await licenseFor(page, token, granted.email);
+    const endedLicense = await licenseFor(page, token, ended.email);
+
+    // The admin grants the beta channel to one customer (every license of theirs) on the Users screen…
+    await loginAsAdmin(page);
+    await page.getByRole('link', { name: 'Users' }).first().click();
+    await page.getByPlaceholder('Search by name or email...').fill(granted.email);
+    await page.getByRole('button', { name: `Edit ${granted.email}` }).click();
+    const userDialog = page.getByRole('dialog');
+    await expect(userDialog.getByRole('combobox', { name: 'Release channel' })).toHaveValue('Stable');
+    await userDialog.getByRole('combobox', { name: 'Release channel' }).click();
+    await page.getByRole('option', { name: 'Beta' }).click();
+    await shot(page, 'user-form-en-1280');
+    await userDialog.getByRole('button', { name: 'Update User' }).click();
+    await expect(page.getByText('User updated successfully!')).toBeVisible();
+
+    // …and ends the updates of another customer's license before the new releases, in Release access.
+    await page.getByRole('link', { name: 'Licenses' }).first().click();
+    await page.getByPlaceholder(/Search/).first().fill(endedLicense.license_key);
+    await page.getByRole('button', { name: `Release access of ${endedLicense.license_key}` }).click();
+    const access = page.getByRole('dialog', { name: `Release access of ${endedLicense.license_key}` });
+    await access.getByLabel('Updates until').fill('2026-06-30');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shot(page, 'license-access-en-1280');
+    await access.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText(`Release access of ${endedLicense.license_key} saved`)).toBeVisible();
+    await expect(page.getByTestId(`license-row-${endedLicense.license_key}`).getByTestId('license-updates-until')).toContainText('2026');
+
+    // The customer granted beta sees it marked Beta, without a refusal, and downloads it.
+    const grantedPage = await (await browser.newContext()).newPage();
+    await loginAsClient(grantedPage, granted);
+    const betaBlock = grantedPage.getByTestId(`version-${beta}`);
+    await expect(betaBlock.getByTestId('version-channel')).toHaveText('Beta');
+    await expect(betaBlock.getByTestId('version-access-note')).toHaveCount(0);
+    const downloadEvent = grantedPage.waitForEvent('download');
+    await betaBlock.getByRole('button', { name: /^Download Linux · x64/ }).click();
+    expect((await downloadEvent).suggestedFilename()).toBe(betaName);
+    await grantedPage.getByRole('dialog', { name: 'Download Started' }).getByRole('button', { name: 'OK' }).click();
+
+    // The customer without beta sees why, cannot press Download, and the server refuses the file too.
+    const withoutPage = await (await browser.newContext()).newPage();
+    await loginAsClient(withoutPage, without);
+    const refusedBlock = withoutPage.getByTestId(`version-${beta}`);
+    await expect(refusedBlock.getByTestId('version-access-note')).toHaveText(
+      'This Beta release is for customers whose license includes the Beta channel. Ask the vendor for access.',
+    );
+    await expect(refusedBlock.getByRole('button', { name: /^Download Linux · x64/ })).toBeDisabled();
+    await expect(refusedBlock.getByTestId('linux-install')).toHaveCount(0);
+    await expect(withoutPage.getByTestId(`version-${stable}`).getByRole('button', { name: /^Download Linux · x64/ })).toBeEnabled();
+    const refused = await withoutPage.request.get(`/api/download/${betaFile.id}`, {
+      headers: { Authorization: `Bearer ${await clientToken(withoutPage, without)}` },
+    });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).code).toBe('CHANNEL_NOT_GRANTED');
+    expect(await seriousAxeViolations(withoutPage)).toEqual([]);
+    await refusedBlock.scrollIntoViewIfNeeded();
+    await shot(withoutPage, 'refused-en-1280');
+
+    // The customer whose updates ended before the newest stable release sees "Renew to get" on it.
+    const endedPage = await (await browser.newContext()).newPage();
+    await loginAsClient(endedPage, ended);
+    const renewBlock = endedPage.getByTestId(`version-${stable}`);
+    await expect(renewBlock.getByTestId('version-renew')).toHaveText('Renew to get');
+    await expect(renewBlock.getByTestId('version-access-note')).toHaveText(
+      'Your licenses’ updates ended before this release was published: renew a license to run it.',
+    );
+    await expect(endedPage.getByTestId(`license-${endedLicense.license_key}`).getByTestId('license-updates-until')).toBeVisible();
+    expect(await seriousAxeViolations(endedPage)).toEqual([]);
+    await renewBlock.scrollIntoViewIfNeeded();
+    await shot(endedPage, 'renew-en-1280');
+
+    // On a phone and in German, the same notes, from the catalog, fitting the screen.
+    for (const [who, screen, name] of [
+      [withoutPage, refusedBlock, 'refused'],
+      [endedPage, renewBlock, 'renew'],
+    ] as const) {
+      await who.setViewportSize({ width: 390, height: 844 });
+      await expect.poll(() => fitsViewport(who)).toBe(true);
+      await screen.scrollIntoViewIfNeeded();
+      await shot(who, `${name}-en-390`);
+      await who.evaluate(() => localStorage.setItem('locale', 'de'));
+      await who.reload();
+      await expect(screen.getByTestId('version-access-note')).toContainText(name === 'refused' ? 'Kanal Beta' : 'Verlängern Sie');
+      await expect.poll(() => fitsViewport(who)).toBe(true);
+      await shot(who, `${name}-de-390`);
+      await who.setViewportSize({ width: 1280, height: 800 });
+      await shot(who, `${name}-de-1280`);
+    }
+    await expect(renewBlock.getByTestId('version-renew')).toHaveText('Mit Verlängerung');
+  });
+});

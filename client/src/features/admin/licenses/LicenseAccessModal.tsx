@@ -1,0 +1,57 @@
+import { SimpleGrid, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useIntl } from 'react-intl';
+import { useUpdateAdminLicense } from '../../../api/generated/endpoints/licenses/licenses';
+import type { AdminLicenseDto, VersionChannel } from '../../../api/generated/model';
+import { ChannelSelect } from '../../../components/ChannelSelect';
+import { DialogProps, FormModal } from '../../../components/FormModal';
+import { useField } from '../../../components/use-field';
+import { useFormSubmit } from '../../../components/use-form-submit';
+
+interface FormValues {
+  channel: VersionChannel;
+  /** YYYY-MM-DD, or empty: the expiry ends the updates. */
+  updates_until: string;
+}
+
+type LicenseAccessModalProps = DialogProps<'onSaved', AdminLicenseDto> & { license: AdminLicenseDto };
+
+/** Release access of one license: the channel it is granted and the end of its updates (empty: its expiry). */
+export function LicenseAccessModal({ license, onClose, onSaved }: LicenseAccessModalProps) {
+  const intl = useIntl();
+  const update = useUpdateAdminLicense();
+  const form = useForm<FormValues>({
+    initialValues: { channel: license.channel, updates_until: license.updates_until?.slice(0, 10) ?? '' },
+  });
+  const field = useField(form);
+  const submit = useFormSubmit(form, {
+    failure: 'adminLicenses.errors.access',
+    send: async (values) => {
+      const response = await update.mutateAsync({
+        id: license.id,
+        data: { channel: values.channel, updates_until: values.updates_until || null },
+      });
+      onClose();
+      onSaved(response.data);
+    },
+  });
+  return (
+    <FormModal
+      onClose={onClose}
+      title="adminLicenses.access.title"
+      titleValues={{ key: license.license_key }}
+      size="md"
+      submit={submit}
+      saving={update.isPending}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <ChannelSelect {...field('channel', 'adminLicenses.form.channel')} />
+        <TextInput
+          type="date"
+          description={intl.formatMessage({ id: 'adminLicenses.form.updatesUntilHint' })}
+          {...field('updates_until', 'adminLicenses.form.updatesUntil')}
+        />
+      </SimpleGrid>
+    </FormModal>
+  );
+}

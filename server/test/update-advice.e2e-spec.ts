@@ -1,0 +1,112 @@
+import { createVersion } from './support/distribution';
+import { callLicenseServer, issueLicense, serverUid, verifySignedResponse } from './support/licensing';
+import { bearer, startTestApp, TestApp } from './support/test-app';
+
+/** Waits until the clock has passed `instant`, so what is published next is published after it. */
+async function clockPast(instant: string): Promise<void> {
+  while (Date.now() <= new Date(instant).getTime()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe(`what validate tells a server about its release (${process.env.TEST_DB})`, () => {
+  let t: TestApp;
+  let admin: string;
+  let publicKey: string;
+  /** When 4.1.0 was published: a license whose updates end then covers it and not what came after. */
+  let firstPublished: string;
+
+  const setMinimum = (value: string) =>
+    t.api().patch('/api/admin/settings').set(bearer(admin)).send({ key: 'app_info.min_supported_version', value });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await t.adminToken();
+    publicKey = (await t.api().get('/api/license-server/public-key').expect(200)).body.data.public_key_pem;
+    firstPublished = (await createVersion(t, '4.1.0')).published_at as unknown as string;
+    await clockPast(firstPublished);
+    await createVersion(t, '4.2.0');
+    await createVersion(t, '4.3.0-beta.1', { channel: 'beta' });
+  });
+  afterAll(async () => {
+    expect(t.statuses.filter((status) => status >= 500)).toEqual([]);
+    await t.close();
+  });
+
+  it('offers the newest covered release above the one a server runs, signed with the rest of the answer', async () => {
+    const issued = await issueLicense(t);
+    const server = serverUid();
+    const activated = await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: server, version: '4.1.0' });
+    expect(activated.body.data).toMatchObject({ code: 'VALID', newest_covered: '4.2.0', update_available: '4.2.0', update_required: false });
+    verifySignedResponse(activated.body.data, publicKey);
+    // A heartbeat that leaves the version out is judged by the one the server sent before.
+    const beat = await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: server });
+    expect(beat.body.data).toMatchObject({ code: 'VALID', update_available: '4.2.0' });
+    const current = await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: server, version: '4.2.0' });
+    expect(current.body.data).toMatchObject({ code: 'VALID', valid: true, newest_covered: '4.2.0', update_available: null });
+    verifySignedResponse(current.body.data, publicKey);
+  });
+
+  it('offers a beta only to a license granted it', async () => {
+    const issued = await issueLicense(t, { channel: 'beta' });
+    const answer = await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: serverUid(), version: '4.2.0' });
+    expect(answer.body.data).toMatchObject({ code: 'VALID', newest_covered: '4.3.0-beta.1', update_available: '4.3.0-beta.1' });
+    // A stable license running the beta runs a release it does not cover.
+    const stable = await issueLicense(t);
+    const refused = await callLicenseServer(t, 'activate', { license_key: stable.license_key, server_uid: serverUid(), version: '4.3.0-beta.1' });
+    expect(refused.body).toMatchObject({ success: false, data: { code: 'VERSION_NOT_COVERED', valid: false, newest_covered: '4.2.0' } });
+  });
+
+  it('answers VERSION_NOT_COVERED with the newest covered release for a release published after the updates ended', async () => {
+    const issued = await issueLicense(t, { updates_until: firstPublished });
+    const server = serverUid();
+    const covered = await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: server, version: '4.1.0' });
+    expect(covered.body.data).toMatchObject({ code: 'VALID', newest_covered: '4.1.0', update_available: null });
+
+    // The server moves to 4.2.0 on its own: validate says it is not covered, and which release is.
+    const moved = await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: server, version: '4.2.0' });
+    expect(moved.body).toMatchObject({
+      success: false,
+      data: {
+        code: 'VERSION_NOT_COVERED',
+        valid: false,
+        newest_covered: '4.1.0',
+        message: 'This server runs a release that its license does not cover: install newest_covered, or renew the license',
+      },
+    });
+    verifySignedResponse(moved.body.data, publicKey);
+    // A new server on 4.2.0 gets no seat.
+    const other = await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: serverUid(), version: '4.2.0' });
+    expect(other.body.data.code).toBe('VERSION_NOT_COVERED');
+    const seats = (await t.api().get(`/api/admin/licenses/${issued.id}`).set(bearer(admin)).expect(200)).body.data.current_activations;
+    expect(seats).toBe(1);
+
+    // Renewed (the updates follow the expiry again), 4.2.0 is covered.
+    await t.api().put(`/api/admin/licenses/${issued.id}`).set(bearer(admin)).send({ updates_until: null }).expect(200);
+    const renewed = await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: server, version: '4.2.0' });
+    expect(renewed.body.data).toMatchObject({ code: 'VALID', newest_covered: '4.2.0' });
+  });
+
+  it('requires an update below the minimum supported version an admin sets, and refuses one that is not a version', async () => {
+    const issued = await issueLicense(t);
+    const server = serverUid();
+    await setMinimum('4.2.0').expect(200);
+    try {
+      const old = await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: server, version: '4.1.0' });
+      expect(old.body.data).toMatchObject({ code: 'VALID', update_required: true, update_available: '4.2.0' });
+      const current = await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: server, version: '4.2.0' });
+      expect(current.body.data).toMatchObject({ update_required: false });
+      const refused = await setMinimum('four').expect(400);
+      expect(refused.body.errors).toEqual({ 'app_info.min_supported_version': ['min_supported_version must be a semantic version such as 2.1.0, or empty'] });
+      const settings = (await t.api().get('/api/admin/settings').set(bearer(admin)).expect(200)).body.data;
+      expect(settings.app_info.min_supported_version).toBe('4.2.0');
+    } finally {
+      await setMinimum('').expect(200);
+    }
+    const after = await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: server, version: '4.1.0' });
+    expect(after.body.data).toMatchObject({ update_required: false });
+  });
+
+  it('says nothing of updates to a server of an unknown key', async () => {
+    const answer = await callLicenseServer(t, 'validate', { license_key: 'SH-NOPE1-NOPE2-NOPE3-NOPE4-NOPE5', server_uid: serverUid(), version: '4.1.0' });
+    expect(answer.body.data).toMatchObject({ code: 'NOT_FOUND', newest_covered: null, update_available: null, update_required: false });
+  });
+});
