@@ -51,11 +51,31 @@ test('an admin makes every download need a license, and opens stable builds agai
     expect(await rule()).toBe(true);
     await page.reload();
     await expect(toggle).toBeChecked();
-    await page.screenshot({ path: 'e2e/screenshots/admin-settings-downloads-on-en-1280.png', fullPage: true });
+    await page.screenshot({ path: 'e2e/screenshots/admin-settings-downloads-en-1280.png', fullPage: true });
     await toggle.click({ force: true });
     await expect(section.getByText('Published stable builds are open to every verified customer again.')).toBeVisible();
     expect(await rule()).toBe(false);
+
+    // The oldest supported release: the server refuses what is not a version, and keeps a version.
+    const minimum = section.getByRole('textbox', { name: 'Oldest supported release' });
+    await minimum.fill('four');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await expect(section.getByText('The download rule was not saved: min_supported_version must be a semantic version such as 2.1.0, or empty')).toBeVisible();
+    await minimum.fill('4.2.0');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await expect(section.getByText('Servers below 4.2.0 are now told an update is required.')).toBeVisible();
+    await page.reload();
+    await expect(minimum).toHaveValue('4.2.0');
+    for (const [width, locale] of [[390, 'en'], [1280, 'de'], [390, 'de']] as const) {
+      await page.evaluate((value) => localStorage.setItem('locale', value), locale);
+      await page.setViewportSize({ width, height: 900 });
+      await page.reload();
+      await expect(section).toBeVisible();
+      await page.screenshot({ path: `e2e/screenshots/admin-settings-downloads-${locale}-${width}.png`, fullPage: true });
+    }
   } finally {
+    const cleared = await page.request.patch('/api/admin/settings', { headers, data: { key: 'app_info.min_supported_version', value: '' } });
+    expect(cleared.status()).toBe(200);
     // The browser tests share one database: the other specs' customers download without a license.
     const reset = await page.request.patch('/api/admin/settings', { headers, data: { key: 'features.downloads_require_license', value: false } });
     expect(reset.status()).toBe(200);

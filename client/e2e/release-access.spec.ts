@@ -95,6 +95,26 @@ test.describe('Which releases a license covers', () => {
     await access.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText(`Release access of ${endedLicense.license_key} saved`)).toBeVisible();
     await expect(page.getByTestId(`license-row-${endedLicense.license_key}`).getByTestId('license-updates-until')).toContainText('2026');
+    // The dialog and the user form on a phone and in German.
+    for (const [width, locale] of [[390, 'en'], [1280, 'de'], [390, 'de']] as const) {
+      await page.evaluate((value) => localStorage.setItem('locale', value), locale);
+      await page.setViewportSize({ width, height: 900 });
+      await page.reload();
+      const row = page.getByTestId(`license-row-${endedLicense.license_key}`);
+      const action = locale === 'en' ? `Release access of ${endedLicense.license_key}` : `Versionszugang von ${endedLicense.license_key}`;
+      // On a phone a row's actions are in its menu.
+      if (width === 390) {
+        await row.getByRole('button', { name: `${locale === 'en' ? 'Actions for' : 'Aktionen für'} ${endedLicense.license_key}` }).click();
+        await page.getByRole('menuitem', { name: locale === 'en' ? 'Release access' : 'Versionszugang' }).click();
+      } else await row.getByRole('button', { name: action }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expect.poll(() => fitsViewport(page)).toBe(true);
+      await shot(page, `license-access-${locale}-${width}`);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+    }
+    await page.evaluate(() => localStorage.setItem('locale', 'en'));
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The customer granted beta sees it marked Beta, without a refusal, and downloads it.
     const grantedPage = await (await browser.newContext()).newPage();

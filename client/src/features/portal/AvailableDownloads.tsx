@@ -177,8 +177,8 @@ function ReleaseAccessNote({ version }: { version: ClientVersionDto }) {
   const message = refusal ? (`dashboard.downloads.refusal.${refusal}` as const) : 'dashboard.downloads.renewNote';
   return (
     <Group gap={6} wrap="nowrap" align="flex-start" data-testid="version-access-note">
-      <IconLock size={16} color="var(--mantine-color-orange-8)" aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
-      <Text fz="sm" c="orange.9">
+      <IconLock size={16} color={WARNING_TEXT} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+      <Text fz="sm" c={WARNING_TEXT}>
         <FormattedMessage
           id={message}
           values={{
@@ -219,7 +219,7 @@ function VersionBlock({ version, preferredOs, pendingFileId, onDownload, onSucce
             {version.access.renew && (
               <>
                 {' '}
-                <Badge color="orange" variant="light" c="orange.9" style={{ verticalAlign: 'middle' }} data-testid="version-renew">
+                <Badge color="orange" variant="light" c={WARNING_TEXT} style={{ verticalAlign: 'middle' }} data-testid="version-renew">
                   <FormattedMessage id="dashboard.downloads.renewToGet" />
                 </Badge>
               </>
