@@ -116,6 +116,15 @@ test.describe('Which releases a license covers', () => {
     await page.evaluate(() => localStorage.setItem('locale', 'en'));
     await page.setViewportSize({ width: 1280, height: 800 });
 
+    // A server of the granted customer runs the stable release: My Devices offers the beta as its update.
+    const grantedKey = (await (
+      await page.request.get('/api/licenses', { headers: { Authorization: `Bearer ${await clientToken(page, granted)}` } })
+    ).json()).data[0].license_key as string;
+    const activation = await page.request.post('/api/license-server/activate', {
+      data: { license_key: grantedKey, server_uid: `edge-${run}`, nonce: randomBytes(16).toString('hex'), hostname: 'edge-berlin-1', version: stable },
+    });
+    expect((await activation.json()).data.code).toBe('VALID');
+
     // The customer granted beta sees it marked Beta, without a refusal, and downloads it.
     const grantedPage = await (await browser.newContext()).newPage();
     await loginAsClient(grantedPage, granted);
@@ -126,6 +135,16 @@ test.describe('Which releases a license covers', () => {
     await betaBlock.getByRole('button', { name: /^Download Linux · x64/ }).click();
     expect((await downloadEvent).suggestedFilename()).toBe(betaName);
     await grantedPage.getByRole('dialog', { name: 'Download Started' }).getByRole('button', { name: 'OK' }).click();
+    await expect(grantedPage.getByTestId(`device-edge-${run}`).getByTestId('device-update')).toHaveText(`Update available: ${beta}`);
+    for (const [width, locale] of [[1280, 'en'], [390, 'en'], [1280, 'de'], [390, 'de']] as const) {
+      await grantedPage.evaluate((value) => localStorage.setItem('locale', value), locale);
+      await grantedPage.setViewportSize({ width, height: 900 });
+      await grantedPage.reload();
+      await expect(grantedPage.getByTestId('device-update')).toHaveText(`${locale === 'en' ? 'Update available' : 'Update verfügbar'}: ${beta}`);
+      await expect.poll(() => fitsViewport(grantedPage)).toBe(true);
+      await grantedPage.getByTestId('device-update').scrollIntoViewIfNeeded();
+      await shot(grantedPage, `devices-${locale}-${width}`);
+    }
 
     // The customer without beta sees why, cannot press Download, and the server refuses the file too.
     const withoutPage = await (await browser.newContext()).newPage();

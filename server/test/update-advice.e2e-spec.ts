@@ -105,6 +105,26 @@ describe(`what validate tells a server about its release (${process.env.TEST_DB}
     expect(after.body.data).toMatchObject({ update_required: false });
   });
 
+  it("shows in My Devices the update each of a customer's servers may take, by the release it last reported", async () => {
+    const customer = await t.signUpClient();
+    const issued = await issueLicense(t, { user_email: customer.email, max_activations: 2 });
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: serverUid(), version: '4.1.0', hostname: 'edge-1' });
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: serverUid(), version: '4.2.0', hostname: 'edge-2' });
+    const mine = async () =>
+      Object.fromEntries(
+        ((await t.api().get('/api/devices').set(bearer(customer.token)).expect(200)).body.data as Array<Record<string, unknown>>).map(
+          (device) => [device.hostname, { version: device.version, update_available: device.update_available, update_required: device.update_required }],
+        ),
+      );
+    expect(await mine()).toEqual({
+      'edge-1': { version: '4.1.0', update_available: '4.2.0', update_required: false },
+      'edge-2': { version: '4.2.0', update_available: null, update_required: false },
+    });
+    // The customer's own channel counts here as it does for validate.
+    await t.api().put(`/api/admin/users/${customer.id}`).set(bearer(admin)).send({ channel: 'beta' }).expect(200);
+    expect((await mine())['edge-2']).toEqual({ version: '4.2.0', update_available: '4.3.0-beta.1', update_required: false });
+  });
+
   it('says nothing of updates to a server of an unknown key', async () => {
     const answer = await callLicenseServer(t, 'validate', { license_key: 'SH-NOPE1-NOPE2-NOPE3-NOPE4-NOPE5', server_uid: serverUid(), version: '4.1.0' });
     expect(answer.body.data).toMatchObject({ code: 'NOT_FOUND', newest_covered: null, update_available: null, update_required: false });

@@ -140,6 +140,18 @@ export function MyDevices({ onError }: { onError: (message: string) => void }) {
                   <Text fz="sm" data-testid="device-version">
                     {device.version}
                   </Text>
+                  {/* Text, not a badge: a badge would cut a long version number. */}
+                  {device.update_required ? (
+                    <Text fz="xs" fw={600} c="red.9" data-testid="device-update">
+                      <FormattedMessage id="devices.updateRequired" values={{ version: device.update_available ?? 'none' }} />
+                    </Text>
+                  ) : (
+                    device.update_available && (
+                      <Text fz="xs" fw={600} c="blue.9" data-testid="device-update">
+                        <FormattedMessage id="devices.updateAvailable" values={{ version: device.update_available }} />
+                      </Text>
+                    )
+                  )}
                 </Field>
               )}
             </SimpleGrid>

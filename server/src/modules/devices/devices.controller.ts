@@ -8,18 +8,29 @@ import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply } from '../../common
 import { CustomerDevicesService } from './customer-devices.service';
 import { DeviceDto, DeviceListResponseDto, DeviceResponseDto, toDeviceDto } from './dto/device.dto';
 import { IdParam } from '../../common/id-param';
+import { ReleaseCoverageService } from '../licenses/release-coverage.service';
 
 /** My Devices: the servers that activated the caller's licenses. */
 @ApiTags('devices')
 @Controller('devices')
 export class DevicesController {
-  constructor(private readonly devices: CustomerDevicesService) {}
+  constructor(
+    private readonly devices: CustomerDevicesService,
+    private readonly coverage: ReleaseCoverageService,
+  ) {}
 
-  /** Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as inactive. */
+  /**
+   * Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as
+   * inactive. Each says whether an update is available or required for the release it last reported.
+   */
   @ApiGetResponse(DeviceListResponseDto)
   async listMyDevices(@CurrentUser() user: AuthUser, @Query() query: ListQueryDto): Promise<Reply<DeviceDto[]>> {
     const { rows, total, page, limit } = await this.devices.listForUser(user, query.page ?? 1, query.limit ?? 50);
-    return pageOf(rows.map(toDeviceDto), pageMeta(total, page, limit));
+    const advice = await this.coverage.adviseDevices(user.id, rows);
+    return pageOf(
+      rows.map((device, index) => toDeviceDto(device, advice[index])),
+      pageMeta(total, page, limit),
+    );
   }
 
   /** Deactivates one of the caller's devices and frees its seat, so the license can move to another server. */

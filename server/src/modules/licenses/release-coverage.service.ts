@@ -77,6 +77,17 @@ export class ReleaseCoverageService {
     return updateAdvice([grantOf(license, ownerChannel)], releases, running, appInfo.min_supported_version);
   }
 
+  /** The advice validate gives each of a customer's servers, by the release each last reported (My Devices). */
+  async adviseDevices(
+    userId: number,
+    devices: Array<{ version: string | null; license: Pick<LicenseEntity, 'channel' | 'updates_until' | 'expires_at'> }>,
+  ): Promise<UpdateAdvice[]> {
+    const [user, releases, appInfo] = await Promise.all([this.users.find(userId), this.catalog.releases(), this.settings.cached('app_info')]);
+    return devices.map((device) =>
+      updateAdvice([grantOf(device.license, user?.channel ?? null)], releases, device.version, appInfo.min_supported_version),
+    );
+  }
+
   /** One grant per license that counts, with the wider of the license's and its owner's channel. */
   private async grantsOf(userId: number): Promise<Grant[]> {
     const [rows, user] = await Promise.all([this.licenses.grantsOf(userId), this.users.find(userId)]);

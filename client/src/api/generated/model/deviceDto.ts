@@ -30,6 +30,13 @@ export interface DeviceDto {
   product_name: string;
   server_uid: string;
   status: DeviceStatus;
+  /**
+   * My Devices: the newest release its license covers above the one it last reported (null: none, or it never said).
+   * @nullable
+   */
+  update_available?: string | null;
+  /** My Devices: it last reported a release below the product's minimum supported version. */
+  update_required?: boolean;
   /** @nullable */
   version: string | null;
 }

@@ -1,3 +1,4 @@
+import type { UpdateAdvice } from '../../licenses/release-coverage.service';
 import { OptionalOneOf } from '../../../common/fields';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
@@ -26,6 +27,10 @@ export class DeviceDto {
   hostname: string | null;
   product: string | null;
   version: string | null;
+  /** My Devices: the newest release its license covers above the one it last reported (null: none, or it never said). */
+  update_available?: string | null;
+  /** My Devices: it last reported a release below the product's minimum supported version. */
+  update_required?: boolean;
 }
 
 export class AdminDeviceDto extends DeviceDto {
@@ -101,8 +106,12 @@ export class AdminDeactivateDeviceDto {
   server_uid: string;
 }
 
-export function toDeviceDto(device: DeviceEntity & { license: { license_key: string; product_name: string } }): DeviceDto {
+export function toDeviceDto(
+  device: DeviceEntity & { license: { license_key: string; product_name: string } },
+  advice?: Pick<UpdateAdvice, 'updateAvailable' | 'updateRequired'>,
+): DeviceDto {
   return {
+    ...(advice && { update_available: advice.updateAvailable, update_required: advice.updateRequired }),
     id: device.id,
     device_name: device.device_name,
     license_id: device.license_id,
@@ -120,6 +129,7 @@ export function toDeviceDto(device: DeviceEntity & { license: { license_key: str
   };
 }
 
+/** Admin lists build on the customer's view without the update advice. */
 export function toAdminDeviceDto(
   device: DeviceEntity & { license: { license_key: string; product_name: string; user_email: string } },
 ): AdminDeviceDto {

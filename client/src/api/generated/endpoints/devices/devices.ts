@@ -420,7 +420,8 @@ export function useGetDeviceStats<TData = Awaited<ReturnType<typeof getDeviceSta
 
 
 /**
- * @summary Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as inactive.
+ * @summary Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as
+inactive. Each says whether an update is available or required for the release it last reported.
  */
 export const getListMyDevicesUrl = (params?: ListMyDevicesParams,) => {
   const normalizedParams = new URLSearchParams();
@@ -506,7 +507,8 @@ export function useListMyDevices<TData = Awaited<ReturnType<typeof listMyDevices
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as inactive.
+ * @summary Devices on the caller's licenses, newest activation first (default 50 per page); deactivated ones included, as
+inactive. Each says whether an update is available or required for the release it last reported.
  */
 
 export function useListMyDevices<TData = Awaited<ReturnType<typeof listMyDevices>>, TError = ErrorType<unknown>>(
