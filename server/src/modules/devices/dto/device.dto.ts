@@ -110,8 +110,7 @@ export function toDeviceDto(
   device: DeviceEntity & { license: { license_key: string; product_name: string } },
   advice?: Pick<UpdateAdvice, 'updateAvailable' | 'updateRequired'>,
 ): DeviceDto {
-  return {
-    ...(advice && { update_available: advice.updateAvailable, update_required: advice.updateRequired }),
+  const dto: DeviceDto = {
     id: device.id,
     device_name: device.device_name,
     license_id: device.license_id,
@@ -127,6 +126,7 @@ export function toDeviceDto(
     product: device.product,
     version: device.version,
   };
+  return advice ? Object.assign(dto, { update_available: advice.updateAvailable, update_required: advice.updateRequired }) : dto;
 }
 
 /** Admin lists build on the customer's view without the update advice. */
