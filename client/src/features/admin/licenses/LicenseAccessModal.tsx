@@ -14,11 +14,24 @@ interface FormValues {
   updates_until: string;
 }
 
+/** A form field's props as useField gives them. */
+type FieldProps = ReturnType<ReturnType<typeof useField>>;
+
+/** The channel a license is granted and the end of its updates: Create License and Release access ask them alike. */
+export function ReleaseAccessFields({ channel, updatesUntil }: { channel: FieldProps; updatesUntil: FieldProps }) {
+  const intl = useIntl();
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+      <ChannelSelect {...channel} />
+      <TextInput type="date" description={intl.formatMessage({ id: 'adminLicenses.form.updatesUntilHint' })} {...updatesUntil} />
+    </SimpleGrid>
+  );
+}
+
 type LicenseAccessModalProps = DialogProps<'onSaved', AdminLicenseDto> & { license: AdminLicenseDto };
 
 /** Release access of one license: the channel it is granted and the end of its updates (empty: its expiry). */
 export function LicenseAccessModal({ license, onClose, onSaved }: LicenseAccessModalProps) {
-  const intl = useIntl();
   const update = useUpdateAdminLicense();
   const form = useForm<FormValues>({
     initialValues: { channel: license.channel, updates_until: license.updates_until?.slice(0, 10) ?? '' },
@@ -44,14 +57,10 @@ export function LicenseAccessModal({ license, onClose, onSaved }: LicenseAccessM
       submit={submit}
       saving={update.isPending}
     >
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <ChannelSelect {...field('channel', 'adminLicenses.form.channel')} />
-        <TextInput
-          type="date"
-          description={intl.formatMessage({ id: 'adminLicenses.form.updatesUntilHint' })}
-          {...field('updates_until', 'adminLicenses.form.updatesUntil')}
-        />
-      </SimpleGrid>
+      <ReleaseAccessFields
+        channel={field('channel', 'adminLicenses.form.channel')}
+        updatesUntil={field('updates_until', 'adminLicenses.form.updatesUntil')}
+      />
     </FormModal>
   );
 }

@@ -4,12 +4,12 @@ import { IconWand } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useCreateAdminLicense, useGenerateLicenseKey, useListAvailableVersions } from '../../../api/generated/endpoints/licenses/licenses';
 import type { AdminLicenseDto, VersionChannel } from '../../../api/generated/model';
-import { ChannelSelect } from '../../../components/ChannelSelect';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { DialogProps, FormModal } from '../../../components/FormModal';
 import { useFormSubmit } from '../../../components/use-form-submit';
 import { emailError } from '../../../lib/email';
 import { maxActivationsOf } from './license-display';
+import { ReleaseAccessFields } from './LicenseAccessModal';
 import { useField } from '../../../components/use-field';
 
 interface FormValues {
@@ -109,14 +109,10 @@ export function LicenseCreateModal({ onClose, onCreated }: DialogProps<'onCreate
           {...field('max_activations', 'adminLicenses.form.maxActivations')}
         />
       </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <ChannelSelect {...field('channel', 'adminLicenses.form.channel')} />
-        <TextInput
-          type="date"
-          description={intl.formatMessage({ id: 'adminLicenses.form.updatesUntilHint' })}
-          {...field('updates_until', 'adminLicenses.form.updatesUntil')}
-        />
-      </SimpleGrid>
+      <ReleaseAccessFields
+        channel={field('channel', 'adminLicenses.form.channel')}
+        updatesUntil={field('updates_until', 'adminLicenses.form.updatesUntil')}
+      />
       <TextInput
         description={intl.formatMessage({ id: 'adminLicenses.form.keyHint' })}
         placeholder="SH-XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
