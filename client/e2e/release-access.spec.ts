@@ -135,7 +135,22 @@ test.describe('Which releases a license covers', () => {
     await betaBlock.getByRole('button', { name: /^Download Linux · x64/ }).click();
     expect((await downloadEvent).suggestedFilename()).toBe(betaName);
     await grantedPage.getByRole('dialog', { name: 'Download Started' }).getByRole('button', { name: 'OK' }).click();
-    await expect(grantedPage.getByTestId(`device-edge-${run}`).getByTestId('device-update')).toHaveText(`Update available: ${beta}`);
+    const deviceCard = grantedPage.getByTestId(`device-edge-${run}`);
+    await expect(deviceCard.getByTestId('device-update')).toHaveText(`Update available: ${beta}`);
+    // Named after its host until its owner renames it; the name stays through the server's heartbeats.
+    await expect(deviceCard.getByRole('heading', { name: 'edge-berlin-1' })).toBeVisible();
+    await deviceCard.getByRole('button', { name: 'Rename edge-berlin-1' }).click();
+    const renameDialog = grantedPage.getByRole('dialog', { name: 'Rename device' });
+    await renameDialog.getByRole('textbox', { name: 'Name' }).fill('Berlin studio');
+    await renameDialog.getByRole('button', { name: 'Save name' }).click();
+    await expect(grantedPage.getByText('Device renamed')).toBeVisible();
+    await expect(deviceCard.getByRole('heading', { name: 'Berlin studio' })).toBeVisible();
+    const beat = await page.request.post('/api/license-server/validate', {
+      data: { license_key: grantedKey, server_uid: `edge-${run}`, nonce: randomBytes(16).toString('hex'), hostname: 'edge-berlin-2' },
+    });
+    expect((await beat.json()).data.code).toBe('VALID');
+    await grantedPage.reload();
+    await expect(deviceCard.getByRole('heading', { name: 'Berlin studio' })).toBeVisible();
     for (const [width, locale] of [[1280, 'en'], [390, 'en'], [1280, 'de'], [390, 'de']] as const) {
       await grantedPage.evaluate((value) => localStorage.setItem('locale', value), locale);
       await grantedPage.setViewportSize({ width, height: 900 });

@@ -130,3 +130,42 @@ describe(`what validate tells a server about its release (${process.env.TEST_DB}
     expect(answer.body.data).toMatchObject({ code: 'NOT_FOUND', newest_covered: null, update_available: null, update_required: false });
   });
 });
+
+describe(`a customer names a device (${process.env.TEST_DB})`, () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await createVersion(t, '4.1.0');
+  });
+  afterAll(async () => {
+    expect(t.statuses.filter((status) => status >= 500)).toEqual([]);
+    await t.close();
+  });
+
+  it('keeps the name its owner gives it through heartbeats, names it after its server again when cleared, and renames only their own', async () => {
+    const owner = await t.signUpClient();
+    const stranger = await t.signUpClient();
+    const issued = await issueLicense(t, { user_email: owner.email });
+    const server = serverUid();
+    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: server, hostname: 'edge-1', device_name: 'rack 4' });
+    const [device] = (await t.api().get('/api/devices').set(bearer(owner.token)).expect(200)).body.data;
+    expect(device).toMatchObject({ device_name: 'rack 4', custom_name: null, hostname: 'edge-1' });
+
+    const renamed = await t.api().put(`/api/devices/${device.id}`).set(bearer(owner.token)).send({ name: '  Berlin studio  ' }).expect(200);
+    expect(renamed.body).toMatchObject({ success: true, message: 'Device renamed', data: { custom_name: 'Berlin studio', device_name: 'rack 4' } });
+    // The server's next heartbeat sends its own name: the owner's stays.
+    await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: server, device_name: 'rack 5' });
+    const after = (await t.api().get('/api/devices').set(bearer(owner.token)).expect(200)).body.data[0];
+    expect(after).toMatchObject({ custom_name: 'Berlin studio' });
+
+    await t.api().put(`/api/devices/${device.id}`).set(bearer(stranger.token)).send({ name: 'mine now' }).expect(404);
+    const long = await t.api().put(`/api/devices/${device.id}`).set(bearer(owner.token)).send({ name: 'x'.repeat(151) }).expect(400);
+    expect(Object.keys(long.body.errors)).toEqual(['name']);
+    await t.api().put(`/api/devices/${device.id}`).set(bearer(owner.token)).send({}).expect(400);
+    expect((await t.api().get('/api/devices').set(bearer(owner.token)).expect(200)).body.data[0].custom_name).toBe('Berlin studio');
+
+    const cleared = await t.api().put(`/api/devices/${device.id}`).set(bearer(owner.token)).send({ name: '' }).expect(200);
+    expect(cleared.body.data.custom_name).toBeNull();
+  });
+});

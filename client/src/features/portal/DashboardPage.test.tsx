@@ -60,6 +60,7 @@ const license = (over: Partial<LicenseDto> = {}): LicenseDto => ({
 const device = (over: Partial<DeviceDto> = {}): DeviceDto => ({
   id: 11,
   device_name: null,
+  custom_name: null,
   license_id: 1,
   license_key: 'SH-AAAAA-BBBBB-CCCCC-DDDDD-EEEEE',
   product_name: 'StreamHub v1.0.0',

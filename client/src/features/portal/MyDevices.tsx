@@ -1,7 +1,7 @@
 import { Badge, Button, Card, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { IconDeviceDesktopOff, IconPlugConnectedX, IconServer2 } from '@tabler/icons-react';
-import { ReactNode } from 'react';
+import { IconDeviceDesktopOff, IconPencil, IconPlugConnectedX, IconServer2 } from '@tabler/icons-react';
+import { ReactNode, useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedTime, useIntl } from 'react-intl';
 import { getListMyDevicesQueryOptions, useDeactivateMyDevice } from '../../api/generated/endpoints/devices/devices';
 import { getListMyLicensesQueryKey } from '../../api/generated/endpoints/licenses/licenses';
@@ -16,6 +16,7 @@ import { localizeServerMessage } from '../../lib/server-messages';
 import { DashboardSection, listRows } from './DashboardSection';
 import { deviceStatusColor, myListParams } from './license-display';
 import { MessageText } from '../../components/Message';
+import { RenameDeviceModal } from './RenameDeviceModal';
 
 /** My Devices: 20 a page, newest first; the page is in the URL as devices_page. */
 export const MY_DEVICES: ListSpec<NoFilters, 'created_at'> = {
@@ -66,8 +67,10 @@ export function MyDevices({ onError }: { onError: (message: string) => void }) {
     },
   });
 
-  // Its own name, else the host it reported at activation: 'Unknown Device' only when it sent neither.
-  const name = (device: DeviceDto) => device.device_name || device.hostname || intl.formatMessage({ id: 'devices.unknown' });
+  // The owner's name, else its server's, else the host it reported: 'Unknown Device' only when there is none.
+  const name = (device: DeviceDto) =>
+    device.custom_name || device.device_name || device.hostname || intl.formatMessage({ id: 'devices.unknown' });
+  const [renaming, setRenaming] = useState<DeviceDto | null>(null);
   const confirmDeactivate = (device: DeviceDto) =>
     confirmAction(intl, {
       title: 'devices.confirm.title',
@@ -89,6 +92,16 @@ export function MyDevices({ onError }: { onError: (message: string) => void }) {
       rows={listRows(list.result, devices.length === 0)}
       empty={<EmptyState icon={IconDeviceDesktopOff} title="devices.empty" hint="devices.emptyHint" testId="devices-empty" />}
     >
+      {renaming && (
+        <RenameDeviceModal
+          device={renaming}
+          onClose={() => setRenaming(null)}
+          onRenamed={async () => {
+            showSuccess(intl.formatMessage({ id: 'devices.messages.renamed' }));
+            await list.refresh();
+          }}
+        />
+      )}
       <Stack gap="sm" data-testid="devices-list">
         {devices.map((device) => (
           <Card key={device.id} withBorder radius="md" p="md" data-testid={`device-${device.server_uid}`}>
@@ -106,19 +119,30 @@ export function MyDevices({ onError }: { onError: (message: string) => void }) {
                   </Badge>
                 )}
               </Group>
-              {device.deactivated_at === null && (
+              <Group gap={4}>
                 <Button
                   size="xs"
                   variant="subtle"
-                  color="red"
-                  leftSection={<IconPlugConnectedX size={14} />}
-                  aria-label={intl.formatMessage({ id: 'devices.deactivateAria' }, { name: name(device) })}
-                  loading={deactivate.isPending && deactivate.variables?.id === device.id}
-                  onClick={() => confirmDeactivate(device)}
+                  leftSection={<IconPencil size={14} />}
+                  aria-label={intl.formatMessage({ id: 'devices.renameAria' }, { name: name(device) })}
+                  onClick={() => setRenaming(device)}
                 >
-                  <FormattedMessage id="devices.deactivate" />
+                  <FormattedMessage id="devices.rename" />
                 </Button>
-              )}
+                {device.deactivated_at === null && (
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    color="red"
+                    leftSection={<IconPlugConnectedX size={14} />}
+                    aria-label={intl.formatMessage({ id: 'devices.deactivateAria' }, { name: name(device) })}
+                    loading={deactivate.isPending && deactivate.variables?.id === device.id}
+                    onClick={() => confirmDeactivate(device)}
+                  >
+                    <FormattedMessage id="devices.deactivate" />
+                  </Button>
+                )}
+              </Group>
             </Group>
             <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
               <Field label={<FormattedMessage id="licenses.fields.key" />}>

@@ -23,12 +23,26 @@ export class CustomerDevicesService {
 
   /** Frees the seat of one of the caller's devices, so the license can move to another server. */
   async deactivateOwn(id: number, user: AuthUser): Promise<DeviceWithLicense> {
-    const device = await this.devices.findWithLicense(id);
-    if (!device || device.license?.user_id !== user.id) throw ApiError.notFound('Device not found');
+    const device = await this.own(id, user);
     if (device.deactivated_at === null) {
       await emitAwaited(this.events, DEVICE_DEACTIVATING, { licenseKey: device.license.license_key, serverUid: device.server_uid });
       await this.seats.release(device);
     }
     return this.devices.getWithLicense(id);
+  }
+
+  /** Names one of the caller's devices (empty: named by its server, or after its host, again). */
+  async renameOwn(id: number, user: AuthUser, name: string): Promise<DeviceWithLicense> {
+    await this.own(id, user);
+    await this.devices.rename(id, name || null);
+    this.seats.written();
+    return this.devices.getWithLicense(id);
+  }
+
+  /** One of the caller's devices; another's is as unknown as one that does not exist. */
+  private async own(id: number, user: AuthUser): Promise<DeviceWithLicense> {
+    const device = await this.devices.findWithLicense(id);
+    if (!device || device.license?.user_id !== user.id) throw ApiError.notFound('Device not found');
+    return device as DeviceWithLicense;
   }
 }

@@ -6,8 +6,13 @@ import { DeviceEntity } from './device.entity';
 import { DeviceSeatsService } from './device-seats.service';
 import { DevicesRepository, DeviceWithLicense } from './devices.repository';
 
-/** A device as portals exchange it when syncing with a license server. */
-export type SyncedDevice = Omit<DeviceEntity, 'license_id' | 'license' | 'last_ip' | 'created_at' | 'updated_at'> & { license_key: string };
+/**
+ * A device as portals exchange it when syncing with a license server. The name its owner gave it stays with the
+ * portal where it was given: the sync carries what servers report.
+ */
+export type SyncedDevice = Omit<DeviceEntity, 'license_id' | 'license' | 'last_ip' | 'custom_name' | 'created_at' | 'updated_at'> & {
+  license_key: string;
+};
 
 /**
  * Devices kept in step with a license server (as the portal that syncs, and as the license server of another

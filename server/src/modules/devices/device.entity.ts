@@ -32,8 +32,13 @@ export class DeviceEntity {
   @VarcharColumn(MAX_LENGTH.serverUid, { index: 'IDX_devices_server_uid' })
   server_uid: string;
 
+  /** The name its server sends (activation, heartbeats). */
   @VarcharColumn(MAX_LENGTH.deviceName, { nullable: true })
   device_name: string | null;
+
+  /** The name its owner gave it in My Devices; shown before device_name and hostname, never changed by its server. */
+  @VarcharColumn(MAX_LENGTH.deviceName, { nullable: true })
+  custom_name: string | null;
 
   @VarcharColumn(MAX_LENGTH.hostname, { nullable: true })
   hostname: string | null;

@@ -1,12 +1,12 @@
 import { Audit } from '../../common/audit.decorator';
-import { Controller, Post, Query } from '@nestjs/common';
+import { Body, Controller, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthUser, CurrentUser } from '../../common/current-user.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { pageMeta } from '../../common/pagination';
 import { ApiEnvelopeResponse, ApiGetResponse, pageOf, Reply } from '../../common/response';
 import { CustomerDevicesService } from './customer-devices.service';
-import { DeviceDto, DeviceListResponseDto, DeviceResponseDto, toDeviceDto } from './dto/device.dto';
+import { DeviceDto, DeviceListResponseDto, DeviceResponseDto, RenameDeviceDto, toDeviceDto } from './dto/device.dto';
 import { IdParam } from '../../common/id-param';
 import { ReleaseCoverageService } from '../licenses/release-coverage.service';
 
@@ -31,6 +31,14 @@ export class DevicesController {
       rows.map((device, index) => toDeviceDto(device, advice[index])),
       pageMeta(total, page, limit),
     );
+  }
+
+  /** Names one of the caller's devices (an empty name: named by its server, or after its host, again); its server never renames it. */
+  @Put(':id')
+  @Audit('device.rename_own', 'Rename own device', 'device')
+  @ApiEnvelopeResponse(DeviceResponseDto, { message: 'Device renamed' })
+  async renameMyDevice(@IdParam() id: number, @Body() body: RenameDeviceDto, @CurrentUser() user: AuthUser): Promise<DeviceDto> {
+    return toDeviceDto(await this.devices.renameOwn(id, user, body.name));
   }
 
   /** Deactivates one of the caller's devices and frees its seat, so the license can move to another server. */

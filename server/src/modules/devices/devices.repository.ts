@@ -120,6 +120,11 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return (await this.devices.findOneOrFail({ where: { id }, relations: { license: true } })) as DeviceWithLicense;
   }
 
+  /** The name its owner gives it (null: named by its server, or after its host, again). */
+  async rename(id: number, customName: string | null): Promise<void> {
+    await this.devices.update({ id }, { custom_name: customName });
+  }
+
   ofLicense(licenseId: number): Promise<DeviceEntity[]> {
     return this.devices.find({ where: { license_id: licenseId }, order: { activated_at: 'DESC', id: 'DESC' } });
   }

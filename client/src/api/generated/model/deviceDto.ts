@@ -9,10 +9,15 @@ import type { DeviceStatus } from './deviceStatus';
 
 export interface DeviceDto {
   activated_at: string;
+  /**
+   * The name its owner gave it in My Devices (null: none).
+   * @nullable
+   */
+  custom_name: string | null;
   /** @nullable */
   deactivated_at: string | null;
   /**
-   * Null shows as 'Unknown Device'.
+   * The name its server sends; the dashboard shows custom_name, else this, else the hostname, else 'Unknown Device'.
    * @nullable
    */
   device_name: string | null;

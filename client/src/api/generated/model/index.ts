@@ -280,6 +280,7 @@ export * from './releaseAccessDtoRefusal';
 export * from './releaseManifestDto';
 export * from './releaseManifestDtoChannel';
 export * from './remoteContextDto';
+export * from './renameDeviceDto';
 export * from './repairResponseDto';
 export * from './repairResultDto';
 export * from './resendVerificationDto';

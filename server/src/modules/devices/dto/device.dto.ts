@@ -11,8 +11,10 @@ import { MAX_LENGTH } from '../../../database/column-lengths';
 /** A device as its owner sees it in My Devices. */
 export class DeviceDto {
   id: number;
-  /** Null shows as 'Unknown Device'. */
+  /** The name its server sends; the dashboard shows custom_name, else this, else the hostname, else 'Unknown Device'. */
   device_name: string | null;
+  /** The name its owner gave it in My Devices (null: none). */
+  custom_name: string | null;
   license_id: number;
   license_key: string;
   product_name: string;
@@ -113,6 +115,7 @@ export function toDeviceDto(
   const dto: DeviceDto = {
     id: device.id,
     device_name: device.device_name,
+    custom_name: device.custom_name,
     license_id: device.license_id,
     license_key: device.license.license_key,
     product_name: device.license.product_name,
@@ -138,4 +141,13 @@ export function toAdminDeviceDto(
     last_ip: device.last_ip,
     created_at: device.created_at,
   });
+}
+
+/** A device's name in My Devices; empty: named by its server, or after its host, again. */
+export class RenameDeviceDto {
+  @ApiProperty({ maxLength: MAX_LENGTH.deviceName })
+  @Trim()
+  @IsString({ message: 'name must be a string' })
+  @MaxLength(MAX_LENGTH.deviceName)
+  name: string;
 }

@@ -33,7 +33,8 @@ import type {
   DeviceStatsResponseDto,
   LicenseDevicesResponseDto,
   ListAdminDevicesParams,
-  ListMyDevicesParams
+  ListMyDevicesParams,
+  RenameDeviceDto
 } from '../../model';
 
 import { httpClient } from '../../../http-client';
@@ -528,6 +529,78 @@ export function useListMyDevices<TData = Awaited<ReturnType<typeof listMyDevices
 
 
 /**
+ * @summary Names one of the caller's devices (an empty name: named by its server, or after its host, again); its server never renames it.
+ */
+export const getRenameMyDeviceUrl = (id: number,) => {
+
+
+  
+
+  return `/api/devices/${id}`
+}
+
+export const renameMyDevice = async (id: number,
+    renameDeviceDto: RenameDeviceDto, options?: RequestInit): Promise<DeviceResponseDto> => {
+  
+  return httpClient<DeviceResponseDto>(getRenameMyDeviceUrl(id),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      renameDeviceDto,)
+  }
+);}
+
+
+
+
+export const getRenameMyDeviceMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof renameMyDevice>>, TError,{id: number;data: BodyType<RenameDeviceDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof renameMyDevice>>, TError,{id: number;data: BodyType<RenameDeviceDto>}, TContext> => {
+
+const mutationKey = ['renameMyDevice'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof renameMyDevice>>, {id: number;data: BodyType<RenameDeviceDto>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  renameMyDevice(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RenameMyDeviceMutationResult = NonNullable<Awaited<ReturnType<typeof renameMyDevice>>>
+    export type RenameMyDeviceMutationBody = BodyType<RenameDeviceDto>
+    export type RenameMyDeviceMutationError = ErrorType<unknown>
+
+    /**
+ * @summary Names one of the caller's devices (an empty name: named by its server, or after its host, again); its server never renames it.
+ */
+export const useRenameMyDevice = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof renameMyDevice>>, TError,{id: number;data: BodyType<RenameDeviceDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof renameMyDevice>>,
+        TError,
+        {id: number;data: BodyType<RenameDeviceDto>},
+        TContext
+      > => {
+
+      const mutationOptions = getRenameMyDeviceMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Deactivates one of the caller's devices and frees its seat, so the license can move to another server.
  */
 export const getDeactivateMyDeviceUrl = (id: number,) => {
