@@ -20,6 +20,7 @@ import { OrdersModule } from './modules/orders/orders.module';
 import { ReleaseManifestsModule } from './modules/release-manifests/release-manifests.module';
 import { SettingsModule } from './modules/settings/settings.module';
 import { StorageModule } from './modules/storage/storage.module';
+import { UpdatesModule } from './modules/updates/updates.module';
 import { UsersModule } from './modules/users/users.module';
 import { VersionsModule } from './modules/versions/versions.module';
 
@@ -52,6 +53,7 @@ export class AppModule {
         DistributionFilesModule,
         ReleaseManifestsModule,
         DownloadsModule,
+        UpdatesModule,
         DashboardModule,
       ],
     };

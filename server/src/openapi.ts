@@ -5,6 +5,8 @@ import { PUBLIC_EXTENSION } from './common/public.decorator';
 export const BEARER = 'bearer';
 /** The sync API's credential: another portal's LICENSE_SERVER_SYNC_TOKEN, not a session. */
 export const SYNC_TOKEN = 'sync-token';
+/** The update API's credential: a streaming server's license key (`Authorization: License <key>`). */
+export const LICENSE_KEY = 'license-key';
 
 /**
  * The API contract, built from the running module graph. Operation ids are handler names; every
@@ -33,6 +35,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       type: 'http',
       scheme: 'bearer',
       description: 'The LICENSE_SERVER_SYNC_TOKEN of this portal: a fixed secret the pushing portal is configured with, not a session.',
+    })
+    .addSecurity(LICENSE_KEY, {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+      description:
+        "A streaming server's license key, sent as `Authorization: License <key>`, with its server id in `X-Server-Uid` " +
+        '(the one it activated with). Rate-limited as the activation API is.',
     })
     .build();
   const document = SwaggerModule.createDocument(app, config, {

@@ -107,6 +107,24 @@ describe(`access control over every registered route (${process.env.TEST_DB})`, 
     expect(unmarked).toEqual([]);
   });
 
+  it('answers 401 with LICENSE_KEY_REQUIRED on every route a streaming server calls with its license key, to a session too', async () => {
+    const document = t.openApiDocument();
+    const licensed = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations as Record<string, { security?: Array<Record<string, string[]>> }>)
+        .filter(([, operation]) => operation.security?.some((requirement) => 'license-key' in requirement))
+        .map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    expect(licensed.sort()).toEqual(['GET /api/releases/latest/:os/:arch', 'GET /api/releases/upgrade']);
+    const admin = await t.adminToken();
+    for (const route of routes.filter((candidate) => licensed.includes(key(candidate)))) {
+      for (const token of [null, clientToken, admin]) {
+        const request = call(t, route);
+        const response = await (token ? request.set(bearer(token)) : request);
+        expect([key(route), response.status, response.body.code]).toEqual([key(route), 401, 'LICENSE_KEY_REQUIRED']);
+      }
+    }
+  });
+
   it('answers 403 to a signed-in client on every /api/admin/* route', async () => {
     const adminRoutes = protectedRoutes.filter((route) => route.path.startsWith('/api/admin'));
     expect(adminRoutes.length).toBeGreaterThan(5);

@@ -3,14 +3,15 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { createVersion, uploadFile } from './support/distribution';
-import { issueLicense } from './support/licensing';
+import { callLicenseServer, issueLicense, serverUid } from './support/licensing';
 import { Components, hostileKey, hostileValue, mutatedObject, resolveSchema, Schema, validValue } from './support/openapi-arbitraries';
 import { ADMIN, bearer, startTestApp, TestApp } from './support/test-app';
 
 /**
  * Spec-driven fuzzing: every operation in openapi.yaml gets valid samples and hostile mutations (dropped and
  * wrong-typed fields, huge and broken-unicode strings, extreme numbers, foreign fields, malformed JSON, a wrong
- * content type, odd ids) as an anonymous caller, a client, an admin and (where it applies) the sync token.
+ * content type, odd ids) as an anonymous caller, a client, an admin and (where it applies) the sync token or a
+ * streaming server's license key.
  * It fails on any 5xx, and on any 2xx to a caller the operation's security does not admit.
  * FUZZ_SEED reproduces a run; FUZZ_RUNS sets the samples per operation and caller.
  */
@@ -33,7 +34,7 @@ interface Operation {
   schemes: string[];
   adminOnly: boolean;
 }
-type Caller = 'anonymous' | 'client' | 'admin' | 'sync';
+type Caller = 'anonymous' | 'client' | 'admin' | 'sync' | 'license';
 
 /** The parts of an OpenAPI operation the fuzzer reads. */
 interface DocumentOperation {
@@ -66,6 +67,7 @@ function admits(operation: Operation, caller: Caller): boolean {
   if (operation.schemes.length === 0) return true;
   if (caller === 'anonymous') return false;
   if (caller === 'sync') return operation.schemes.includes('sync-token');
+  if (caller === 'license') return operation.schemes.includes('license-key');
   if (!operation.schemes.includes('bearer')) return false;
   return caller === 'admin' || !operation.adminOnly;
 }
@@ -227,8 +229,10 @@ describe(`fuzzing every operation in openapi.yaml (${process.env.TEST_DB}, seed 
   let knownIds: number[];
   let knownKey: string;
   /** A published release's number and the current signing key's id, for the manifest and signing-key routes. */
-  const known: Record<string, string> = { version: '9.1.0' };
-  const tokens: Record<Caller, string | null> = { anonymous: null, client: null, admin: null, sync: SYNC_TOKEN };
+  const known: Record<string, string> = { version: '9.1.0', os: 'linux', arch: 'x64' };
+  const tokens: Record<Caller, string | null> = { anonymous: null, client: null, admin: null, sync: SYNC_TOKEN, license: null };
+  /** The server that calls the update API with the client's license key. */
+  const server = serverUid();
   let clientLogin: { email: string; password: string };
 
   beforeAll(async () => {
@@ -249,6 +253,10 @@ describe(`fuzzing every operation in openapi.yaml (${process.env.TEST_DB}, seed 
       name: 'fuzz.deb',
     });
     knownKey = licenses[0].license_key;
+    tokens.license = licenses[1].license_key;
+    expect((await callLicenseServer(t, 'activate', { license_key: licenses[1].license_key, server_uid: server })).body.data.code).toBe(
+      'VALID',
+    );
     known.kid = (await t.api().get('/api/license-server/public-key').expect(200)).body.data.key_id;
     const me = await t.api().get('/api/me').set(bearer(tokens.admin));
     // The admin's and the fuzzing client's own ids are left out, so a fuzzed update cannot take their sessions away mid-run.
@@ -282,7 +290,8 @@ describe(`fuzzing every operation in openapi.yaml (${process.env.TEST_DB}, seed 
     const url = request.path + (request.query ? `?${request.query}` : '');
     let call = t.api()[operation.method](url);
     const token = tokens[caller];
-    if (token) call = call.set(bearer(token));
+    if (caller === 'license') call = call.set('Authorization', `License ${token}`).set('X-Server-Uid', server);
+    else if (token) call = call.set(bearer(token));
     const payload = request.payload;
     switch (payload.kind) {
       case 'json':
@@ -310,6 +319,8 @@ describe(`fuzzing every operation in openapi.yaml (${process.env.TEST_DB}, seed 
         'GET /api/releases/{version}/manifest',
         'GET /api/releases/{version}/manifest.json',
         'GET /api/releases/{version}/manifest.sig',
+        'GET /api/releases/upgrade',
+        'GET /api/releases/latest/{os}/{arch}',
       ]),
     );
   });
@@ -365,12 +376,13 @@ describe(`fuzzing every operation in openapi.yaml (${process.env.TEST_DB}, seed 
     expect(checked.length).toBeGreaterThan(10);
   });
 
-  const callers: Caller[] = ['anonymous', 'client', 'admin', 'sync'];
+  const callers: Caller[] = ['anonymous', 'client', 'admin', 'sync', 'license'];
   it.each(callers)(
     'never answers 5xx, nor 2xx where the security does not admit the caller: %s',
     async (caller) => {
       for (const operation of operations) {
         if (caller === 'sync' && !operation.schemes.includes('sync-token')) continue;
+        if (caller === 'license' && !operation.schemes.includes('license-key')) continue;
         await fc.assert(
           fc.asyncProperty(requestFor(operation, knownIds, knownKey, known), async (request) => {
             const response = await send(operation, caller, request);

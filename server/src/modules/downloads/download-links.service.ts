@@ -34,8 +34,13 @@ export class DownloadLinksService {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  sign(fileId: number, userId: number): SignedLink {
-    const expires = Math.floor(this.clock() / 1000) + this.config.downloads.linkTtlSeconds;
+  /**
+   * A link valid for the configured time; with `stepSeconds`, its expiry is rounded up to a multiple of it, so
+   * every link to the file for the user within one step is the same (an answer carrying it keeps its ETag).
+   */
+  sign(fileId: number, userId: number, stepSeconds = 1): SignedLink {
+    const earliest = Math.floor(this.clock() / 1000) + this.config.downloads.linkTtlSeconds;
+    const expires = Math.ceil(earliest / stepSeconds) * stepSeconds;
     return { fileId, userId, expires, signature: this.mac(fileId, userId, expires).toString('base64url') };
   }
 

@@ -59,7 +59,7 @@ import { SyncDriftRepository } from './sync-drift.repository';
     SyncReconcilesRepository,
     SyncDriftRepository,
   ],
-  /** System Health shows how the sync stands. */
-  exports: [SyncStatusService],
+  /** System Health shows how the sync stands; the update API takes the activation API's credential. */
+  exports: [SyncStatusService, LicenseServerService],
 })
 export class LicenseServerModule {}

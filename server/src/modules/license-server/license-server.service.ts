@@ -1,8 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '../../common/api-error';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { ActivationCode } from '../devices/devices.constants';
 import { DeviceSeatsService, refusalOf, SeatOutcome } from '../devices/device-seats.service';
+import type { ActivationLookup } from '../devices/devices.repository';
 import { ReleaseCoverageService, type UpdateAdvice } from '../licenses/release-coverage.service';
 import { normalizeLicenseKey } from '../licenses/licenses.service';
 import { LicenseSigningService, SigningKey } from '../licenses/license-signing.service';
@@ -32,6 +34,9 @@ export interface SignedResponse {
   data: ActivationAnswerDto;
   body: string;
 }
+
+/** A streaming server that proved its license key (and, where it named one, that it holds a seat on it). */
+export type LicenseHolder = ActivationLookup & { license: NonNullable<ActivationLookup['license']> };
 
 /** The activation API that streaming servers call: every response signed, every call for a known key recorded as a remote log. */
 @Injectable()
@@ -68,6 +73,27 @@ export class LicenseServerService {
         created_at,
       })),
     };
+  }
+
+  /**
+   * The update API's credential, the activation API's: a license key, rate-limited alike (an unknown key counts
+   * against the address), and, when `serverUid` is given, a server that holds a seat on it. A revoked or pending
+   * license is refused (403 with its code); an expired one still reaches the releases it covers.
+   */
+  async authenticate(key: string, serverUid: string | null, ip: string | null): Promise<LicenseHolder> {
+    const licenseKey = normalizeLicenseKey(key);
+    await this.throttle.admit(ip ?? 'unknown', licenseKey);
+    const found = await this.devices.lookup(licenseKey, serverUid ?? '');
+    const { license, device } = found;
+    if (!license) {
+      await this.throttle.unknownKey(ip ?? 'unknown');
+      throw new ApiError(HttpStatus.UNAUTHORIZED, MESSAGES.NOT_FOUND, undefined, 'NOT_FOUND');
+    }
+    const refused = refusalOf(license);
+    if (refused === 'REVOKED' || refused === 'PENDING') throw new ApiError(HttpStatus.FORBIDDEN, MESSAGES[refused], undefined, refused);
+    if (serverUid !== null && (!device || device.deactivated_at !== null))
+      throw new ApiError(HttpStatus.FORBIDDEN, MESSAGES.NOT_ACTIVATED, undefined, 'NOT_ACTIVATED');
+    return { ...found, license };
   }
 
   async handle(action: LicenseServerAction, request: ActivationRequest, ip: string | null): Promise<SignedResponse> {

@@ -5,9 +5,10 @@ import { SettingsService } from '../settings/settings.service';
 import { UsersService } from '../users/users.service';
 import type { Channel } from '../versions/versions.constants';
 import { LicensesRepository } from './licenses.repository';
-import { VersionCatalogService } from '../versions/version-catalog.service';
+import { type PublishedRelease, VersionCatalogService } from '../versions/version-catalog.service';
 import type { LicenseEntity } from './license.entity';
 import {
+  coveredBy,
   type Grant,
   type Release,
   type ReleaseAccess,
@@ -75,6 +76,15 @@ export class ReleaseCoverageService {
   ): Promise<UpdateAdvice> {
     const [releases, appInfo] = await Promise.all([this.catalog.releases(), this.settings.cached('app_info')]);
     return updateAdvice([grantOf(license, ownerChannel)], releases, running, appInfo.min_supported_version);
+  }
+
+  /** The published releases this license covers (its owner's channel widening it), newest semantic version first. */
+  async coveredReleases(
+    license: Pick<LicenseEntity, 'channel' | 'updates_until' | 'expires_at'>,
+    ownerChannel: Channel | null,
+  ): Promise<PublishedRelease[]> {
+    const grants = [grantOf(license, ownerChannel)];
+    return (await this.catalog.releases()).filter((release) => coveredBy(grants, release));
   }
 
   /** The advice validate gives each of a customer's servers, by the release each last reported (My Devices). */

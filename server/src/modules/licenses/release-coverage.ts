@@ -50,7 +50,7 @@ export function releaseAccess(grants: Grant[], release: Release, requireLicense:
 const grantsChannel = (grant: Grant, release: Pick<Release, 'channel'>) => channelsUpTo(grant.channel).includes(release.channel);
 
 /** Whether a license covers the release: its channel is granted, and it was published before the updates ended. */
-function coveredBy(grants: Grant[], release: Omit<Release, 'version'>): boolean {
+export function coveredBy(grants: Grant[], release: Omit<Release, 'version'>): boolean {
   const published = release.published_at?.getTime() ?? Number.POSITIVE_INFINITY;
   return grants.some((grant) => grantsChannel(grant, release) && grant.updatesUntil.getTime() >= published);
 }

@@ -24,7 +24,7 @@ export const JOINABLE_VERSIONS = {
 } as const;
 
 /** What the update advice needs of a published release. */
-export type PublishedRelease = Pick<VersionEntity, 'version' | 'channel' | 'published_at'>;
+export type PublishedRelease = Pick<VersionEntity, 'id' | 'version' | 'channel' | 'published_at'>;
 
 /** What a select or product choice needs of a version. */
 export type VersionChoice = Pick<VersionEntity, 'id' | 'version' | 'release_date' | 'is_stable' | 'is_latest'>;
@@ -99,7 +99,7 @@ export class VersionsRepository {
   /** Every published release, newest semantic version first (they are a few hundred at most). */
   publishedReleases(): Promise<PublishedRelease[]> {
     return this.versions.find({
-      select: { version: true, channel: true, published_at: true },
+      select: { id: true, version: true, channel: true, published_at: true },
       where: { state: 'published' },
       order: { version_order: 'DESC', id: 'DESC' },
     });

@@ -1,0 +1,88 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { ApiError } from '../../common/api-error';
+import { DistributionFilesService } from '../distribution-files/distribution-files.service';
+import { DownloadLinksService, type RequestOrigin } from '../downloads/download-links.service';
+import type { LicenseHolder } from '../license-server/license-server.service';
+import { ReleaseCoverageService } from '../licenses/release-coverage.service';
+import { ReleaseManifestsService } from '../release-manifests/release-manifests.service';
+import type { Architecture, Channel, OsType } from '../versions/versions.constants';
+import type { UpdateOfferDto } from './dto/update.dto';
+import { updateCandidates } from './update-choice';
+
+/** What a streaming server asks the update API. */
+export interface UpdateRequest {
+  current: string | null;
+  os: OsType;
+  arch: Architecture;
+  channel: Channel;
+  constraint: string | null;
+}
+
+/** Signed links in an offer expire on whole minutes, so the same offer within a minute is the same body (ETag, 304). */
+const LINK_STEP_SECONDS = 60;
+
+/**
+ * The update API: the newest release a license covers that the server may move to (its channel, its constraint,
+ * above what it runs) and that has a build for its OS and architecture, with signed links to those builds and the
+ * release's signed manifest.
+ */
+@Injectable()
+export class UpdatesService {
+  constructor(
+    private readonly coverage: ReleaseCoverageService,
+    private readonly files: DistributionFilesService,
+    private readonly links: DownloadLinksService,
+    private readonly manifests: ReleaseManifestsService,
+  ) {}
+
+  /** The offer, or null when the server runs the newest release it may have (or none has a build for it). */
+  async offer(holder: LicenseHolder, request: UpdateRequest, origin: RequestOrigin): Promise<UpdateOfferDto | null> {
+    const { license, ownerChannel } = holder;
+    const candidates = updateCandidates(await this.coverage.coveredReleases(license, ownerChannel), request);
+    if (!candidates.length) return null;
+    const files = (await this.files.forVersions(candidates.map((release) => release.id))).filter(
+      (file) => file.os_type === request.os && file.architecture === request.arch,
+    );
+    const release = candidates.find((candidate) => files.some((file) => file.version_id === candidate.id));
+    if (!release) return null;
+    const [manifest, advice] = await Promise.all([
+      this.manifests.manifestFor(release.version),
+      this.coverage.adviseServer(license, ownerChannel, request.current),
+    ]);
+    // Yanked or unpublished since the catalog was read: nothing to offer until it is read again.
+    if (!manifest) return null;
+    const owner = license.user_id;
+    // Links are signed for an account (the download checks it is active and covered); a deleted one's license has none.
+    if (owner === null)
+      throw new ApiError(
+        HttpStatus.FORBIDDEN,
+        "This license's account was deleted: ask the vendor to attach the license to an account",
+        undefined,
+        'NO_ACCOUNT',
+      );
+    const baseUrl = this.links.baseUrl(origin);
+    return {
+      version: release.version,
+      channel: release.channel,
+      published_at: manifest.manifest.published_at,
+      current: request.current,
+      update_required: advice.updateRequired,
+      files: files
+        .filter((file) => file.version_id === release.id)
+        .sort((a, b) => (a.file_name < b.file_name ? -1 : a.file_name > b.file_name ? 1 : 0))
+        .map((file) => {
+          const link = this.links.sign(file.id, owner, LINK_STEP_SECONDS);
+          return {
+            os: file.os_type,
+            arch: file.architecture,
+            name: file.file_name,
+            size: Number(file.file_size),
+            sha256: file.file_hash,
+            url: this.links.url(link, baseUrl),
+            expires_at: new Date(link.expires * 1000),
+          };
+        }),
+      manifest: { manifest: manifest.manifest, signature: manifest.signature, kid: manifest.kid },
+    };
+  }
+}
