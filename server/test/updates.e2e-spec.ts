@@ -1,4 +1,10 @@
+import { execFile, execFileSync } from 'node:child_process';
 import { createPublicKey, verify } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { canonicalJson } from '../src/modules/licenses/license-signing.service';
 import { asBuffer, createVersion, sha256, someBytes, uploadFile, type UploadedFile } from './support/distribution';
 import { callLicenseServer, issueLicense, serverUid, setDate } from './support/licensing';
@@ -8,6 +14,8 @@ import { bearer, startTestApp, TestApp } from './support/test-app';
 async function clockPast(instant: string): Promise<void> {
   while (Date.now() <= new Date(instant).getTime()) await new Promise((resolve) => setImmediate(resolve));
 }
+
+const run = promisify(execFile);
 
 /** The per-key limit the activation and update calls share here. */
 const CALLS_PER_KEY = 30;
@@ -246,6 +254,75 @@ describe(`the update API for streaming servers (${process.env.TEST_DB})`, () => 
       expect((await t.api().get('/api/releases/latest/linux/x64').set('X-Forwarded-For', from()).expect(401)).body.code).toBe(
         'LICENSE_KEY_REQUIRED',
       );
+    });
+  });
+
+  describe("the test archive's update script, run as a customer would", () => {
+    let dir: string;
+    let portal: string;
+    const script = () => join(dir, 'streamhub-license-test', 'streamhub-update.mjs');
+    const update = (key: string, server: string, ...extra: string[]) =>
+      run(process.execPath, [
+        script(),
+        '--url',
+        portal,
+        '--key',
+        key,
+        '--server-uid',
+        server,
+        '--os',
+        'linux',
+        '--arch',
+        'x64',
+        '--out',
+        dir,
+        ...extra,
+      ]);
+    type Failure = { code: number; stdout: string; stderr: string };
+
+    beforeAll(async () => {
+      portal = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+      dir = mkdtempSync(join(tmpdir(), 'update-script-'));
+      const tarball = await t.api().get('/api/license-server/test-script.tar.gz').buffer(true).parse(asBuffer).expect(200);
+      writeFileSync(join(dir, 'archive.tar.gz'), tarball.body as Buffer);
+      execFileSync('tar', ['-xzf', 'archive.tar.gz'], { cwd: dir });
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('asks for an update, downloads it and keeps it only once signature and checksum hold', async () => {
+      const { key, server } = await licensedServer();
+      const done = await update(key, server, '--current', '4.1.0', '--constraint', '~4.2.0');
+      const kept = join(dir, 'streamhub-4.2.0.tar.gz');
+      expect(done.stdout).toBe(`ok ${kept}\n`);
+      expect(readFileSync(kept).equals(files['streamhub-4.2.0.tar.gz'].bytes)).toBe(true);
+      expect((await update(key, server, '--current', '4.2.0')).stdout).toBe('current\n');
+    });
+
+    it('refuses a build whose stored byte was changed, and keeps nothing of it', async () => {
+      const { key, server } = await licensedServer();
+      // A file never downloaded yet: a small file's bytes are kept in memory once sent (stored objects never change).
+      const version = await createVersion(t, '4.2.5');
+      await upload(version.id, 'streamhub-4.2.5.tar.gz');
+      const [row] = await t.dataSource.query('SELECT storage_key FROM distribution_files WHERE id = ?', [
+        files['streamhub-4.2.5.tar.gz'].id,
+      ]);
+      const stored = join(t.config.storage.dir, row.storage_key);
+      const bytes = readFileSync(stored);
+      bytes[10] ^= 0x01;
+      writeFileSync(stored, bytes);
+      const refused = (await update(key, server, '--current', '4.2.0').catch((error: Failure) => error)) as Failure;
+      expect(refused.code).toBe(3);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toMatch(/^REFUSED: streamhub-4\.2\.5\.tar\.gz does not match the manifest/);
+      expect(existsSync(join(dir, 'streamhub-4.2.5.tar.gz'))).toBe(false);
+      expect(existsSync(join(dir, 'streamhub-4.2.5.tar.gz.part'))).toBe(false);
+      await t.api().put(`/api/admin/versions/${version.id}`).set(bearer(admin)).send({ state: 'yanked' }).expect(200);
+    });
+
+    it('says so when the portal refuses the license', async () => {
+      const refused = (await update('SH-NOPE0-NOPE0-NOPE0-NOPE0-NOPE0', serverUid()).catch((error: Failure) => error)) as Failure;
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^REFUSED by the portal: NOT_FOUND: Unknown license key/);
     });
   });
 });
