@@ -1,6 +1,15 @@
 import { expect, Page, test } from '@playwright/test';
-import { randomBytes } from 'node:crypto';
-import { adminToken, createVerifiedClient, createVersionByApi, fitsViewport, loginAsAdmin, loginAsClient, seriousAxeViolations, uploadFileByApi } from './support/portal';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  adminToken,
+  createVerifiedClient,
+  createVersionByApi,
+  fitsViewport,
+  loginAsAdmin,
+  loginAsClient,
+  seriousAxeViolations,
+  uploadFileByApi,
+} from './support/portal';
 
 /** Versions this spec made, deleted (with their files) after the test so later specs see the catalog they expect. */
 const created: number[] = [];
@@ -10,10 +19,18 @@ const YEAR_AHEAD = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/release-access-${name}.png`, fullPage: true });
 
-async function licenseFor(page: Page, token: string, email: string) {
+/** A server id that a 50 % rollout reaches, or not (the portal's rule: the first four bytes of its SHA-256, modulo 100). */
+function serverId(prefix: string, reached: boolean): string {
+  for (let i = 0; ; i++) {
+    const uid = `${prefix}-${i}`;
+    if (createHash('sha256').update(uid).digest().readUInt32BE(0) % 100 < 50 === reached) return uid;
+  }
+}
+
+async function licenseFor(page: Page, token: string, email: string, maxActivations = 1) {
   const response = await page.request.post('/api/admin/licenses', {
     headers: { Authorization: `Bearer ${token}` },
-    data: { product_name: 'StreamHub Pro', user_email: email, expires_at: YEAR_AHEAD },
+    data: { product_name: 'StreamHub Pro', user_email: email, expires_at: YEAR_AHEAD, max_activations: maxActivations },
   });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()).data as { id: number; license_key: string };
@@ -34,18 +51,27 @@ test.describe('Which releases a license covers', () => {
     }
   });
 
-  test('a customer granted beta downloads it, one without is refused, one whose updates ended sees "Renew to get"', async ({ browser, page }) => {
+  test('a customer granted beta downloads it, one without is refused, one whose updates ended sees "Renew to get"', async ({
+    browser,
+    page,
+  }) => {
     test.setTimeout(180_000);
     const token = await adminToken(page);
     const run = major();
     const stable = `${run}.0.0`;
     const beta = `${run}.1.0-beta.1`;
-    const stableVersion = await createVersionByApi(page, token, { version: stable, release_date: '2026-11-01', changelog: '## Stable\n- Faster HLS' });
+    const stableVersion = await createVersionByApi(page, token, {
+      version: stable,
+      release_date: '2026-11-01',
+      changelog: '## Stable\n- Faster HLS',
+    });
     created.push(stableVersion.id);
+    // A draft: the admin sets its rollout before anyone is offered it, then publishes it.
     const betaVersion = await createVersionByApi(page, token, {
       version: beta,
       release_date: '2026-12-01',
       channel: 'beta',
+      state: 'draft',
       changelog: '## Beta\n- Low-latency HLS',
     });
     created.push(betaVersion.id);
@@ -68,7 +94,7 @@ test.describe('Which releases a license covers', () => {
     const granted = await createVerifiedClient(page, { last_name: 'Granted' });
     const without = await createVerifiedClient(page, { last_name: 'Without' });
     const ended = await createVerifiedClient(page, { last_name: 'Ended' });
-    await licenseFor(page, token, granted.email);
+    await licenseFor(page, token, granted.email, 2);
     const endedLicense = await licenseFor(page, token, ended.email);
 
     // The admin grants the beta channel to one customer (every license of theirs) on the Users screen…
@@ -86,7 +112,10 @@ test.describe('Which releases a license covers', () => {
 
     // …and ends the updates of another customer's license before the new releases, in Release access.
     await page.getByRole('link', { name: 'Licenses' }).first().click();
-    await page.getByPlaceholder(/Search/).first().fill(endedLicense.license_key);
+    await page
+      .getByPlaceholder(/Search/)
+      .first()
+      .fill(endedLicense.license_key);
     await page.getByRole('button', { name: `Release access of ${endedLicense.license_key}` }).click();
     const access = page.getByRole('dialog', { name: `Release access of ${endedLicense.license_key}` });
     await access.getByLabel('Updates until').fill('2026-06-30');
@@ -96,7 +125,11 @@ test.describe('Which releases a license covers', () => {
     await expect(page.getByText(`Release access of ${endedLicense.license_key} saved`)).toBeVisible();
     await expect(page.getByTestId(`license-row-${endedLicense.license_key}`).getByTestId('license-updates-until')).toContainText('2026');
     // The dialog and the user form on a phone and in German.
-    for (const [width, locale] of [[390, 'en'], [1280, 'de'], [390, 'de']] as const) {
+    for (const [width, locale] of [
+      [390, 'en'],
+      [1280, 'de'],
+      [390, 'de'],
+    ] as const) {
       await page.evaluate((value) => localStorage.setItem('locale', value), locale);
       await page.setViewportSize({ width, height: 900 });
       await page.reload();
@@ -115,15 +148,80 @@ test.describe('Which releases a license covers', () => {
     }
     await page.evaluate(() => localStorage.setItem('locale', 'en'));
     await page.setViewportSize({ width: 1280, height: 800 });
+    await page.reload();
+
+    // The admin offers the beta to half of the servers, then publishes it.
+    await page.getByRole('link', { name: 'Versions' }).first().click();
+    const betaRow = page.getByTestId(`version-row-${beta}`);
+    await betaRow.getByRole('button', { name: `Rollout of version ${beta}` }).click();
+    const rolloutDialog = page.getByRole('dialog', { name: `Rollout of ${beta}` });
+    await expect(rolloutDialog.getByTestId('rollout-offered')).toHaveText('0 servers');
+    await rolloutDialog.getByLabel('Share of servers').fill('50');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shot(page, 'rollout-en-1280');
+    await rolloutDialog.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText(`Version ${beta} is offered to 50 % of servers`)).toBeVisible();
+    await expect(betaRow.getByTestId('version-rollout')).toHaveText('Rollout 50 %');
+    await betaRow.getByRole('button', { name: `Publish version ${beta}` }).click();
+    await expect(betaRow.getByTestId('version-state')).toHaveText('Published');
+    for (const [width, locale] of [
+      [390, 'en'],
+      [1280, 'de'],
+      [390, 'de'],
+    ] as const) {
+      await page.evaluate((value) => localStorage.setItem('locale', value), locale);
+      await page.setViewportSize({ width, height: 900 });
+      await page.reload();
+      if (width === 390) {
+        await betaRow.getByRole('button', { name: `${locale === 'en' ? 'Actions for' : 'Aktionen für'} ${beta}` }).click();
+        await page.getByRole('menuitem', { name: 'Rollout' }).click();
+      } else await betaRow.getByRole('button', { name: `Rollout von Version ${beta}` }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expect.poll(() => fitsViewport(page)).toBe(true);
+      await shot(page, `rollout-${locale}-${width}`);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await expect.poll(() => fitsViewport(page)).toBe(true);
+      await shot(page, `versions-${locale}-${width}`);
+    }
+    await page.evaluate(() => localStorage.setItem('locale', 'en'));
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // A server of the granted customer runs the stable release: My Devices offers the beta as its update.
-    const grantedKey = (await (
-      await page.request.get('/api/licenses', { headers: { Authorization: `Bearer ${await clientToken(page, granted)}` } })
-    ).json()).data[0].license_key as string;
+    const grantedKey = (
+      await (await page.request.get('/api/licenses', { headers: { Authorization: `Bearer ${await clientToken(page, granted)}` } })).json()
+    ).data[0].license_key as string;
+    const edge = serverId(`edge-${run}`, true);
     const activation = await page.request.post('/api/license-server/activate', {
-      data: { license_key: grantedKey, server_uid: `edge-${run}`, nonce: randomBytes(16).toString('hex'), hostname: 'edge-berlin-1', version: stable },
+      data: {
+        license_key: grantedKey,
+        server_uid: edge,
+        nonce: randomBytes(16).toString('hex'),
+        hostname: 'edge-berlin-1',
+        version: stable,
+      },
     });
     expect((await activation.json()).data.code).toBe('VALID');
+    // The update API offers the beta to that server (in the rollout) and not to one outside it.
+    const outside = serverId(`edge-${run}`, false);
+    const other = await page.request.post('/api/license-server/activate', {
+      data: { license_key: grantedKey, server_uid: outside, nonce: randomBytes(16).toString('hex'), version: stable },
+    });
+    expect((await other.json()).data.code).toBe('VALID');
+    const upgrade = (server: string) =>
+      page.request.get(`/api/releases/upgrade?current=${stable}&os=linux&arch=x64&channel=beta`, {
+        headers: { Authorization: `License ${grantedKey}`, 'X-Server-Uid': server },
+      });
+    const offer = await upgrade(edge);
+    expect(offer.status()).toBe(200);
+    expect((await offer.json()).data).toMatchObject({ version: beta, channel: 'beta' });
+    expect((await upgrade(outside)).status()).toBe(204);
+    // The admin sees how far the rollout reached.
+    await page.reload();
+    await betaRow.getByRole('button', { name: `Rollout of version ${beta}` }).click();
+    await expect(page.getByTestId('rollout-offered')).toHaveText('1 server');
+    await expect(page.getByTestId('rollout-reporting')).toHaveText('0 servers');
+    await page.keyboard.press('Escape');
 
     // The customer granted beta sees it marked Beta, without a refusal, and downloads it.
     const grantedPage = await (await browser.newContext()).newPage();
@@ -135,7 +233,7 @@ test.describe('Which releases a license covers', () => {
     await betaBlock.getByRole('button', { name: /^Download Linux · x64/ }).click();
     expect((await downloadEvent).suggestedFilename()).toBe(betaName);
     await grantedPage.getByRole('dialog', { name: 'Download Started' }).getByRole('button', { name: 'OK' }).click();
-    const deviceCard = grantedPage.getByTestId(`device-edge-${run}`);
+    const deviceCard = grantedPage.getByTestId(`device-${edge}`);
     await expect(deviceCard.getByTestId('device-update')).toHaveText(`Update available: ${beta}`);
     // Named after its host until its owner renames it; the name stays through the server's heartbeats.
     await expect(deviceCard.getByRole('heading', { name: 'edge-berlin-1' })).toBeVisible();
@@ -146,16 +244,23 @@ test.describe('Which releases a license covers', () => {
     await expect(grantedPage.getByText('Device renamed')).toBeVisible();
     await expect(deviceCard.getByRole('heading', { name: 'Berlin studio' })).toBeVisible();
     const beat = await page.request.post('/api/license-server/validate', {
-      data: { license_key: grantedKey, server_uid: `edge-${run}`, nonce: randomBytes(16).toString('hex'), hostname: 'edge-berlin-2' },
+      data: { license_key: grantedKey, server_uid: edge, nonce: randomBytes(16).toString('hex'), hostname: 'edge-berlin-2' },
     });
     expect((await beat.json()).data.code).toBe('VALID');
     await grantedPage.reload();
     await expect(deviceCard.getByRole('heading', { name: 'Berlin studio' })).toBeVisible();
-    for (const [width, locale] of [[1280, 'en'], [390, 'en'], [1280, 'de'], [390, 'de']] as const) {
+    for (const [width, locale] of [
+      [1280, 'en'],
+      [390, 'en'],
+      [1280, 'de'],
+      [390, 'de'],
+    ] as const) {
       await grantedPage.evaluate((value) => localStorage.setItem('locale', value), locale);
       await grantedPage.setViewportSize({ width, height: 900 });
       await grantedPage.reload();
-      await expect(grantedPage.getByTestId('device-update')).toHaveText(`${locale === 'en' ? 'Update available' : 'Update verfügbar'}: ${beta}`);
+      await expect(grantedPage.getByTestId('device-update')).toHaveText(
+        `${locale === 'en' ? 'Update available' : 'Update verfügbar'}: ${beta}`,
+      );
       await expect.poll(() => fitsViewport(grantedPage)).toBe(true);
       await grantedPage.getByTestId('device-update').scrollIntoViewIfNeeded();
       await shot(grantedPage, `devices-${locale}-${width}`);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { canonicalJson } from '../src/modules/licenses/license-signing.service';
+import { rolloutBucket } from '../src/modules/versions/rollout';
 import { asBuffer, createVersion, sha256, someBytes, uploadFile, type UploadedFile } from './support/distribution';
 import { callLicenseServer, issueLicense, serverUid, setDate } from './support/licensing';
 import { bearer, startTestApp, TestApp } from './support/test-app';
@@ -323,6 +324,88 @@ describe(`the update API for streaming servers (${process.env.TEST_DB})`, () => 
       const refused = (await update('SH-NOPE0-NOPE0-NOPE0-NOPE0-NOPE0', serverUid()).catch((error: Failure) => error)) as Failure;
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/^REFUSED by the portal: NOT_FOUND: Unknown license key/);
+    });
+  });
+
+  describe('staged rollouts', () => {
+    const rollout = (id: number) => t.api().get(`/api/admin/versions/${id}/rollout`).set(bearer(admin));
+    const setRollout = (id: number, body: object) => t.api().put(`/api/admin/versions/${id}/rollout`).set(bearer(admin)).send(body);
+
+    it('offers a release to its share of servers, chosen by their ids, and shows how far it reached; pause and finish', async () => {
+      // Servers on both sides of a 50 % rollout, on two licenses (the per-key limit holds a few calls each).
+      const inside: string[] = [];
+      const outside: string[] = [];
+      while (inside.length < 4 || outside.length < 4) {
+        const uid = serverUid();
+        const side = rolloutBucket(uid) < 50 ? inside : outside;
+        if (side.length < 4) side.push(uid);
+      }
+      const customer = await t.signUpClient();
+      const keys = [
+        (await issueLicense(t, { user_email: customer.email, max_activations: 4 })).license_key,
+        (await issueLicense(t, { user_email: customer.email, max_activations: 4 })).license_key,
+      ];
+      const servers = [...inside, ...outside].map((uid, i) => ({ uid, key: keys[i % 2], inside: inside.includes(uid) }));
+      for (const { uid, key } of servers) await callLicenseServer(t, 'activate', { license_key: key, server_uid: uid, version: '4.2.0' });
+
+      // A draft at 50 %, then published: no moment at which every server is offered it.
+      const draft = await createVersion(t, '4.2.7', { state: 'draft' });
+      await upload(draft.id, 'streamhub-4.2.7.tar.gz');
+      const set = await setRollout(draft.id, { rollout_percent: 50 }).expect(200);
+      expect(set.body).toMatchObject({
+        success: true,
+        message: 'Rollout updated',
+        data: { version: '4.2.7', rollout_percent: 50, rollout_paused: false, offered: 0 },
+      });
+      await t.api().put(`/api/admin/versions/${draft.id}`).set(bearer(admin)).send({ state: 'published' }).expect(200);
+
+      const offered = async () => {
+        const answers = await Promise.all(
+          servers.map(async ({ uid, key }) => (await upgrade(key, uid, { current: '4.2.0', os: 'linux', arch: 'x64' })).status),
+        );
+        return servers.map(({ uid }, i) => [uid, answers[i]]);
+      };
+      const expected = (inside: number, outside: number) => servers.map(({ uid, inside: isInside }) => [uid, isInside ? inside : outside]);
+      expect(await offered()).toEqual(expected(200, 204));
+      // The same answer every time.
+      expect(await offered()).toEqual(expected(200, 204));
+      // A caller that names no server (a script) is not in any rollout.
+      expect((await latest(keys[0], 'linux/x64').redirects(0).expect(302)).body.data.version).toBe('4.2.0');
+
+      // Reached: four servers offered it; one installs it and reports it.
+      await callLicenseServer(t, 'validate', { license_key: servers[0].key, server_uid: servers[0].uid, version: '4.2.7' });
+      expect((await rollout(draft.id).expect(200)).body.data).toMatchObject({ rollout_percent: 50, offered: 4, reporting: 1 });
+
+      // Paused: offered to none; finished: to all.
+      await setRollout(draft.id, { rollout_paused: true }).expect(200);
+      expect(await offered()).toEqual(expected(204, 204));
+      const finished = await setRollout(draft.id, { rollout_percent: 100, rollout_paused: false }).expect(200);
+      expect(finished.body.data).toMatchObject({ rollout_percent: 100, rollout_paused: false });
+      expect(await offered()).toEqual(expected(200, 200));
+      expect((await rollout(draft.id).expect(200)).body.data).toMatchObject({ offered: 8, reporting: 1 });
+      const version = (await t.api().get(`/api/admin/versions/${draft.id}`).set(bearer(admin)).expect(200)).body.data;
+      expect(version).toMatchObject({ rollout_percent: 100, rollout_paused: false, sync_status: 'pending' });
+      await t.api().put(`/api/admin/versions/${draft.id}`).set(bearer(admin)).send({ state: 'yanked' }).expect(200);
+    });
+
+    it('refuses a rollout that is not a share of servers, and changes nothing', async () => {
+      const version = await createVersion(t, '4.0.9');
+      for (const body of [
+        { rollout_percent: 101 },
+        { rollout_percent: -1 },
+        { rollout_percent: 12.5 },
+        { rollout_percent: '50' },
+        { rollout_paused: 'yes' },
+        {},
+      ]) {
+        const refused = await setRollout(version.id, body).expect(400);
+        expect(Object.keys(refused.body.errors)).toEqual([Object.keys(body)[0] ?? 'rollout_percent']);
+      }
+      expect((await rollout(version.id).expect(200)).body.data).toMatchObject({ rollout_percent: 100, rollout_paused: false });
+      await setRollout(987654, { rollout_percent: 10 }).expect(404);
+      await rollout(987654).expect(404);
+      const client = (await t.signUpClient()).token;
+      await t.api().put(`/api/admin/versions/${version.id}/rollout`).set(bearer(client)).send({ rollout_percent: 10 }).expect(403);
     });
   });
 });

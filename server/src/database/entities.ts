@@ -18,6 +18,7 @@ import { DownloadLogEntity } from '../modules/logs/download-log.entity';
 import { RemoteLogEntity } from '../modules/logs/remote-log.entity';
 import { OrderEntity } from '../modules/orders/order.entity';
 import { SettingEntity } from '../modules/settings/setting.entity';
+import { ReleaseOfferEntity } from '../modules/updates/release-offer.entity';
 import { UserEntity } from '../modules/users/user.entity';
 import { VersionEntity } from '../modules/versions/version.entity';
 
@@ -31,6 +32,7 @@ export const ENTITIES = [
   OrderEntity,
   LicenseEntity,
   SigningKeyEntity,
+  ReleaseOfferEntity,
   DeviceEntity,
   RemoteLogEntity,
   VersionEntity,

@@ -70,6 +70,11 @@ export class AdminDevicesService implements OnApplicationBootstrap {
     return Object.assign(await this.devices.get(device.id), { license: (await this.licenses.findById(license.id)) ?? license });
   }
 
+  /** How many active servers report this release now (a rollout's reach). */
+  countReporting(version: string): Promise<number> {
+    return this.devices.countReporting(version, this.seats.silentCutoff());
+  }
+
   /** Kept for a minute and recounted in the background; an activation or deactivation here counts anew. */
   stats(): Promise<DeviceStatsDto> {
     return this.figures.get('stats', () => this.countStats());

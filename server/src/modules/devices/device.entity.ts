@@ -18,6 +18,8 @@ export { DEVICE_STATUSES, type DeviceStatus } from './devices.constants';
 @Index('IDX_devices_device_name', ['device_name'])
 @Index('IDX_devices_hostname', ['hostname'])
 @Index('IDX_devices_status_activated_at', ['status', 'activated_at'])
+// How many active servers report a release (the rollout's figures).
+@Index('IDX_devices_version_status', ['version', 'status'])
 export class DeviceEntity {
   @PrimaryGeneratedColumn()
   id: number;

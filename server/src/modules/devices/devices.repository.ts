@@ -246,6 +246,15 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     return [...new Set(found.flat())];
   }
 
+  /** Servers that report this release and have not gone silent since `cutoff` (over IDX_devices_version_status). */
+  countReporting(version: string, cutoff: Date): Promise<number> {
+    return this.devices
+      .createQueryBuilder('d')
+      .where("d.version = :version AND d.status = 'active'", { version })
+      .andWhere('(d.last_activity_at IS NULL OR d.last_activity_at >= :cutoff)', { cutoff })
+      .getCount();
+  }
+
   /** Aggregates over every device: off the event loop on SQLite (OffLoopReads), as are the other figures. */
   async countByStatus(cutoff: Date): Promise<Array<{ status: string; holding: boolean; count: number }>> {
     const status = "CASE WHEN d.status = 'active' AND d.last_activity_at < :cutoff THEN 'inactive' ELSE d.status END";

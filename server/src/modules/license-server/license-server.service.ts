@@ -110,7 +110,7 @@ export class LicenseServerService {
     }
     // The release it runs: as it says now, else as it said before.
     const advice =
-      action === 'deactivate' ? null : await this.coverage.adviseServer(license, ownerChannel, request.version ?? device?.version);
+      action === 'deactivate' ? null : await this.coverage.adviseServer(license, ownerChannel, request.version ?? device?.version, request.server_uid);
     let outcome: SeatOutcome;
     let written: Promise<void> = Promise.resolve();
     const identity = Object.assign({ ...request }, { ip });

@@ -5,7 +5,7 @@ import { SettingsService } from '../settings/settings.service';
 import { UsersService } from '../users/users.service';
 import type { Channel } from '../versions/versions.constants';
 import { LicensesRepository } from './licenses.repository';
-import { type PublishedRelease, VersionCatalogService } from '../versions/version-catalog.service';
+import { offeredTo, type PublishedRelease, VersionCatalogService } from '../versions/version-catalog.service';
 import type { LicenseEntity } from './license.entity';
 import {
   coveredBy,
@@ -73,9 +73,11 @@ export class ReleaseCoverageService {
     license: Pick<LicenseEntity, 'channel' | 'updates_until' | 'expires_at'>,
     ownerChannel: Channel | null,
     running: string | null | undefined,
+    serverUid: string | null,
   ): Promise<UpdateAdvice> {
     const [releases, appInfo] = await Promise.all([this.catalog.releases(), this.settings.cached('app_info')]);
-    return updateAdvice([grantOf(license, ownerChannel)], releases, running, appInfo.min_supported_version);
+    const grants = [grantOf(license, ownerChannel)];
+    return updateAdvice(grants, releases, running, appInfo.min_supported_version, (release) => offeredTo(release, serverUid));
   }
 
   /** The published releases this license covers (its owner's channel widening it), newest semantic version first. */
@@ -90,11 +92,17 @@ export class ReleaseCoverageService {
   /** The advice validate gives each of a customer's servers, by the release each last reported (My Devices). */
   async adviseDevices(
     userId: number,
-    devices: Array<{ version: string | null; license: Pick<LicenseEntity, 'channel' | 'updates_until' | 'expires_at'> }>,
+    devices: Array<{
+      server_uid: string;
+      version: string | null;
+      license: Pick<LicenseEntity, 'channel' | 'updates_until' | 'expires_at'>;
+    }>,
   ): Promise<UpdateAdvice[]> {
     const [user, releases, appInfo] = await Promise.all([this.users.find(userId), this.catalog.releases(), this.settings.cached('app_info')]);
     return devices.map((device) =>
-      updateAdvice([grantOf(device.license, user?.channel ?? null)], releases, device.version, appInfo.min_supported_version),
+      updateAdvice([grantOf(device.license, user?.channel ?? null)], releases, device.version, appInfo.min_supported_version, (release) =>
+        offeredTo(release, device.server_uid),
+      ),
     );
   }
 

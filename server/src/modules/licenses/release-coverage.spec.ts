@@ -63,6 +63,15 @@ describe('updateAdvice', () => {
     expect(updateAdvice([until('2027-01-01')], releases, '4.3.0', '').updateAvailable).toBeNull();
   });
 
+  it('offers, of a release in a staged rollout, only what the rollout reaches; the newest covered stays the newest', () => {
+    const notYet = (release: { version: string }) => release.version !== '4.3.0';
+    expect(updateAdvice([until('2027-01-01')], releases, '4.1.0', '', notYet)).toMatchObject({
+      newestCovered: '4.3.0',
+      updateAvailable: '4.2.0',
+    });
+    expect(updateAdvice([until('2027-01-01')], releases, '4.2.0', '', notYet).updateAvailable).toBeNull();
+  });
+
   it('stops at the end of the updates, and calls a later release the server runs not covered', () => {
     expect(updateAdvice([until('2026-07-01')], releases, '4.1.0', '')).toMatchObject({ newestCovered: '4.2.0', updateAvailable: '4.2.0' });
     expect(updateAdvice([until('2026-07-01')], releases, '4.3.0', '')).toEqual({

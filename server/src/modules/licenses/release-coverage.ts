@@ -69,15 +69,24 @@ export interface UpdateAdvice {
 
 /**
  * The advice for a server running `running` (the version it sent; null when it sent none) under these grants.
- * `releases` are the published ones, newest semantic version first; `minSupported` is '' when there is no minimum.
+ * `releases` are the published ones, newest semantic version first; `minSupported` is '' when there is no minimum;
+ * `offered` says which releases the server's staged rollouts reach.
  */
-export function updateAdvice(grants: Grant[], releases: Release[], running: string | null | undefined, minSupported: string): UpdateAdvice {
+export function updateAdvice<R extends Release>(
+  grants: Grant[],
+  releases: R[],
+  running: string | null | undefined,
+  minSupported: string,
+  offered: (release: R) => boolean = () => true,
+): UpdateAdvice {
   const newest = releases.find((release) => coveredBy(grants, release)) ?? null;
+  // What the server may move to: a release in a staged rollout only where the rollout reaches it.
+  const next = releases.find((release) => coveredBy(grants, release) && offered(release)) ?? null;
   const known = running ? valid(running) : null;
   const current = running ? releases.find((release) => release.version === running) : undefined;
   return {
     newestCovered: newest?.version ?? null,
-    updateAvailable: newest && known && gt(newest.version, known) ? newest.version : null,
+    updateAvailable: next && known && gt(next.version, known) ? next.version : null,
     updateRequired: !!(minSupported && known && lt(known, minSupported)),
     notCovered: !!current && !coveredBy(grants, current),
   };

@@ -5,7 +5,10 @@ import { DownloadLinksService, type RequestOrigin } from '../downloads/download-
 import type { LicenseHolder } from '../license-server/license-server.service';
 import { ReleaseCoverageService } from '../licenses/release-coverage.service';
 import { ReleaseManifestsService } from '../release-manifests/release-manifests.service';
+import { offeredTo } from '../versions/version-catalog.service';
 import type { Architecture, Channel, OsType } from '../versions/versions.constants';
+import { Cache } from '../../common/cache';
+import { ReleaseOffersRepository } from './release-offers.repository';
 import type { UpdateOfferDto } from './dto/update.dto';
 import { updateCandidates } from './update-choice';
 
@@ -28,7 +31,11 @@ const LINK_STEP_SECONDS = 60;
  */
 @Injectable()
 export class UpdatesService {
+  /** Offers recorded by this instance (release and device), so a server asking again costs no write. */
+  private readonly recorded = new Cache<true>({ max: 100_000, ttlMs: 24 * 3600_000 });
+
   constructor(
+    private readonly offers: ReleaseOffersRepository,
     private readonly coverage: ReleaseCoverageService,
     private readonly files: DistributionFilesService,
     private readonly links: DownloadLinksService,
@@ -37,8 +44,11 @@ export class UpdatesService {
 
   /** The offer, or null when the server runs the newest release it may have (or none has a build for it). */
   async offer(holder: LicenseHolder, request: UpdateRequest, origin: RequestOrigin): Promise<UpdateOfferDto | null> {
-    const { license, ownerChannel } = holder;
-    const candidates = updateCandidates(await this.coverage.coveredReleases(license, ownerChannel), request);
+    const { license, ownerChannel, device } = holder;
+    const serverUid = device?.server_uid ?? null;
+    const covered = await this.coverage.coveredReleases(license, ownerChannel);
+    // A release in a staged rollout goes to its share of servers only (a caller that names none: to none).
+    const candidates = updateCandidates(covered, request).filter((release) => offeredTo(release, serverUid));
     if (!candidates.length) return null;
     const files = (await this.files.forVersions(candidates.map((release) => release.id))).filter(
       (file) => file.os_type === request.os && file.architecture === request.arch,
@@ -47,7 +57,7 @@ export class UpdatesService {
     if (!release) return null;
     const [manifest, advice] = await Promise.all([
       this.manifests.manifestFor(release.version),
-      this.coverage.adviseServer(license, ownerChannel, request.current),
+      this.coverage.adviseServer(license, ownerChannel, request.current, serverUid),
     ]);
     // Yanked or unpublished since the catalog was read: nothing to offer until it is read again.
     if (!manifest) return null;
@@ -61,6 +71,7 @@ export class UpdatesService {
         'NO_ACCOUNT',
       );
     const baseUrl = this.links.baseUrl(origin);
+    if (device) await this.record(release.id, device.id);
     return {
       version: release.version,
       channel: release.channel,
@@ -84,5 +95,17 @@ export class UpdatesService {
         }),
       manifest: { manifest: manifest.manifest, signature: manifest.signature, kid: manifest.kid },
     };
+  }
+
+  /** Servers the update API offered the release (each once). */
+  countOffered(versionId: number): Promise<number> {
+    return this.offers.count(versionId);
+  }
+
+  private async record(versionId: number, deviceId: number): Promise<void> {
+    const key = `${versionId}:${deviceId}`;
+    if (this.recorded.peek(key)) return;
+    await this.offers.record(versionId, deviceId, new Date());
+    this.recorded.set(key, true);
   }
 }

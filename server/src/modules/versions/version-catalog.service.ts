@@ -6,6 +6,7 @@ import { VersionEntity } from './version.entity';
 import { type PublishedRelease, type VersionChoice, VersionsRepository } from './versions.repository';
 
 export type { PublishedRelease, VersionChoice } from './versions.repository';
+export { offeredTo, type Rollout } from './rollout';
 
 /** How long the client catalog is served from the cache (another instance's version writes show within it). */
 const CATALOG_TTL_MS = 5_000;

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { BigIntColumn, BooleanColumn, CreatedAt, DateTimeColumn, ReferenceColumn, VarcharColumn } from '../../database/columns';
+import { BigIntColumn, BooleanColumn, CreatedAt, DateTimeColumn, IntColumn, ReferenceColumn, VarcharColumn } from '../../database/columns';
 import { UserEntity } from '../users/user.entity';
 import type { Channel, VersionState } from './versions.constants';
 import { MAX_LENGTH } from '../../database/column-lengths';
@@ -78,6 +78,14 @@ export class VersionEntity {
   /** When the version was yanked (null unless yanked). */
   @DateTimeColumn({ nullable: true })
   yanked_at: Date | null;
+
+  /** The share of servers (by a hash of their server id) the update API offers it to; 100: every one. */
+  @IntColumn({ default: 100 })
+  rollout_percent: number;
+
+  /** A paused rollout offers the release to no server until an admin resumes or finishes it. */
+  @BooleanColumn({ default: false })
+  rollout_paused: boolean;
 
   /** At most one row holds true (changed only by single UPDATE statements in transactions). */
   @BooleanColumn({ default: false })

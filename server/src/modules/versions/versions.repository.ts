@@ -24,12 +24,14 @@ export const JOINABLE_VERSIONS = {
 } as const;
 
 /** What the update advice needs of a published release. */
-export type PublishedRelease = Pick<VersionEntity, 'id' | 'version' | 'channel' | 'published_at'>;
+export type PublishedRelease = Pick<VersionEntity, 'id' | 'version' | 'channel' | 'published_at' | 'rollout_percent' | 'rollout_paused'>;
 
 /** What a select or product choice needs of a version. */
 export type VersionChoice = Pick<VersionEntity, 'id' | 'version' | 'release_date' | 'is_stable' | 'is_latest'>;
 
-export type NewVersionRow = Omit<VersionEntity, 'id' | 'last_sync_at' | 'created_at' | 'updated_at'>;
+/** A new version's columns; its rollout starts finished (every server) unless given. */
+export type NewVersionRow = Omit<VersionEntity, 'id' | 'last_sync_at' | 'created_at' | 'updated_at' | 'rollout_percent' | 'rollout_paused'> &
+  Partial<Pick<VersionEntity, 'rollout_percent' | 'rollout_paused'>>;
 
 const SORT_COLUMNS: Record<VersionSortKey, string> = {
   release_date: 'v.release_date',
@@ -99,7 +101,7 @@ export class VersionsRepository {
   /** Every published release, newest semantic version first (they are a few hundred at most). */
   publishedReleases(): Promise<PublishedRelease[]> {
     return this.versions.find({
-      select: { id: true, version: true, channel: true, published_at: true },
+      select: { id: true, version: true, channel: true, published_at: true, rollout_percent: true, rollout_paused: true },
       where: { state: 'published' },
       order: { version_order: 'DESC', id: 'DESC' },
     });

@@ -18,6 +18,7 @@ import { VersionEntity } from './version.entity';
 import { VersionsRepository } from './versions.repository';
 import type { Channel, VersionState } from './versions.constants';
 import { versionOrder } from './version-order';
+import type { Rollout } from './rollout';
 
 export type { VersionEntity } from './version.entity';
 export type { VersionChoice } from './versions.repository';
@@ -181,6 +182,21 @@ export class VersionsService {
     } finally {
       this.changed();
     }
+  }
+
+  /**
+   * The release's staged rollout: the share of servers the update API offers it to, and whether that is paused.
+   * Local to this portal (the license server's copy is unchanged, so the version's sync state is too).
+   */
+  async setRollout(id: number, rollout: Partial<Rollout>): Promise<VersionEntity> {
+    const version = await this.get(id);
+    const changes = { rollout_percent: rollout.rollout_percent ?? version.rollout_percent, rollout_paused: rollout.rollout_paused ?? version.rollout_paused };
+    try {
+      await this.versions.update(id, changes);
+    } finally {
+      this.changed();
+    }
+    return Object.assign(version, changes);
   }
 
   /** Flips Stable/Beta or Latest/Older. Un-marking the latest version is refused (409): mark another one instead. */

@@ -55,6 +55,10 @@ export interface AdminVersionDto {
   published_at: string | null;
   /** YYYY-MM-DD */
   release_date: string;
+  /** A paused rollout offers it to no server. */
+  rollout_paused: boolean;
+  /** The share of servers the update API offers it to (100: every one). */
+  rollout_percent: number;
   /** @nullable */
   secret_hash: string | null;
   state: VersionState;

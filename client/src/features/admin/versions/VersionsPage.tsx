@@ -1,7 +1,7 @@
 import { Button, Card, Group, Text } from '@mantine/core';
 import { IconPackage, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage, IntlShape, useIntl } from 'react-intl';
 import {
   getGetLicenseServerStatusQueryKey,
   useGetLicenseServerStatus,
@@ -15,7 +15,7 @@ import {
   useToggleVersionStatus,
   useUpdateVersion,
 } from '../../../api/generated/endpoints/versions/versions';
-import type { AdminVersionDto, VersionSyncResponseDto } from '../../../api/generated/model';
+import type { AdminVersionDto, ReleaseRolloutDto, VersionSyncResponseDto } from '../../../api/generated/model';
 import { busyRowId } from '../../../components/admin-list/busy-row';
 import { listParams } from '../../../components/admin-list/list-state';
 import { FilterSelect, RefreshButton } from '../../../components/admin-list/ListFrame';
@@ -30,6 +30,15 @@ import { CHANNELS, STATES, VERSIONS_LIST, versionFilters } from './version-displ
 import { VersionEditModal } from './VersionEditModal';
 import { VersionsTable } from './VersionsTable';
 import { VersionUploadModal } from './VersionUploadModal';
+import { RolloutModal } from './RolloutModal';
+
+/** What a saved rollout says: its share, paused, or finished. */
+function rolloutMessage(intl: IntlShape, rollout: ReleaseRolloutDto): string {
+  const values = { version: rollout.version, percent: rollout.rollout_percent };
+  if (rollout.rollout_paused) return intl.formatMessage({ id: 'admin.versions.messages.rolloutPaused' }, values);
+  if (rollout.rollout_percent === 100) return intl.formatMessage({ id: 'admin.versions.messages.rolloutFinished' }, values);
+  return intl.formatMessage({ id: 'admin.versions.messages.rollout' }, values);
+}
 
 export default function VersionsPage() {
   const intl = useIntl();
@@ -38,6 +47,7 @@ export default function VersionsPage() {
   );
   const [uploading, setUploading] = useState(false);
   const [editing, setEditing] = useState<AdminVersionDto | null>(null);
+  const [rollingOut, setRollingOut] = useState<AdminVersionDto | null>(null);
   const meta = list.meta;
   const versions = list.result.data?.data ?? [];
 
@@ -164,6 +174,7 @@ export default function VersionsPage() {
           onDelete={(version) => confirmDeleteVersion(intl, version, () => deleteVersion(version))}
           onSync={(version) => syncOne.mutate({ id: version.id })}
           onPublish={(version) => setState.mutate({ id: version.id, data: { state: 'published' } })}
+          onRollout={setRollingOut}
           onYank={(version) => confirmYankVersion(intl, version, () => setState.mutate({ id: version.id, data: { state: 'yanked' } }))}
         />
       }
@@ -172,6 +183,14 @@ export default function VersionsPage() {
         <VersionUploadModal
           onClose={() => setUploading(false)}
           onUploaded={(version) => actions.succeeded(intl.formatMessage({ id: 'admin.versions.messages.uploaded' }, named(version)))}
+        />
+      )}
+      {rollingOut && (
+        <RolloutModal
+          key={rollingOut.id}
+          version={rollingOut}
+          onClose={() => setRollingOut(null)}
+          onSaved={(rollout) => actions.succeeded(rolloutMessage(intl, rollout))}
         />
       )}
       {editing && (

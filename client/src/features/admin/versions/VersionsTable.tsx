@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Group, Spoiler, Stack, Text, Tooltip } from '@mantine/core';
-import { IconArrowBackUp, IconCloudUpload, IconExternalLink, IconPencil, IconSend } from '@tabler/icons-react';
+import { IconArrowBackUp, IconCloudUpload, IconExternalLink, IconPencil, IconRocket, IconSend } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, IntlShape, useIntl } from 'react-intl';
 import type { AdminVersionDto, ListAdminVersionsSort } from '../../../api/generated/model';
 import { ListColumn, ListTable, ScreenTableProps } from '../../../components/admin-list/ListTable';
@@ -11,7 +11,7 @@ import { MessageText } from '../../../components/Message';
 import { Changelog } from '../../../components/Changelog';
 
 type VersionActions = Record<
-  'onToggleStable' | 'onMakeLatest' | 'onEdit' | 'onDelete' | 'onSync' | 'onPublish' | 'onYank',
+  'onToggleStable' | 'onMakeLatest' | 'onEdit' | 'onDelete' | 'onSync' | 'onPublish' | 'onYank' | 'onRollout',
   (version: AdminVersionDto) => void
 >;
 
@@ -150,15 +150,37 @@ const columns = (
   },
   {
     label: 'admin.versions.columns.release',
+    // Folds last: on a phone the channel, state and rollout stay in sight under the version instead of off to the side.
+    fold: 6,
     testId: 'version-release',
     cell: (version) => (
       <Stack gap={4} align="flex-start">
-        <Badge color={CHANNEL_COLORS[version.channel]} variant="light" data-testid="version-channel">
+        <Badge
+          color={CHANNEL_COLORS[version.channel]}
+          // Yellow and orange text on their light tint is too faint to read (WCAG AA): the darker warning text instead.
+          c={version.channel === 'beta' || version.channel === 'alpha' ? WARNING_TEXT : undefined}
+          variant="light"
+          data-testid="version-channel"
+        >
           <FormattedMessage id={`admin.versions.channel.${version.channel}`} />
         </Badge>
         <Badge color={STATE_COLORS[version.state]} variant="dot" data-testid="version-state">
           <FormattedMessage id={`admin.versions.state.${version.state}`} />
         </Badge>
+        {(version.rollout_paused || version.rollout_percent < 100) && (
+          <Badge
+            color={version.rollout_paused ? 'gray' : 'orange'}
+            c={version.rollout_paused ? undefined : WARNING_TEXT}
+            variant="outline"
+            data-testid="version-rollout"
+          >
+            {version.rollout_paused ? (
+              <FormattedMessage id="admin.versions.rollout.badgePaused" />
+            ) : (
+              <FormattedMessage id="admin.versions.rollout.badge" values={{ percent: version.rollout_percent }} />
+            )}
+          </Badge>
+        )}
       </Stack>
     ),
   },
@@ -278,6 +300,13 @@ export function VersionsTable({ rows, sorting, busyId, ...actions }: VersionsTab
               tooltip: intl.formatMessage({ id: 'admin.versions.actions.yankHint' }),
               label: intl.formatMessage({ id: 'admin.versions.actions.yank' }, values),
               onClick: () => actions.onYank(version),
+            },
+            {
+              icon: IconRocket,
+              disabled: busy,
+              tooltip: intl.formatMessage({ id: 'admin.versions.actions.rolloutHint' }),
+              label: intl.formatMessage({ id: 'admin.versions.actions.rollout' }, values),
+              onClick: () => actions.onRollout(version),
             },
             version.sync_status !== 'synced' && {
               icon: IconCloudUpload,

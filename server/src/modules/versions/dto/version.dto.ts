@@ -30,6 +30,10 @@ export class AdminVersionDto {
   published_at: Date | null;
   /** When it was yanked (null unless yanked). */
   yanked_at: Date | null;
+  /** The share of servers the update API offers it to (100: every one). */
+  rollout_percent: number;
+  /** A paused rollout offers it to no server. */
+  rollout_paused: boolean;
   changelog: string | null;
   download_url: string | null;
   /** Name of the file uploaded with the version, if any. */
@@ -100,6 +104,8 @@ export function toAdminVersionDto(version: VersionEntity): AdminVersionDto {
     state: version.state,
     published_at: version.published_at,
     yanked_at: version.yanked_at,
+    rollout_percent: version.rollout_percent,
+    rollout_paused: version.rollout_paused,
     changelog: version.changelog,
     download_url: version.download_url,
     file_name: version.file_name,

@@ -6,16 +6,20 @@
  * OpenAPI spec version: 1.0.0
  */
 import {
+  useMutation,
   useQuery
 } from '@tanstack/react-query';
 import type {
   DataTag,
   DefinedInitialDataOptions,
   DefinedUseQueryResult,
+  MutationFunction,
   QueryClient,
   QueryFunction,
   QueryKey,
   UndefinedInitialDataOptions,
+  UseMutationOptions,
+  UseMutationResult,
   UseQueryOptions,
   UseQueryResult
 } from '@tanstack/react-query';
@@ -23,12 +27,14 @@ import type {
 import type {
   CheckForUpdateParams,
   DownloadLatestReleaseParams,
+  ReleaseRolloutResponseDto,
+  SetRolloutDto,
   UpdateOfferResponseDto,
   UpdateRefusalDto
 } from '../../model';
 
 import { httpClient } from '../../../http-client';
-import type { ErrorType } from '../../../http-client';
+import type { ErrorType , BodyType } from '../../../http-client';
 
 
 type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
@@ -36,6 +42,177 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
+ * @summary The release's rollout: its share of servers, whether it is paused, how many servers were offered it and how many report it now.
+ */
+export const getGetReleaseRolloutUrl = (id: number,) => {
+
+
+  
+
+  return `/api/admin/versions/${id}/rollout`
+}
+
+export const getReleaseRollout = async (id: number, options?: RequestInit): Promise<ReleaseRolloutResponseDto> => {
+  
+  return httpClient<ReleaseRolloutResponseDto>(getGetReleaseRolloutUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetReleaseRolloutQueryKey = (id?: number,) => {
+    return [
+    `/api/admin/versions/${id}/rollout`
+    ] as const;
+    }
+
+    
+export const getGetReleaseRolloutQueryOptions = <TData = Awaited<ReturnType<typeof getReleaseRollout>>, TError = ErrorType<unknown>>(id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReleaseRollout>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetReleaseRolloutQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getReleaseRollout>>> = ({ signal }) => getReleaseRollout(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getReleaseRollout>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetReleaseRolloutQueryResult = NonNullable<Awaited<ReturnType<typeof getReleaseRollout>>>
+export type GetReleaseRolloutQueryError = ErrorType<unknown>
+
+
+export function useGetReleaseRollout<TData = Awaited<ReturnType<typeof getReleaseRollout>>, TError = ErrorType<unknown>>(
+ id: number, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReleaseRollout>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getReleaseRollout>>,
+          TError,
+          Awaited<ReturnType<typeof getReleaseRollout>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetReleaseRollout<TData = Awaited<ReturnType<typeof getReleaseRollout>>, TError = ErrorType<unknown>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReleaseRollout>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getReleaseRollout>>,
+          TError,
+          Awaited<ReturnType<typeof getReleaseRollout>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetReleaseRollout<TData = Awaited<ReturnType<typeof getReleaseRollout>>, TError = ErrorType<unknown>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReleaseRollout>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The release's rollout: its share of servers, whether it is paused, how many servers were offered it and how many report it now.
+ */
+
+export function useGetReleaseRollout<TData = Awaited<ReturnType<typeof getReleaseRollout>>, TError = ErrorType<unknown>>(
+ id: number, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReleaseRollout>>, TError, TData>>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetReleaseRolloutQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * @summary Raises or lowers the share, pauses or resumes; finish with 100 and not paused. Local to this portal (no license-server sync).
+ */
+export const getSetReleaseRolloutUrl = (id: number,) => {
+
+
+  
+
+  return `/api/admin/versions/${id}/rollout`
+}
+
+export const setReleaseRollout = async (id: number,
+    setRolloutDto: SetRolloutDto, options?: RequestInit): Promise<ReleaseRolloutResponseDto> => {
+  
+  return httpClient<ReleaseRolloutResponseDto>(getSetReleaseRolloutUrl(id),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      setRolloutDto,)
+  }
+);}
+
+
+
+
+export const getSetReleaseRolloutMutationOptions = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setReleaseRollout>>, TError,{id: number;data: BodyType<SetRolloutDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof setReleaseRollout>>, TError,{id: number;data: BodyType<SetRolloutDto>}, TContext> => {
+
+const mutationKey = ['setReleaseRollout'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setReleaseRollout>>, {id: number;data: BodyType<SetRolloutDto>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  setReleaseRollout(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetReleaseRolloutMutationResult = NonNullable<Awaited<ReturnType<typeof setReleaseRollout>>>
+    export type SetReleaseRolloutMutationBody = BodyType<SetRolloutDto>
+    export type SetReleaseRolloutMutationError = ErrorType<unknown>
+
+    /**
+ * @summary Raises or lowers the share, pauses or resumes; finish with 100 and not paused. Local to this portal (no license-server sync).
+ */
+export const useSetReleaseRollout = <TError = ErrorType<unknown>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setReleaseRollout>>, TError,{id: number;data: BodyType<SetRolloutDto>}, TContext>, request?: SecondParameter<typeof httpClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof setReleaseRollout>>,
+        TError,
+        {id: number;data: BodyType<SetRolloutDto>},
+        TContext
+      > => {
+
+      const mutationOptions = getSetReleaseRolloutMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary For scripts (`curl -fLO -H 'Authorization: License …'`): the newest release the license covers for this OS and
 architecture, redirected (302) to its first build's signed link, the offer in the body. 404 when none has a build for it.
  */
