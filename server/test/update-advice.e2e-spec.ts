@@ -35,7 +35,12 @@ describe(`what validate tells a server about its release (${process.env.TEST_DB}
     const issued = await issueLicense(t);
     const server = serverUid();
     const activated = await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: server, version: '4.1.0' });
-    expect(activated.body.data).toMatchObject({ code: 'VALID', newest_covered: '4.2.0', update_available: '4.2.0', update_required: false });
+    expect(activated.body.data).toMatchObject({
+      code: 'VALID',
+      newest_covered: '4.2.0',
+      update_available: '4.2.0',
+      update_required: false,
+    });
     verifySignedResponse(activated.body.data, publicKey);
     // A heartbeat that leaves the version out is judged by the one the server sent before.
     const beat = await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: server });
@@ -51,7 +56,11 @@ describe(`what validate tells a server about its release (${process.env.TEST_DB}
     expect(answer.body.data).toMatchObject({ code: 'VALID', newest_covered: '4.3.0-beta.1', update_available: '4.3.0-beta.1' });
     // A stable license running the beta runs a release it does not cover.
     const stable = await issueLicense(t);
-    const refused = await callLicenseServer(t, 'activate', { license_key: stable.license_key, server_uid: serverUid(), version: '4.3.0-beta.1' });
+    const refused = await callLicenseServer(t, 'activate', {
+      license_key: stable.license_key,
+      server_uid: serverUid(),
+      version: '4.3.0-beta.1',
+    });
     expect(refused.body).toMatchObject({ success: false, data: { code: 'VERSION_NOT_COVERED', valid: false, newest_covered: '4.2.0' } });
   });
 
@@ -95,7 +104,9 @@ describe(`what validate tells a server about its release (${process.env.TEST_DB}
       const current = await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: server, version: '4.2.0' });
       expect(current.body.data).toMatchObject({ update_required: false });
       const refused = await setMinimum('four').expect(400);
-      expect(refused.body.errors).toEqual({ 'app_info.min_supported_version': ['min_supported_version must be a semantic version such as 2.1.0, or empty'] });
+      expect(refused.body.errors).toEqual({
+        'app_info.min_supported_version': ['min_supported_version must be a semantic version such as 2.1.0, or empty'],
+      });
       const settings = (await t.api().get('/api/admin/settings').set(bearer(admin)).expect(200)).body.data;
       expect(settings.app_info.min_supported_version).toBe('4.2.0');
     } finally {
@@ -108,12 +119,25 @@ describe(`what validate tells a server about its release (${process.env.TEST_DB}
   it("shows in My Devices the update each of a customer's servers may take, by the release it last reported", async () => {
     const customer = await t.signUpClient();
     const issued = await issueLicense(t, { user_email: customer.email, max_activations: 2 });
-    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: serverUid(), version: '4.1.0', hostname: 'edge-1' });
-    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: serverUid(), version: '4.2.0', hostname: 'edge-2' });
+    await callLicenseServer(t, 'activate', {
+      license_key: issued.license_key,
+      server_uid: serverUid(),
+      version: '4.1.0',
+      hostname: 'edge-1',
+    });
+    await callLicenseServer(t, 'activate', {
+      license_key: issued.license_key,
+      server_uid: serverUid(),
+      version: '4.2.0',
+      hostname: 'edge-2',
+    });
     const mine = async () =>
       Object.fromEntries(
         ((await t.api().get('/api/devices').set(bearer(customer.token)).expect(200)).body.data as Array<Record<string, unknown>>).map(
-          (device) => [device.hostname, { version: device.version, update_available: device.update_available, update_required: device.update_required }],
+          (device) => [
+            device.hostname,
+            { version: device.version, update_available: device.update_available, update_required: device.update_required },
+          ],
         ),
       );
     expect(await mine()).toEqual({
@@ -126,7 +150,11 @@ describe(`what validate tells a server about its release (${process.env.TEST_DB}
   });
 
   it('says nothing of updates to a server of an unknown key', async () => {
-    const answer = await callLicenseServer(t, 'validate', { license_key: 'SH-NOPE1-NOPE2-NOPE3-NOPE4-NOPE5', server_uid: serverUid(), version: '4.1.0' });
+    const answer = await callLicenseServer(t, 'validate', {
+      license_key: 'SH-NOPE1-NOPE2-NOPE3-NOPE4-NOPE5',
+      server_uid: serverUid(),
+      version: '4.1.0',
+    });
     expect(answer.body.data).toMatchObject({ code: 'NOT_FOUND', newest_covered: null, update_available: null, update_required: false });
   });
 });
@@ -148,24 +176,78 @@ describe(`a customer names a device (${process.env.TEST_DB})`, () => {
     const stranger = await t.signUpClient();
     const issued = await issueLicense(t, { user_email: owner.email });
     const server = serverUid();
-    await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: server, hostname: 'edge-1', device_name: 'rack 4' });
+    await callLicenseServer(t, 'activate', {
+      license_key: issued.license_key,
+      server_uid: server,
+      hostname: 'edge-1',
+      device_name: 'rack 4',
+    });
     const [device] = (await t.api().get('/api/devices').set(bearer(owner.token)).expect(200)).body.data;
     expect(device).toMatchObject({ device_name: 'rack 4', custom_name: null, hostname: 'edge-1' });
 
     const renamed = await t.api().put(`/api/devices/${device.id}`).set(bearer(owner.token)).send({ name: '  Berlin studio  ' }).expect(200);
-    expect(renamed.body).toMatchObject({ success: true, message: 'Device renamed', data: { custom_name: 'Berlin studio', device_name: 'rack 4' } });
+    expect(renamed.body).toMatchObject({
+      success: true,
+      message: 'Device renamed',
+      data: { custom_name: 'Berlin studio', device_name: 'rack 4' },
+    });
     // The server's next heartbeat sends its own name: the owner's stays.
     await callLicenseServer(t, 'validate', { license_key: issued.license_key, server_uid: server, device_name: 'rack 5' });
     const after = (await t.api().get('/api/devices').set(bearer(owner.token)).expect(200)).body.data[0];
     expect(after).toMatchObject({ custom_name: 'Berlin studio' });
 
     await t.api().put(`/api/devices/${device.id}`).set(bearer(stranger.token)).send({ name: 'mine now' }).expect(404);
-    const long = await t.api().put(`/api/devices/${device.id}`).set(bearer(owner.token)).send({ name: 'x'.repeat(151) }).expect(400);
+    const long = await t
+      .api()
+      .put(`/api/devices/${device.id}`)
+      .set(bearer(owner.token))
+      .send({ name: 'x'.repeat(151) })
+      .expect(400);
     expect(Object.keys(long.body.errors)).toEqual(['name']);
     await t.api().put(`/api/devices/${device.id}`).set(bearer(owner.token)).send({}).expect(400);
     expect((await t.api().get('/api/devices').set(bearer(owner.token)).expect(200)).body.data[0].custom_name).toBe('Berlin studio');
 
     const cleared = await t.api().put(`/api/devices/${device.id}`).set(bearer(owner.token)).send({ name: '' }).expect(200);
     expect(cleared.body.data.custom_name).toBeNull();
+  });
+
+  describe("the fleet's platforms", () => {
+    it('keeps the version, OS and architecture each server reports, and what it left out as it was', async () => {
+      const owner = await t.signUpClient();
+      const issued = await issueLicense(t, { user_email: owner.email });
+      const server = serverUid();
+      const call = (action: 'activate' | 'validate', fields: Record<string, string | null>) =>
+        callLicenseServer(t, action, { license_key: issued.license_key, server_uid: server, ...fields });
+      expect((await call('activate', { version: '4.1.0', os: 'linux', arch: 'arm64' })).body.data.code).toBe('VALID');
+      const reported = async () => {
+        const [admin_] = (
+          await t
+            .api()
+            .get(`/api/admin/devices/license/${issued.license_key}`)
+            .set(bearer(await t.adminToken()))
+            .expect(200)
+        ).body.data.devices;
+        const [own] = (await t.api().get('/api/devices').set(bearer(owner.token)).expect(200)).body.data;
+        expect({ version: own.version, os: own.os, arch: own.arch }).toEqual({ version: admin_.version, os: admin_.os, arch: admin_.arch });
+        return { version: own.version, os: own.os, arch: own.arch };
+      };
+      expect(await reported()).toEqual({ version: '4.1.0', os: 'linux', arch: 'arm64' });
+      // A heartbeat that says nothing of its platform keeps it; one that moves to another release or architecture says so.
+      await call('validate', { version: '4.2.0' });
+      expect(await reported()).toEqual({ version: '4.2.0', os: 'linux', arch: 'arm64' });
+      await call('validate', { version: '4.2.0', arch: 'x64' });
+      expect(await reported()).toEqual({ version: '4.2.0', os: 'linux', arch: 'x64' });
+      // A platform the portal does not know is a 400 naming the field, and changes nothing.
+      for (const [field, value] of [
+        ['os', 'plan9'],
+        ['arch', 'X64'],
+      ] as const) {
+        const refused = await call('validate', { [field]: value }).expect(400);
+        expect(refused.body.errors).toEqual({
+          [field]: [`${field} must be one of the following values: ${field === 'os' ? 'windows, linux, macos' : 'x64, x86, arm64'}`],
+        });
+      }
+      expect(await reported()).toEqual({ version: '4.2.0', os: 'linux', arch: 'x64' });
+    });
   });
 });

@@ -60,6 +60,8 @@ export interface ServerCall {
   hostname?: string;
   product?: string;
   version?: string;
+  os?: string | null;
+  arch?: string | null;
 }
 
 /** POST /api/license-server/{action} with a fresh nonce unless one is given. */

@@ -73,6 +73,8 @@ const device = (over: Partial<DeviceDto> = {}): DeviceDto => ({
   hostname: null,
   product: null,
   version: null,
+  os: null,
+  arch: null,
   ...over,
 });
 

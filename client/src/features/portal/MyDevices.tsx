@@ -159,6 +159,19 @@ export function MyDevices({ onError }: { onError: (message: string) => void }) {
                   {device.server_uid}
                 </Code>
               </Field>
+              {device.os && (
+                <Field label={<FormattedMessage id="devices.fields.platform" />}>
+                  <Text fz="sm" data-testid="device-platform">
+                    <FormattedMessage id={`dashboard.downloads.os.${device.os}`} />
+                    {device.arch && (
+                      <>
+                        {' · '}
+                        <FormattedMessage id={`dashboard.downloads.arch.${device.arch}`} />
+                      </>
+                    )}
+                  </Text>
+                </Field>
+              )}
               {device.version && (
                 <Field label={<FormattedMessage id="devices.fields.version" />}>
                   <Text fz="sm" data-testid="device-version">

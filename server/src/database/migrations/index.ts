@@ -22,6 +22,7 @@ import { VersionChannels1765500000000 } from './1765500000000-VersionChannels';
 import { AccessLogTable1765400000000 } from './1765400000000-AccessLogTable';
 import { SigningKeys1765620000000 } from './1765620000000-SigningKeys';
 import { ReleaseCoverage1765700000000 } from './1765700000000-ReleaseCoverage';
+import { DevicePlatforms1765810000000 } from './1765810000000-DevicePlatforms';
 import { StagedRollouts1765800000000 } from './1765800000000-StagedRollouts';
 import { DeviceNames1765710000000 } from './1765710000000-DeviceNames';
 
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   ReleaseCoverage1765700000000,
   DeviceNames1765710000000,
   StagedRollouts1765800000000,
+  DevicePlatforms1765810000000,
 ];

@@ -9,6 +9,7 @@ import { effectiveStatus, LicensesService } from '../licenses/licenses.service';
 import { DeviceEntity } from './device.entity';
 import type { ActivationCode } from './devices.constants';
 import { type ActivationLookup, DeviceDetails, DevicesRepository } from './devices.repository';
+import type { Architecture, OsType } from '../versions/versions.constants';
 
 /** What a streaming server says about itself. */
 export interface DeviceIdentity {
@@ -17,6 +18,8 @@ export interface DeviceIdentity {
   hostname?: string | null;
   product?: string | null;
   version?: string | null;
+  os?: OsType | null;
+  arch?: Architecture | null;
   ip?: string | null;
 }
 
@@ -45,6 +48,8 @@ function details(identity: DeviceIdentity, stored: DeviceDetails | null = null):
     hostname: pick(identity.hostname, MAX_LENGTH.hostname, stored?.hostname),
     product: pick(identity.product, MAX_LENGTH.productName, stored?.product),
     version: pick(identity.version, MAX_LENGTH.version, stored?.version),
+    os: identity.os === undefined ? (stored?.os ?? null) : identity.os,
+    arch: identity.arch === undefined ? (stored?.arch ?? null) : identity.arch,
     last_ip: pick(identity.ip, MAX_LENGTH.ip, stored?.last_ip),
   };
 }

@@ -10,7 +10,8 @@ import { DevicesRepository, DeviceWithLicense } from './devices.repository';
  * A device as portals exchange it when syncing with a license server. The name its owner gave it stays with the
  * portal where it was given: the sync carries what servers report.
  */
-export type SyncedDevice = Omit<DeviceEntity, 'license_id' | 'license' | 'last_ip' | 'custom_name' | 'created_at' | 'updated_at'> & {
+// The sync protocol carries what the license server knows of a device; its platform (os, arch) stays with this portal.
+export type SyncedDevice = Omit<DeviceEntity, 'license_id' | 'license' | 'last_ip' | 'custom_name' | 'os' | 'arch' | 'created_at' | 'updated_at'> & {
   license_key: string;
 };
 

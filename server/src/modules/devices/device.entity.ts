@@ -3,6 +3,7 @@ import { Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDat
 import { CreatedAt, DateTimeColumn, IntColumn, VarcharColumn } from '../../database/columns';
 import { LicenseEntity } from '../licenses/license.entity';
 import { MAX_LENGTH } from '../../database/column-lengths';
+import type { Architecture, OsType } from '../versions/versions.constants';
 
 export { DEVICE_STATUSES, type DeviceStatus } from './devices.constants';
 
@@ -50,6 +51,14 @@ export class DeviceEntity {
 
   @VarcharColumn(MAX_LENGTH.version, { nullable: true })
   version: string | null;
+
+  /** The operating system its server reports (activate and validate's `os`). */
+  @VarcharColumn(10, { nullable: true })
+  os: OsType | null;
+
+  /** The architecture its server reports. */
+  @VarcharColumn(10, { nullable: true })
+  arch: Architecture | null;
 
   @VarcharColumn(20, { default: 'active' })
   status: DeviceStatus;

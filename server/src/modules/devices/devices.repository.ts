@@ -20,7 +20,7 @@ import { EntityRows } from '../../database/entity-rows';
 export type DeviceWithLicense = DeviceEntity & { license: LicenseEntity };
 export type DevicePage = Page<DeviceWithLicense>;
 
-export type DeviceDetails = Pick<DeviceEntity, 'device_name' | 'hostname' | 'product' | 'version' | 'last_ip'>;
+export type DeviceDetails = Pick<DeviceEntity, 'device_name' | 'hostname' | 'product' | 'version' | 'os' | 'arch' | 'last_ip'>;
 
 /** A heartbeat to store: the device's activity time, and its details when they changed. */
 export interface Heartbeat {
@@ -45,6 +45,7 @@ const SEARCH_MATCHES = 2000;
 const LOOKUP_COLUMNS =
   `SELECT ${L.columns}, ` +
   'd.id AS d_id, d.device_name AS d_device_name, d.hostname AS d_hostname, d.product AS d_product, d.version AS d_version, ' +
+  'd.os AS d_os, d.arch AS d_arch, ' +
   'd.status AS d_status, d.activated_at AS d_activated_at, d.last_activity_at AS d_last_activity_at, ' +
   `d.deactivated_at AS d_deactivated_at, d.last_ip AS d_last_ip, d.server_uid AS d_server_uid, ${U.channel} AS u_channel `;
 
@@ -328,6 +329,8 @@ export class DevicesRepository implements BeforeApplicationShutdown {
       hostname: row.d_hostname as string | null,
       product: row.d_product as string | null,
       version: row.d_version as string | null,
+      os: row.d_os as DeviceEntity['os'],
+      arch: row.d_arch as DeviceEntity['arch'],
       status: row.d_status as DeviceEntity['status'],
       activated_at: this.sql.readDate(row.d_activated_at)!,
       last_activity_at: this.sql.readDate(row.d_last_activity_at),
@@ -383,8 +386,8 @@ export class DevicesRepository implements BeforeApplicationShutdown {
     const changed = beats.filter((beat) => beat.details);
     if (changed.length) {
       await this.sql.runEach(
-        'UPDATE devices SET device_name = ?, hostname = ?, product = ?, version = ?, last_ip = ? WHERE id = ?',
-        changed.map(({ id, details: d }) => [d!.device_name, d!.hostname, d!.product, d!.version, d!.last_ip, id]),
+        'UPDATE devices SET device_name = ?, hostname = ?, product = ?, version = ?, os = ?, arch = ?, last_ip = ? WHERE id = ?',
+        changed.map(({ id, details: d }) => [d!.device_name, d!.hostname, d!.product, d!.version, d!.os, d!.arch, d!.last_ip, id]),
       );
     }
   }

@@ -1,6 +1,7 @@
 import { ApiError, FieldErrors } from '../../common/api-error';
 import { NONCE_PATTERN, SERVER_UID_PATTERN } from './dto/activation.dto';
 import { MAX_LENGTH } from '../../database/column-lengths';
+import { ARCHITECTURES, type Architecture, OS_TYPES, type OsType } from '../versions/versions.constants';
 
 export interface ActivationRequest {
   license_key: string;
@@ -10,6 +11,8 @@ export interface ActivationRequest {
   hostname?: string | null;
   product?: string | null;
   version?: string | null;
+  os?: OsType | null;
+  arch?: Architecture | null;
 }
 
 type OptionalText = 'device_name' | 'hostname' | 'product' | 'version';
@@ -23,6 +26,11 @@ const OPTIONAL_TEXT: Record<OptionalText, number> = {
 };
 
 const isOptionalText = (field: string): field is OptionalText => Object.prototype.hasOwnProperty.call(OPTIONAL_TEXT, field);
+
+/** The optional fields that name one of a few values, with those values. */
+const OPTIONAL_CHOICES = { os: OS_TYPES, arch: ARCHITECTURES } as const;
+type OptionalChoice = keyof typeof OPTIONAL_CHOICES;
+const isOptionalChoice = (field: string): field is OptionalChoice => field === 'os' || field === 'arch';
 
 /**
  * Checks an activation API body by the same rules as ActivationRequestDto / DeactivationRequestDto (which stay
@@ -50,6 +58,15 @@ export function parseActivationRequest(body: unknown, withDetails: boolean): Act
   const request: ActivationRequest = { license_key: key!, server_uid: input.server_uid as string, nonce: input.nonce as string };
   for (const field of Object.keys(input)) {
     if (field === 'license_key' || field === 'server_uid' || field === 'nonce') continue;
+    if (withDetails && isOptionalChoice(field)) {
+      const value = input[field];
+      const choices: readonly string[] = OPTIONAL_CHOICES[field];
+      if (value === null) request[field] = null;
+      else if (value !== undefined && !(typeof value === 'string' && choices.includes(value)))
+        fail(field, `${field} must be one of the following values: ${choices.join(', ')}`);
+      else if (value !== undefined) Object.assign(request, { [field]: value });
+      continue;
+    }
     if (!withDetails || !isOptionalText(field)) {
       fail(field, `property ${field} should not exist`);
       continue;

@@ -5,8 +5,12 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, code?, errors?}` (`code` names a refusal a program may act on); every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
+import type { ActivationRequestDtoArch } from './activationRequestDtoArch';
+import type { ActivationRequestDtoOs } from './activationRequestDtoOs';
 
 export interface ActivationRequestDto {
+  /** Its architecture (the update API's `arch`). */
+  arch?: ActivationRequestDtoArch;
   /** @maxLength 150 */
   device_name?: string;
   /** @maxLength 255 */
@@ -15,6 +19,8 @@ export interface ActivationRequestDto {
   license_key: string;
   /** A new random value per request (16 to 128 of A-Z a-z 0-9 _ -); the response echoes it under the signature. */
   nonce: string;
+  /** The server's operating system (the update API's `os`). */
+  os?: ActivationRequestDtoOs;
   /**
    * The product the server runs.
    * @maxLength 150

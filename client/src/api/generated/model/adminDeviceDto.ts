@@ -5,10 +5,17 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, code?, errors?}` (`code` names a refusal a program may act on); every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
+import type { AdminDeviceDtoArch } from './adminDeviceDtoArch';
+import type { AdminDeviceDtoOs } from './adminDeviceDtoOs';
 import type { DeviceStatus } from './deviceStatus';
 
 export interface AdminDeviceDto {
   activated_at: string;
+  /**
+   * Its architecture (null: it never said).
+   * @nullable
+   */
+  arch: AdminDeviceDtoArch;
   created_at: string;
   /**
    * The name its owner gave it in My Devices (null: none).
@@ -33,6 +40,11 @@ export interface AdminDeviceDto {
   last_ip: string | null;
   license_id: number;
   license_key: string;
+  /**
+   * The operating system its server reports (null: it never said).
+   * @nullable
+   */
+  os: AdminDeviceDtoOs;
   /** @nullable */
   product: string | null;
   product_name: string;

@@ -5,10 +5,17 @@
  * Licensing and distribution portal for the StreamHub streaming server. Errors are `{statusCode, message, code?, errors?}` (`code` names a refusal a program may act on); every /api/admin/* operation requires role admin.
  * OpenAPI spec version: 1.0.0
  */
+import type { DeviceDtoArch } from './deviceDtoArch';
+import type { DeviceDtoOs } from './deviceDtoOs';
 import type { DeviceStatus } from './deviceStatus';
 
 export interface DeviceDto {
   activated_at: string;
+  /**
+   * Its architecture (null: it never said).
+   * @nullable
+   */
+  arch: DeviceDtoArch;
   /**
    * The name its owner gave it in My Devices (null: none).
    * @nullable
@@ -30,6 +37,11 @@ export interface DeviceDto {
   last_activity_at: string | null;
   license_id: number;
   license_key: string;
+  /**
+   * The operating system its server reports (null: it never said).
+   * @nullable
+   */
+  os: DeviceDtoOs;
   /** @nullable */
   product: string | null;
   product_name: string;

@@ -7,6 +7,7 @@ import { Trim } from '../../../common/transforms';
 import { DEVICE_STATUSES, DeviceEntity, DeviceStatus } from '../device.entity';
 import { Envelope, PageOf } from '../../../common/envelope';
 import { MAX_LENGTH } from '../../../database/column-lengths';
+import { ARCHITECTURES, type Architecture, OS_TYPES, type OsType } from '../../versions/versions.constants';
 
 /** A device as its owner sees it in My Devices. */
 export class DeviceDto {
@@ -29,6 +30,12 @@ export class DeviceDto {
   hostname: string | null;
   product: string | null;
   version: string | null;
+  /** The operating system its server reports (null: it never said). */
+  @ApiProperty({ enum: OS_TYPES, nullable: true })
+  os: OsType | null;
+  /** Its architecture (null: it never said). */
+  @ApiProperty({ enum: ARCHITECTURES, nullable: true })
+  arch: Architecture | null;
   /** My Devices: the newest release its license covers above the one it last reported (null: none, or it never said). */
   update_available?: string | null;
   /** My Devices: it last reported a release below the product's minimum supported version. */
@@ -128,6 +135,8 @@ export function toDeviceDto(
     hostname: device.hostname,
     product: device.product,
     version: device.version,
+    os: device.os,
+    arch: device.arch,
   };
   return advice ? Object.assign(dto, { update_available: advice.updateAvailable, update_required: advice.updateRequired }) : dto;
 }

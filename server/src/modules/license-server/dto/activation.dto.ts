@@ -1,6 +1,7 @@
 import { OptionalTrimmedText } from '../../../common/fields';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ARCHITECTURES, type Architecture, OS_TYPES, type OsType } from '../../versions/versions.constants';
 import { Trim } from '../../../common/transforms';
 import { ACTIVATION_CODES, ActivationCode, DEVICE_STATUSES, DeviceStatus } from '../../devices/devices.constants';
 import { LICENSE_STATUSES, LicenseStatus } from '../../licenses/licenses.constants';
@@ -59,6 +60,18 @@ export class ActivationRequestDto extends LicenseServerRequestDto {
    */
   @OptionalTrimmedText(MAX_LENGTH.version)
   version?: string;
+
+  /** The server's operating system (the update API's `os`). */
+  @ApiProperty({ enum: OS_TYPES, required: false })
+  @IsOptional()
+  @IsIn(OS_TYPES)
+  os?: OsType;
+
+  /** Its architecture (the update API's `arch`). */
+  @ApiProperty({ enum: ARCHITECTURES, required: false })
+  @IsOptional()
+  @IsIn(ARCHITECTURES)
+  arch?: Architecture;
 }
 
 export class DeactivationRequestDto extends LicenseServerRequestDto {}
