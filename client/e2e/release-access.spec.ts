@@ -199,6 +199,8 @@ test.describe('Which releases a license covers', () => {
         nonce: randomBytes(16).toString('hex'),
         hostname: 'edge-berlin-1',
         version: stable,
+        os: 'linux',
+        arch: 'x64',
       },
     });
     expect((await activation.json()).data.code).toBe('VALID');
@@ -235,6 +237,7 @@ test.describe('Which releases a license covers', () => {
     await grantedPage.getByRole('dialog', { name: 'Download Started' }).getByRole('button', { name: 'OK' }).click();
     const deviceCard = grantedPage.getByTestId(`device-${edge}`);
     await expect(deviceCard.getByTestId('device-update')).toHaveText(`Update available: ${beta}`);
+    await expect(deviceCard.getByTestId('device-platform')).toHaveText('Linux · x64 (64-bit)');
     // Named after its host until its owner renames it; the name stays through the server's heartbeats.
     await expect(deviceCard.getByRole('heading', { name: 'edge-berlin-1' })).toBeVisible();
     await deviceCard.getByRole('button', { name: 'Rename edge-berlin-1' }).click();
