@@ -1,7 +1,15 @@
 import { expect, Page, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
-import { ADMIN, adminToken, createVerifiedClient, fitsViewport, loginAsAdmin, seriousAxeViolations } from './support/portal';
+import {
+  ADMIN,
+  adminToken,
+  createVerifiedClient,
+  createVersionByApi,
+  fitsViewport,
+  loginAsAdmin,
+  seriousAxeViolations,
+} from './support/portal';
 
 const stat = (page: Page, key: 'users' | 'licenses' | 'downloads' | 'revenue') => page.getByTestId(`dashboard-stat-${key}`);
 const refresh = (page: Page) => page.getByRole('button', { name: 'Refresh' });
@@ -110,10 +118,14 @@ test.describe('Admin Dashboard', () => {
     await expect(page.getByTestId('health-database-size')).toHaveText(/^\d[\d.,]* (Bytes|KB|MB|GB)$/);
     await expect(page.getByTestId('health-storage-used')).toHaveText(/^\d[\d.,]* (Bytes|KB|MB|GB)$/);
     await expect(page.getByTestId('health-jobs').or(page.getByTestId('health-jobs-none'))).toBeVisible();
-    for (const chart of ['chart-downloads', 'chart-licenses', 'chart-devices']) {
+    for (const chart of ['chart-downloads', 'chart-licenses', 'chart-devices', 'chart-fleet']) {
       await expect(page.getByTestId(chart).locator('svg.recharts-surface').first()).toBeVisible();
     }
     await expect(page.getByTestId('chart-downloads')).toContainText(/\d+ downloads? from/);
+    // The fleet's versions: the share on the newest stable release, or that none is published yet.
+    await expect(page.getByTestId('chart-fleet')).toContainText(
+      /\d+ ?% of \d+ servers? run the newest stable release, \S+|\d+ servers? holds? a seat; no stable release is published yet/,
+    );
     // The weekly axis starts on the day the subtitle names, and every axis counts in whole numbers.
     const licenses = page.getByTestId('chart-licenses');
     const from = (await licenses.getByText(/ from .+ to /).innerText()).match(/ from (.+) to /)![1];
@@ -125,6 +137,61 @@ test.describe('Admin Dashboard', () => {
         .allTextContents();
       expect(ticks.length, chart).toBeGreaterThan(1);
       for (const tick of ticks) expect(tick, chart).toMatch(/^\d{1,3}(,\d{3})*$/);
+    }
+  });
+
+  test('charts the versions the servers run, and the share on the newest stable release', async ({ page }) => {
+    const token = await adminToken(page);
+    const auth = { Authorization: `Bearer ${token}` };
+    // Above every other spec's versions: the newest stable release while this test runs.
+    const newest = `${3_000_000 + (Date.now() % 100_000)}.0.0`;
+    const version = await createVersionByApi(page, token, { version: newest, release_date: '2026-12-01' });
+    try {
+      const license = await page.request.post('/api/admin/licenses', {
+        headers: auth,
+        data: { product_name: 'StreamHub Pro', user_email: 'fleet@portal.test', expires_at: '2030-01-01', max_activations: 3 },
+      });
+      expect(license.status()).toBe(201);
+      const key = (await license.json()).data.license_key as string;
+      for (const [i, running] of [newest, newest, '1.0.0'].entries()) {
+        const answer = await page.request.post('/api/license-server/activate', {
+          data: {
+            license_key: key,
+            server_uid: `fleet-${randomBytes(6).toString('hex')}-${i}`,
+            nonce: randomBytes(16).toString('hex'),
+            version: running,
+          },
+        });
+        expect((await answer.json()).data.code).toBe('VALID');
+      }
+      const fleet = page.getByTestId('chart-fleet');
+      await expect(async () => {
+        await refresh(page).click();
+        await expect(fleet).toContainText(
+          new RegExp(`\\d+ ?% of \\d+ servers run the newest stable release, ${newest.replace(/\./g, '\\.')}`),
+          {
+            timeout: 1000,
+          },
+        );
+      }).toPass();
+      await expect(fleet.locator('.recharts-legend-wrapper')).toContainText(newest);
+      for (const [width, locale] of [
+        [1280, 'en'],
+        [390, 'en'],
+        [1280, 'de'],
+        [390, 'de'],
+      ] as const) {
+        await page.evaluate((value) => localStorage.setItem('locale', value), locale);
+        await page.setViewportSize({ width, height: 900 });
+        await page.reload();
+        await expect(fleet.locator('svg.recharts-surface').first()).toBeVisible();
+        await expect(fleet).toContainText(locale === 'en' ? 'Versions your servers run' : 'Versionen Ihrer Server');
+        await expect.poll(() => fitsViewport(page)).toBe(true);
+        await fleet.screenshot({ path: `e2e/screenshots/admin-dashboard-fleet-${locale}-${width}.png` });
+      }
+      await page.evaluate(() => localStorage.setItem('locale', 'en'));
+    } finally {
+      expect((await page.request.delete(`/api/admin/versions/${version.id}`, { headers: auth })).status()).toBe(200);
     }
   });
 

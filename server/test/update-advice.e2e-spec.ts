@@ -1,3 +1,4 @@
+import { DashboardService } from '../src/modules/dashboard/dashboard.service';
 import { createVersion } from './support/distribution';
 import { callLicenseServer, issueLicense, serverUid, verifySignedResponse } from './support/licensing';
 import { bearer, startTestApp, TestApp } from './support/test-app';
@@ -211,7 +212,44 @@ describe(`a customer names a device (${process.env.TEST_DB})`, () => {
     expect(cleared.body.data.custom_name).toBeNull();
   });
 
-  describe("the fleet's platforms", () => {
+  describe("the fleet's platforms and versions", () => {
+    it('charts the versions the servers report, day by day, and the share on the newest stable release', async () => {
+      const admin = await t.adminToken();
+      // A newer stable release than any before; some servers already run it.
+      await createVersion(t, '4.9.0');
+      const issued = await issueLicense(t, { max_activations: 3 });
+      for (const version of ['4.9.0', '4.9.0', '4.1.0'])
+        await callLicenseServer(t, 'activate', { license_key: issued.license_key, server_uid: serverUid(), version });
+      // The hourly snapshot keeps today's servers per version; past days read back from it.
+      await t.app.get(DashboardService).snapshotActiveDevices();
+      const today = new Date().toISOString().slice(0, 10);
+      const byVersion = Object.fromEntries(
+        (
+          (await t.api().get('/api/admin/devices/stats').set(bearer(admin)).expect(200)).body.data.by_version as Array<{
+            name: string;
+            count: number;
+          }>
+        ).map(({ name, count }) => [name, count]),
+      );
+      expect(byVersion['4.9.0']).toBeGreaterThanOrEqual(2);
+      const rows: Array<{ dimension: string; value: number }> = await t.dataSource.query(
+        "SELECT dimension, value FROM daily_stats WHERE metric = 'servers_version' AND day = ?",
+        [today],
+      );
+      expect(Object.fromEntries(rows.map(({ dimension, value }) => [dimension, Number(value)]))).toEqual(byVersion);
+
+      const week = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+      const { fleet_versions: fleet } = (
+        await t.api().get('/api/admin/stats/downloads').query({ from: week, to: today }).set(bearer(admin)).expect(200)
+      ).body.data;
+      expect(fleet).toMatchObject({ newest_stable: '4.9.0', on_newest_stable: byVersion['4.9.0'] });
+      expect(fleet.versions).toEqual(expect.arrayContaining(['4.9.0', '4.1.0']));
+      const last = fleet.days.at(-1);
+      expect(last.day).toBe(today);
+      expect(last.servers[fleet.versions.indexOf('4.9.0')]).toBe(byVersion['4.9.0']);
+      expect(last.servers.reduce((sum: number, n: number) => sum + n, last.other)).toBe(fleet.servers);
+    });
+
     it('keeps the version, OS and architecture each server reports, and what it left out as it was', async () => {
       const owner = await t.signUpClient();
       const issued = await issueLicense(t, { user_email: owner.email });

@@ -13,6 +13,8 @@ import { ActivityDto, DashboardDto, DownloadStatsDto, DownloadsPerDayDto } from 
 import { DashboardRepository } from './dashboard.repository';
 import { SystemHealthService } from './system-health.service';
 import { WarmAtBoot } from './warm-at-boot';
+import { fleetVersions } from './fleet-versions';
+import { VersionCatalogService } from '../versions/version-catalog.service';
 
 const DAY_MS = 24 * 3600 * 1000;
 const PERIOD_DAYS = 30;
@@ -51,6 +53,7 @@ export class DashboardService implements OnApplicationBootstrap {
     private readonly dailyStats: DailyStatsService,
     private readonly health: SystemHealthService,
     private readonly jobs: ScheduledJobsService,
+    private readonly catalog: VersionCatalogService,
     database: DashboardRepository,
   ) {
     const tables = ['users', 'licenses', 'devices', 'orders', 'distribution_files', 'daily_stats'];
@@ -100,13 +103,15 @@ export class DashboardService implements OnApplicationBootstrap {
 
   private async computeCharts(from: string, to: string): Promise<DownloadStatsDto> {
     const days = daysBetween(from, to);
-    const [perOs, platforms, versions, issued, snapshots, deviceStats] = await Promise.all([
+    const [perOs, platforms, versions, issued, snapshots, deviceStats, fleetSnapshots, releases] = await Promise.all([
       this.dailyStats.range('downloads_os', from, to),
       this.dailyStats.totals('downloads_platform', from, to),
       this.dailyStats.totals('downloads_version', from, to),
       this.licenses.issuedPerDay(new Date(`${from}T00:00:00.000Z`), new Date(`${to}T23:59:59.999Z`)),
       this.dailyStats.range('active_devices', from, to),
       this.devices.stats(),
+      this.dailyStats.range('servers_version', from, to),
+      this.catalog.releases(),
     ]);
 
     const perDay = new Map<string, DownloadsPerDayDto>(days.map((day) => [day, { day, total: 0, windows: 0, linux: 0, macos: 0 }]));
@@ -132,15 +137,25 @@ export class DashboardService implements OnApplicationBootstrap {
       active_devices_per_day: days
         .filter((day) => activeByDay.has(day) || day === today)
         .map((day) => ({ day, active: day === today ? deviceStats.active : activeByDay.get(day)! })),
+      fleet_versions: fleetVersions(
+        fleetSnapshots,
+        { day: today, byVersion: today >= from && today <= to ? deviceStats.by_version : [], servers: deviceStats.holding_seats },
+        releases.find((release) => release.channel === 'stable')?.version ?? null,
+      ),
     };
   }
 
-  /** Keeps the day's count of active devices (the last snapshot of a day stays as that day's figure). */
+  /** Keeps the day's count of active devices and of servers per version (a day's last snapshot stays as its figure). */
   @Cron(CronExpression.EVERY_HOUR, { name: 'active-devices-snapshot' })
   async snapshotActiveDevices(): Promise<void> {
     await this.jobs.run('active-devices-snapshot', 3600, async () => {
-      const { active } = await this.devices.stats();
-      await this.dailyStats.set('active_devices', dayOf(new Date()), active);
+      const { active, by_version } = await this.devices.stats();
+      const day = dayOf(new Date());
+      await this.dailyStats.set('active_devices', day, active);
+      // The servers per version, each version the day counted before included (at 0 once none reports it).
+      const counts = new Map(by_version.map(({ name, count }) => [name, count]));
+      for (const { dimension } of await this.dailyStats.range('servers_version', day, day)) if (!counts.has(dimension)) counts.set(dimension, 0);
+      for (const [version, servers] of counts) await this.dailyStats.set('servers_version', day, servers, version);
     });
   }
 

@@ -16,7 +16,7 @@ export class DailyStatEntity {
   @VarcharColumn(10)
   day: string;
 
-  /** 'downloads_os', 'downloads_platform', 'downloads_version' or 'active_devices'. */
+  /** 'downloads_os', 'downloads_platform', 'downloads_version', 'active_devices' or 'servers_version' (seat-holding servers by the release they report). */
   @VarcharColumn(32)
   metric: string;
 

@@ -7,7 +7,7 @@ export type { DailyValue } from './daily-stats.repository';
  * Downloads per day by OS (the chart per day), by `os|architecture` and by version (totals over a range): three
  * coarse figures rather than one per version × OS × architecture, so a month's chart reads a few rows per day.
  */
-export type DailyMetric = 'downloads_os' | 'downloads_platform' | 'downloads_version' | 'active_devices';
+export type DailyMetric = 'downloads_os' | 'downloads_platform' | 'downloads_version' | 'active_devices' | 'servers_version';
 
 /** The UTC day of a moment, YYYY-MM-DD. */
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);

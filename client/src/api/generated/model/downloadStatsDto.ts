@@ -9,6 +9,7 @@ import type { ActiveDevicesPerDayDto } from './activeDevicesPerDayDto';
 import type { PlatformDownloadsDto } from './platformDownloadsDto';
 import type { VersionDownloadsDto } from './versionDownloadsDto';
 import type { DownloadsPerDayDto } from './downloadsPerDayDto';
+import type { FleetVersionsDto } from './fleetVersionsDto';
 import type { LicensesPerDayDto } from './licensesPerDayDto';
 
 export interface DownloadStatsDto {
@@ -18,6 +19,7 @@ export interface DownloadStatsDto {
   downloads_by_version: VersionDownloadsDto[];
   /** One entry per day of the range, zeros included. */
   downloads_per_day: DownloadsPerDayDto[];
+  fleet_versions: FleetVersionsDto;
   from: string;
   licenses_per_day: LicensesPerDayDto[];
   to: string;

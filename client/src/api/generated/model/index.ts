@@ -126,6 +126,8 @@ export * from './fileVersionChoiceDtoIsLatest';
 export * from './fileVersionChoiceDtoIsStable';
 export * from './fileVersionChoicesResponseDto';
 export * from './filesByOsDto';
+export * from './fleetDayDto';
+export * from './fleetVersionsDto';
 export * from './forgotPasswordDto';
 export * from './fullSyncDto';
 export * from './fullSyncDtoPhase';

@@ -123,6 +123,56 @@ export function DashboardCharts({ stats, loading }: { stats: DownloadStatsDto | 
           />
         </ChartCard>
       </SimpleGrid>
+      <FleetChart stats={stats} t={t} day={day} dayLabel={dayLabel} number={number} />
     </Stack>
+  );
+}
+
+/** Colours of the charted versions, newest first; the rest are grey. */
+const VERSION_COLORS = ['violet.6', 'blue.6', 'teal.6', 'orange.6', 'pink.6'];
+
+type Formatters = {
+  t: (id: MessageId, values?: Record<string, string | number>) => string;
+  day: (value: string) => string;
+  dayLabel: (label: ReactNode) => ReactNode;
+  number: (value: number) => string;
+};
+
+/** The versions the seat-holding servers report, day by day, and how many run the newest stable release. */
+function FleetChart({ stats, t, day, dayLabel, number }: { stats: DownloadStatsDto } & Formatters) {
+  const intl = useIntl();
+  const fleet = stats.fleet_versions;
+  // Series keys are v0…: a version's dots would read as a path into the row.
+  const data = fleet.days.map((entry) => ({
+    day: entry.day,
+    other: entry.other,
+    ...Object.fromEntries(entry.servers.map((servers, i) => [`v${i}`, servers])),
+  }));
+  const summary = fleet.newest_stable
+    ? t('admin.dashboard.charts.fleetSummary', {
+        share: intl.formatNumber(fleet.servers ? fleet.on_newest_stable / fleet.servers : 0, { style: 'percent' }),
+        servers: fleet.servers,
+        version: fleet.newest_stable,
+      })
+    : t('admin.dashboard.charts.fleetSummaryNoStable', { servers: fleet.servers });
+  return (
+    <ChartCard title="admin.dashboard.charts.fleet" testId="chart-fleet" summary={summary}>
+      <AreaChart
+        h={240}
+        data={data}
+        dataKey="day"
+        type="stacked"
+        withLegend
+        withDots={data.length < 2}
+        valueFormatter={number}
+        yAxisProps={counts}
+        xAxisProps={{ tickFormatter: day, minTickGap: 24 }}
+        tooltipProps={{ labelFormatter: dayLabel }}
+        series={[
+          ...fleet.versions.map((version, i) => ({ name: `v${i}`, label: version, color: VERSION_COLORS[i] })),
+          { name: 'other', label: t('admin.dashboard.charts.otherVersions'), color: 'gray.5' },
+        ]}
+      />
+    </ChartCard>
   );
 }

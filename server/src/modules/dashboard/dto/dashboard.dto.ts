@@ -195,6 +195,28 @@ export class ActiveDevicesPerDayDto {
   active: number;
 }
 
+export class FleetDayDto {
+  day: string;
+  /** Servers on each of the charted versions, in their order. */
+  servers: number[];
+  /** Servers on any other version (or none reported). */
+  other: number;
+}
+
+/** The versions the seat-holding servers report, per day: the fleet's releases over time. */
+export class FleetVersionsDto {
+  /** The versions charted: the most reported today, newest release first (at most 5). */
+  versions: string[];
+  /** Days with a snapshot (taken hourly, the day's last one kept), today's figures live. */
+  days: FleetDayDto[];
+  /** The newest published stable release (null: none yet). */
+  newest_stable: string | null;
+  /** Seat-holding servers now. */
+  servers: number;
+  /** Of those, the ones that report the newest stable release. */
+  on_newest_stable: number;
+}
+
 export class DownloadStatsDto {
   from: string;
   to: string;
@@ -205,6 +227,7 @@ export class DownloadStatsDto {
   licenses_per_day: LicensesPerDayDto[];
   /** Days with a snapshot (taken hourly, the day's last one kept), today's figure live. */
   active_devices_per_day: ActiveDevicesPerDayDto[];
+  fleet_versions: FleetVersionsDto;
 }
 
 export class DownloadStatsResponseDto extends Envelope(DownloadStatsDto) {}
