@@ -225,6 +225,45 @@ test.describe('Which releases a license covers', () => {
     await expect(page.getByTestId('rollout-reporting')).toHaveText('0 servers');
     await page.keyboard.press('Escape');
 
+    // The license's devices as the admin sees them: each server's version and platform.
+    await page.getByRole('link', { name: 'Licenses' }).first().click();
+    await page
+      .getByPlaceholder(/Search/)
+      .first()
+      .fill(grantedKey);
+    await page.getByRole('button', { name: `Devices of ${grantedKey}` }).click();
+    const devicesDialog = page.getByRole('dialog', { name: `Devices of ${grantedKey}` });
+    await expect(devicesDialog.getByTestId('license-devices-seats')).toHaveText('2 of 2 seats in use');
+    const edgeRow = devicesDialog.getByTestId(`license-device-${edge}`);
+    await expect(edgeRow.getByTestId('license-device-version')).toHaveText(stable);
+    await expect(edgeRow.getByTestId('license-device-platform')).toHaveText('Linux · x64 (64-bit)');
+    await expect(devicesDialog.getByTestId(`license-device-${outside}`).getByTestId('license-device-platform')).toHaveText('—');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shot(page, 'license-devices-en-1280');
+    await page.keyboard.press('Escape');
+    for (const [width, locale] of [
+      [390, 'en'],
+      [1280, 'de'],
+      [390, 'de'],
+    ] as const) {
+      await page.evaluate((value) => localStorage.setItem('locale', value), locale);
+      await page.setViewportSize({ width, height: 900 });
+      await page.reload();
+      const row = page.getByTestId(`license-row-${grantedKey}`);
+      if (width === 390) {
+        await row.getByRole('button', { name: `${locale === 'en' ? 'Actions for' : 'Aktionen für'} ${grantedKey}` }).click();
+        await page.getByRole('menuitem', { name: locale === 'en' ? 'Devices' : 'Geräte' }).click();
+      } else await row.getByRole('button', { name: `Geräte von ${grantedKey}` }).click();
+      await expect(page.getByRole('dialog').getByTestId(`license-device-${edge}`)).toBeVisible();
+      await expect.poll(() => fitsViewport(page)).toBe(true);
+      await shot(page, `license-devices-${locale}-${width}`);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+    }
+    await page.evaluate(() => localStorage.setItem('locale', 'en'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.reload();
+
     // The customer granted beta sees it marked Beta, without a refusal, and downloads it.
     const grantedPage = await (await browser.newContext()).newPage();
     await loginAsClient(grantedPage, granted);

@@ -28,6 +28,7 @@ import { SearchField } from '../../../components/SearchField';
 import { confirmLicenseAction } from './license-confirmations';
 import { DELETE_MESSAGE_MS, exportFileName, LICENSES_LIST, STATUSES, statusFilter } from './license-display';
 import { LicenseAccessModal } from './LicenseAccessModal';
+import { LicenseDevicesModal } from './LicenseDevicesModal';
 import { LicenseCreateModal } from './LicenseCreateModal';
 import { LicensesTable } from './LicensesTable';
 import { LicenseStatsCards } from './LicenseStatsCards';
@@ -40,6 +41,7 @@ export default function LicensesPage() {
   );
   const [creating, setCreating] = useState(false);
   const [granting, setGranting] = useState<AdminLicenseDto | null>(null);
+  const [viewing, setViewing] = useState<AdminLicenseDto | null>(null);
   const stats = useGetLicenseStats();
   const licenses = list.result.data?.data ?? [];
 
@@ -154,11 +156,13 @@ export default function LicensesPage() {
           onRevoke={(license) => confirmLicenseAction(intl, 'revoke', license, () => revoke.mutate({ id: license.id }))}
           onActivate={(license) => activate.mutate({ id: license.id })}
           onAccess={setGranting}
+          onDevices={setViewing}
           onCopy={copyKey}
           onDelete={(license) => confirmLicenseAction(intl, 'delete', license, () => remove.mutate({ id: license.id }))}
         />
       }
     >
+      {viewing && <LicenseDevicesModal license={viewing} onClose={() => setViewing(null)} />}
       {granting && (
         <LicenseAccessModal
           license={granting}

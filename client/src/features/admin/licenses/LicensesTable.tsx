@@ -1,5 +1,5 @@
 import { Badge, Group, Progress, Stack, Text, Tooltip } from '@mantine/core';
-import { IconBan, IconCopy, IconGitBranch, IconPlayerPlay } from '@tabler/icons-react';
+import { IconBan, IconCopy, IconGitBranch, IconPlayerPlay, IconServer } from '@tabler/icons-react';
 import { FormattedDate, FormattedMessage, IntlShape, useIntl } from 'react-intl';
 import type { AdminLicenseDto, ListAdminLicensesSort } from '../../../api/generated/model';
 import { ListColumn, ListTable, ScreenTableProps } from '../../../components/admin-list/ListTable';
@@ -9,7 +9,10 @@ import { expiresSoon } from '../../../lib/license-expiry';
 import { activationColor, ADMIN_WARNING_DAYS, activationPercent, isSynced, STATUS_COLORS, statusAction } from './license-display';
 import { MessageText } from '../../../components/Message';
 
-type LicenseActions = Record<'onRevoke' | 'onActivate' | 'onAccess' | 'onCopy' | 'onDelete', (license: AdminLicenseDto) => void>;
+type LicenseActions = Record<
+  'onRevoke' | 'onActivate' | 'onAccess' | 'onDevices' | 'onCopy' | 'onDelete',
+  (license: AdminLicenseDto) => void
+>;
 
 function Activations({ license }: { license: AdminLicenseDto }) {
   const intl = useIntl();
@@ -129,7 +132,7 @@ const COLUMNS: Array<ListColumn<AdminLicenseDto, ListAdminLicensesSort>> = [
   { label: 'adminLicenses.columns.sync', fold: 1, cell: (license) => <SyncState license={license} /> },
 ];
 
-/** Activate (when revoked) or Revoke, Release access, Copy key, Delete. */
+/** Activate (when revoked) or Revoke, Release access, Devices, Copy key, Delete. */
 function licenseActions(intl: IntlShape, license: AdminLicenseDto, busy: boolean, actions: LicenseActions) {
   const key = { key: license.license_key };
   const activate = statusAction(license.status) === 'activate';
@@ -147,6 +150,12 @@ function licenseActions(intl: IntlShape, license: AdminLicenseDto, busy: boolean
       tooltip: intl.formatMessage({ id: 'adminLicenses.actions.accessShort' }),
       label: intl.formatMessage({ id: 'adminLicenses.actions.access' }, key),
       onClick: () => actions.onAccess(license),
+    },
+    {
+      icon: IconServer,
+      tooltip: intl.formatMessage({ id: 'adminLicenses.actions.devicesShort' }),
+      label: intl.formatMessage({ id: 'adminLicenses.actions.devices' }, key),
+      onClick: () => actions.onDevices(license),
     },
     {
       icon: IconCopy,
