@@ -9,6 +9,9 @@
 //   and the same portal with ACCESS_LOG=off, to price the access log (one row per request)
 // The bare server's figure is the load generator's ceiling on this machine (printed beside the results; a figure
 // within 10 % of it measures autocannon, not the server).
+// The update call (GET /api/releases/upgrade, a server on the oldest of 200 releases offered the newest, its signed
+// link and manifest) is loaded the same way on the validate portal, with a fleet of 1,000,000 devices seeded beside
+// the pool (support/fleet.mjs; BENCH_FLEET_DEVICES, BENCH_UPDATE=0 to leave it out), against the same targets.
 // Targets: validate ≥ 0.8 × nest, p99 < 20 ms under a steady load of half nest's rate (open loop, see steadyLoad;
 // p99 at saturation is printed too), every validation recorded as a remote log, access log ≤ 5 % of throughput.
 // Each run prints the server's CPU per answer, and on MariaDB the database server's too (its inserts and indexes
@@ -44,6 +47,7 @@ import { throwawayMariadb } from './support/mariadb.mjs';
 import { benchResults } from './support/results.mjs';
 import { describeStalls, machineStalls } from './support/machine-stalls.mjs';
 import { steadyLoad } from './support/steady-load.mjs';
+import { FLEET_DEVICES, NEWEST, RELEASES, seedMariadbFleet, seedSqliteFleet, upgradeRequest } from './support/fleet.mjs';
 
 const require = createRequire(join(ROOT, 'server/package.json'));
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -61,6 +65,8 @@ const NEAR_CEILING = 0.9;
 /** Steady runs at most, per server, while the machine itself stalls during them (see machineStalls). */
 const STEADY_ATTEMPTS = 3;
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,mariadb').split(',').map((engine) => engine.trim());
+/** The update call (GET /api/releases/upgrade) is measured too, on the validate portal with its releases and fleet; BENCH_UPDATE=0 leaves it out. */
+const UPDATE = process.env.BENCH_UPDATE !== '0';
 /**
  * The access log's share is measured apart: BENCH_PAIRS (default 20) pairs of short runs, the portal with it and
  * without it one after the other (in turns first), compared pair by pair. On a shared machine rates swing by a
@@ -102,7 +108,7 @@ async function mariadbDatabase() {
 }
 
 /** The built portal on a fresh database, with LICENSES licenses of DEVICES_PER_LICENSE activated devices each. */
-async function startPortal(engine, extraEnv = {}) {
+async function startPortal(engine, extraEnv = {}, { fleet = false } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), `portal-bench-${engine}-`));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   let database = null;
@@ -153,6 +159,14 @@ async function startPortal(engine, extraEnv = {}) {
     }
   }
   const { data: key } = await api(base, 'GET', '/api/license-server/public-key');
+  if (fleet) {
+    const started = Date.now();
+    if (database) await seedMariadbFleet(database.url, LICENSES, ADMIN.email);
+    else seedSqliteFleet(join(dataDir, 'portal.sqlite'), LICENSES, ADMIN.email);
+    console.log(`  ${engine}: ${RELEASES} releases and ${FLEET_DEVICES.toLocaleString('en-US')} devices seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    // The portal's release catalog is cached for 5 s: let it read the seeded one.
+    await sleep(6000);
+  }
 
   let countRemoteLogs = database?.countRemoteLogs;
   if (!countRemoteLogs) {
@@ -238,7 +252,8 @@ function machineNote(run) {
 }
 
 /** One autocannon run. Every request carries a validate body; for the portal each has a pooled identity and a unique nonce. */
-function load(target, duration, checks) {
+function load(target, duration, checks, kind) {
+  if (kind === 'upgrade') return loadUpgrades(target, duration, checks);
   const next = validateBodies(target);
   let sequence = 0;
   return new Promise((resolve, reject) => {
@@ -271,6 +286,37 @@ function load(target, duration, checks) {
                 data.nonce === context.nonce &&
                 verify(null, Buffer.from(canonicalJson(signed)), target.publicKey, Buffer.from(signature, 'base64'));
               if (!ok) checks.failed += 1;
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+/** A pooled server, chosen at random. */
+const anyServer = (target) => target.pool[Math.floor(Math.random() * target.pool.length)];
+
+/** One autocannon run of update calls: pooled servers on the oldest release, each offered the newest. */
+function loadUpgrades(target, duration, checks) {
+  let sequence = 0;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: target.url,
+        connections: CONNECTIONS,
+        duration,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (request) => Object.assign(request, upgradeRequest(anyServer(target))),
+            onResponse: (status, body) => {
+              // Check one answer in a hundred: the newest release, with its build's signed link.
+              if (!checks || sequence++ % 100 !== 0) return;
+              checks.sampled += 1;
+              const data = status === 200 ? JSON.parse(body).data : null;
+              if (!(data?.version === NEWEST && data.files?.[0]?.url)) checks.failed += 1;
             },
           },
         ],
@@ -404,7 +450,7 @@ async function main() {
     { name: 'nestjs fixed', target: await startFixed('nest') },
   ];
   for (const engine of ENGINES) {
-    const target = await startPortal(engine);
+    const target = await startPortal(engine, {}, { fleet: UPDATE });
     if (!target) {
       console.log('  (MariaDB not reachable: `mariadb-admin ping` failed; skipped)');
       continue;
@@ -420,6 +466,8 @@ async function main() {
       sent: 0,
       non2xx: 0,
     });
+    // The update call on the same portal, its releases and fleet seeded.
+    if (UPDATE) targets.push({ name: `upgrade ${engine}`, kind: 'upgrade', database: engine, target, checks: { sampled: 0, failed: 0 }, non2xx: 0 });
     // The same portal without its access log: what one row per request costs.
     targets.push({
       name: `no access log ${engine.slice(0, 2)}`,
@@ -433,13 +481,13 @@ async function main() {
   for (let round = 1; round <= ROUNDS; round++) {
     if (ROUNDS > 1) console.log(`Round ${round}:`);
     for (const entry of targets) {
-      const warm = await load(entry.target, WARMUP, null);
+      const warm = await load(entry.target, WARMUP, null, entry.kind);
       await resetLoopDelay(entry.target.process);
       const cpuBefore = cpuOf(entry.target.process.child.pid);
       // On MariaDB part of each answer's cost is the database server's (its inserts, its indexes), on the same cores.
       const databasePid = entry.database === 'mariadb' ? mariadbPid() : null;
       const databaseCpuBefore = databasePid ? cpuOf(databasePid) : 0;
-      const run = await load(entry.target, DURATION, entry.checks ?? null);
+      const run = await load(entry.target, DURATION, entry.checks ?? null, entry.kind);
       const row = summary(entry.name, run);
       // The longest the server's event loop was held during the run (it measures its own; written twice a second).
       await sleep(600);
@@ -448,6 +496,7 @@ async function main() {
       row.cpuUs = ((cpuOf(entry.target.process.child.pid) - cpuBefore) * 1e6) / run.requests.total;
       if (databasePid) row.databaseCpuUs = ((cpuOf(databasePid) - databaseCpuBefore) * 1e6) / run.requests.total;
       runs.get(entry.name).push(row);
+      if (entry.kind === 'upgrade') entry.non2xx += warm.non2xx + run.non2xx + run.errors + run.timeouts;
       if (entry.engine) {
         entry.answered += warm.requests.total + run.requests.total;
         entry.sent += warm.requests.sent + run.requests.sent;
@@ -515,7 +564,7 @@ async function main() {
         rate: steadyRate,
         seconds,
         connections: CONNECTIONS,
-        body: () => next().body,
+        ...(entry.kind === 'upgrade' ? { get: () => upgradeRequest(anyServer(entry.target)) } : { body: () => next().body }),
       });
     // First unmeasured: this process's own HTTP client is cold (autocannon has its own), and its connections new.
     const warm = await steadyRun(WARMUP);
@@ -542,6 +591,7 @@ async function main() {
       if (!machineStalled || attempt === STEADY_ATTEMPTS) break;
     }
     steady.set(entry.name, run);
+    if (entry.kind === 'upgrade') for (const each of runs) entry.non2xx += each.non2xx + each.errors;
     if (entry.engine) {
       for (const each of runs) {
         entry.answered += each.answered;
@@ -553,6 +603,48 @@ async function main() {
   stalls.stop();
 
   let failed = false;
+  if (UPDATE) console.log(`\nUpdate API targets (${RELEASES} releases, ${FLEET_DEVICES.toLocaleString('en-US')} devices besides the pool):`);
+  for (const entry of targets.filter((e) => e.kind === 'upgrade')) {
+    const row = rows.find((r) => r.name === entry.name);
+    const ratio = ratioTo(entry.name, 'nestjs fixed');
+    const run = steady.get(entry.name);
+    const checks = [
+      [`≥ ${TARGETS.ratio} × nestjs fixed`, ratio >= TARGETS.ratio, ratio.toFixed(2)],
+      [
+        `p99 < ${TARGETS.p99} ms at a steady ${steadyRate} req/s`,
+        run.p99 < TARGETS.p99,
+        `${run.p99.toFixed(1)} ms (in the server ${run.loop?.answers?.p99.toFixed(1) ?? '?'}; nestjs fixed ${steady.get('nestjs fixed').p99.toFixed(1)}; ` +
+          `at saturation ${row.p99} ms${machineNote(run)})`,
+      ],
+      ['only 2xx answers', entry.non2xx === 0, `${entry.non2xx} non-2xx or failed`],
+      [
+        `sampled answers offer ${NEWEST} with a signed link`,
+        entry.checks.failed === 0 && entry.checks.sampled > 0,
+        `${entry.checks.sampled - entry.checks.failed}/${entry.checks.sampled}`,
+      ],
+    ];
+    results.add({
+      figure: `upgrade (${entry.database}, ${RELEASES} releases, ${FLEET_DEVICES} devices) / nestjs fixed`,
+      value: Number(ratio.toFixed(3)),
+      unit: '×',
+      target: { op: '>=', value: TARGETS.ratio },
+      ceiling: ceilingText,
+      note: `${Math.round(row.rps)} req/s, CPU ${row.cpuUs.toFixed(0)} µs/answer (nestjs fixed ${rows.find((r) => r.name === 'nestjs fixed').cpuUs.toFixed(0)})`,
+    });
+    results.add({
+      figure: `upgrade (${entry.database}) p99 at a steady ${STEADY_SHARE} × the nestjs rate`,
+      value: Number(run.p99.toFixed(1)),
+      unit: 'ms',
+      target: { op: '<', value: TARGETS.p99 },
+      note: `${steadyRate} req/s open loop (nestjs fixed ${steady.get('nestjs fixed').p99.toFixed(1)} ms)${machineNote(run)}`,
+    });
+    for (const [what, ok, detail] of checks.slice(2))
+      results.add({ figure: `upgrade (${entry.database}): ${what}`, value: ok ? 1 : 0, unit: 'check', target: { op: '==', value: 1 }, note: detail });
+    for (const [what, ok, detail] of checks) {
+      console.log(`  ${entry.database.padEnd(8)} ${ok ? 'PASS' : 'FAIL'}  ${what.padEnd(46)} ${detail}`);
+      if (!ok) failed = true;
+    }
+  }
   console.log('\nValidate targets:');
   for (const entry of targets.filter((e) => e.engine)) {
     const row = rows.find((r) => r.name === entry.name);

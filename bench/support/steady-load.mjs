@@ -48,13 +48,19 @@ class AnswerReader {
 }
 
 /**
- * POSTs `body()` to `url` + `path` at `rate` requests a second for `seconds`, over at most `connections` kept-alive
+ * POSTs `body()` (or GETs what `get()` names) to `url` + `path` at `rate` requests a second for `seconds`, over at most `connections` kept-alive
  * connections (requests beyond them wait their turn, their wait counted). Resolves once every request is answered or
  * has failed: latency percentiles (ms), counts, the rate reached, and this process's own event-loop delay.
  */
-export async function steadyLoad({ url, path, rate, seconds, connections, body }) {
+export async function steadyLoad({ url, path, rate, seconds, connections, body, get }) {
   const target = new URL(path, url);
   const head = `POST ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\n`;
+  /** A GET instead (`get()` gives its path and headers), e.g. the update API's. */
+  const getBytes = () => {
+    const { path: getPath, headers } = get();
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    return Buffer.from(`GET ${getPath} HTTP/1.1\r\nHost: ${target.host}\r\n${lines.join('')}\r\n`);
+  };
   const total = Math.round(rate * seconds);
   const latencies = new Float64Array(total);
   const idle = [];
@@ -75,8 +81,12 @@ export async function steadyLoad({ url, path, rate, seconds, connections, body }
       if (settled === total) resolve();
     };
     const write = (socket, due) => {
-      const payload = Buffer.from(body());
       socket.due = due;
+      if (get) {
+        socket.write(getBytes());
+        return;
+      }
+      const payload = Buffer.from(body());
       socket.write(Buffer.concat([Buffer.from(`${head}Content-Length: ${payload.length}\r\n\r\n`), payload]));
     };
     const free = (socket) => {

@@ -3,7 +3,7 @@ import { createPublicKey } from 'node:crypto';
 import { DistributionFilesService, type DownloadableFile } from '../distribution-files/distribution-files.service';
 import { canonicalJson, LicenseSigningService } from '../licenses/license-signing.service';
 import { SettingsService } from '../settings/settings.service';
-import { VersionCatalogService } from '../versions/version-catalog.service';
+import { type PublishedRelease, VersionCatalogService } from '../versions/version-catalog.service';
 import type { Channel } from '../versions/versions.constants';
 
 /** One file of a release, as the manifest lists it. */
@@ -59,11 +59,14 @@ const manifestFile = (
 
 /**
  * Signed manifests of published releases: product, version, channel, publication time and each file's OS,
- * architecture, name, size and SHA-256, as canonical JSON signed with the current key. Signed per request
- * (Ed25519 is deterministic: the same manifest and key give the same signature), so a rotation or a new file shows at once.
+ * architecture, name, size and SHA-256, as canonical JSON signed with the current key (Ed25519 is deterministic: the
+ * same manifest and key give the same signature), made again once its files, the key or the product name change.
  */
 @Injectable()
 export class ReleaseManifestsService {
+  /** Signed manifests by the files' list they were made over (a list the files' cache drops takes its manifest along). */
+  private readonly signed = new WeakMap<object, SignedManifest>();
+
   constructor(
     private readonly catalog: VersionCatalogService,
     private readonly files: DistributionFilesService,
@@ -74,22 +77,35 @@ export class ReleaseManifestsService {
   /** The signed manifest of a published release; null for a draft, a yanked or an unknown version. */
   async manifestFor(version: string): Promise<SignedManifest | null> {
     const release = await this.catalog.published(version);
-    if (!release) return null;
+    return release && this.manifestOf({ ...release, published_at: release.published_at ?? release.created_at });
+  }
+
+  /**
+   * The signed manifest of a release as the catalog lists it (the update API's, read for every offer): its files as
+   * the files' cache holds them and the product name as the settings' cache does. The signature is kept with the
+   * files' list it was made over, so it is made again whenever that list, the key or the name changes.
+   */
+  async manifestOf(release: Pick<PublishedRelease, 'id' | 'version' | 'channel' | 'published_at'>): Promise<SignedManifest> {
     const [files, appInfo, key] = await Promise.all([
       this.files.forVersions([release.id]),
-      this.settings.get('app_info'),
+      this.settings.cached('app_info'),
       this.signing.current(),
     ]);
+    const published = (release.published_at ?? new Date(0)).toISOString();
+    const kept = this.signed.get(files);
+    if (kept && kept.kid === key.kid && kept.manifest.product === appInfo.name && kept.manifest.published_at === published) return kept;
     const manifest: ReleaseManifest = {
       product: appInfo.name,
       version: release.version,
       channel: release.channel,
-      published_at: (release.published_at ?? release.created_at).toISOString(),
+      published_at: published,
       files: files.map(manifestFile),
       kid: key.kid,
     };
     const bytes = Buffer.from(canonicalJson(manifest), 'utf8');
-    return { manifest, signature: key.sign(bytes).toString('base64'), kid: key.kid, bytes };
+    const signed = { manifest, signature: key.sign(bytes).toString('base64'), kid: key.kid, bytes };
+    this.signed.set(files, signed);
+    return signed;
   }
 
   /** What the install command of a file checks (signature, then its entry); null when its version is not published. */

@@ -1,4 +1,4 @@
-import { updateCandidates } from './update-choice';
+import { nextRelease } from './update-choice';
 
 const releases = [
   { version: '5.0.0', channel: 'stable' as const },
@@ -6,9 +6,15 @@ const releases = [
   { version: '4.3.0', channel: 'stable' as const },
   { version: '4.2.0', channel: 'stable' as const },
 ];
-const versions = (wish: Parameters<typeof updateCandidates>[1]) => updateCandidates(releases, wish).map((release) => release.version);
+type Wish = Parameters<typeof nextRelease>[1];
+/** Every release the server may move to, newest first: what nextRelease returns as each newer one is not wanted. */
+function versions(wish: Wish): string[] {
+  const found: string[] = [];
+  nextRelease(releases, wish, (release) => (found.push(release.version), false));
+  return found;
+}
 
-describe('updateCandidates', () => {
+describe('nextRelease', () => {
   it('offers the releases above the current one, newest first', () => {
     expect(versions({ current: '4.2.0', channel: 'stable', constraint: null })).toEqual(['5.0.0', '4.3.0']);
     expect(versions({ current: '5.0.0', channel: 'stable', constraint: null })).toEqual([]);
@@ -33,5 +39,13 @@ describe('updateCandidates', () => {
 
   it('counts a prerelease as below its release', () => {
     expect(versions({ current: '4.4.0-beta.1', channel: 'beta', constraint: null })).toEqual(['5.0.0']);
+  });
+
+  it('returns the newest one wanted, reading no further than the version the server runs', () => {
+    const seen: string[] = [];
+    const noBeta = (release: { version: string }) => (seen.push(release.version), release.version !== '5.0.0');
+    expect(nextRelease(releases, { current: '4.2.0', channel: 'beta', constraint: null }, noBeta)?.version).toBe('4.4.0-beta.1');
+    expect(seen).toEqual(['5.0.0', '4.4.0-beta.1']);
+    expect(nextRelease(releases, { current: '4.3.0', channel: 'stable', constraint: null }, () => false)).toBeNull();
   });
 });

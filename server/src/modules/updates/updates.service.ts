@@ -10,7 +10,10 @@ import type { Architecture, Channel, OsType } from '../versions/versions.constan
 import { Cache } from '../../common/cache';
 import { ReleaseOffersRepository } from './release-offers.repository';
 import type { UpdateOfferDto } from './dto/update.dto';
-import { updateCandidates } from './update-choice';
+import { nextRelease } from './update-choice';
+
+/** A distribution file as the files' cache lists it. */
+type DistributionFile = Awaited<ReturnType<DistributionFilesService['forVersions']>>[number];
 
 /** What a streaming server asks the update API. */
 export interface UpdateRequest {
@@ -31,6 +34,8 @@ const LINK_STEP_SECONDS = 60;
  */
 @Injectable()
 export class UpdatesService {
+  /** Builds per platform, by the files' list (the files' cache) they were sorted from. */
+  private readonly builds = new WeakMap<object, Map<string, Map<number, DistributionFile[]>>>();
   /** Offers recorded by this instance (release and device), so a server asking again costs no write. */
   private readonly recorded = new Cache<true>({ max: 100_000, ttlMs: 24 * 3600_000 });
 
@@ -47,20 +52,15 @@ export class UpdatesService {
     const { license, ownerChannel, device } = holder;
     const serverUid = device?.server_uid ?? null;
     const covered = await this.coverage.coveredReleases(license, ownerChannel);
+    if (!covered.length) return null;
+    const builds = this.buildsOf(await this.files.forVersions(covered.map((release) => release.id)), request);
     // A release in a staged rollout goes to its share of servers only (a caller that names none: to none).
-    const candidates = updateCandidates(covered, request).filter((release) => offeredTo(release, serverUid));
-    if (!candidates.length) return null;
-    const files = (await this.files.forVersions(candidates.map((release) => release.id))).filter(
-      (file) => file.os_type === request.os && file.architecture === request.arch,
-    );
-    const release = candidates.find((candidate) => files.some((file) => file.version_id === candidate.id));
+    const release = nextRelease(covered, request, (candidate) => offeredTo(candidate, serverUid) && builds.has(candidate.id));
     if (!release) return null;
     const [manifest, advice] = await Promise.all([
-      this.manifests.manifestFor(release.version),
+      this.manifests.manifestOf(release),
       this.coverage.adviseServer(license, ownerChannel, request.current, serverUid),
     ]);
-    // Yanked or unpublished since the catalog was read: nothing to offer until it is read again.
-    if (!manifest) return null;
     const owner = license.user_id;
     // Links are signed for an account (the download checks it is active and covered); a deleted one's license has none.
     if (owner === null)
@@ -78,23 +78,35 @@ export class UpdatesService {
       published_at: manifest.manifest.published_at,
       current: request.current,
       update_required: advice.updateRequired,
-      files: files
-        .filter((file) => file.version_id === release.id)
-        .sort((a, b) => (a.file_name < b.file_name ? -1 : a.file_name > b.file_name ? 1 : 0))
-        .map((file) => {
-          const link = this.links.sign(file.id, owner, LINK_STEP_SECONDS);
-          return {
-            os: file.os_type,
-            arch: file.architecture,
-            name: file.file_name,
-            size: Number(file.file_size),
-            sha256: file.file_hash,
-            url: this.links.url(link, baseUrl),
-            expires_at: new Date(link.expires * 1000),
-          };
-        }),
+      files: builds.get(release.id)!.map((file) => {
+        const link = this.links.sign(file.id, owner, LINK_STEP_SECONDS);
+        return {
+          os: file.os_type,
+          arch: file.architecture,
+          name: file.file_name,
+          size: Number(file.file_size),
+          sha256: file.file_hash,
+          url: this.links.url(link, baseUrl),
+          expires_at: new Date(link.expires * 1000),
+        };
+      }),
       manifest: { manifest: manifest.manifest, signature: manifest.signature, kid: manifest.kid },
     };
+  }
+
+  /** The builds of each release for a platform, by name, kept with the files' list they were read from. */
+  private buildsOf(files: DistributionFile[], platform: Pick<UpdateRequest, 'os' | 'arch'>): Map<number, DistributionFile[]> {
+    const key = `${platform.os}|${platform.arch}`;
+    const kept = this.builds.get(files)?.get(key);
+    if (kept) return kept;
+    const builds = new Map<number, DistributionFile[]>();
+    for (const file of files)
+      if (file.os_type === platform.os && file.architecture === platform.arch)
+        builds.set(file.version_id, [...(builds.get(file.version_id) ?? []), file]);
+    for (const list of builds.values()) list.sort((a, b) => (a.file_name < b.file_name ? -1 : a.file_name > b.file_name ? 1 : 0));
+    if (!this.builds.has(files)) this.builds.set(files, new Map());
+    this.builds.get(files)!.set(key, builds);
+    return builds;
   }
 
   /** Servers the update API offered the release (each once). */
