@@ -8,7 +8,9 @@ import {
   createVersionByApi,
   fitsViewport,
   loginAsAdmin,
+  SCREENS,
   seriousAxeViolations,
+  showAs,
 } from './support/portal';
 
 const stat = (page: Page, key: 'users' | 'licenses' | 'downloads' | 'revenue') => page.getByTestId(`dashboard-stat-${key}`);
@@ -175,15 +177,8 @@ test.describe('Admin Dashboard', () => {
         );
       }).toPass();
       await expect(fleet.locator('.recharts-legend-wrapper')).toContainText(newest);
-      for (const [width, locale] of [
-        [1280, 'en'],
-        [390, 'en'],
-        [1280, 'de'],
-        [390, 'de'],
-      ] as const) {
-        await page.evaluate((value) => localStorage.setItem('locale', value), locale);
-        await page.setViewportSize({ width, height: 900 });
-        await page.reload();
+      for (const [width, locale] of SCREENS) {
+        await showAs(page, width, locale);
         await expect(fleet.locator('svg.recharts-surface').first()).toBeVisible();
         await expect(fleet).toContainText(locale === 'en' ? 'Versions your servers run' : 'Versionen Ihrer Server');
         await expect.poll(() => fitsViewport(page)).toBe(true);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { adminToken, loginAsAdmin } from './support/portal';
+import { adminToken, loginAsAdmin, SCREENS, showAs } from './support/portal';
 
 // Runs on the shared browser-test database: after it a new key signs, and the previous one is gone.
 test('an admin rotates the signing key in Settings, then removes the previous one', async ({ page }) => {
@@ -27,10 +27,8 @@ test('an admin rotates the signing key in Settings, then removes the previous on
   await expect(page.getByText(`Key ${oldKid} was removed.`)).toBeVisible();
   await expect(rows.filter({ hasText: oldKid })).toHaveCount(0);
 
-  for (const [width, locale] of [[1280, 'en'], [390, 'en'], [1280, 'de'], [390, 'de']] as const) {
-    await page.evaluate((value) => localStorage.setItem('locale', value), locale);
-    await page.setViewportSize({ width, height: 900 });
-    await page.reload();
+  for (const [width, locale] of SCREENS) {
+    await showAs(page, width, locale);
     await expect(section.locator('tbody tr').first()).toBeVisible();
     await page.screenshot({ path: `e2e/screenshots/admin-settings-${locale}-${width}.png`, fullPage: true });
   }
@@ -39,7 +37,8 @@ test('an admin rotates the signing key in Settings, then removes the previous on
 test('an admin makes every download need a license, and opens stable builds again', async ({ page }) => {
   const token = await adminToken(page);
   const headers = { Authorization: `Bearer ${token}` };
-  const rule = async () => (await (await page.request.get('/api/admin/settings', { headers })).json()).data.features.downloads_require_license;
+  const rule = async () =>
+    (await (await page.request.get('/api/admin/settings', { headers })).json()).data.features.downloads_require_license;
   await loginAsAdmin(page);
   await page.getByRole('link', { name: 'Settings' }).click();
   const section = page.getByTestId('download-rules');
@@ -60,24 +59,30 @@ test('an admin makes every download need a license, and opens stable builds agai
     const minimum = section.getByRole('textbox', { name: 'Oldest supported release' });
     await minimum.fill('four');
     await section.getByRole('button', { name: 'Save' }).click();
-    await expect(section.getByText('The download rule was not saved: min_supported_version must be a semantic version such as 2.1.0, or empty')).toBeVisible();
+    await expect(
+      section.getByText('The download rule was not saved: min_supported_version must be a semantic version such as 2.1.0, or empty'),
+    ).toBeVisible();
     await minimum.fill('4.2.0');
     await section.getByRole('button', { name: 'Save' }).click();
     await expect(section.getByText('Servers below 4.2.0 are now told an update is required.')).toBeVisible();
     await page.reload();
     await expect(minimum).toHaveValue('4.2.0');
-    for (const [width, locale] of [[390, 'en'], [1280, 'de'], [390, 'de']] as const) {
-      await page.evaluate((value) => localStorage.setItem('locale', value), locale);
-      await page.setViewportSize({ width, height: 900 });
-      await page.reload();
+    for (const [width, locale] of SCREENS.slice(1)) {
+      await showAs(page, width, locale);
       await expect(section).toBeVisible();
       await page.screenshot({ path: `e2e/screenshots/admin-settings-downloads-${locale}-${width}.png`, fullPage: true });
     }
   } finally {
-    const cleared = await page.request.patch('/api/admin/settings', { headers, data: { key: 'app_info.min_supported_version', value: '' } });
+    const cleared = await page.request.patch('/api/admin/settings', {
+      headers,
+      data: { key: 'app_info.min_supported_version', value: '' },
+    });
     expect(cleared.status()).toBe(200);
     // The browser tests share one database: the other specs' customers download without a license.
-    const reset = await page.request.patch('/api/admin/settings', { headers, data: { key: 'features.downloads_require_license', value: false } });
+    const reset = await page.request.patch('/api/admin/settings', {
+      headers,
+      data: { key: 'features.downloads_require_license', value: false },
+    });
     expect(reset.status()).toBe(200);
   }
 });

@@ -8,9 +8,11 @@ import {
   loginAsAdmin,
   pauseClock,
   recordListSearches,
+  SCREENS,
+  seriousAxeViolations,
+  showAs,
   typeQuickly,
   unexplainedSearches,
-  seriousAxeViolations,
 } from './support/portal';
 
 /** Version numbers unique to this run: the test server's database lives across the spec files of one run. */
@@ -425,15 +427,8 @@ test.describe('Version Management', () => {
     await expect(changelog.getByRole('listitem').filter({ hasText: 'Quieter logs' })).toBeVisible();
     await expect(row(page, version.version).getByRole('button', { name: 'Show less' })).toBeVisible();
 
-    for (const [width, locale] of [
-      [1280, 'en'],
-      [390, 'en'],
-      [1280, 'de'],
-      [390, 'de'],
-    ] as const) {
-      await page.evaluate((value) => localStorage.setItem('locale', value), locale);
-      await page.setViewportSize({ width, height: 900 });
-      await page.reload();
+    for (const [width, locale] of SCREENS) {
+      await showAs(page, width, locale);
       await page.getByPlaceholder(locale === 'de' ? 'Versionen durchsuchen …' : 'Search versions...').fill(marker);
       await expect(row(page, version.version).getByTestId('version-changelog').getByRole('heading')).toBeVisible();
       await expect(row(page, version.version).getByRole('button', { name: locale === 'de' ? 'Mehr anzeigen' : 'Show more' })).toBeVisible();

@@ -7,7 +7,9 @@ import {
   fitsViewport,
   loginAsAdmin,
   loginAsClient,
+  SCREENS,
   seriousAxeViolations,
+  showAs,
   uploadFileByApi,
 } from './support/portal';
 
@@ -125,14 +127,8 @@ test.describe('Which releases a license covers', () => {
     await expect(page.getByText(`Release access of ${endedLicense.license_key} saved`)).toBeVisible();
     await expect(page.getByTestId(`license-row-${endedLicense.license_key}`).getByTestId('license-updates-until')).toContainText('2026');
     // The dialog and the user form on a phone and in German.
-    for (const [width, locale] of [
-      [390, 'en'],
-      [1280, 'de'],
-      [390, 'de'],
-    ] as const) {
-      await page.evaluate((value) => localStorage.setItem('locale', value), locale);
-      await page.setViewportSize({ width, height: 900 });
-      await page.reload();
+    for (const [width, locale] of SCREENS.slice(1)) {
+      await showAs(page, width, locale);
       const row = page.getByTestId(`license-row-${endedLicense.license_key}`);
       const action = locale === 'en' ? `Release access of ${endedLicense.license_key}` : `Versionszugang von ${endedLicense.license_key}`;
       // On a phone a row's actions are in its menu.
@@ -164,14 +160,8 @@ test.describe('Which releases a license covers', () => {
     await expect(betaRow.getByTestId('version-rollout')).toHaveText('Rollout 50 %');
     await betaRow.getByRole('button', { name: `Publish version ${beta}` }).click();
     await expect(betaRow.getByTestId('version-state')).toHaveText('Published');
-    for (const [width, locale] of [
-      [390, 'en'],
-      [1280, 'de'],
-      [390, 'de'],
-    ] as const) {
-      await page.evaluate((value) => localStorage.setItem('locale', value), locale);
-      await page.setViewportSize({ width, height: 900 });
-      await page.reload();
+    for (const [width, locale] of SCREENS.slice(1)) {
+      await showAs(page, width, locale);
       if (width === 390) {
         await betaRow.getByRole('button', { name: `${locale === 'en' ? 'Actions for' : 'Aktionen für'} ${beta}` }).click();
         await page.getByRole('menuitem', { name: 'Rollout' }).click();
@@ -241,14 +231,8 @@ test.describe('Which releases a license covers', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await shot(page, 'license-devices-en-1280');
     await page.keyboard.press('Escape');
-    for (const [width, locale] of [
-      [390, 'en'],
-      [1280, 'de'],
-      [390, 'de'],
-    ] as const) {
-      await page.evaluate((value) => localStorage.setItem('locale', value), locale);
-      await page.setViewportSize({ width, height: 900 });
-      await page.reload();
+    for (const [width, locale] of SCREENS.slice(1)) {
+      await showAs(page, width, locale);
       const row = page.getByTestId(`license-row-${grantedKey}`);
       if (width === 390) {
         await row.getByRole('button', { name: `${locale === 'en' ? 'Actions for' : 'Aktionen für'} ${grantedKey}` }).click();
@@ -291,15 +275,8 @@ test.describe('Which releases a license covers', () => {
     expect((await beat.json()).data.code).toBe('VALID');
     await grantedPage.reload();
     await expect(deviceCard.getByRole('heading', { name: 'Berlin studio' })).toBeVisible();
-    for (const [width, locale] of [
-      [1280, 'en'],
-      [390, 'en'],
-      [1280, 'de'],
-      [390, 'de'],
-    ] as const) {
-      await grantedPage.evaluate((value) => localStorage.setItem('locale', value), locale);
-      await grantedPage.setViewportSize({ width, height: 900 });
-      await grantedPage.reload();
+    for (const [width, locale] of SCREENS) {
+      await showAs(grantedPage, width, locale);
       await expect(grantedPage.getByTestId('device-update')).toHaveText(
         `${locale === 'en' ? 'Update available' : 'Update verfügbar'}: ${beta}`,
       );

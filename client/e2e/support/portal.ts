@@ -237,3 +237,18 @@ export async function pauseClock(page: Page) {
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
   }).toPass();
 }
+
+/** The screens a touched screen is looked at on: each width in each language, English at 1280 first. */
+export const SCREENS = [
+  [1280, 'en'],
+  [390, 'en'],
+  [1280, 'de'],
+  [390, 'de'],
+] as const;
+
+/** Shows the page `width` px wide in `locale` (kept in localStorage), loaded again. */
+export async function showAs(page: Page, width: number, locale: 'en' | 'de'): Promise<void> {
+  await page.evaluate((value) => localStorage.setItem('locale', value), locale);
+  await page.setViewportSize({ width, height: 900 });
+  await page.reload();
+}

@@ -14,7 +14,7 @@ export interface UpdateFileDto {
   expires_at: string;
   name: string;
   os: UpdateFileDtoOs;
-  /** SHA-256 of the file, in hex: as the manifest lists it. */
+  /** SHA-256 of the file, in hex. */
   sha256: string;
   size: number;
   /** A short-lived signed link (no token needed). */

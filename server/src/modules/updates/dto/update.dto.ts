@@ -1,10 +1,10 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, IntersectionType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { validRange } from 'semver';
 import { Envelope } from '../../../common/envelope';
 import { IsSemanticVersion } from '../../../common/validation';
 import { MAX_LENGTH } from '../../../database/column-lengths';
-import { SignedManifestDto } from '../../release-manifests/dto/release-manifest.dto';
+import { ManifestFileDto, SignedManifestDto } from '../../release-manifests/dto/release-manifest.dto';
 import { ARCHITECTURES, type Architecture, CHANNELS, type Channel, OS_TYPES, type OsType } from '../../versions/versions.constants';
 
 /** A semver range as the `semver` package reads it (`1.x`, `^4.2.0`, `>=4.1 <5`). */
@@ -33,23 +33,6 @@ export class ReleaseChoiceQueryDto {
   constraint?: string;
 }
 
-export class UpgradeQueryDto extends ReleaseChoiceQueryDto {
-  /** The version the server runs; without it the newest release it may have is offered. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_LENGTH.version)
-  @IsSemanticVersion({ message: 'current must be a semantic version such as 1.4.2' })
-  current?: string;
-
-  @IsIn(OS_TYPES)
-  @ApiProperty({ enum: OS_TYPES })
-  os: OsType;
-
-  @IsIn(ARCHITECTURES)
-  @ApiProperty({ enum: ARCHITECTURES })
-  arch: Architecture;
-}
-
 export class PlatformParamDto {
   @IsIn(OS_TYPES)
   @ApiProperty({ enum: OS_TYPES })
@@ -60,16 +43,17 @@ export class PlatformParamDto {
   arch: Architecture;
 }
 
-/** A build of the offered release for the server's OS and architecture. */
-export class UpdateFileDto {
-  @ApiProperty({ enum: OS_TYPES })
-  os: string;
-  @ApiProperty({ enum: ARCHITECTURES })
-  arch: string;
-  name: string;
-  size: number;
-  /** SHA-256 of the file, in hex: as the manifest lists it. */
-  sha256: string;
+export class UpgradeQueryDto extends IntersectionType(ReleaseChoiceQueryDto, PlatformParamDto) {
+  /** The version the server runs; without it the newest release it may have is offered. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_LENGTH.version)
+  @IsSemanticVersion({ message: 'current must be a semantic version such as 1.4.2' })
+  current?: string;
+}
+
+/** A build of the offered release for the server's OS and architecture: its manifest entry, and a link to it. */
+export class UpdateFileDto extends ManifestFileDto {
   /** A short-lived signed link (no token needed). */
   url: string;
   /** When the link stops working. */
