@@ -154,7 +154,7 @@ test.describe('Admin tables', () => {
     const row = page.getByTestId('licenses-table').locator('tbody tr');
     await expect(row).toHaveCount(1);
     await row.getByRole('button', { name: `Actions for ${licenseKey}` }).click();
-    await expect(page.getByRole('menuitem')).toHaveText(['Revoke', 'Release access', 'Copy key to clipboard', 'Delete']);
+    await expect(page.getByRole('menuitem')).toHaveText(['Revoke', 'Release access', 'Devices', 'Copy key to clipboard', 'Delete']);
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await expect(page.getByRole('dialog', { name: 'Delete license' })).toBeVisible();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
