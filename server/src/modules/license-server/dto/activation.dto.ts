@@ -62,13 +62,13 @@ export class ActivationRequestDto extends LicenseServerRequestDto {
   version?: string;
 
   /** The server's operating system (the update API's `os`). */
-  @ApiProperty({ enum: OS_TYPES, required: false })
+  @ApiProperty({ enum: OS_TYPES, required: false, example: 'linux' })
   @IsOptional()
   @IsIn(OS_TYPES)
   os?: OsType;
 
   /** Its architecture (the update API's `arch`). */
-  @ApiProperty({ enum: ARCHITECTURES, required: false })
+  @ApiProperty({ enum: ARCHITECTURES, required: false, example: 'x64' })
   @IsOptional()
   @IsIn(ARCHITECTURES)
   arch?: Architecture;
