@@ -183,6 +183,7 @@ describe(`the update API for streaming servers (${process.env.TEST_DB})`, () => 
     const session = (await t.signUpClient()).token;
     expect(await code(upgrade(null, server, query).set(bearer(session)), 401)).toBe('LICENSE_KEY_REQUIRED');
     expect(await code(upgrade('SH-NOPE0-NOPE0-NOPE0-NOPE0-NOPE0', server, query), 401)).toBe('NOT_FOUND');
+    expect(await code(upgrade(`SH-${'X'.repeat(500)}`, server, query), 401)).toBe('NOT_FOUND');
     expect(await code(upgrade(key, serverUid(), query), 403)).toBe('NOT_ACTIVATED');
     const missing = await upgrade(key, null, query).expect(400);
     expect(missing.body.message).toBe('X-Server-Uid is required: the id the server activated with');

@@ -1,5 +1,6 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error';
+import { MAX_LENGTH } from '../../database/column-lengths';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { ActivationCode } from '../devices/devices.constants';
@@ -83,7 +84,11 @@ export class LicenseServerService {
   async authenticate(key: string, serverUid: string | null, ip: string | null): Promise<LicenseHolder> {
     const licenseKey = normalizeLicenseKey(key);
     await this.throttle.admit(ip ?? 'unknown', licenseKey);
-    const found = await this.devices.lookup(licenseKey, serverUid ?? '');
+    // A key longer than any stored one is unknown without a lookup, but counted as one like any other.
+    const found =
+      licenseKey.length > MAX_LENGTH.licenseKey
+        ? { license: null, device: null, ownerChannel: null }
+        : await this.devices.lookup(licenseKey, serverUid ?? '');
     const { license, device } = found;
     if (!license) {
       await this.throttle.unknownKey(ip ?? 'unknown');

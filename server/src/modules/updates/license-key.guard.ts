@@ -13,7 +13,6 @@ import { ApiForbiddenResponse, ApiHeader, ApiSecurity, ApiTooManyRequestsRespons
 import type { Request } from 'express';
 import { ApiError } from '../../common/api-error';
 import { Public } from '../../common/public.decorator';
-import { MAX_LENGTH } from '../../database/column-lengths';
 import { LICENSE_KEY } from '../../openapi';
 import { SERVER_UID_PATTERN } from '../license-server/dto/activation.dto';
 import { type LicenseHolder, LicenseServerService } from '../license-server/license-server.service';
@@ -74,7 +73,6 @@ export class LicenseKeyGuard implements CanActivate {
       throw ApiError.badRequest('X-Server-Uid is required: the id the server activated with');
     if (serverUid !== null && !SERVER_UID_PATTERN.test(serverUid))
       throw ApiError.badRequest('X-Server-Uid must be 8 to 128 letters, digits, dots, underscores, colons or hyphens');
-    if (key.length > MAX_LENGTH.licenseKey) throw new ApiError(HttpStatus.UNAUTHORIZED, 'Unknown license key', undefined, 'NOT_FOUND');
     request.licenseHolder = await this.server.authenticate(key, serverUid, request.ip ?? null);
     return true;
   }
